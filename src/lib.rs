@@ -1,0 +1,51 @@
+//! Recoverable error envelopes for MCP tools: an error is a message to a
+//! model, so it says in few tokens what failed, what to do next and whether a
+//! retry can help.
+//!
+//! ```
+//! use mcp_envelope::{call_tool_result, code, render_xml, Format, ToolError};
+//!
+//! let e = ToolError::new(code::NOT_FOUND, "No invoice with that ID")
+//!     .suggest("List invoices first, then retry with a real ID")
+//!     .actions(["billing.list_invoices"])
+//!     .detail("requestedId", "inv_2026_9999")
+//!     .retry_after(30);
+//!
+//! assert_eq!(render_xml(&e), "\
+//! <tool_error code=\"NOT_FOUND\" severity=\"error\">
+//!   <message>No invoice with that ID</message>
+//!   <recovery>List invoices first, then retry with a real ID</recovery>
+//!   <available_actions>
+//!     <action>billing.list_invoices</action>
+//!   </available_actions>
+//!   <details>
+//!     <detail key=\"requestedId\">inv_2026_9999</detail>
+//!   </details>
+//!   <retry_after>30 seconds</retry_after>
+//! </tool_error>");
+//! assert!(call_tool_result(&e, Format::Xml).ends_with(r#""isError":true}"#));
+//! ```
+//!
+//! The model (`ToolError`) is kept apart from the pure render functions
+//! (`render_xml`, `render_json`, `render_text`), the result builders
+//! (`call_tool_result`, `protocol_error`) and the reader (`parse`). The
+//! WebAssembly component's glue lives in one module, `component`, compiled
+//! only for `wasm32`.
+
+pub mod code;
+mod json_object;
+mod model;
+mod parse;
+mod render;
+pub mod spec;
+
+#[cfg(target_arch = "wasm32")]
+mod component;
+
+pub use code::{CodeDefaults, CANONICAL_CODES};
+pub use model::{Category, Severity, ToolError};
+pub use parse::{parse, ParseError};
+pub use render::{
+    call_tool_result, protocol_error, render, render_json, render_text, render_xml, Format, ProtocolErrorKind,
+    REPLACEMENT,
+};

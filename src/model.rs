@@ -1,0 +1,258 @@
+//! The error model: one tool error as the caller describes it.
+//!
+//! Fields hold what the caller set; `None` (or an empty string) means "not
+//! set". The accessors `recovery`, `category_or_default` and `is_retryable`
+//! fill in the code's defaults, which is what the renderers use.
+
+use crate::code::{self, CodeDefaults};
+use std::fmt;
+
+/// How bad the failure is. `Error` and `Critical` mark the result `isError: true`;
+/// `Warning` is guidance on a result that still succeeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Severity {
+    #[default]
+    Error,
+    Critical,
+    Warning,
+}
+
+/// Which recovery branch a failure is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    /// Timeout, rate limit, a dependency briefly down: wait and retry.
+    Transient,
+    /// The arguments were wrong: fix them and call again.
+    Validation,
+    /// A rule forbids it: explain or escalate, do not retry.
+    Business,
+    /// The caller may not do this: stop, do not probe.
+    Permission,
+    /// The server failed: do not retry blindly.
+    Internal,
+}
+
+macro_rules! string_enum {
+    ($ty:ident { $($variant:ident = $text:literal),* }) => {
+        impl $ty {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),*];
+
+            /// The wire spelling.
+            pub fn as_str(self) -> &'static str {
+                match self { $($ty::$variant => $text),* }
+            }
+
+            /// Reads the wire spelling back.
+            pub fn from_wire(text: &str) -> Option<Self> {
+                match text { $($text => Some($ty::$variant),)* _ => None }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+string_enum!(Severity { Error = "error", Critical = "critical", Warning = "warning" });
+string_enum!(Category {
+    Transient = "transient",
+    Validation = "validation",
+    Business = "business",
+    Permission = "permission",
+    Internal = "internal"
+});
+
+impl Severity {
+    /// Whether a result carrying this severity is a failure (`isError: true`).
+    pub fn is_error(self) -> bool {
+        self != Severity::Warning
+    }
+}
+
+/// One tool error, built fluently.
+///
+/// ```
+/// use mcp_envelope::{code, render_xml, ToolError};
+///
+/// let e = ToolError::new(code::NOT_FOUND, "No invoice with that ID")
+///     .suggest("List invoices first, then retry with a real ID")
+///     .actions(["billing.list_invoices"])
+///     .detail("requestedId", "inv_2026_9999")
+///     .retry_after(30);
+/// assert!(render_xml(&e).starts_with("<tool_error code=\"NOT_FOUND\" severity=\"error\">"));
+/// ```
+///
+/// Two errors are equal when they say the same thing: an unset field equals
+/// that field set to its code's default, and an empty optional string equals
+/// an unset one.
+#[derive(Debug, Clone, Default)]
+pub struct ToolError {
+    pub code: String,
+    pub message: String,
+    /// Rendered as the recovery; the code's default is used when unset.
+    pub suggestion: Option<String>,
+    pub available_actions: Vec<String>,
+    /// Ordered key/value pairs; the builder keeps keys unique.
+    pub details: Vec<(String, String)>,
+    /// Whole seconds before a retry can help.
+    pub retry_after: Option<u32>,
+    pub severity: Severity,
+    pub category: Option<Category>,
+    pub retryable: Option<bool>,
+    /// Words safe to pass on to a person.
+    pub customer_message: Option<String>,
+    /// The id under which the server logged the failure.
+    pub correlation_id: Option<String>,
+}
+
+impl ToolError {
+    /// A new error with a code (canonical or custom) and a message.
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        ToolError { code: code.into(), message: message.into(), ..Default::default() }
+    }
+
+    /// Sets the next step for the model, rendered as the recovery.
+    pub fn suggest(mut self, suggestion: impl Into<String>) -> Self {
+        self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// Appends action names the model can call instead.
+    pub fn actions<I, S>(mut self, actions: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.available_actions.extend(actions.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets a detail; a key set twice keeps its first position and its last value.
+    pub fn detail(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        let (key, value) = (key.into(), value.into());
+        match self.details.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = value,
+            None => self.details.push((key, value)),
+        }
+        self
+    }
+
+    /// Sets how many seconds to wait before a retry can help.
+    pub fn retry_after(mut self, seconds: u32) -> Self {
+        self.retry_after = Some(seconds);
+        self
+    }
+
+    pub fn severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// Shorthand for `.severity(Severity::Critical)`.
+    pub fn critical(self) -> Self {
+        self.severity(Severity::Critical)
+    }
+
+    /// Shorthand for `.severity(Severity::Warning)`: guidance on a successful result.
+    pub fn warning(self) -> Self {
+        self.severity(Severity::Warning)
+    }
+
+    pub fn category(mut self, category: Category) -> Self {
+        self.category = Some(category);
+        self
+    }
+
+    pub fn retryable(mut self, retryable: bool) -> Self {
+        self.retryable = Some(retryable);
+        self
+    }
+
+    pub fn customer_message(mut self, text: impl Into<String>) -> Self {
+        self.customer_message = Some(text.into());
+        self
+    }
+
+    pub fn correlation_id(mut self, id: impl Into<String>) -> Self {
+        self.correlation_id = Some(id.into());
+        self
+    }
+
+    /// The defaults of this error's code, if it is canonical.
+    pub fn defaults(&self) -> Option<CodeDefaults> {
+        code::defaults(&self.code)
+    }
+
+    /// The recovery to render: the suggestion if set, else the code's default.
+    pub fn recovery(&self) -> Option<&str> {
+        non_empty(&self.suggestion).or_else(|| self.defaults().map(|d| d.recovery))
+    }
+
+    /// The category if set, else the code's default.
+    pub fn category_or_default(&self) -> Option<Category> {
+        self.category.or_else(|| self.defaults().map(|d| d.category))
+    }
+
+    /// Whether another call can succeed: as set, else the code's default, else `false`.
+    pub fn is_retryable(&self) -> bool {
+        self.retryable.or_else(|| self.defaults().map(|d| d.retryable)).unwrap_or(false)
+    }
+
+    /// Whether the result is a failure (`isError`), from the severity.
+    pub fn is_error(&self) -> bool {
+        self.severity.is_error()
+    }
+
+    pub fn customer_message_text(&self) -> Option<&str> {
+        non_empty(&self.customer_message)
+    }
+
+    pub fn correlation_id_text(&self) -> Option<&str> {
+        non_empty(&self.correlation_id)
+    }
+
+    /// The same error with every field that only repeats a default unset:
+    /// the smallest spec that renders the same envelope.
+    pub fn minimal(&self) -> ToolError {
+        let defaults = self.defaults();
+        ToolError {
+            code: self.code.clone(),
+            message: self.message.clone(),
+            suggestion: non_empty(&self.suggestion)
+                .filter(|s| defaults.map_or(true, |d| d.recovery != *s))
+                .map(str::to_owned),
+            available_actions: self.available_actions.clone(),
+            details: self.details.clone(),
+            retry_after: self.retry_after,
+            severity: self.severity,
+            category: self.category.filter(|c| defaults.map_or(true, |d| d.category != *c)),
+            retryable: self.retryable.filter(|r| defaults.map_or(true, |d| d.retryable != *r)),
+            customer_message: self.customer_message_text().map(str::to_owned),
+            correlation_id: self.correlation_id_text().map(str::to_owned),
+        }
+    }
+}
+
+impl PartialEq for ToolError {
+    fn eq(&self, other: &Self) -> bool {
+        self.code == other.code
+            && self.message == other.message
+            && self.recovery() == other.recovery()
+            && self.available_actions == other.available_actions
+            && self.details == other.details
+            && self.retry_after == other.retry_after
+            && self.severity == other.severity
+            && self.category_or_default() == other.category_or_default()
+            && self.is_retryable() == other.is_retryable()
+            && self.customer_message_text() == other.customer_message_text()
+            && self.correlation_id_text() == other.correlation_id_text()
+    }
+}
+
+fn non_empty(text: &Option<String>) -> Option<&str> {
+    text.as_deref().filter(|s| !s.is_empty())
+}

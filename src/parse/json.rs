@@ -1,0 +1,107 @@
+//! Reads the JSON form (and unwraps a `CallToolResult`).
+
+use super::ParseError;
+use crate::json_object::{kind_of, parse_object, Entries};
+use crate::model::{Category, Severity, ToolError};
+use serde_json::Value;
+
+pub(super) enum JsonEnvelope {
+    Error(ToolError),
+    /// A `CallToolResult`: its first text block, to be parsed in turn.
+    ToolResultText(String),
+}
+
+fn malformed<T>(why: String) -> Result<T, ParseError> {
+    Err(ParseError::Malformed(format!("malformed JSON envelope: {why}")))
+}
+
+pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
+    // Text after the object (a log line's tail) is not part of the envelope.
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&serde_json::value::RawValue>();
+    let object = match stream.next() {
+        Some(Ok(raw)) => raw.get(),
+        Some(Err(e)) => return malformed(e.to_string()),
+        None => return Err(ParseError::NoEnvelope),
+    };
+    let members = parse_object(object).or_else(|e| malformed(e.to_string()))?;
+    let has = |key: &str| members.iter().any(|(k, _)| k == key);
+    if has("content") && !has("reason") {
+        return tool_result_text(&members);
+    }
+    if !(has("code") && has("reason")) {
+        return Err(ParseError::NoEnvelope);
+    }
+    let mut error = ToolError::default();
+    for (key, raw) in &members {
+        if key == "details" {
+            let entries: Entries<Value> = serde_json::from_str(raw.get()).or_else(|e| malformed(format!("\"details\": {e}")))?;
+            for (k, v) in entries.0 {
+                match v {
+                    Value::String(s) => error.details.push((k, s)),
+                    other => return malformed(format!("\"details\".{k:?} is {}, not a string", kind_of(&other))),
+                }
+            }
+            continue;
+        }
+        let value: Value = serde_json::from_str(raw.get()).or_else(|e| malformed(e.to_string()))?;
+        match key.as_str() {
+            "code" => error.code = string(key, value)?,
+            "reason" => error.message = string(key, value)?,
+            "recovery" => error.suggestion = Some(string(key, value)?),
+            "customerMessage" => error.customer_message = Some(string(key, value)?),
+            "correlationId" => error.correlation_id = Some(string(key, value)?),
+            "severity" => {
+                let name = string(key, value)?;
+                error.severity = Severity::from_wire(&name)
+                    .map_or_else(|| malformed(format!("unknown severity {name:?}")), Ok)?;
+            }
+            "errorCategory" => {
+                let name = string(key, value)?;
+                error.category = Some(
+                    Category::from_wire(&name).map_or_else(|| malformed(format!("unknown errorCategory {name:?}")), Ok)?,
+                );
+            }
+            "isRetryable" => match value {
+                Value::Bool(b) => error.retryable = Some(b),
+                other => return malformed(format!("\"isRetryable\" is {}, not a boolean", kind_of(&other))),
+            },
+            "availableActions" => match value {
+                Value::Array(items) => {
+                    for (i, item) in items.into_iter().enumerate() {
+                        error.available_actions.push(string(&format!("availableActions[{i}]"), item)?);
+                    }
+                }
+                other => return malformed(format!("\"availableActions\" is {}, not an array", kind_of(&other))),
+            },
+            "retryAfter" => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
+                Some(n) => error.retry_after = Some(n),
+                None => return malformed(format!("\"retryAfter\" is {value}, not a whole number of seconds")),
+            },
+            _ => {} // a newer version's field
+        }
+    }
+    Ok(JsonEnvelope::Error(error))
+}
+
+fn string(key: &str, value: Value) -> Result<String, ParseError> {
+    match value {
+        Value::String(s) => Ok(s),
+        other => malformed(format!("{key:?} is {}, not a string", kind_of(&other))),
+    }
+}
+
+fn tool_result_text(members: &[(String, Box<serde_json::value::RawValue>)]) -> Result<JsonEnvelope, ParseError> {
+    let content = members.iter().find(|(k, _)| k == "content").map(|(_, v)| v.get()).unwrap_or("null");
+    let blocks: Value = serde_json::from_str(content).or_else(|e| malformed(e.to_string()))?;
+    let text = blocks
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+        .and_then(|block| block.get("text"))
+        .and_then(Value::as_str);
+    match text {
+        Some(text) => Ok(JsonEnvelope::ToolResultText(text.to_owned())),
+        None => Err(ParseError::NoEnvelope),
+    }
+}

@@ -1,0 +1,91 @@
+//! Reads the text form: `key: value` lines from `error_code:` on, values
+//! continued on lines indented by two spaces. The envelope ends at the first
+//! line that is neither a `key: value` line nor a continuation.
+
+use super::ParseError;
+use crate::model::{Category, Severity, ToolError};
+
+const START: &str = "error_code: ";
+
+/// The byte offset of the first line that opens a text envelope.
+pub(super) fn find_start(text: &str) -> Option<usize> {
+    if text.starts_with(START) {
+        return Some(0);
+    }
+    text.match_indices(&format!("\n{START}")).next().map(|(at, _)| at + 1)
+}
+
+fn malformed<T>(why: String) -> Result<T, ParseError> {
+    Err(ParseError::Malformed(format!("malformed text envelope: {why}")))
+}
+
+pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
+    let mut fields: Vec<(&str, String)> = Vec::new();
+    for line in text.split('\n') {
+        if let Some(continued) = line.strip_prefix("  ") {
+            if let Some((_, value)) = fields.last_mut() {
+                value.push('\n');
+                value.push_str(continued);
+                continue;
+            }
+        }
+        match split_field(line) {
+            Some((key, value)) => fields.push((key, value.to_owned())),
+            None => break,
+        }
+    }
+    let mut error = ToolError::default();
+    let mut has_message = false;
+    for (key, value) in fields {
+        match key {
+            "error_code" => error.code = value,
+            "what_failed" => {
+                error.message = value;
+                has_message = true;
+            }
+            "next_action" => error.suggestion = Some(value),
+            "retryable" => error.retryable = Some(boolean(key, &value)?),
+            "severity" => {
+                error.severity =
+                    Severity::from_wire(&value).map_or_else(|| malformed(format!("unknown severity {value:?}")), Ok)?
+            }
+            "category" => {
+                error.category = Some(
+                    Category::from_wire(&value).map_or_else(|| malformed(format!("unknown category {value:?}")), Ok)?,
+                )
+            }
+            "available_actions" => {
+                error.available_actions =
+                    serde_json::from_str(&value).or_else(|e| malformed(format!("available_actions: {e}")))?
+            }
+            "details" => {
+                let entries: crate::json_object::Entries<String> =
+                    serde_json::from_str(&value).or_else(|e| malformed(format!("details: {e}")))?;
+                error.details = entries.0;
+            }
+            "retry_after" => error.retry_after = Some(super::xml::seconds(&value).or_else(malformed)?),
+            "customer_message" => error.customer_message = Some(value),
+            "correlation_id" => error.correlation_id = Some(value),
+            _ => {} // a newer version's field
+        }
+    }
+    if !has_message {
+        return malformed("no what_failed line after error_code".to_owned());
+    }
+    Ok(error)
+}
+
+/// `key: value` where the key is lower-case letters and underscores.
+fn split_field(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(": ")?;
+    let is_key = !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    is_key.then_some((key, value))
+}
+
+fn boolean(key: &str, value: &str) -> Result<bool, ParseError> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        other => malformed(format!("{key} is {other:?}, not true or false")),
+    }
+}

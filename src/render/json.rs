@@ -1,0 +1,86 @@
+//! The JSON form: one object with seed 003's names (`errorCategory`,
+//! `isRetryable`, `reason`, `customerMessage`) plus every other field set.
+//!
+//! Unlike the XML and text forms it always states the effective category and
+//! retryability, since they are the point of this form. JSON escaping is
+//! lossless, so no character is replaced.
+
+use super::push_json_string;
+use crate::model::ToolError;
+
+/// Renders the JSON form, compact, keys in a fixed order.
+///
+/// ```
+/// use mcp_envelope::{code, render_json, ToolError};
+/// let e = ToolError::new(code::RATE_LIMITED, "Too many requests").retry_after(30);
+/// assert_eq!(
+///     render_json(&e),
+///     r#"{"code":"RATE_LIMITED","severity":"error","errorCategory":"transient","isRetryable":true,"reason":"Too many requests","recovery":"Wait for the retry-after period, then make the same call again.","retryAfter":30}"#
+/// );
+/// ```
+pub fn render_json(error: &ToolError) -> String {
+    let mut out = String::with_capacity(200 + error.message.len());
+    out.push_str("{\"code\":");
+    push_json_string(&mut out, &error.code);
+    out.push_str(",\"severity\":\"");
+    out.push_str(error.severity.as_str());
+    out.push('"');
+    if let Some(category) = error.category_or_default() {
+        out.push_str(",\"errorCategory\":\"");
+        out.push_str(category.as_str());
+        out.push('"');
+    }
+    out.push_str(if error.is_retryable() { ",\"isRetryable\":true" } else { ",\"isRetryable\":false" });
+    out.push_str(",\"reason\":");
+    push_json_string(&mut out, &error.message);
+    if let Some(recovery) = error.recovery() {
+        out.push_str(",\"recovery\":");
+        push_json_string(&mut out, recovery);
+    }
+    if !error.available_actions.is_empty() {
+        out.push_str(",\"availableActions\":");
+        push_json_array(&mut out, &error.available_actions);
+    }
+    if !error.details.is_empty() {
+        out.push_str(",\"details\":");
+        push_json_object(&mut out, &error.details);
+    }
+    if let Some(seconds) = error.retry_after {
+        out.push_str(",\"retryAfter\":");
+        out.push_str(&seconds.to_string());
+    }
+    if let Some(text) = error.customer_message_text() {
+        out.push_str(",\"customerMessage\":");
+        push_json_string(&mut out, text);
+    }
+    if let Some(id) = error.correlation_id_text() {
+        out.push_str(",\"correlationId\":");
+        push_json_string(&mut out, id);
+    }
+    out.push('}');
+    out
+}
+
+pub(crate) fn push_json_array(out: &mut String, items: &[String]) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_json_string(out, item);
+    }
+    out.push(']');
+}
+
+pub(crate) fn push_json_object(out: &mut String, entries: &[(String, String)]) {
+    out.push('{');
+    for (i, (key, value)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push_json_string(out, key);
+        out.push(':');
+        push_json_string(out, value);
+    }
+    out.push('}');
+}

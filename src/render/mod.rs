@@ -1,0 +1,76 @@
+//! Pure render functions: a `ToolError` in, the text a model reads out.
+
+mod json;
+mod result;
+mod text;
+mod xml;
+
+pub use json::render_json;
+pub(crate) use json::{push_json_array, push_json_object};
+pub use result::{call_tool_result, protocol_error, ProtocolErrorKind};
+pub use text::render_text;
+pub use xml::{render_xml, REPLACEMENT};
+
+#[allow(unused_imports)] // used by the validation formatter
+pub(crate) use xml::{element, escape_attribute, escape_content};
+
+use crate::model::ToolError;
+use std::fmt;
+
+/// The three renderings of one error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// The `<tool_error>` envelope (the default).
+    #[default]
+    Xml,
+    /// One JSON object with seed 003's field names.
+    Json,
+    /// `key: value` lines, `error_code` first.
+    Text,
+}
+
+impl Format {
+    pub const ALL: [Format; 3] = [Format::Xml, Format::Json, Format::Text];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Xml => "xml",
+            Format::Json => "json",
+            Format::Text => "text",
+        }
+    }
+
+    pub fn from_wire(text: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.as_str() == text)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Renders the error in the given format.
+pub fn render(error: &ToolError, format: Format) -> String {
+    match format {
+        Format::Xml => render_xml(error),
+        Format::Json => render_json(error),
+        Format::Text => render_text(error),
+    }
+}
+
+/// `30 seconds`, `1 second`: how every text form writes a retry-after.
+pub(crate) fn seconds_text(seconds: u32) -> String {
+    if seconds == 1 {
+        "1 second".to_owned()
+    } else {
+        format!("{seconds} seconds")
+    }
+}
+
+/// Appends `text` as a JSON string literal.
+pub(crate) fn push_json_string(out: &mut String, text: &str) {
+    // serde_json's string escaping cannot fail when writing into memory.
+    out.push_str(&serde_json::to_string(text).unwrap_or_default());
+}

@@ -1,0 +1,76 @@
+//! The text form: `key: value` lines, opening with the four answers a model
+//! needs (`error_code`, `what_failed`, `next_action`, `retryable`), then a line
+//! for each other field that is set.
+//!
+//! A value spanning several lines continues on lines indented by two spaces,
+//! so every line still starts with a key or with the indent. Lists and maps
+//! are written as JSON, which keeps names containing commas unambiguous.
+
+use super::json::{push_json_array, push_json_object};
+use super::seconds_text;
+use crate::model::{Severity, ToolError};
+use crate::render::xml::replace_forbidden;
+
+/// Renders the text form.
+///
+/// ```
+/// use mcp_envelope::{render_text, ToolError};
+/// let e = ToolError::new("AMOUNT_ABOVE_REFUNDABLE", "Requested 4500 cents.")
+///     .suggest("Retry with amount_cents at or below 3200.")
+///     .retryable(true);
+/// assert_eq!(
+///     render_text(&e),
+///     "error_code: AMOUNT_ABOVE_REFUNDABLE\nwhat_failed: Requested 4500 cents.\n\
+///      next_action: Retry with amount_cents at or below 3200.\nretryable: true"
+/// );
+/// ```
+pub fn render_text(error: &ToolError) -> String {
+    let mut out = String::with_capacity(120 + error.message.len());
+    line(&mut out, "error_code", &error.code);
+    line(&mut out, "what_failed", &error.message);
+    if let Some(recovery) = error.recovery() {
+        line(&mut out, "next_action", recovery);
+    }
+    line(&mut out, "retryable", if error.is_retryable() { "true" } else { "false" });
+    if error.severity != Severity::Error {
+        line(&mut out, "severity", error.severity.as_str());
+    }
+    if let Some(category) = error.category {
+        line(&mut out, "category", category.as_str());
+    }
+    if !error.available_actions.is_empty() {
+        let mut list = String::new();
+        push_json_array(&mut list, &error.available_actions);
+        line(&mut out, "available_actions", &list);
+    }
+    if !error.details.is_empty() {
+        let mut map = String::new();
+        push_json_object(&mut map, &error.details);
+        line(&mut out, "details", &map);
+    }
+    if let Some(seconds) = error.retry_after {
+        line(&mut out, "retry_after", &seconds_text(seconds));
+    }
+    if let Some(text) = error.customer_message_text() {
+        line(&mut out, "customer_message", text);
+    }
+    if let Some(id) = error.correlation_id_text() {
+        line(&mut out, "correlation_id", id);
+    }
+    out
+}
+
+fn line(out: &mut String, key: &str, value: &str) {
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out.push_str(key);
+    out.push_str(": ");
+    let value = replace_forbidden(value);
+    let mut lines = value.split('\n');
+    out.push_str(lines.next().unwrap_or(""));
+    for continued in lines {
+        out.push_str("\n  ");
+        out.push_str(continued);
+    }
+}

@@ -1,0 +1,229 @@
+//! The error spec as JSON: what the CLI reads, the vectors hold and the
+//! component's string functions take. Keys are the seed's `toolError` option
+//! names plus the extension fields; an unknown key is an error.
+//!
+//! ```
+//! use mcp_envelope::{spec, render_xml};
+//! let e = spec::from_json(r#"{"code":"NOT_FOUND","message":"No invoice with that ID"}"#).unwrap();
+//! assert!(render_xml(&e).contains("<message>No invoice with that ID</message>"));
+//! assert_eq!(spec::to_json(&e), r#"{"code":"NOT_FOUND","message":"No invoice with that ID"}"#);
+//! ```
+
+use crate::json_object::{kind_of, parse_object, Entries};
+use crate::model::{Category, Severity, ToolError};
+use crate::render::push_json_string;
+use serde_json::Value;
+use std::fmt;
+
+/// The keys a spec may have, in the order `to_json` writes them.
+pub const KEYS: [&str; 11] = [
+    "code",
+    "message",
+    "suggestion",
+    "availableActions",
+    "details",
+    "retryAfter",
+    "severity",
+    "category",
+    "retryable",
+    "customerMessage",
+    "correlationId",
+];
+
+/// Why a spec was refused: one line saying what is wrong and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+fn fail<T>(message: impl Into<String>) -> Result<T, SpecError> {
+    Err(SpecError(message.into()))
+}
+
+/// Reads a spec. `null` for an optional key means "not set".
+pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
+    let members = parse_object(text).map_err(|e| SpecError(format!("invalid spec JSON: {e}")))?;
+    let mut error = ToolError::default();
+    let (mut has_code, mut has_message) = (false, false);
+    for (key, raw) in members {
+        if key == "details" {
+            error.details = details(raw.get())?;
+            continue;
+        }
+        let value: Value = serde_json::from_str(raw.get())
+            .map_err(|e| SpecError(format!("invalid spec JSON in {key:?}: {e}")))?;
+        match key.as_str() {
+            "code" => {
+                error.code = required_string(&key, value)?;
+                if error.code.is_empty() {
+                    return fail("\"code\" must not be empty");
+                }
+                has_code = true;
+            }
+            "message" => {
+                error.message = required_string(&key, value)?;
+                has_message = true;
+            }
+            "suggestion" => error.suggestion = optional_string(&key, value)?,
+            "availableActions" => error.available_actions = string_list(&key, value)?,
+            "retryAfter" => error.retry_after = retry_after(value)?,
+            "severity" => {
+                error.severity = match value {
+                    Value::Null => Severity::Error,
+                    value => one_of(&key, value, Severity::ALL, |s| s.as_str())?,
+                }
+            }
+            "category" => {
+                error.category = match value {
+                    Value::Null => None,
+                    value => Some(one_of(&key, value, Category::ALL, |c| c.as_str())?),
+                }
+            }
+            "retryable" => {
+                error.retryable = match value {
+                    Value::Null => None,
+                    Value::Bool(b) => Some(b),
+                    other => return fail(format!("\"retryable\" must be true or false, not {}", kind_of(&other))),
+                }
+            }
+            "customerMessage" => error.customer_message = optional_string(&key, value)?,
+            "correlationId" => error.correlation_id = optional_string(&key, value)?,
+            _ => return fail(format!("unknown key {key:?} (expected one of: {})", KEYS.join(", "))),
+        }
+    }
+    if !has_code {
+        return fail("missing \"code\": every error needs a code, canonical or custom");
+    }
+    if !has_message {
+        return fail("missing \"message\": say what failed");
+    }
+    Ok(error)
+}
+
+/// Writes the smallest spec that renders the same envelope: defaults left out.
+pub fn to_json(error: &ToolError) -> String {
+    let e = error.minimal();
+    let mut out = String::from("{\"code\":");
+    push_json_string(&mut out, &e.code);
+    out.push_str(",\"message\":");
+    push_json_string(&mut out, &e.message);
+    if let Some(s) = &e.suggestion {
+        out.push_str(",\"suggestion\":");
+        push_json_string(&mut out, s);
+    }
+    if !e.available_actions.is_empty() {
+        out.push_str(",\"availableActions\":");
+        crate::render::push_json_array(&mut out, &e.available_actions);
+    }
+    if !e.details.is_empty() {
+        out.push_str(",\"details\":");
+        crate::render::push_json_object(&mut out, &e.details);
+    }
+    if let Some(seconds) = e.retry_after {
+        out.push_str(&format!(",\"retryAfter\":{seconds}"));
+    }
+    if e.severity != Severity::Error {
+        out.push_str(&format!(",\"severity\":\"{}\"", e.severity));
+    }
+    if let Some(category) = e.category {
+        out.push_str(&format!(",\"category\":\"{category}\""));
+    }
+    if let Some(retryable) = e.retryable {
+        out.push_str(&format!(",\"retryable\":{retryable}"));
+    }
+    if let Some(text) = &e.customer_message {
+        out.push_str(",\"customerMessage\":");
+        push_json_string(&mut out, text);
+    }
+    if let Some(id) = &e.correlation_id {
+        out.push_str(",\"correlationId\":");
+        push_json_string(&mut out, id);
+    }
+    out.push('}');
+    out
+}
+
+fn required_string(key: &str, value: Value) -> Result<String, SpecError> {
+    match value {
+        Value::String(s) => Ok(s),
+        other => fail(format!("{key:?} must be a string, not {}", kind_of(&other))),
+    }
+}
+
+fn optional_string(key: &str, value: Value) -> Result<Option<String>, SpecError> {
+    match value {
+        Value::Null => Ok(None),
+        other => required_string(key, other).map(Some),
+    }
+}
+
+fn string_list(key: &str, value: Value) -> Result<Vec<String>, SpecError> {
+    match value {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::String(s) => Ok(s),
+                other => fail(format!("{key:?}[{i}] must be a string, not {}", kind_of(&other))),
+            })
+            .collect(),
+        other => fail(format!("{key:?} must be an array of strings, not {}", kind_of(&other))),
+    }
+}
+
+fn one_of<T: Copy>(key: &str, value: Value, all: &[T], name: fn(T) -> &'static str) -> Result<T, SpecError> {
+    let names = || all.iter().map(|v| name(*v)).collect::<Vec<_>>().join(", ");
+    match &value {
+        Value::String(s) => match all.iter().find(|v| name(**v) == s) {
+            Some(v) => Ok(*v),
+            None => fail(format!("{key:?} is {s:?}; expected one of: {}", names())),
+        },
+        other => fail(format!("{key:?} must be one of: {}; not {}", names(), kind_of(other))),
+    }
+}
+
+/// Detail values may be strings, numbers or booleans; numbers keep their
+/// written digits (so `12345678901234567890` stays exact).
+fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
+    if raw == "null" {
+        return Ok(Vec::new());
+    }
+    let entries: Entries<Value> =
+        serde_json::from_str(raw).map_err(|e| SpecError(format!("\"details\": {e} (expected an object of strings)")))?;
+    entries
+        .0
+        .into_iter()
+        .map(|(key, value)| match value {
+            Value::String(s) => Ok((key, s)),
+            Value::Number(n) => Ok((key, n.to_string())),
+            Value::Bool(b) => Ok((key, b.to_string())),
+            other => fail(format!(
+                "\"details\".{key:?} must be a string, number or boolean, not {}",
+                kind_of(&other)
+            )),
+        })
+        .collect()
+}
+
+/// Seconds, rounded up to a whole second (a model told to wait 1.5 s must not
+/// come back after 1); negative or beyond `u32::MAX` (136 years) is refused.
+fn retry_after(value: Value) -> Result<Option<u32>, SpecError> {
+    let number = match value {
+        Value::Null => return Ok(None),
+        Value::Number(n) => n,
+        other => return fail(format!("\"retryAfter\" must be a number of seconds, not {}", kind_of(&other))),
+    };
+    let seconds = number.as_f64().filter(|s| s.is_finite());
+    match seconds {
+        Some(s) if s < 0.0 => fail(format!("\"retryAfter\" must not be negative (got {number})")),
+        Some(s) if s.ceil() <= f64::from(u32::MAX) => Ok(Some(s.ceil() as u32)),
+        _ => fail(format!("\"retryAfter\" is {number} seconds; the most it can be is {} (about 136 years)", u32::MAX)),
+    }
+}
