@@ -97,7 +97,11 @@ fn to_wit(e: ToolError) -> wit::ToolError {
         message: e.message,
         suggestion: e.suggestion,
         available_actions: e.available_actions,
-        details: e.details.into_iter().map(|(key, value)| wit::Detail { key, value }).collect(),
+        details: e
+            .details
+            .into_iter()
+            .map(|(key, value)| wit::Detail { key, value })
+            .collect(),
         retry_after: e.retry_after,
         severity: match e.severity {
             Severity::Error => wit::Severity::Error,

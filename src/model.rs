@@ -112,7 +112,11 @@ pub struct ToolError {
 impl ToolError {
     /// A new error with a code (canonical or custom) and a message.
     pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
-        ToolError { code: code.into(), message: message.into(), ..Default::default() }
+        ToolError {
+            code: code.into(),
+            message: message.into(),
+            ..Default::default()
+        }
     }
 
     /// Sets the next step for the model, rendered as the recovery.
@@ -199,7 +203,9 @@ impl ToolError {
 
     /// Whether another call can succeed: as set, else the code's default, else `false`.
     pub fn is_retryable(&self) -> bool {
-        self.retryable.or_else(|| self.defaults().map(|d| d.retryable)).unwrap_or(false)
+        self.retryable
+            .or_else(|| self.defaults().map(|d| d.retryable))
+            .unwrap_or(false)
     }
 
     /// Whether the result is a failure (`isError`), from the severity.

@@ -56,8 +56,8 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
             error.details = details(raw.get())?;
             continue;
         }
-        let value: Value = serde_json::from_str(raw.get())
-            .map_err(|e| SpecError(format!("invalid spec JSON in {key:?}: {e}")))?;
+        let value: Value =
+            serde_json::from_str(raw.get()).map_err(|e| SpecError(format!("invalid spec JSON in {key:?}: {e}")))?;
         match key.as_str() {
             "code" => {
                 error.code = required_string(&key, value)?;
@@ -195,8 +195,8 @@ fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
     if raw == "null" {
         return Ok(Vec::new());
     }
-    let entries: Entries<Value> =
-        serde_json::from_str(raw).map_err(|e| SpecError(format!("\"details\": {e} (expected an object of strings)")))?;
+    let entries: Entries<Value> = serde_json::from_str(raw)
+        .map_err(|e| SpecError(format!("\"details\": {e} (expected an object of strings)")))?;
     entries
         .0
         .into_iter()
@@ -218,12 +218,20 @@ fn retry_after(value: Value) -> Result<Option<u32>, SpecError> {
     let number = match value {
         Value::Null => return Ok(None),
         Value::Number(n) => n,
-        other => return fail(format!("\"retryAfter\" must be a number of seconds, not {}", kind_of(&other))),
+        other => {
+            return fail(format!(
+                "\"retryAfter\" must be a number of seconds, not {}",
+                kind_of(&other)
+            ))
+        }
     };
     let seconds = number.as_f64().filter(|s| s.is_finite());
     match seconds {
         Some(s) if s < 0.0 => fail(format!("\"retryAfter\" must not be negative (got {number})")),
         Some(s) if s.ceil() <= f64::from(u32::MAX) => Ok(Some(s.ceil() as u32)),
-        _ => fail(format!("\"retryAfter\" is {number} seconds; the most it can be is {} (about 136 years)", u32::MAX)),
+        _ => fail(format!(
+            "\"retryAfter\" is {number} seconds; the most it can be is {} (about 136 years)",
+            u32::MAX
+        )),
     }
 }

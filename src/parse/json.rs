@@ -34,7 +34,8 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     let mut error = ToolError::default();
     for (key, raw) in &members {
         if key == "details" {
-            let entries: Entries<Value> = serde_json::from_str(raw.get()).or_else(|e| malformed(format!("\"details\": {e}")))?;
+            let entries: Entries<Value> =
+                serde_json::from_str(raw.get()).or_else(|e| malformed(format!("\"details\": {e}")))?;
             for (k, v) in entries.0 {
                 match v {
                     Value::String(s) => error.details.push((k, s)),
@@ -52,13 +53,14 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
             "correlationId" => error.correlation_id = Some(string(key, value)?),
             "severity" => {
                 let name = string(key, value)?;
-                error.severity = Severity::from_wire(&name)
-                    .map_or_else(|| malformed(format!("unknown severity {name:?}")), Ok)?;
+                error.severity =
+                    Severity::from_wire(&name).map_or_else(|| malformed(format!("unknown severity {name:?}")), Ok)?;
             }
             "errorCategory" => {
                 let name = string(key, value)?;
                 error.category = Some(
-                    Category::from_wire(&name).map_or_else(|| malformed(format!("unknown errorCategory {name:?}")), Ok)?,
+                    Category::from_wire(&name)
+                        .map_or_else(|| malformed(format!("unknown errorCategory {name:?}")), Ok)?,
                 );
             }
             "isRetryable" => match value {
@@ -68,7 +70,9 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
             "availableActions" => match value {
                 Value::Array(items) => {
                     for (i, item) in items.into_iter().enumerate() {
-                        error.available_actions.push(string(&format!("availableActions[{i}]"), item)?);
+                        error
+                            .available_actions
+                            .push(string(&format!("availableActions[{i}]"), item)?);
                     }
                 }
                 other => return malformed(format!("\"availableActions\" is {}, not an array", kind_of(&other))),
@@ -91,7 +95,11 @@ fn string(key: &str, value: Value) -> Result<String, ParseError> {
 }
 
 fn tool_result_text(members: &[(String, Box<serde_json::value::RawValue>)]) -> Result<JsonEnvelope, ParseError> {
-    let content = members.iter().find(|(k, _)| k == "content").map(|(_, v)| v.get()).unwrap_or("null");
+    let content = members
+        .iter()
+        .find(|(k, _)| k == "content")
+        .map(|(_, v)| v.get())
+        .unwrap_or("null");
     let blocks: Value = serde_json::from_str(content).or_else(|e| malformed(e.to_string()))?;
     let text = blocks
         .as_array()

@@ -14,12 +14,18 @@ pub(crate) struct XmlReader<'a> {
 
 impl<'a> XmlReader<'a> {
     pub(crate) fn new(text: &'a str, what: &'static str) -> Self {
-        XmlReader { reader: Reader::from_str(text), what }
+        XmlReader {
+            reader: Reader::from_str(text),
+            what,
+        }
     }
 
     pub(crate) fn malformed<T>(&self, why: impl std::fmt::Display) -> Result<T, ParseError> {
         let at = self.reader.buffer_position();
-        Err(ParseError::Malformed(format!("malformed {} at byte {at}: {why}", self.what)))
+        Err(ParseError::Malformed(format!(
+            "malformed {} at byte {at}: {why}",
+            self.what
+        )))
     }
 
     pub(crate) fn next(&mut self) -> Result<Event<'a>, ParseError> {
@@ -28,7 +34,10 @@ impl<'a> XmlReader<'a> {
             Ok(event) => Ok(event),
             Err(e) => {
                 let at = self.reader.error_position();
-                Err(ParseError::Malformed(format!("malformed {} at byte {at}: {e}", self.what)))
+                Err(ParseError::Malformed(format!(
+                    "malformed {} at byte {at}: {e}",
+                    self.what
+                )))
             }
         }
     }
@@ -92,7 +101,9 @@ impl<'a> XmlReader<'a> {
         for attribute in start.attributes() {
             let attribute = attribute.or_else(|e| self.malformed(e))?;
             if attribute.key.as_ref() == name {
-                let value = attribute.normalized_value(XmlVersion::Implicit1_0).or_else(|e| self.malformed(e))?;
+                let value = attribute
+                    .normalized_value(XmlVersion::Implicit1_0)
+                    .or_else(|e| self.malformed(e))?;
                 return Ok(Some(value.into_owned()));
             }
         }

@@ -30,7 +30,11 @@ pub fn render_json(error: &ToolError) -> String {
         out.push_str(category.as_str());
         out.push('"');
     }
-    out.push_str(if error.is_retryable() { ",\"isRetryable\":true" } else { ",\"isRetryable\":false" });
+    out.push_str(if error.is_retryable() {
+        ",\"isRetryable\":true"
+    } else {
+        ",\"isRetryable\":false"
+    });
     out.push_str(",\"reason\":");
     push_json_string(&mut out, &error.message);
     if let Some(recovery) = error.recovery() {

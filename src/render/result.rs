@@ -26,7 +26,11 @@ pub fn call_tool_result(error: &ToolError, format: Format) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     out.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
     push_json_string(&mut out, &text);
-    out.push_str(if error.is_error() { "}],\"isError\":true}" } else { "}],\"isError\":false}" });
+    out.push_str(if error.is_error() {
+        "}],\"isError\":true}"
+    } else {
+        "}],\"isError\":false}"
+    });
     out
 }
 

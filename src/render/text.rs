@@ -31,7 +31,11 @@ pub fn render_text(error: &ToolError) -> String {
     if let Some(recovery) = error.recovery() {
         line(&mut out, "next_action", recovery);
     }
-    line(&mut out, "retryable", if error.is_retryable() { "true" } else { "false" });
+    line(
+        &mut out,
+        "retryable",
+        if error.is_retryable() { "true" } else { "false" },
+    );
     if error.severity != Severity::Error {
         line(&mut out, "severity", error.severity.as_str());
     }

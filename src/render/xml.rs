@@ -95,7 +95,10 @@ pub const REPLACEMENT: char = '\u{fffd}';
 /// otherwise change the text: `>` after `]]` (the sequence `]]>` is not
 /// allowed in content) and CR (which parsers turn into LF).
 pub(crate) fn escape_content(out: &mut String, text: &str) {
-    if !text.chars().any(|c| matches!(c, '&' | '<' | '>' | '\r') || !is_xml_char(c)) {
+    if !text
+        .chars()
+        .any(|c| matches!(c, '&' | '<' | '>' | '\r') || !is_xml_char(c))
+    {
         out.push_str(text);
         return;
     }
@@ -133,6 +136,9 @@ pub(crate) fn replace_forbidden(text: &str) -> std::borrow::Cow<'_, str> {
     if text.chars().all(is_xml_char) {
         std::borrow::Cow::Borrowed(text)
     } else {
-        text.chars().map(|c| if is_xml_char(c) { c } else { REPLACEMENT }).collect::<String>().into()
+        text.chars()
+            .map(|c| if is_xml_char(c) { c } else { REPLACEMENT })
+            .collect::<String>()
+            .into()
     }
 }
