@@ -1,14 +1,15 @@
-//! Reading JSON objects without losing anything: keys stay in order and a
-//! repeated key is an error instead of silently keeping the last value.
+//! Reading JSON objects without losing anything: keys stay in order, and a
+//! repeated key is kept so the caller can refuse it instead of silently
+//! keeping the last value.
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::HashSet;
 use std::fmt;
 use std::marker::PhantomData;
 
-/// The members of a JSON object, in order, each key once.
+/// The members of a JSON object, in order, repeated keys included.
 pub(crate) struct Entries<V>(pub Vec<(String, V)>);
 
 impl<'de, V: Deserialize<'de>> Deserialize<'de> for Entries<V> {
@@ -28,16 +29,18 @@ impl<'de, V: Deserialize<'de>> Visitor<'de> for EntriesVisitor<V> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut entries: Vec<(String, V)> = Vec::new();
-        let mut seen = HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
-            if !seen.insert(key.clone()) {
-                return Err(de::Error::custom(format_args!("duplicate key {key:?}")));
-            }
             let value = map.next_value::<V>()?;
             entries.push((key, value));
         }
         Ok(Entries(entries))
     }
+}
+
+/// The first key that appears more than once.
+pub(crate) fn repeated_key<V>(entries: &[(String, V)]) -> Option<&str> {
+    let mut seen = HashSet::with_capacity(entries.len());
+    entries.iter().map(|(k, _)| k.as_str()).find(|k| !seen.insert(*k))
 }
 
 /// Parses `text` as one JSON object whose values stay raw, for per-key reading.
@@ -55,4 +58,10 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// Names what a JSON text holds, for "must be an object, not ..." messages;
+/// `None` if it is not valid JSON at all.
+pub(crate) fn kind_of_text(text: &str) -> Option<&'static str> {
+    serde_json::from_str::<Value>(text).ok().map(|v| kind_of(&v))
 }

@@ -9,7 +9,7 @@
 //! assert_eq!(spec::to_json(&e), r#"{"code":"NOT_FOUND","message":"No invoice with that ID"}"#);
 //! ```
 
-use crate::json_object::{kind_of, parse_object, Entries};
+use crate::json_object::{kind_of, kind_of_text, parse_object, repeated_key, Entries};
 use crate::model::{Category, Severity, ToolError};
 use crate::render::push_json_string;
 use serde_json::Value;
@@ -48,7 +48,13 @@ fn fail<T>(message: impl Into<String>) -> Result<T, SpecError> {
 
 /// Reads a spec. `null` for an optional key means "not set".
 pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
-    let members = parse_object(text).map_err(|e| SpecError(format!("invalid spec JSON: {e}")))?;
+    let members = parse_object(text).map_err(|e| match kind_of_text(text) {
+        Some(kind) => SpecError(format!("the spec must be a JSON object, not {kind}")),
+        None => SpecError(format!("invalid spec JSON: {e}")),
+    })?;
+    if let Some(key) = repeated_key(&members) {
+        return fail(format!("the key {key:?} appears twice"));
+    }
     let mut error = ToolError::default();
     let (mut has_code, mut has_message) = (false, false);
     for (key, raw) in members {
@@ -195,8 +201,13 @@ fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
     if raw == "null" {
         return Ok(Vec::new());
     }
-    let entries: Entries<Value> = serde_json::from_str(raw)
-        .map_err(|e| SpecError(format!("\"details\": {e} (expected an object of strings)")))?;
+    let entries: Entries<Value> = serde_json::from_str(raw).map_err(|e| match kind_of_text(raw) {
+        Some(kind) => SpecError(format!("\"details\" must be an object of strings, not {kind}")),
+        None => SpecError(format!("invalid spec JSON in \"details\": {e}")),
+    })?;
+    if let Some(key) = repeated_key(&entries.0) {
+        return fail(format!("\"details\" has the key {key:?} twice"));
+    }
     entries
         .0
         .into_iter()
@@ -215,9 +226,9 @@ fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
 /// Seconds, rounded up to a whole second (a model told to wait 1.5 s must not
 /// come back after 1); negative or beyond `u32::MAX` (136 years) is refused.
 fn retry_after(value: Value) -> Result<Option<u32>, SpecError> {
-    let number = match value {
+    let seconds = match value {
         Value::Null => return Ok(None),
-        Value::Number(n) => n,
+        Value::Number(n) => n.as_f64().filter(|s| s.is_finite()),
         other => {
             return fail(format!(
                 "\"retryAfter\" must be a number of seconds, not {}",
@@ -225,12 +236,12 @@ fn retry_after(value: Value) -> Result<Option<u32>, SpecError> {
             ))
         }
     };
-    let seconds = number.as_f64().filter(|s| s.is_finite());
     match seconds {
-        Some(s) if s < 0.0 => fail(format!("\"retryAfter\" must not be negative (got {number})")),
+        Some(s) if s < 0.0 => fail("\"retryAfter\" must not be negative"),
         Some(s) if s.ceil() <= f64::from(u32::MAX) => Ok(Some(s.ceil() as u32)),
+        // The number is not echoed: each host's JSON writer spells it differently.
         _ => fail(format!(
-            "\"retryAfter\" is {number} seconds; the most it can be is {} (about 136 years)",
+            "\"retryAfter\" is too large: the most it can be is {} seconds (about 136 years)",
             u32::MAX
         )),
     }

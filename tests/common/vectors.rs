@@ -1,0 +1,130 @@
+//! Loads the shared vectors (`vectors/*.json`) for a Rust runner: expands
+//! `$repeat`/`$concat`, names each case `file / group / case`, and sorts the
+//! cases into their four kinds. Used by the native runner and the wasmtime host.
+
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// One case, expanded.
+pub struct Case {
+    /// `file / group description / case description`: the test name.
+    pub name: String,
+    pub kind: CaseKind,
+}
+
+pub enum CaseKind {
+    /// Render `spec` in each format of `expected`; parse each back to `parsed[format]` or `spec`.
+    Render {
+        spec: String,
+        expected: Vec<(String, String)>,
+        results: Vec<(String, String)>,
+        parsed: Map<String, Value>,
+    },
+    /// The spec text is refused with exactly `error`.
+    SpecError { spec: String, error: String },
+    /// `input` parses to `parsed` (compact spec JSON), holds no envelope (`None`), or is malformed.
+    Parse { input: String, outcome: ParseOutcome },
+    /// The JSON-RPC error object.
+    Protocol { kind: String, message: String, data: Option<String>, expected: String },
+}
+
+pub enum ParseOutcome {
+    Parsed(String),
+    NoEnvelope,
+    Malformed(String),
+}
+
+pub fn vectors_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(if env!("CARGO_PKG_NAME") == "host-tests" { "../vectors" } else { "vectors" })
+}
+
+/// Every case of every vector file, in file order.
+pub fn load_all() -> Vec<Case> {
+    let dir = vectors_dir();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.ends_with("schema.json"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    for path in files {
+        let file = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let groups: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for group in groups.as_array().expect("a vector file is an array of groups") {
+            let group_name = group["description"].as_str().unwrap();
+            for case in group["cases"].as_array().unwrap() {
+                let case = expand(case.clone());
+                let name = format!("{file} / {group_name} / {}", case["description"].as_str().unwrap());
+                cases.push(Case { name, kind: kind_of(&case) });
+            }
+        }
+    }
+    cases
+}
+
+fn compact(value: &Value) -> String {
+    serde_json::to_string(value).unwrap()
+}
+
+fn by_format(value: &Value) -> Vec<(String, String)> {
+    value
+        .as_object()
+        .map(|m| m.iter().map(|(f, v)| (f.clone(), v.as_str().unwrap().to_owned())).collect())
+        .unwrap_or_default()
+}
+
+fn kind_of(case: &Value) -> CaseKind {
+    if let Some(error) = case.get("error") {
+        let spec = case.get("specText").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| compact(&case["spec"]));
+        return CaseKind::SpecError { spec, error: error.as_str().unwrap().to_owned() };
+    }
+    if let Some(input) = case.get("input") {
+        let outcome = match (case.get("parsed"), case.get("malformed")) {
+            (Some(Value::Null), _) => ParseOutcome::NoEnvelope,
+            (Some(spec), _) => ParseOutcome::Parsed(compact(spec)),
+            (None, Some(why)) => ParseOutcome::Malformed(why.as_str().unwrap().to_owned()),
+            (None, None) => panic!("a parse case needs parsed or malformed"),
+        };
+        return CaseKind::Parse { input: input.as_str().unwrap().to_owned(), outcome };
+    }
+    if let Some(p) = case.get("protocolError") {
+        return CaseKind::Protocol {
+            kind: p["kind"].as_str().unwrap().to_owned(),
+            message: p["message"].as_str().unwrap().to_owned(),
+            data: p.get("data").map(compact),
+            expected: case["expected"].as_str().unwrap().to_owned(),
+        };
+    }
+    CaseKind::Render {
+        spec: compact(&case["spec"]),
+        expected: by_format(&case["expected"]),
+        results: case.get("result").map(by_format).unwrap_or_default(),
+        parsed: case.get("parsed").and_then(Value::as_object).cloned().unwrap_or_default(),
+    }
+}
+
+/// `{"$repeat": x, "count": n}` is x (a string or an array) n times over;
+/// `{"$concat": [..]}` joins strings.
+pub fn expand(value: Value) -> Value {
+    match value {
+        Value::Object(mut map) => {
+            if let Some(item) = map.remove("$repeat") {
+                let count = map["count"].as_u64().unwrap() as usize;
+                return match expand(item) {
+                    Value::String(s) => Value::String(s.repeat(count)),
+                    Value::Array(items) => Value::Array(items.iter().cloned().cycle().take(items.len() * count).collect()),
+                    other => panic!("$repeat takes a string or an array, not {other}"),
+                };
+            }
+            if let Some(parts) = map.remove("$concat") {
+                let parts = parts.as_array().unwrap().iter().cloned().map(expand);
+                return Value::String(parts.map(|p| p.as_str().unwrap().to_owned()).collect());
+            }
+            Value::Object(map.into_iter().map(|(k, v)| (k, expand(v))).collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(expand).collect()),
+        other => other,
+    }
+}
