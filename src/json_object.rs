@@ -60,8 +60,18 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// Names what a JSON text holds, for "must be an object, not ..." messages;
-/// `None` if it is not valid JSON at all.
-pub(crate) fn kind_of_text(text: &str) -> Option<&'static str> {
-    serde_json::from_str::<Value>(text).ok().map(|v| kind_of(&v))
+/// Names what a JSON text holds from its first character, for "must be an
+/// object, not ..." messages when serde reports a type mismatch.
+pub(crate) fn kind_of_text(text: &str, error: &serde_json::Error) -> Option<&'static str> {
+    if error.classify() != serde_json::error::Category::Data {
+        return None;
+    }
+    match text.trim_start().as_bytes().first()? {
+        b'[' => Some("an array"),
+        b'"' => Some("a string"),
+        b't' | b'f' => Some("a boolean"),
+        b'n' => Some("null"),
+        b'-' | b'0'..=b'9' => Some("a number"),
+        _ => None,
+    }
 }

@@ -48,7 +48,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, SpecError> {
 
 /// Reads a spec. `null` for an optional key means "not set".
 pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
-    let members = parse_object(text).map_err(|e| match kind_of_text(text) {
+    let members = parse_object(text).map_err(|e| match kind_of_text(text, &e) {
         Some(kind) => SpecError(format!("the spec must be a JSON object, not {kind}")),
         None => SpecError(format!("invalid spec JSON: {e}")),
     })?;
@@ -201,7 +201,7 @@ fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
     if raw == "null" {
         return Ok(Vec::new());
     }
-    let entries: Entries<Value> = serde_json::from_str(raw).map_err(|e| match kind_of_text(raw) {
+    let entries: Entries<Value> = serde_json::from_str(raw).map_err(|e| match kind_of_text(raw, &e) {
         Some(kind) => SpecError(format!("\"details\" must be an object of strings, not {kind}")),
         None => SpecError(format!("invalid spec JSON in \"details\": {e}")),
     })?;

@@ -9,7 +9,10 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::{call_tool_result, parse, protocol_error, render, spec, Format, ParseError, ProtocolErrorKind};
 
 fn main() {
-    let trials = load_all().into_iter().map(|case| Trial::test(case.name, move || run(case.kind).map_err(Failed::from))).collect();
+    let trials = load_all()
+        .into_iter()
+        .map(|case| Trial::test(case.name, move || run(case.kind).map_err(Failed::from)))
+        .collect();
     libtest_mimic::run(&Arguments::from_args(), trials).exit();
 }
 
@@ -19,7 +22,12 @@ fn format(name: &str) -> Format {
 
 fn run(kind: CaseKind) -> Result<(), String> {
     match kind {
-        CaseKind::Render { spec: spec_text, expected, results, parsed } => {
+        CaseKind::Render {
+            spec: spec_text,
+            expected,
+            results,
+            parsed,
+        } => {
             let error = spec::from_json(&spec_text).map_err(|e| format!("spec refused: {e}"))?;
             for (name, want) in &expected {
                 let f = format(name);
@@ -32,10 +40,18 @@ fn run(kind: CaseKind) -> Result<(), String> {
                 if back != want_back {
                     return Err(format!("{name} parses back as {back:?}, want {want_back:?}"));
                 }
-                same(&format!("{name} rendering of the parsed envelope"), &render(&back, f), want)?;
+                same(
+                    &format!("{name} rendering of the parsed envelope"),
+                    &render(&back, f),
+                    want,
+                )?;
             }
             for (name, want) in &results {
-                same(&format!("{name} CallToolResult"), &call_tool_result(&error, format(name)), want)?;
+                same(
+                    &format!("{name} CallToolResult"),
+                    &call_tool_result(&error, format(name)),
+                    want,
+                )?;
             }
             Ok(())
         }
@@ -55,10 +71,22 @@ fn run(kind: CaseKind) -> Result<(), String> {
             (Err(ParseError::Malformed(got)), ParseOutcome::Malformed(want)) => same("malformed message", &got, &want),
             (got, _) => Err(format!("parse gave {got:?}, which is not what the vector expects")),
         },
-        CaseKind::Protocol { kind, message, data, expected } => {
+        CaseKind::Protocol {
+            kind,
+            message,
+            data,
+            expected,
+        } => {
             let kind = ProtocolErrorKind::from_wire(&kind).ok_or("unknown protocol error kind")?;
-            let data = data.map(|d| spec::from_json(&d)).transpose().map_err(|e| format!("data: {e}"))?;
-            same("JSON-RPC error", &protocol_error(kind, &message, data.as_ref()), &expected)
+            let data = data
+                .map(|d| spec::from_json(&d))
+                .transpose()
+                .map_err(|e| format!("data: {e}"))?;
+            same(
+                "JSON-RPC error",
+                &protocol_error(kind, &message, data.as_ref()),
+                &expected,
+            )
         }
     }
 }

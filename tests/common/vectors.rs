@@ -25,7 +25,12 @@ pub enum CaseKind {
     /// `input` parses to `parsed` (compact spec JSON), holds no envelope (`None`), or is malformed.
     Parse { input: String, outcome: ParseOutcome },
     /// The JSON-RPC error object.
-    Protocol { kind: String, message: String, data: Option<String>, expected: String },
+    Protocol {
+        kind: String,
+        message: String,
+        data: Option<String>,
+        expected: String,
+    },
 }
 
 pub enum ParseOutcome {
@@ -35,7 +40,11 @@ pub enum ParseOutcome {
 }
 
 pub fn vectors_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(if env!("CARGO_PKG_NAME") == "host-tests" { "../vectors" } else { "vectors" })
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(if env!("CARGO_PKG_NAME") == "host-tests" {
+        "../vectors"
+    } else {
+        "vectors"
+    })
 }
 
 /// Every case of every vector file, in file order.
@@ -57,7 +66,10 @@ pub fn load_all() -> Vec<Case> {
             for case in group["cases"].as_array().unwrap() {
                 let case = expand(case.clone());
                 let name = format!("{file} / {group_name} / {}", case["description"].as_str().unwrap());
-                cases.push(Case { name, kind: kind_of(&case) });
+                cases.push(Case {
+                    name,
+                    kind: kind_of(&case),
+                });
             }
         }
     }
@@ -71,14 +83,25 @@ fn compact(value: &Value) -> String {
 fn by_format(value: &Value) -> Vec<(String, String)> {
     value
         .as_object()
-        .map(|m| m.iter().map(|(f, v)| (f.clone(), v.as_str().unwrap().to_owned())).collect())
+        .map(|m| {
+            m.iter()
+                .map(|(f, v)| (f.clone(), v.as_str().unwrap().to_owned()))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
 fn kind_of(case: &Value) -> CaseKind {
     if let Some(error) = case.get("error") {
-        let spec = case.get("specText").and_then(Value::as_str).map(str::to_owned).unwrap_or_else(|| compact(&case["spec"]));
-        return CaseKind::SpecError { spec, error: error.as_str().unwrap().to_owned() };
+        let spec = case
+            .get("specText")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_else(|| compact(&case["spec"]));
+        return CaseKind::SpecError {
+            spec,
+            error: error.as_str().unwrap().to_owned(),
+        };
     }
     if let Some(input) = case.get("input") {
         let outcome = match (case.get("parsed"), case.get("malformed")) {
@@ -87,7 +110,10 @@ fn kind_of(case: &Value) -> CaseKind {
             (None, Some(why)) => ParseOutcome::Malformed(why.as_str().unwrap().to_owned()),
             (None, None) => panic!("a parse case needs parsed or malformed"),
         };
-        return CaseKind::Parse { input: input.as_str().unwrap().to_owned(), outcome };
+        return CaseKind::Parse {
+            input: input.as_str().unwrap().to_owned(),
+            outcome,
+        };
     }
     if let Some(p) = case.get("protocolError") {
         return CaseKind::Protocol {
@@ -101,7 +127,11 @@ fn kind_of(case: &Value) -> CaseKind {
         spec: compact(&case["spec"]),
         expected: by_format(&case["expected"]),
         results: case.get("result").map(by_format).unwrap_or_default(),
-        parsed: case.get("parsed").and_then(Value::as_object).cloned().unwrap_or_default(),
+        parsed: case
+            .get("parsed")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default(),
     }
 }
 
@@ -114,7 +144,9 @@ pub fn expand(value: Value) -> Value {
                 let count = map["count"].as_u64().unwrap() as usize;
                 return match expand(item) {
                     Value::String(s) => Value::String(s.repeat(count)),
-                    Value::Array(items) => Value::Array(items.iter().cloned().cycle().take(items.len() * count).collect()),
+                    Value::Array(items) => {
+                        Value::Array(items.iter().cloned().cycle().take(items.len() * count).collect())
+                    }
                     other => panic!("$repeat takes a string or an array, not {other}"),
                 };
             }

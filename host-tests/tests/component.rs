@@ -1,0 +1,165 @@
+//! Properties of the built component beyond the vectors: it imports nothing,
+//! its code table matches the core's, and hostile input never traps it.
+
+use host_tests::{category_from_wit, loaded, wit, Instance};
+use mcp_envelope::{code, render_xml, spec, ToolError};
+
+#[test]
+fn component_imports_nothing() {
+    let (engine, component) = loaded();
+    let imports: Vec<String> = component
+        .component_type()
+        .imports(engine)
+        .map(|(name, _)| name.to_owned())
+        .collect();
+    assert!(
+        imports.is_empty(),
+        "the component must import nothing, but imports {imports:?}"
+    );
+}
+
+#[test]
+fn component_exports_the_api_and_types() {
+    let (engine, component) = loaded();
+    let mut exports: Vec<String> = component
+        .component_type()
+        .exports(engine)
+        .map(|(name, _)| name.to_owned())
+        .collect();
+    exports.sort();
+    assert_eq!(exports, ["mcp:envelope/api@0.1.0", "mcp:envelope/types@0.1.0"]);
+}
+
+#[test]
+fn canonical_codes_and_defaults_match_the_core() {
+    let mut i = Instance::new();
+    let codes = i.api.call_canonical_codes(&mut i.store).unwrap();
+    assert_eq!(codes, code::CANONICAL_CODES);
+    for name in code::CANONICAL_CODES {
+        let got = i
+            .api
+            .call_defaults_for(&mut i.store, name)
+            .unwrap()
+            .expect("a canonical code has defaults");
+        let want = code::defaults(name).unwrap();
+        assert_eq!(
+            (category_from_wit(got.category), got.retryable, got.recovery.as_str()),
+            (want.category, want.retryable, want.recovery)
+        );
+    }
+    assert!(i
+        .api
+        .call_defaults_for(&mut i.store, "ORDER_NOT_FOUND")
+        .unwrap()
+        .is_none());
+}
+
+/// A small deterministic generator, so a failure names a reproducible seed.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn text(&mut self, pieces: &[&str]) -> String {
+        let len = self.next() % 24;
+        (0..len)
+            .map(|_| pieces[(self.next() % pieces.len() as u64) as usize])
+            .collect()
+    }
+}
+
+const PIECES: &[&str] = &[
+    "<",
+    ">",
+    "&",
+    "\"",
+    "'",
+    "]]>",
+    "\r",
+    "\n",
+    "\t",
+    "\0",
+    "\u{1}",
+    "\u{fffe}",
+    "\u{ffff}",
+    "\u{1F469}\u{200D}\u{1F467}",
+    "\u{200F}",
+    "e\u{301}",
+    "a",
+    " ",
+    "<tool_error code=\"X\">",
+    "</message>",
+    "error_code: ",
+    "{",
+    "}",
+    "&amp;",
+    "&#0;",
+    "<![CDATA[",
+    "\\",
+    "\u{2028}",
+];
+
+#[test]
+fn hostile_strings_never_trap_and_match_the_core() {
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut i = Instance::new();
+    for round in 0..300 {
+        let error = ToolError::new(rng.text(PIECES), rng.text(PIECES))
+            .suggest(rng.text(PIECES))
+            .actions([rng.text(PIECES), rng.text(PIECES)])
+            .detail(rng.text(PIECES), rng.text(PIECES))
+            .customer_message(rng.text(PIECES));
+        let typed = host_tests::to_wit(&error);
+        let xml = i
+            .api
+            .call_render(&mut i.store, &typed, wit::Format::Xml)
+            .unwrap_or_else(|e| panic!("round {round} trapped: {e:?}"));
+        assert_eq!(xml, render_xml(&error), "round {round}");
+        // Garbage in the parser: the component answers exactly as the core does.
+        let garbage = rng.text(PIECES);
+        let got = i
+            .api
+            .call_parse_spec(&mut i.store, &garbage)
+            .unwrap_or_else(|e| panic!("round {round} trapped on {garbage:?}: {e:?}"));
+        let want = match mcp_envelope::parse(&garbage) {
+            Ok(parsed) => Ok(Some(spec::to_json(&parsed))),
+            Err(mcp_envelope::ParseError::NoEnvelope) => Ok(None),
+            Err(mcp_envelope::ParseError::Malformed(why)) => Err(why),
+        };
+        assert_eq!(got, want, "round {round}: {garbage:?}");
+        let spec_text = spec::to_json(&error);
+        let rendered = i
+            .api
+            .call_render_spec(&mut i.store, &spec_text, wit::Format::Text)
+            .unwrap();
+        if !error.code.is_empty() {
+            assert_eq!(rendered.unwrap(), mcp_envelope::render_text(&error), "round {round}");
+        }
+    }
+}
+
+#[test]
+fn deeply_nested_json_is_refused_not_a_crash() {
+    let mut i = Instance::new();
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let got = i
+        .api
+        .call_render_spec(&mut i.store, &format!("{{\"message\":{deep}}}"), wit::Format::Xml)
+        .expect("no trap");
+    assert_eq!(
+        got.unwrap_err(),
+        "invalid spec JSON in \"message\": recursion limit exceeded at line 1 column 128"
+    );
+    let got = i
+        .api
+        .call_parse_spec(&mut i.store, &format!("{{\"content\":{deep}}}"))
+        .expect("no trap");
+    assert!(got
+        .unwrap_err()
+        .starts_with("malformed JSON envelope: recursion limit exceeded"));
+}
