@@ -1,0 +1,142 @@
+//! Every `<tool_error>` envelope, for any input, is well-formed XML 1.0 that a
+//! strict parser (roxmltree) reads back to the same text, forbidden
+//! characters replaced by U+FFFD and nothing else changed.
+
+use mcp_envelope::{render_text, render_xml, ToolError, REPLACEMENT};
+
+/// A small deterministic generator, so a failure names a reproducible round.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn text(&mut self) -> String {
+        const PIECES: &[&str] = &[
+            "<",
+            ">",
+            "&",
+            "\"",
+            "'",
+            "]]>",
+            "]]",
+            "\r",
+            "\r\n",
+            "\n",
+            "\t",
+            "\0",
+            "\u{1}",
+            "\u{b}",
+            "\u{1f}",
+            "\u{7f}",
+            "\u{85}",
+            "\u{fffe}",
+            "\u{ffff}",
+            "\u{fffd}",
+            "\u{feff}",
+            "\u{1F469}\u{200D}\u{1F467}",
+            "\u{200F}",
+            "e\u{301}",
+            "\u{10FFFF}",
+            "a",
+            " ",
+            "  ",
+            "<tool_error code=\"X\">",
+            "</message>",
+            "<![CDATA[",
+            "&amp;",
+            "&#0;",
+            "?>",
+            "-->",
+        ];
+        let len = self.next() % 20;
+        (0..len)
+            .map(|_| PIECES[(self.next() % PIECES.len() as u64) as usize])
+            .collect()
+    }
+}
+
+fn sanitized(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            '\0'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => REPLACEMENT,
+            c => c,
+        })
+        .collect()
+}
+
+fn child_text<'a>(root: roxmltree::Node<'a, 'a>, name: &str) -> Option<String> {
+    root.children()
+        .find(|n| n.has_tag_name(name))
+        .map(|n| n.text().unwrap_or("").to_owned())
+}
+
+#[test]
+fn any_input_renders_well_formed_xml_that_reads_back() {
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    for round in 0..5000 {
+        let error = ToolError::new(rng.text(), rng.text())
+            .suggest(rng.text() + "x")
+            .actions([rng.text(), rng.text()])
+            .detail(rng.text(), rng.text())
+            .customer_message(rng.text() + "y")
+            .correlation_id(rng.text() + "z");
+        let xml = render_xml(&error);
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("round {round}: {e}\n{xml}"));
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "tool_error");
+        assert_eq!(
+            root.attribute("code"),
+            Some(sanitized(&error.code).as_str()),
+            "round {round}"
+        );
+        assert_eq!(
+            child_text(root, "message"),
+            Some(sanitized(&error.message)),
+            "round {round}"
+        );
+        assert_eq!(
+            child_text(root, "recovery"),
+            error.suggestion.as_deref().map(sanitized),
+            "round {round}"
+        );
+        let actions: Vec<String> = root
+            .descendants()
+            .filter(|n| n.has_tag_name("action"))
+            .map(|n| n.text().unwrap_or("").to_owned())
+            .collect();
+        assert_eq!(
+            actions,
+            error.available_actions.iter().map(|a| sanitized(a)).collect::<Vec<_>>(),
+            "round {round}"
+        );
+        let detail = root.descendants().find(|n| n.has_tag_name("detail")).unwrap();
+        assert_eq!(
+            detail.attribute("key"),
+            Some(sanitized(&error.details[0].0).as_str()),
+            "round {round}"
+        );
+        assert_eq!(
+            detail.text().unwrap_or(""),
+            sanitized(&error.details[0].1),
+            "round {round}"
+        );
+        assert_eq!(
+            child_text(root, "customer_message"),
+            error.customer_message.as_deref().map(sanitized)
+        );
+        assert_eq!(
+            child_text(root, "correlation_id"),
+            error.correlation_id.as_deref().map(sanitized)
+        );
+        // The text form never carries a forbidden character either.
+        assert!(!render_text(&error)
+            .chars()
+            .any(|c| matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}')));
+    }
+}
