@@ -42,6 +42,11 @@ pub mod spec;
 #[cfg(target_arch = "wasm32")]
 mod component;
 
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub use code::{CodeDefaults, CANONICAL_CODES};
 pub use model::{Category, Severity, ToolError};
 pub use parse::{parse, ParseError};
