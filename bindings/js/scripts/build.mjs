@@ -1,0 +1,51 @@
+// Builds the package from the component: jco bindings into generated/ (with the
+// core module also embedded as base64, so one import works in every runtime),
+// then the hand-written TypeScript into dist/. Needs build/mcp-envelope.wasm
+// (scripts/build-component at the repository root) and the pinned jco in tools/.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(pkg, '..', '..');
+const component = join(root, 'build', 'mcp-envelope.wasm');
+const jco = join(root, 'tools', 'node_modules', '.bin', 'jco');
+const generated = join(pkg, 'generated');
+
+for (const [path, how] of [[component, 'scripts/build-component'], [jco, 'scripts/setup']]) {
+  if (!existsSync(path)) {
+    console.error(`build: ${path} is missing; run ${how} at the repository root first`);
+    process.exit(1);
+  }
+}
+
+// Runs a build step; on failure its own output (inherited) says why, and the build stops.
+function run(command, args) {
+  try {
+    execFileSync(command, args, { stdio: 'inherit' });
+  } catch {
+    console.error(`build: ${command.split('/').pop()} failed (its output is above)`);
+    process.exit(1);
+  }
+}
+
+rmSync(generated, { recursive: true, force: true });
+rmSync(join(pkg, 'dist'), { recursive: true, force: true });
+mkdirSync(generated);
+
+// --instantiation sync: jco leaves loading the core module to us, and the
+// bindings contain no fetch, no fs and no top-level await (see src/component.ts).
+run(jco, [
+  'transpile', component, '-o', generated, '--name', 'envelope',
+  '--instantiation', 'sync', '--no-nodejs-compat', '--minify', '--quiet',
+]);
+
+const core = readFileSync(join(generated, 'envelope.core.wasm'));
+writeFileSync(join(generated, 'core-wasm.js'),
+  `// The component's core module, base64: compiled on first use (see src/component.ts).\n` +
+  `export const coreWasmBase64 = ${JSON.stringify(core.toString('base64'))};\n`);
+writeFileSync(join(generated, 'core-wasm.d.ts'), 'export declare const coreWasmBase64: string;\n');
+
+run(process.execPath, [join(pkg, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(pkg, 'tsconfig.json')]);
+console.log(`built bindings/js (core module ${core.length} bytes)`);

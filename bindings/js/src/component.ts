@@ -1,0 +1,131 @@
+// The only module that talks to the jco-generated bindings: it loads the
+// component once, on first use, and turns the component's error results into
+// plain strings for the hand-written API.
+//
+// Loading: the bindings are transpiled with `--instantiation sync`, so they
+// contain no fetch, no fs and no top-level await. The core module is embedded
+// as base64 and compiled synchronously with `new WebAssembly.Module` the first
+// time a function is called, which works unchanged in Node, browsers (Chromium
+// allows synchronous compiles up to 8 MB on the main thread), Deno and Bun.
+// Runtimes that forbid compiling wasm from bytes at run time (Cloudflare
+// Workers, Vercel Edge) import the `.wasm` file as a module instead and hand
+// it over with `useCoreModule` before the first call.
+
+import { instantiate } from '../generated/envelope.js';
+import { coreWasmBase64 } from '../generated/core-wasm.js';
+
+export type WireFormat = 'xml' | 'json' | 'text';
+export type ProtocolErrorKind =
+  | 'parse-error' | 'invalid-request' | 'method-not-found' | 'invalid-params' | 'internal-error';
+
+type Api = ReturnType<typeof instantiate>['api'];
+
+/** The validation functions issue 3 adds to the component; absent from older builds. */
+interface ValidationApi {
+  renderValidationSpec?: (spec: string) => string;
+  validationResultSpec?: (spec: string) => string;
+  parseValidationSpec?: (text: string) => string | undefined;
+}
+
+let providedModule: WebAssembly.Module | undefined;
+let api: (Api & ValidationApi) | undefined;
+
+/** Uses an already compiled core module (for runtimes that forbid compiling wasm from bytes). */
+export function useCoreModule(module: WebAssembly.Module): void {
+  if (!(module instanceof WebAssembly.Module)) {
+    throw new TypeError('useCoreModule expects a WebAssembly.Module (import the package\'s core.wasm)');
+  }
+  providedModule = module;
+  api = undefined;
+}
+
+function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function component(): Api & ValidationApi {
+  if (api === undefined) {
+    const module = providedModule ?? new WebAssembly.Module(decodeBase64(coreWasmBase64));
+    api = instantiate(() => module, {}).api;
+  }
+  return api;
+}
+
+/** A refusal from the component: the exact message the shared vectors expect. */
+export class ComponentRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ComponentRefusal';
+  }
+}
+
+// Every call goes through here. A refusal (the component's `err` string) becomes
+// a ComponentRefusal; anything else is a trap, after which jco marks the instance
+// unusable, so the instance is dropped and the next call starts a fresh one.
+function call<T>(run: (api: Api & ValidationApi) => T): T {
+  const instance = component();
+  try {
+    return run(instance);
+  } catch (error) {
+    const payload = (error as { payload?: unknown } | null)?.payload;
+    if (typeof payload === 'string') throw new ComponentRefusal(payload);
+    api = undefined;
+    throw new Error(`mcp-envelope: the component failed (${String(error)}); it has been reset`);
+  }
+}
+
+export function renderSpec(specJson: string, format: WireFormat): string {
+  return call((c) => c.renderSpec(specJson, format));
+}
+
+export function callToolResultSpec(specJson: string, format: WireFormat): string {
+  return call((c) => c.callToolResultSpec(specJson, format));
+}
+
+/** The minimal spec JSON of the earliest envelope, or undefined when there is none. */
+export function parseSpec(text: string): string | undefined {
+  return call((c) => c.parseSpec(text));
+}
+
+export function canonicalCodes(): string[] {
+  return call((c) => c.canonicalCodes());
+}
+
+/** A JSON-RPC error object; `dataSpecJson` is validated and carried as the error's JSON form. */
+export function protocolError(kind: ProtocolErrorKind, message: string, dataSpecJson?: string): string {
+  return call((c) => {
+    // The typed call needs a tool-error record: the component builds one from
+    // the spec by reading back its own JSON rendering, so the spec's checks and
+    // messages are the same as everywhere else.
+    const data = dataSpecJson === undefined ? undefined : c.parse(c.renderSpec(dataSpecJson, 'json'));
+    return c.protocolError(kind, message, data);
+  });
+}
+
+function validationFunction<K extends keyof ValidationApi>(c: ValidationApi, name: K): NonNullable<ValidationApi[K]> {
+  const fn = c[name];
+  if (typeof fn !== 'function') {
+    throw new Error(`mcp-envelope: this build of the component has no ${name} (rebuild it with the validation formatter)`);
+  }
+  return fn as NonNullable<ValidationApi[K]>;
+}
+
+export function hasValidation(): boolean {
+  return typeof component().renderValidationSpec === 'function';
+}
+
+export function renderValidationSpec(specJson: string): string {
+  return call((c) => validationFunction(c, 'renderValidationSpec')(specJson));
+}
+
+export function validationResultSpec(specJson: string): string {
+  return call((c) => validationFunction(c, 'validationResultSpec')(specJson));
+}
+
+/** The validation spec JSON of a `<validation_error>`, or undefined when there is none. */
+export function parseValidationSpec(text: string): string | undefined {
+  return call((c) => validationFunction(c, 'parseValidationSpec')(text));
+}

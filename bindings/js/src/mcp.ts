@@ -1,0 +1,162 @@
+// MCP SDK integration (`mcp-envelope/mcp`): wraps `McpServer.registerTool`
+// callbacks so every way a handler can fail reaches the model as an envelope,
+// and no exception text (which can name a password, a path, a host) does.
+
+import * as z from 'zod/v4';
+import { isErrorBuilder } from './builder.js';
+import { EnvelopeError } from './parse.js';
+import { resultOf } from './render.js';
+import type { CallToolResult, Format } from './types.js';
+import { validationError } from './validation.js';
+
+/** What the logger receives for an exception the model is not shown. */
+export interface InternalFailure {
+  /** The id the model was given, to find this entry. */
+  correlationId: string;
+  /** The tool (or action) that failed. */
+  tool: string;
+  /** The exception, as thrown. */
+  error: unknown;
+}
+
+/** Options of `withEnvelope` and `registerTool`. */
+export interface EnvelopeToolOptions {
+  /** The name `<validation_error action="...">` shows (the tool's name by default). */
+  action?: string;
+  /** Receives every exception turned into INTERNAL_ERROR. Default: `console.error`. */
+  logger?: (failure: InternalFailure) => void;
+  /** The rendering of `<tool_error>` results (xml by default). */
+  format?: Format;
+}
+
+function defaultLogger(failure: InternalFailure): void {
+  console.error(`[mcp-envelope] ${failure.tool} failed (correlation id ${failure.correlationId}):`, failure.error);
+}
+
+function newCorrelationId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+function isZodError(value: unknown): value is { issues: unknown[] } {
+  return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
+}
+
+function isCallToolResultLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Array.isArray((value as CallToolResult).content);
+}
+
+/**
+ * The result a handler's return value or exception becomes. Exported for
+ * hosts other than the MCP SDK; `args` are the call's arguments.
+ */
+export function resultFor(outcome: { returned: unknown } | { thrown: unknown }, tool: string, args: unknown,
+  options: EnvelopeToolOptions = {}): unknown {
+  if ('returned' in outcome) {
+    // A builder returned unbuilt is turned into its plain result, so nothing
+    // downstream depends on reading its getters.
+    return isErrorBuilder(outcome.returned) ? outcome.returned.build() : outcome.returned;
+  }
+  const thrown = outcome.thrown;
+  try {
+    if (isErrorBuilder(thrown)) return thrown.build();
+    if (thrown instanceof EnvelopeError) {
+      if (thrown.validation !== undefined) return { content: [{ type: 'text', text: thrown.raw }], isError: true };
+      return resultOf(thrown.toSpec(), options.format);
+    }
+    if (isZodError(thrown)) return validationError(options.action ?? tool, thrown, { input: args });
+    if (isCallToolResultLike(thrown) && (thrown as CallToolResult).isError === true) return thrown;
+  } catch (conversionFailure) {
+    // A malformed envelope thrown by the handler is itself an internal failure.
+    return internalError(conversionFailure, tool, options);
+  }
+  return internalError(thrown, tool, options);
+}
+
+function internalError(error: unknown, tool: string, options: EnvelopeToolOptions): CallToolResult {
+  const correlationId = newCorrelationId();
+  try {
+    (options.logger ?? defaultLogger)({ correlationId, tool, error });
+  } catch {
+    // A failing logger must not turn into a different error for the model.
+  }
+  return resultOf({
+    code: 'INTERNAL_ERROR',
+    message: `${tool} failed with an internal error.`,
+    correlationId,
+  }, options.format);
+}
+
+/**
+ * Wraps a `registerTool` callback: returned results pass through; a thrown
+ * builder or EnvelopeError becomes its own result; a thrown ZodError becomes
+ * a `<validation_error>`; anything else becomes INTERNAL_ERROR with a fresh
+ * correlation id, its text going to `logger`, never to the model.
+ *
+ * ```ts
+ * server.registerTool('get_invoice', { inputSchema: { id: z.string() } },
+ *   withEnvelope('get_invoice', async ({ id }) => { ... }));
+ * ```
+ */
+export function withEnvelope<Args extends unknown[]>(tool: string, handler: (...args: Args) => unknown,
+  options: EnvelopeToolOptions = {}): (...args: Args) => Promise<CallToolResult> {
+  return async (...args: Args) => {
+    // The SDK calls `cb(args, extra)` for tools with an input schema and `cb(extra)` without.
+    const toolArgs = args.length > 1 ? args[0] : undefined;
+    let outcome: { returned: unknown } | { thrown: unknown };
+    try {
+      outcome = { returned: await handler(...args) };
+    } catch (thrown) {
+      outcome = { thrown };
+    }
+    return resultFor(outcome, tool, toolArgs, options) as CallToolResult;
+  };
+}
+
+/** The parts of the SDK's McpServer this module uses. */
+export interface ToolRegistrar {
+  registerTool(name: string, config: Record<string, unknown>, callback: (...args: never[]) => unknown): unknown;
+}
+
+type SchemaLike = { safeParseAsync?: unknown; _zod?: unknown } | Record<string, unknown>;
+
+/** A Zod 4 object schema from `inputSchema` (a schema or a raw shape); undefined for anything else. */
+function zod4Object(inputSchema: SchemaLike): z.ZodType | undefined {
+  if (typeof inputSchema !== 'object' || inputSchema === null) return undefined;
+  if ('_zod' in inputSchema) return inputSchema as unknown as z.ZodType;
+  const values = Object.values(inputSchema);
+  if (values.length > 0 && values.every((value) => typeof value === 'object' && value !== null && '_zod' in value)) {
+    return z.object(inputSchema as Record<string, z.ZodType>);
+  }
+  return undefined;
+}
+
+/**
+ * `server.registerTool` with envelopes for every failure, including arguments
+ * that fail the input schema: those become a `<validation_error>` naming each
+ * field with the value sent, where the SDK alone answers with plain text.
+ *
+ * ```ts
+ * registerTool(server, 'get_invoice', { description: '...', inputSchema: { id: z.string().uuid() } },
+ *   async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id}` }));
+ * ```
+ * For a Zod 4 input schema (from `zod` 4 or `zod/v4`) the SDK is given a
+ * schema that accepts any object but lists the same JSON Schema, and the
+ * arguments are checked here; other schemas are left to the SDK to check.
+ */
+export function registerTool(server: ToolRegistrar, name: string, config: Record<string, unknown>,
+  handler: (args: any, extra: any) => unknown, options: EnvelopeToolOptions = {}): unknown {
+  const schema = config.inputSchema === undefined ? undefined : zod4Object(config.inputSchema as SchemaLike);
+  if (schema === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
+
+  // What clients list is the original schema's JSON Schema (Zod copies a
+  // schema's metadata into its JSON Schema); what the SDK checks accepts any
+  // object, so a bad call reaches the check below with its arguments intact.
+  const { $schema: _dialect, ...listed } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const acceptAnything = z.looseObject({}).meta(listed);
+  const checked = async (args: unknown, extra: unknown) => {
+    const parsed = await schema.safeParseAsync(args, { reportInput: true });
+    if (!parsed.success) return validationError(options.action ?? name, parsed.error, { input: args });
+    return handler(parsed.data, extra);
+  };
+  return server.registerTool(name, { ...config, inputSchema: acceptAnything }, withEnvelope(name, checked, options));
+}
