@@ -1,0 +1,77 @@
+"""Loads the shared vectors (`vectors/*.json`, see vectors/README.md "How to
+write a runner"): expands `$repeat`/`$concat`, names each case
+`file / group / case`, and tells its kind from its keys."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+VECTORS_DIR = Path(__file__).resolve().parents[3] / "vectors"
+
+
+@dataclass
+class Case:
+    name: str
+    kind: str  # render | spec-error | parse | protocol-error | validation | validation-error
+    data: dict[str, Any]
+
+
+def expand(value: Any) -> Any:
+    """`{"$repeat": x, "count": n}` is x (a string or an array) n times; `{"$concat": [..]}` joins strings."""
+    if isinstance(value, dict):
+        if "$repeat" in value:
+            item, count = expand(value["$repeat"]), value["count"]
+            if isinstance(item, str):
+                return item * count
+            if isinstance(item, list):
+                return item * count
+            raise ValueError(f"$repeat takes a string or an array, not {item!r}")
+        if "$concat" in value:
+            return "".join(expand(v) for v in value["$concat"])
+        return {k: expand(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [expand(v) for v in value]
+    return value
+
+
+def kind_of(case: dict[str, Any]) -> str:
+    if "validation" in case:
+        return "validation-error" if "error" in case else "validation"
+    if "error" in case:
+        return "spec-error"
+    if "input" in case:
+        return "parse"
+    if "protocolError" in case:
+        return "protocol-error"
+    if "spec" in case and "expected" in case:
+        return "render"
+    # A kind this runner does not know must fail, not pass silently.
+    raise ValueError(f"a vector case of unknown kind: keys {sorted(case)}")
+
+
+def load_all() -> list[Case]:
+    files = sorted(p for p in VECTORS_DIR.glob("*.json") if p.name != "schema.json")
+    if not files:
+        raise FileNotFoundError(f"no vector files in {VECTORS_DIR}")
+    cases = []
+    for path in files:
+        for group in json.loads(path.read_text(encoding="utf-8")):
+            for raw in group["cases"]:
+                case = expand(raw)
+                name = f"{path.stem} / {group['description']} / {case['description']}"
+                cases.append(Case(name, kind_of(case), case))
+    return cases
+
+
+def where_they_part(got: str, want: str) -> str:
+    """A short report of the first difference (some strings are a megabyte)."""
+    if got == want:
+        return "equal"
+    i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    return (
+        f"strings part at character {i} (got {len(got)} characters, want {len(want)}): "
+        f"got {got[max(0, i - 40):i + 40]!r}, want {want[max(0, i - 40):i + 40]!r}"
+    )
