@@ -90,6 +90,55 @@ export function parseSpec(text: string): string | undefined {
   return call((c) => c.parseSpec(text));
 }
 
+/** A detail of a parsed error, as the component gives it. */
+export interface ParsedDetail { key: string; value: string }
+
+/** A parsed error as the component's record: unlike parseSpec it keeps fields set to their defaults. */
+export interface ParsedRecord {
+  code: string; message: string; suggestion?: string; availableActions: string[]; details: ParsedDetail[];
+  retryAfter?: number; severity: 'error' | 'critical' | 'warning';
+  category?: 'transient' | 'validation' | 'business' | 'permission' | 'internal';
+  retryable?: boolean; customerMessage?: string; correlationId?: string;
+}
+
+/**
+ * The earliest envelope as a record, or undefined when there is none.
+ *
+ * Two reads, on purpose: the minimal spec JSON drops an explicit category or
+ * retryable equal to the code's default (rendering it again would lose that
+ * section), so those come from the typed record; but jco 1.35 lifts each
+ * string with a default TextDecoder, which strips a leading U+FEFF, so the
+ * strings come from the JSON, where every string sits inside quotes.
+ */
+function readRecord(c: Api, text: string): ParsedRecord | undefined {
+  let record: ParsedRecord;
+  try {
+    record = c.parse(text);
+  } catch (error) {
+    const failure = (error as { payload?: { tag?: string; val?: unknown } } | null)?.payload;
+    if (failure?.tag === 'no-envelope') return undefined;
+    if (failure?.tag === 'malformed') throw Object.assign(new Error(String(failure.val)), { payload: String(failure.val) });
+    throw error;
+  }
+  const json = c.parseSpec(text);
+  if (json === undefined) return record;
+  const spec = JSON.parse(json) as Partial<Record<keyof ParsedRecord, unknown>> & { details?: Record<string, string> };
+  return {
+    ...record,
+    code: spec.code as string,
+    message: spec.message as string,
+    suggestion: (spec.suggestion as string | undefined) ?? record.suggestion,
+    availableActions: (spec.availableActions as string[] | undefined) ?? [],
+    details: Object.entries(spec.details ?? {}).map(([key, value]) => ({ key, value: String(value) })),
+    customerMessage: (spec.customerMessage as string | undefined) ?? record.customerMessage,
+    correlationId: (spec.correlationId as string | undefined) ?? record.correlationId,
+  };
+}
+
+export function parseRecord(text: string): ParsedRecord | undefined {
+  return call((c) => readRecord(c, text));
+}
+
 export function canonicalCodes(): string[] {
   return call((c) => c.canonicalCodes());
 }
@@ -100,7 +149,7 @@ export function protocolError(kind: ProtocolErrorKind, message: string, dataSpec
     // The typed call needs a tool-error record: the component builds one from
     // the spec by reading back its own JSON rendering, so the spec's checks and
     // messages are the same as everywhere else.
-    const data = dataSpecJson === undefined ? undefined : c.parse(c.renderSpec(dataSpecJson, 'json'));
+    const data = dataSpecJson === undefined ? undefined : readRecord(c, c.renderSpec(dataSpecJson, 'json'));
     return c.protocolError(kind, message, data);
   });
 }

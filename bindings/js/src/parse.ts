@@ -26,6 +26,30 @@ function parsedOrThrow(read: () => string | undefined): string | undefined {
   }
 }
 
+function parsedOrThrowRecord(text: string): wasm.ParsedRecord | undefined {
+  try {
+    return wasm.parseRecord(text);
+  } catch (error) {
+    if (error instanceof wasm.ComponentRefusal) throw new SyntaxError(error.message);
+    throw error;
+  }
+}
+
+/** The spec of a parsed record: unset fields left out, set ones kept even when equal to a default. */
+function specOfRecord(record: wasm.ParsedRecord): ParsedEnvelope {
+  const spec: ParsedEnvelope = { code: record.code, message: record.message };
+  if (record.suggestion !== undefined) spec.suggestion = record.suggestion;
+  if (record.availableActions.length > 0) spec.availableActions = record.availableActions;
+  if (record.details.length > 0) spec.details = Object.fromEntries(record.details.map(({ key, value }) => [key, value]));
+  if (record.retryAfter !== undefined) spec.retryAfter = record.retryAfter;
+  if (record.severity !== 'error') spec.severity = record.severity;
+  if (record.category !== undefined) spec.category = record.category;
+  if (record.retryable !== undefined) spec.retryable = record.retryable;
+  if (record.customerMessage !== undefined) spec.customerMessage = record.customerMessage;
+  if (record.correlationId !== undefined) spec.correlationId = record.correlationId;
+  return spec;
+}
+
 /** What a `<validation_error>` says, as the shared spec fields. */
 function validationAsSpec(report: ValidationReport): ParsedEnvelope {
   const names = report.fields.map((field) => field.name);
@@ -52,8 +76,8 @@ function validationAsSpec(report: ValidationReport): ParsedEnvelope {
  */
 export function parseEnvelope(textOrResult: string | CallToolResult): ParsedEnvelope | null {
   const text = textOf(textOrResult);
-  const toolError = parsedOrThrow(() => wasm.parseSpec(text));
-  if (toolError !== undefined) return JSON.parse(toolError) as ParsedEnvelope;
+  const record = parsedOrThrowRecord(text);
+  if (record !== undefined) return specOfRecord(record);
   if (!text.includes('<validation_error') || !wasm.hasValidation()) return null;
   const validation = parsedOrThrow(() => wasm.parseValidationSpec(text));
   return validation === undefined ? null : validationAsSpec(JSON.parse(validation) as ValidationReport);

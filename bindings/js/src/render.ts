@@ -22,16 +22,16 @@ function formatOf(options: RenderOptions | undefined): Format {
 
 /** The spec as the component reads it: compact JSON, `undefined` fields left out. */
 export function specJson(spec: unknown): string {
-  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-    throw new TypeError('the error spec must be an object with at least code and message');
-  }
   let json: string | undefined;
   try {
     json = JSON.stringify(spec);
   } catch (error) {
-    throw new TypeError(`the error spec cannot be written as JSON: ${(error as Error).message}`);
+    throw new TypeError(`the spec cannot be written as JSON: ${(error as Error).message}`);
   }
-  return json as string;
+  // Anything JSON can hold goes to the component, whose refusals are the
+  // messages every host shares ("the spec must be a JSON object, not an array").
+  if (json === undefined) throw new TypeError(`the spec must be a JSON object, not ${typeof spec}`);
+  return json;
 }
 
 // The component refuses a bad spec with a message naming the key; that

@@ -1,0 +1,160 @@
+// The shared-vector runner, written once for Node (test/vectors.test.mjs) and
+// the browser (test/browser/page.html): no Node built-ins. It takes the
+// package's public API as a parameter and the vector files as parsed JSON, and
+// does what vectors/README.md's table says for each kind of case.
+
+/** Expands `$repeat` and `$concat` anywhere in a value. */
+export function expand(value) {
+  if (Array.isArray(value)) return value.map(expand);
+  if (value === null || typeof value !== 'object') return value;
+  if ('$repeat' in value) {
+    const unit = expand(value.$repeat);
+    if (Array.isArray(unit)) return Array.from({ length: value.count }, () => unit).flat();
+    return unit.repeat(value.count);
+  }
+  if ('$concat' in value) return value.$concat.map(expand).join('');
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expand(item)]));
+}
+
+/** Where two strings part, briefly: some expected strings are a megabyte. */
+function describeMismatch(what, actual, expected) {
+  if (typeof actual !== 'string' || typeof expected !== 'string') {
+    return `${what}: expected ${JSON.stringify(expected)?.slice(0, 300)}, got ${JSON.stringify(actual)?.slice(0, 300)}`;
+  }
+  let at = 0;
+  while (at < actual.length && at < expected.length && actual[at] === expected[at]) at++;
+  const from = Math.max(0, at - 40);
+  return `${what}: strings part at index ${at} (lengths ${actual.length} and ${expected.length})\n` +
+    `  expected …${JSON.stringify(expected.slice(from, at + 40))}\n` +
+    `  actual   …${JSON.stringify(actual.slice(from, at + 40))}`;
+}
+
+function assertSame(what, actual, expected) {
+  if (actual !== expected) throw new Error(describeMismatch(what, actual, expected));
+}
+
+/** JSON with sorted keys: deep equality for plain data. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function assertDeepEqual(what, actual, expected) {
+  assertSame(what, canonical(actual), canonical(expected));
+}
+
+/** Runs `fn`, which must throw an error whose message is exactly `message`. */
+function assertThrows(what, fn, message, errorClass) {
+  let thrown;
+  try {
+    fn();
+  } catch (error) {
+    thrown = error;
+  }
+  if (thrown === undefined) throw new Error(`${what}: expected the error ${JSON.stringify(message)}, but nothing was thrown`);
+  if (errorClass && !(thrown instanceof errorClass)) throw new Error(`${what}: expected a ${errorClass.name}, got ${thrown}`);
+  assertSame(`${what} (error message)`, thrown.message, message);
+}
+
+// Two errors are equal when they say the same thing: their JSON forms match.
+function assertSaysTheSame(api, what, actual, expected) {
+  if (actual === null || expected === null) {
+    assertSame(what, actual, expected);
+    return;
+  }
+  const { validation: _ignored, ...spec } = actual;
+  assertSame(what, api.render(spec, { format: 'json' }), api.render(expected, { format: 'json' }));
+}
+
+function withoutCode(spec) {
+  const { code, ...options } = spec;
+  return { code, options };
+}
+
+const KINDS = {
+  render(api, c) {
+    for (const [format, expected] of Object.entries(c.expected)) {
+      const text = api.render(c.spec, { format });
+      assertSame(`render ${format}`, text, expected);
+      const parsed = api.parseEnvelope(expected);
+      assertSaysTheSame(api, `parse ${format}`, parsed, c.parsed?.[format] ?? c.spec);
+      assertSame(`render ${format} of the parsed error`, api.render(parsed, { format }), expected);
+    }
+    for (const [format, expected] of Object.entries(c.result ?? {})) {
+      assertSame(`result ${format}`, api.callToolResultJson(c.spec, { format }), expected);
+      const { code, options } = withoutCode(c.spec);
+      assertDeepEqual(`toolError ${format}`, api.toolError(code, { ...options, format }), JSON.parse(expected));
+    }
+  },
+  specError(api, c) {
+    if ('specText' in c) {
+      assertThrows('renderJson', () => api.renderJson(c.specText), c.error, TypeError);
+    } else {
+      assertThrows('render', () => api.render(c.spec), c.error, TypeError);
+      assertThrows('callToolResultJson', () => api.callToolResultJson(c.spec), c.error, TypeError);
+    }
+  },
+  parse(api, c) {
+    if ('malformed' in c) {
+      assertThrows('parseEnvelope', () => api.parseEnvelope(c.input), c.malformed, SyntaxError);
+    } else {
+      assertSaysTheSame(api, 'parseEnvelope', api.parseEnvelope(c.input), c.parsed);
+    }
+  },
+  protocolError(api, c) {
+    const { kind, message, data } = c.protocolError;
+    assertSame('protocolErrorJson', api.protocolErrorJson(kind, message, data), c.expected);
+    assertDeepEqual('protocolError', api.protocolError(kind, message, data), JSON.parse(c.expected));
+  },
+  validation(api, c) {
+    const spec = c.validation;
+    const specText = JSON.stringify(spec);
+    if ('error' in c) {
+      assertThrows('renderValidationJson', () => api.renderValidationJson(specText), c.error, TypeError);
+      return;
+    }
+    assertSame('renderValidationJson', api.renderValidationJson(specText), c.expected);
+    // The same issues through the idiomatic API give the same bytes.
+    const options = { deltas: spec.deltas, maxFields: spec.maxFields, maxDeltas: spec.maxDeltas };
+    assertSame('renderValidation', api.renderValidation(spec.action, spec.issues, options), c.expected);
+    if ('result' in c) {
+      assertSame('validationResultJson', api.validationResultJson(specText), c.result);
+      assertDeepEqual('validationError', api.validationError(spec.action, spec.issues, options), JSON.parse(c.result));
+    }
+    if ('parsed' in c) {
+      const parsed = api.parseEnvelope(c.expected);
+      assertDeepEqual('parseEnvelope(...).validation', parsed?.validation, c.parsed);
+    }
+  },
+};
+
+function kindOf(c) {
+  if ('validation' in c) return 'validation';
+  if ('protocolError' in c) return 'protocolError';
+  if ('input' in c) return 'parse';
+  if ('error' in c) return 'specError';
+  if ('spec' in c && 'expected' in c) return 'render';
+  throw new Error(`a case of a kind this runner does not know (keys: ${Object.keys(c).join(', ')})`);
+}
+
+/**
+ * Every case of the vector files, in file-name order, as `{ name, run(api) }`;
+ * `files` is `[{ name: 'seed-examples.json', groups: [...] }, ...]`.
+ */
+export function vectorCases(files) {
+  const sorted = [...files].filter((file) => file.name !== 'schema.json').sort((a, b) => (a.name < b.name ? -1 : 1));
+  const cases = [];
+  for (const file of sorted) {
+    const stem = file.name.replace(/\.json$/, '');
+    for (const group of file.groups) {
+      for (const raw of group.cases) {
+        const name = `${stem} / ${group.description} / ${raw.description}`;
+        cases.push({ name, run: (api) => { const c = expand(raw); KINDS[kindOf(c)](api, c); } });
+      }
+    }
+  }
+  return cases;
+}
