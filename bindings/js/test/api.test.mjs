@@ -1,0 +1,242 @@
+// The public API, function by function: render, toolError, the builder
+// (returned, thrown, stringified), parseEnvelope, EnvelopeError, throwIfError.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import {
+  canonicalCodes, error, EnvelopeError, parseEnvelope, protocolError, render, renderJson, throwIfError, toolError,
+  useCoreModule,
+} from 'mcp-envelope';
+
+const seedSpec = {
+  code: 'NOT_FOUND',
+  message: 'No invoice with that ID',
+  suggestion: 'List invoices first, then retry with a real ID',
+  availableActions: ['billing.list_invoices'],
+  details: { requestedId: 'inv_2026_9999' },
+  retryAfter: 30,
+};
+const seedXml = `<tool_error code="NOT_FOUND" severity="error">
+  <message>No invoice with that ID</message>
+  <recovery>List invoices first, then retry with a real ID</recovery>
+  <available_actions>
+    <action>billing.list_invoices</action>
+  </available_actions>
+  <details>
+    <detail key="requestedId">inv_2026_9999</detail>
+  </details>
+  <retry_after>30 seconds</retry_after>
+</tool_error>`;
+const notFoundRecovery = 'Check the identifier: look the item up or list the available ones, then call again with a real one.';
+
+describe('render', () => {
+  test('renders the seed example as XML by default', () => {
+    assert.equal(render(seedSpec), seedXml);
+  });
+
+  test('renders JSON and text on request', () => {
+    assert.equal(render({ code: 'NOT_FOUND', message: 'gone' }, { format: 'json' }),
+      `{"code":"NOT_FOUND","severity":"error","errorCategory":"business","isRetryable":false,"reason":"gone","recovery":"${notFoundRecovery}"}`);
+    assert.equal(render({ code: 'NOT_FOUND', message: 'gone' }, { format: 'text' }),
+      `error_code: NOT_FOUND\nwhat_failed: gone\nnext_action: ${notFoundRecovery}\nretryable: false`);
+  });
+
+  test('leaves out fields that are undefined, as JSON does', () => {
+    assert.equal(render({ ...seedSpec, suggestion: undefined, customerMessage: undefined }),
+      seedXml.replace('List invoices first, then retry with a real ID', notFoundRecovery));
+  });
+
+  test('refuses a bad spec with a TypeError naming the key', () => {
+    assert.throws(() => render({ code: 'NOT_FOUND', message: 'x', retryAfter: -1 }),
+      (e) => e instanceof TypeError && /retryAfter/.test(e.message));
+    assert.throws(() => render({ message: 'x' }), (e) => e instanceof TypeError && /code/.test(e.message));
+  });
+
+  test('refuses an unknown format and a spec JSON cannot hold', () => {
+    assert.throws(() => render(seedSpec, { format: 'yaml' }), { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
+    const cyclic = { code: 'X', message: 'x' };
+    cyclic.details = { self: cyclic };
+    assert.throws(() => render(cyclic), (e) => e instanceof TypeError && e.message.startsWith('the spec cannot be written as JSON'));
+    assert.throws(() => render(undefined), { name: 'TypeError', message: 'the spec must be a JSON object, not undefined' });
+  });
+
+  test('renderJson takes the spec as JSON text', () => {
+    assert.equal(renderJson(JSON.stringify(seedSpec)), seedXml);
+  });
+});
+
+describe('toolError', () => {
+  test('returns the CallToolResult with the envelope as its one text block', () => {
+    const { code, ...options } = seedSpec;
+    assert.deepEqual(toolError(code, options), { content: [{ type: 'text', text: seedXml }], isError: true });
+  });
+
+  test('a warning is guidance on a success: isError is false', () => {
+    const result = toolError('DEPRECATED', { message: 'amount is deprecated; use amount_cents', severity: 'warning' });
+    assert.equal(result.isError, false);
+    assert.match(result.content[0].text, /^<tool_error code="DEPRECATED" severity="warning">/);
+  });
+
+  test('takes the format as an option', () => {
+    const result = toolError('RATE_LIMITED', { message: 'slow down', retryAfter: 1, format: 'text' });
+    assert.equal(result.content[0].text,
+      'error_code: RATE_LIMITED\nwhat_failed: slow down\nnext_action: Wait for the retry-after period, then make the same call again.\nretryable: true\nretry_after: 1 second');
+  });
+
+  test('refuses a call without options', () => {
+    assert.throws(() => toolError('NOT_FOUND'), TypeError);
+  });
+});
+
+describe('the error builder', () => {
+  const built = () => error('NOT_FOUND', 'No invoice with that ID')
+    .suggest('List invoices first, then retry with a real ID')
+    .actions('billing.list_invoices')
+    .details({ requestedId: 'inv_2026_9999' })
+    .retryAfter(30);
+
+  test('builds the seed example', () => {
+    assert.deepEqual(built().build(), { content: [{ type: 'text', text: seedXml }], isError: true });
+  });
+
+  test('is a CallToolResult when returned unbuilt', () => {
+    const returned = built();
+    assert.equal(returned.isError, true);
+    assert.deepEqual(returned.content, [{ type: 'text', text: seedXml }]);
+    assert.deepEqual({ ...returned }, { content: [{ type: 'text', text: seedXml }], isError: true });
+  });
+
+  test('JSON.stringify writes the built result', () => {
+    assert.equal(JSON.stringify(built()), JSON.stringify({ content: [{ type: 'text', text: seedXml }], isError: true }));
+  });
+
+  test('thrown, it carries the envelope: String(thrown) is the envelope text', () => {
+    try {
+      throw built();
+    } catch (thrown) {
+      assert.equal(String(thrown), seedXml);
+      assert.equal(thrown.isError, true);
+      assert.deepEqual(thrown.build().content[0].text, seedXml);
+    }
+  });
+
+  test('actions append and details merge, values as text', () => {
+    const b = error('CONFLICT', 'Order changed').actions('orders.get').actions('orders.list', 'orders.diff')
+      .details({ version: 3, stale: true }).details({ version: 4, since: new Date(Date.UTC(2026, 0, 2)), tags: ['a', 'b'], skipped: undefined });
+    assert.deepEqual(b.toSpec(), {
+      code: 'CONFLICT', message: 'Order changed', availableActions: ['orders.get', 'orders.list', 'orders.diff'],
+      details: { version: '4', stale: 'true', since: '2026-01-02T00:00:00.000Z', tags: '["a","b"]' },
+    });
+  });
+
+  test('critical() and warning() set the severity; warning is not an error', () => {
+    assert.match(error('X', 'm').critical().content[0].text, /severity="critical"/);
+    const warning = error('DEPRECATED', 'old parameter').warning();
+    assert.equal(warning.isError, false);
+    assert.match(warning.content[0].text, /severity="warning"/);
+    assert.equal(error('X', 'm').severity('warning').isError, false);
+  });
+
+  test('the extension fields reach the envelope', () => {
+    const text = error('INTERNAL_ERROR', 'boom').category('transient').retryable().customerMessage('Try later')
+      .correlationId('req-1').render();
+    assert.equal(text, '<tool_error code="INTERNAL_ERROR" severity="error">\n  <message>boom</message>\n' +
+      '  <recovery>Do not retry blindly: the same call is likely to fail again. Tell the user the tool failed, quoting the correlation id if there is one.</recovery>\n' +
+      '  <category>transient</category>\n  <retryable>true</retryable>\n  <customer_message>Try later</customer_message>\n' +
+      '  <correlation_id>req-1</correlation_id>\n</tool_error>');
+  });
+
+  test('refuses an empty code at once and a bad value when built', () => {
+    assert.throws(() => error('', 'x'), TypeError);
+    assert.throws(() => error('X', 'm').retryAfter(-5).build(), (e) => e instanceof TypeError && /retryAfter/.test(e.message));
+  });
+});
+
+describe('parseEnvelope', () => {
+  test('reads a rendered envelope back, from text or from a result', () => {
+    assert.deepEqual(parseEnvelope(seedXml), seedSpec);
+    // The JSON form always states the category and retryable, and every form states the recovery.
+    assert.deepEqual(parseEnvelope(toolError('NOT_FOUND', { message: 'gone', format: 'json' })),
+      { code: 'NOT_FOUND', message: 'gone', suggestion: notFoundRecovery, category: 'business', retryable: false });
+  });
+
+  test('gives what the envelope states, so rendering it again gives the same bytes', () => {
+    const stated = render({ code: 'FORBIDDEN', message: 'no', category: 'permission', retryable: false });
+    const parsed = parseEnvelope(stated);
+    assert.deepEqual(parsed, { code: 'FORBIDDEN', message: 'no', category: 'permission', retryable: false,
+      suggestion: 'Do not retry or probe. Tell the user this needs access they do not have.' });
+    assert.equal(render(parsed), stated);
+    assert.equal(parseEnvelope(render({ code: 'FORBIDDEN', message: 'no' })).category, undefined);
+  });
+
+  test('finds the envelope inside other text', () => {
+    assert.deepEqual(parseEnvelope(`The tool said:\n${seedXml}\nand then stopped.`), seedSpec);
+  });
+
+  test('returns null when there is no envelope', () => {
+    assert.equal(parseEnvelope('all good'), null);
+    assert.equal(parseEnvelope({ content: [{ type: 'text', text: 'done' }] }), null);
+  });
+
+  test('throws a SyntaxError saying what is wrong with a broken envelope', () => {
+    assert.throws(() => parseEnvelope('<tool_error code="X" severity="error">\n  <message>cut off'),
+      (e) => e instanceof SyntaxError && e.message.length > 0);
+  });
+
+  test('refuses what is neither text nor a result', () => {
+    assert.throws(() => parseEnvelope(42), TypeError);
+  });
+});
+
+describe('EnvelopeError and throwIfError', () => {
+  test('throwIfError returns a result that is not an error', () => {
+    const ok = { content: [{ type: 'text', text: 'done' }] };
+    assert.equal(throwIfError(ok), ok);
+    const warning = toolError('DEPRECATED', { message: 'old', severity: 'warning' });
+    assert.equal(throwIfError(warning), warning);
+  });
+
+  test('throws an EnvelopeError carrying every field and the raw text', () => {
+    const full = { ...seedSpec, severity: 'critical', category: 'business', retryable: true, customerMessage: 'Sorry', correlationId: 'req-9' };
+    const { code, ...options } = full;
+    const result = toolError(code, options);
+    assert.throws(() => throwIfError(result), (e) => {
+      assert.ok(e instanceof EnvelopeError && e instanceof Error);
+      assert.equal(e.name, 'EnvelopeError');
+      assert.deepEqual(
+        { code: e.code, message: e.message, suggestion: e.suggestion, availableActions: e.availableActions, details: e.details,
+          retryAfter: e.retryAfter, severity: e.severity, category: e.category, retryable: e.retryable,
+          customerMessage: e.customerMessage, correlationId: e.correlationId },
+        full);
+      assert.equal(e.raw, result.content[0].text);
+      assert.deepEqual(e.toSpec(), full);
+      return true;
+    });
+  });
+
+  test('an error without an envelope throws code UNKNOWN with its text', () => {
+    assert.throws(() => throwIfError({ content: [{ type: 'text', text: 'Tool x not found' }], isError: true }),
+      (e) => e instanceof EnvelopeError && e.code === 'UNKNOWN' && e.message === 'Tool x not found' && e.suggestion === undefined);
+  });
+});
+
+describe('the rest of the surface', () => {
+  test('canonicalCodes lists the 17 codes in the seed order', () => {
+    const codes = canonicalCodes();
+    assert.equal(codes.length, 17);
+    assert.equal(codes[0], 'MISSING_DISCRIMINATOR');
+    assert.equal(codes[16], 'HANDOFF_CONNECTING');
+  });
+
+  test('protocolError gives the JSON-RPC error object', () => {
+    assert.deepEqual(protocolError('method-not-found', 'Method not found: tools/run'), { code: -32601, message: 'Method not found: tools/run' });
+    assert.throws(() => protocolError('teapot', 'x'), TypeError);
+  });
+
+  test('useCoreModule accepts the compiled core.wasm the package exports, and nothing else', async () => {
+    const bytes = readFileSync(new URL(import.meta.resolve('mcp-envelope/core.wasm')));
+    useCoreModule(await WebAssembly.compile(bytes));
+    assert.equal(render(seedSpec), seedXml);
+    assert.throws(() => useCoreModule(bytes), TypeError);
+  });
+});
