@@ -216,13 +216,20 @@ function fromAjv(errors: readonly Raw[], input: unknown): ValidationIssue[] {
   const extraKeys = new Map<string, ValidationIssue>();
   for (const error of errors) {
     const params = (error.params ?? {}) as Raw;
+    const count = issues.length;
     const pointer = String(error.instancePath ?? error.dataPath ?? '');
     const path = pointerPath(pointer, input);
     const base = (code: IssueCode, extra: Partial<ValidationIssue> = {}) => withMessage({ path, code, ...extra }, error);
     switch (error.keyword) {
-      case 'required':
-        issues.push(base('invalid_type', { path: [...path, String(params.missingProperty)] }));
+      case 'required': {
+        // With ajv's `verbose: true` the parent schema says what type the missing field has.
+        const missing = String(params.missingProperty);
+        const declared = (error.parentSchema as { properties?: Record<string, { type?: unknown }> } | undefined)
+          ?.properties?.[missing]?.type;
+        const expected = typeof declared === 'string' ? { expected: declared } : {};
+        issues.push(base('invalid_type', { path: [...path, missing], ...expected }));
         break;
+      }
       case 'additionalProperties': {
         // ajv reports each extra key apart; Zod reports them together: one issue either way.
         const existing = extraKeys.get(pointer);
@@ -271,8 +278,16 @@ function fromAjv(errors: readonly Raw[], input: unknown): ValidationIssue[] {
       default:
         issues.push(base('custom'));
     }
+    // With `verbose: true` ajv gives the failing value; `required` gives the parent object instead.
+    const added = issues.length > count ? issues[issues.length - 1] : undefined;
+    if (added !== undefined && input === undefined && 'data' in error && error.keyword !== 'required') {
+      added.input = error.data;
+    }
   }
-  return issues;
+  // A schema from Zod states both `format` and the pattern behind it; the
+  // model needs only the named format.
+  const named = new Set(issues.filter((i) => i.code === 'invalid_format' && i.format !== 'regex').map((i) => JSON.stringify(i.path)));
+  return issues.filter((i) => !(i.code === 'invalid_format' && i.format === 'regex' && named.has(JSON.stringify(i.path))));
 }
 
 function looksLikeAjv(items: readonly unknown[]): boolean {

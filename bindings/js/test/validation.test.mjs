@@ -1,0 +1,139 @@
+// The validator adapters: Zod 4, Zod 3 and ajv errors become the same neutral
+// issues, and the same `<field>` lines in the `<validation_error>` envelope.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import * as z4 from 'zod/v4';
+import * as z3 from 'zod/v3';
+import { parseEnvelope, renderValidation, throwIfError, toValidationIssues, validationError } from 'mcp-envelope';
+
+// One schema, written for each validator the way its users write it.
+const invoiceQuery = (z) => z.object({
+  id: z.string().uuid(),
+  email: z.string().email(),
+  plan: z.enum(['free', 'pro']),
+  name: z.string().min(3),
+  tags: z.array(z.string()).max(2),
+  count: z.number().int(),
+  step: z.number().multipleOf(5),
+  owner: z.string(),
+}).strict();
+const invoiceQueryJsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    email: { type: 'string', format: 'email' },
+    plan: { type: 'string', enum: ['free', 'pro'] },
+    name: { type: 'string', minLength: 3 },
+    tags: { type: 'array', items: { type: 'string' }, maxItems: 2 },
+    count: { type: 'integer' },
+    step: { type: 'number', multipleOf: 5 },
+    owner: { type: 'string' },
+  },
+  required: ['id', 'email', 'plan', 'name', 'tags', 'count', 'step', 'owner'],
+  additionalProperties: false,
+};
+const sent = { id: 'x', email: 'nope', plan: 'gold', name: 'ab', tags: ['a', 'b', 'c'], count: 1.5, step: 7, extra: 1, extra2: 2 };
+
+function ajvErrors(schema, data) {
+  const ajv = new Ajv({ allErrors: true, verbose: true });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  assert.equal(validate(data), false);
+  return validate.errors;
+}
+
+const zod4Error = () => invoiceQuery(z4).safeParse(sent).error;
+const zod3Error = () => invoiceQuery(z3).safeParse(sent).error;
+
+// What every validator's issues say, once the validator's own English and
+// its bookkeeping (`origin` where the template does not use it) are set aside.
+const expectedIssues = [
+  { path: ['count'], code: 'invalid_type', expected: 'integer', input: 1.5 },
+  { path: ['email'], code: 'invalid_format', format: 'email', input: 'nope' },
+  { path: ['id'], code: 'invalid_format', format: 'uuid', input: 'x' },
+  { path: ['name'], code: 'too_small', origin: 'string', minimum: 3, inclusive: true, input: 'ab' },
+  { path: ['owner'], code: 'invalid_type', expected: 'string' },
+  { path: ['plan'], code: 'invalid_value', values: ['free', 'pro'], input: 'gold' },
+  { path: ['step'], code: 'not_multiple_of', divisor: 5, input: 7 },
+  { path: ['tags'], code: 'too_big', origin: 'array', maximum: 2, inclusive: true, input: ['a', 'b', 'c'] },
+  { path: [], code: 'unrecognized_keys', keys: ['extra', 'extra2'], input: sent },
+];
+
+function comparable(issues) {
+  return issues
+    .map(({ message: _m, ...issue }) => (['invalid_format', 'not_multiple_of'].includes(issue.code) ? (({ origin: _o, ...rest }) => rest)(issue) : issue))
+    .sort((a, b) => (JSON.stringify(a.path) < JSON.stringify(b.path) ? -1 : 1));
+}
+
+describe('toValidationIssues', () => {
+  test('Zod 4: the issues, with the values looked up in the arguments', () => {
+    assert.deepEqual(comparable(toValidationIssues(zod4Error(), sent)), expectedIssues);
+  });
+
+  test('Zod 4 with reportInput needs no arguments for the values it reports', () => {
+    const error = invoiceQuery(z4).safeParse(sent, { reportInput: true }).error;
+    const issues = toValidationIssues(error);
+    assert.equal(issues.find((i) => i.path[0] === 'email').input, 'nope');
+    assert.ok(!('input' in issues.find((i) => i.path[0] === 'owner')), 'a missing field has no input');
+  });
+
+  test('Zod 3: the same issues', () => {
+    assert.deepEqual(comparable(toValidationIssues(zod3Error(), sent)), expectedIssues);
+  });
+
+  test('ajv: the same issues, extra keys gathered into one issue', () => {
+    assert.deepEqual(comparable(toValidationIssues(ajvErrors(invoiceQueryJsonSchema, sent), sent)), expectedIssues);
+  });
+
+  test('ajv on the JSON Schema Zod writes: the pattern behind a named format is not repeated', () => {
+    const schema = z4.toJSONSchema(invoiceQuery(z4));
+    delete schema.$schema;
+    const issues = toValidationIssues(ajvErrors(schema, sent), sent);
+    assert.deepEqual(issues.filter((i) => i.code === 'invalid_format').map((i) => i.format).sort(), ['email', 'uuid']);
+  });
+
+  test('ajv verbose without arguments takes the value from the error', () => {
+    const issues = toValidationIssues(ajvErrors(invoiceQueryJsonSchema, sent));
+    assert.equal(issues.find((i) => i.path[0] === 'email').input, 'nope');
+    assert.ok(!('input' in issues.find((i) => i.path[0] === 'owner')));
+  });
+
+  test('paths into arrays use numbers; JSON pointer escapes are undone', () => {
+    const schema = { type: 'object', properties: { 'a/b': { type: 'array', items: { type: 'integer' } } } };
+    const data = { 'a/b': [1, 'two'] };
+    assert.deepEqual(toValidationIssues(ajvErrors(schema, data), data).map(({ message: _m, ...i }) => i),
+      [{ path: ['a/b', 1], code: 'invalid_type', expected: 'integer', input: 'two' }]);
+    const zodIssues = toValidationIssues(z4.object({ items: z4.array(z4.number()) }).safeParse({ items: [1, 'x'] }).error, { items: [1, 'x'] });
+    assert.deepEqual(zodIssues[0].path, ['items', 1]);
+    assert.equal(zodIssues[0].input, 'x');
+  });
+
+  test('neutral issues pass through; values JSON cannot hold are made JSON', () => {
+    const issues = toValidationIssues([
+      { path: ['when'], code: 'too_small', origin: 'date', minimum: Date.UTC(2026, 0, 1), inclusive: true, input: new Date(Date.UTC(2025, 5, 1)) },
+      { path: ['big'], code: 'too_big', origin: 'bigint', maximum: 10n, input: 12n },
+      { path: ['gone'], code: 'missing_required' },
+      { path: ['n'], code: 'invalid_type', expected: 'number', input: Number.NaN },
+    ]);
+    assert.deepEqual(issues, [
+      { path: ['when'], code: 'too_small', origin: 'date', minimum: '2026-01-01T00:00:00.000Z', inclusive: true, input: '2025-06-01T00:00:00.000Z' },
+      { path: ['big'], code: 'too_big', origin: 'bigint', maximum: 10, input: 12 },
+      { path: ['gone'], code: 'missing_required' },
+      { path: ['n'], code: 'invalid_type', expected: 'number', input: 'NaN' },
+    ]);
+  });
+
+  test('a sent object that refers to itself is cut, not followed forever', () => {
+    const loop = { name: 'x' };
+    loop.self = loop;
+    const [issue] = toValidationIssues([{ path: ['v'], code: 'custom', input: loop, message: 'bad' }]);
+    assert.deepEqual(issue.input, { name: 'x', self: '[Circular]' });
+  });
+
+  test('refuses what is not a validator error', () => {
+    assert.throws(() => toValidationIssues('nope'), TypeError);
+    assert.throws(() => toValidationIssues({ message: 'x' }), TypeError);
+  });
+});
