@@ -51,7 +51,10 @@ def number(value: Any) -> Any:
     if isinstance(value, int):
         return int(value)
     if isinstance(value, float):
-        return value if math.isfinite(value) else repr(value)
+        if not math.isfinite(value):
+            return repr(value)
+        # pydantic gives a float field's bounds as floats: 0.0 reads as 0, like the schema's.
+        return int(value) if value.is_integer() and abs(value) < 2**53 else value
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             return str(value)

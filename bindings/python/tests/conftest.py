@@ -1,0 +1,36 @@
+"""Shared fixtures. The tests import `mcp_envelope` as installed (the built
+wheel, via scripts/test-python), not from src/, so they prove the artifact."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from mcp_envelope import _component
+from vector_files import VECTORS_DIR
+
+
+@pytest.fixture
+def runtime_swap() -> Iterator[object]:
+    """Lets a test install its own runtime (a fault-injected one); the process's comes back after."""
+    old = _component.replace_runtime(None)
+
+    def install(runtime: _component.Runtime) -> _component.Runtime:
+        _component.replace_runtime(runtime)
+        return runtime
+
+    yield install
+    _component.replace_runtime(old)
+
+
+@pytest.fixture(scope="session")
+def seed_invoice() -> dict:
+    """The seed's NOT_FOUND invoice example: its spec and its XML, from the shared vectors."""
+    groups = json.loads((VECTORS_DIR / "seed-examples.json").read_text(encoding="utf-8"))
+    for group in groups:
+        for case in group["cases"]:
+            if case["spec"].get("code") == "NOT_FOUND" and "retryAfter" in case["spec"]:
+                return {"spec": case["spec"], "xml": case["expected"]["xml"]}
+    raise LookupError("the seed invoice example is missing from vectors/seed-examples.json")

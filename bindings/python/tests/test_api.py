@@ -1,0 +1,260 @@
+"""The public API: each function, its argument handling and its refusals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import mcp_envelope as me
+
+RATE_LIMITED_XML = (
+    '<tool_error code="RATE_LIMITED" severity="error">\n'
+    "  <message>Too many invoice lookups</message>\n"
+    "  <recovery>Wait for the retry-after period, then make the same call again.</recovery>\n"
+    "  <retry_after>30 seconds</retry_after>\n"
+    "  <correlation_id>req-7f3a</correlation_id>\n"
+    "</tool_error>"
+)
+
+
+def test_render_gives_the_seed_example_byte_for_byte(seed_invoice):
+    assert me.render(seed_invoice["spec"]) == seed_invoice["xml"]
+
+
+def test_render_takes_json_text_as_well_as_a_dict(seed_invoice):
+    assert me.render(json.dumps(seed_invoice["spec"])) == seed_invoice["xml"]
+
+
+def test_render_in_each_format():
+    spec = {"code": "RATE_LIMITED", "message": "Too many invoice lookups", "retryAfter": 30}
+    assert me.render(spec, "json") == (
+        '{"code":"RATE_LIMITED","severity":"error","errorCategory":"transient","isRetryable":true,'
+        '"reason":"Too many invoice lookups",'
+        '"recovery":"Wait for the retry-after period, then make the same call again.","retryAfter":30}'
+    )
+    assert me.render(spec, "text") == (
+        "error_code: RATE_LIMITED\n"
+        "what_failed: Too many invoice lookups\n"
+        "next_action: Wait for the retry-after period, then make the same call again.\n"
+        "retryable: true\n"
+        "retry_after: 30 seconds"
+    )
+
+
+def test_render_refuses_a_bad_spec_with_the_components_message():
+    with pytest.raises(me.SpecError, match=r'^"code" must not be empty$'):
+        me.render({"code": "", "message": "m"})
+    with pytest.raises(me.SpecError, match="unknown key"):
+        me.render({"code": "X", "message": "m", "retry_after": 3})
+
+
+def test_render_refuses_values_json_cannot_hold():
+    with pytest.raises(me.SpecError, match="not JSON"):
+        me.render({"code": "X", "message": "m", "details": {"when": object()}})
+    with pytest.raises(me.SpecError, match="not JSON"):
+        me.render({"code": "X", "message": "m", "retryAfter": float("nan")})
+
+
+def test_render_refuses_an_unknown_format():
+    with pytest.raises(ValueError, match="unknown format 'yaml'"):
+        me.render({"code": "X", "message": "m"}, "yaml")  # type: ignore[arg-type]
+
+
+def test_a_lone_surrogate_becomes_a_replacement_character():
+    text = me.render({"code": "X", "message": "half \ud83d of a pair"})
+    assert "<message>half \ufffd of a pair</message>" in text
+
+
+def test_tool_error_builds_the_call_tool_result():
+    result = me.tool_error("RATE_LIMITED", "Too many invoice lookups", retry_after=30, correlation_id="req-7f3a")
+    assert result == {"content": [{"type": "text", "text": RATE_LIMITED_XML}], "isError": True}
+
+
+def test_tool_error_with_every_field_in_json_form():
+    result = me.tool_error(
+        "REFUND_LIMIT_EXCEEDED",
+        "Refund exceeds the limit",
+        suggestion="Ask a supervisor",
+        available_actions=["refunds.escalate"],
+        details={"limit": 500, "currency": "USD", "approved": False},
+        retry_after=1.5,
+        severity="critical",
+        category="business",
+        retryable=False,
+        customer_message="A supervisor will review this refund.",
+        correlation_id="c-1",
+        format="json",
+    )
+    assert result["isError"] is True
+    assert json.loads(result["content"][0]["text"]) == {
+        "code": "REFUND_LIMIT_EXCEEDED",
+        "severity": "critical",
+        "errorCategory": "business",
+        "isRetryable": False,
+        "reason": "Refund exceeds the limit",
+        "recovery": "Ask a supervisor",
+        "availableActions": ["refunds.escalate"],
+        "details": {"limit": "500", "currency": "USD", "approved": "false"},
+        "retryAfter": 2,
+        "customerMessage": "A supervisor will review this refund.",
+        "correlationId": "c-1",
+    }
+
+
+def test_a_warning_is_not_an_error_result():
+    result = me.tool_error("DEPRECATED", "Parameter 'limit' is deprecated; use 'page_size'", severity="warning")
+    assert result["isError"] is False
+    assert result["content"][0]["text"].startswith('<tool_error code="DEPRECATED" severity="warning">')
+
+
+def test_tool_error_builder_chains_and_renders_the_seed_example(seed_invoice):
+    error = (
+        me.ToolError("NOT_FOUND", "No invoice with that ID")
+        .with_suggestion("List invoices first, then retry with a real ID")
+        .with_actions("billing.list_invoices")
+        .with_detail("requestedId", "inv_2026_9999")
+        .with_retry_after(30)
+    )
+    assert error.to_spec() == seed_invoice["spec"]
+    assert error.render() == seed_invoice["xml"]
+    assert error.to_result() == {"content": [{"type": "text", "text": seed_invoice["xml"]}], "isError": True}
+    assert str(error) == "NOT_FOUND: No invoice with that ID"
+    assert error.message == "No invoice with that ID"
+
+
+def test_tool_error_keyword_fields_equal_the_builder():
+    built = me.ToolError("CONFLICT", "Order changed").with_details({"version": 3}).with_severity("critical")
+    built.with_category("business").with_retryable(True).with_customer_message("Try again").with_correlation_id("x")
+    direct = me.ToolError(
+        "CONFLICT",
+        "Order changed",
+        details={"version": 3},
+        severity="critical",
+        category="business",
+        retryable=True,
+        customer_message="Try again",
+        correlation_id="x",
+    )
+    assert built.to_spec() == direct.to_spec() == {
+        "code": "CONFLICT",
+        "message": "Order changed",
+        "details": {"version": 3},
+        "severity": "critical",
+        "category": "business",
+        "retryable": True,
+        "customerMessage": "Try again",
+        "correlationId": "x",
+    }
+
+
+def test_a_detail_set_twice_keeps_its_place():
+    error = me.ToolError("X", "m").with_detail("a", 1).with_detail("b", 2).with_detail("a", 3)
+    assert list(error.details.items()) == [("a", 3), ("b", 2)]
+
+
+def test_tool_error_is_raisable():
+    with pytest.raises(me.ToolError) as raised:
+        raise me.ToolError("FORBIDDEN", "Needs the billing role")
+    assert raised.value.code == "FORBIDDEN"
+
+
+def test_parse_envelope_reads_text_a_result_dict_and_each_form(seed_invoice):
+    assert me.parse_envelope(seed_invoice["xml"]) == seed_invoice["spec"]
+    assert me.parse_envelope("The tool said:\n" + seed_invoice["xml"] + "\nthen stopped.") == seed_invoice["spec"]
+    result = me.tool_error("RATE_LIMITED", "Too many invoice lookups", retry_after=30, correlation_id="req-7f3a")
+    assert me.parse_envelope(result) == {
+        "code": "RATE_LIMITED",
+        "message": "Too many invoice lookups",
+        "retryAfter": 30,
+        "correlationId": "req-7f3a",
+    }
+    for fmt in ("json", "text"):
+        assert me.parse_envelope(me.render(seed_invoice["spec"], fmt)) == seed_invoice["spec"]
+
+
+def test_parse_envelope_reads_an_mcp_call_tool_result_model(seed_invoice):
+    from mcp_types import CallToolResult, TextContent
+
+    result = CallToolResult(content=[TextContent(type="text", text=seed_invoice["xml"])], is_error=True)
+    assert me.parse_envelope(result) == seed_invoice["spec"]
+
+
+def test_parse_envelope_without_an_envelope_is_none():
+    assert me.parse_envelope("All good: 3 invoices found.") is None
+    assert me.parse_envelope({"content": [{"type": "text", "text": "ok"}], "isError": False}) is None
+
+
+def test_parse_envelope_reports_a_broken_envelope():
+    with pytest.raises(me.MalformedEnvelope, match=r"^malformed <tool_error> envelope at byte 0: "):
+        me.parse_envelope('<tool_error code="X"')
+
+
+def test_parse_envelope_refuses_other_types():
+    with pytest.raises(TypeError, match="not int"):
+        me.parse_envelope(42)
+
+
+def test_raise_for_error_passes_successes_through():
+    ok = {"content": [{"type": "text", "text": "3 invoices"}], "isError": False}
+    assert me.raise_for_error(ok) is ok
+
+
+def test_raise_for_error_raises_with_effective_values():
+    result = me.tool_error("RATE_LIMITED", "Too many invoice lookups", retry_after=30, correlation_id="req-7f3a")
+    with pytest.raises(me.EnvelopeError) as raised:
+        me.raise_for_error(result)
+    e = raised.value
+    assert (e.code, e.message, e.retry_after, e.correlation_id) == (
+        "RATE_LIMITED",
+        "Too many invoice lookups",
+        30,
+        "req-7f3a",
+    )
+    assert e.recovery == "Wait for the retry-after period, then make the same call again."
+    assert (e.retryable, e.category, e.severity) == (True, "transient", "error")
+    assert str(e) == "RATE_LIMITED: Too many invoice lookups"
+
+
+def test_raise_for_error_on_an_error_without_an_envelope():
+    with pytest.raises(me.EnvelopeError) as raised:
+        me.raise_for_error({"content": [{"type": "text", "text": "boom"}], "isError": True})
+    assert (raised.value.code, raised.value.message, raised.value.retryable) == ("UNKNOWN_ERROR", "boom", False)
+
+
+def test_protocol_error_with_and_without_data():
+    assert me.protocol_error("method-not-found", "Method not found: tools/cal") == {
+        "code": -32601,
+        "message": "Method not found: tools/cal",
+    }
+    with_data = me.protocol_error_json("invalid-params", "Unknown tool: x", {"code": "NOT_FOUND", "message": "m"})
+    assert with_data == (
+        '{"code":-32602,"message":"Unknown tool: x","data":{"code":"NOT_FOUND","severity":"error",'
+        '"errorCategory":"business","isRetryable":false,"reason":"m","recovery":"Check the identifier: '
+        'look the item up or list the available ones, then call again with a real one."}}'
+    )
+
+
+def test_protocol_error_refuses_an_unknown_kind_and_a_bad_data_spec():
+    with pytest.raises(ValueError, match="unknown protocol error kind 'teapot'"):
+        me.protocol_error("teapot", "m")  # type: ignore[arg-type]
+    with pytest.raises(me.SpecError, match='"code" must not be empty'):
+        me.protocol_error("internal-error", "m", {"code": "", "message": "m"})
+
+
+def test_canonical_codes_and_their_defaults():
+    codes = me.canonical_codes()
+    assert len(codes) == 17
+    assert codes[0] == "MISSING_DISCRIMINATOR" and codes[-1] == "HANDOFF_CONNECTING"
+    assert me.defaults_for("TIMEOUT") == me.CodeDefaults(
+        category="transient",
+        retryable=True,
+        recovery="Retry once after a short wait; if it times out again, tell the user the service is slow.",
+    )
+    assert me.defaults_for("MY_OWN_CODE") is None
+
+
+def test_new_correlation_ids_are_distinct():
+    ids = {me.new_correlation_id() for _ in range(1000)}
+    assert len(ids) == 1000
+    assert all(i.startswith("err_") and len(i) == 20 for i in ids)
