@@ -1,0 +1,68 @@
+"""Packaging: the wheel holds the component and the type marker, installs into
+a fresh virtual environment, and renders the seed example there."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel scripts/test-python built (MCP_ENVELOPE_WHEEL), else one built here."""
+    given = os.environ.get("MCP_ENVELOPE_WHEEL")
+    if given:
+        return Path(given)
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(PACKAGE_DIR)],
+        check=True,
+        capture_output=True,
+    )
+    [built] = out.glob("mcp_envelope-*.whl")
+    return built
+
+
+def test_the_wheel_ships_the_component_and_the_type_marker(wheel):
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+        metadata = next(z.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
+    assert {"mcp_envelope/mcp_envelope.wasm", "mcp_envelope/py.typed", "mcp_envelope/__init__.py"} <= names
+    assert not any("tests/" in n or n.endswith(".pyc") for n in names)
+    assert "Requires-Dist: wasmtime<51,>=50.0.1" in metadata
+    assert "Requires-Python: >=3.10" in metadata
+
+
+def test_the_wheel_installs_in_a_fresh_venv_and_renders_the_seed(wheel, tmp_path, seed_invoice):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+         "-c", str(PACKAGE_DIR / "requirements-runtime.txt"), str(wheel)],
+        check=True,
+    )
+    script = (
+        "import json, sys, mcp_envelope\n"
+        "print(mcp_envelope.__file__)\n"
+        "sys.stdout.write(mcp_envelope.render(json.loads(sys.argv[1])))\n"
+    )
+    done = subprocess.run(
+        [str(python), "-c", script, json.dumps(seed_invoice["spec"])],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # not the source tree: the import must come from the venv
+    )
+    location, _, rendered = done.stdout.partition("\n")
+    assert Path(location).is_relative_to(venv)
+    assert rendered == seed_invoice["xml"]
+    assert done.stderr == ""
