@@ -1,0 +1,80 @@
+// Packaging: `npm pack`, install the tarball into a fresh project as a user
+// would, import it from JavaScript and TypeScript, render the seed example.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+
+const pkg = fileURLToPath(new URL('..', import.meta.url));
+const tsc = join(pkg, 'node_modules', 'typescript', 'bin', 'tsc');
+const seedXml = `<tool_error code="NOT_FOUND" severity="error">
+  <message>No invoice with that ID</message>
+  <recovery>List invoices first, then retry with a real ID</recovery>
+  <available_actions>
+    <action>billing.list_invoices</action>
+  </available_actions>
+  <details>
+    <detail key="requestedId">inv_2026_9999</detail>
+  </details>
+  <retry_after>30 seconds</retry_after>
+</tool_error>`;
+
+let work;
+let project;
+let packed;
+
+const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 'mcp-envelope-pack-'));
+  [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], pkg));
+  project = join(work, 'project');
+  execFileSync('mkdir', [project]);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  npm(['install', '--offline', '--no-audit', '--no-fund', join(work, packed.filename)], project);
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test('the tarball holds the built package and nothing else', () => {
+  const files = packed.files.map((f) => f.path).sort();
+  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/mcp.js', 'generated/envelope.js', 'generated/core-wasm.js', 'generated/envelope.core.wasm', 'package.json', 'README.md']) {
+    assert.ok(files.includes(needed), `${needed} missing from the tarball`);
+  }
+  assert.deepEqual(files.filter((f) => !/^(dist|generated)\//.test(f) && !['package.json', 'README.md'].includes(f)), []);
+});
+
+test('the installed package renders the seed example', () => {
+  const script = `
+    import { render, toolError } from 'mcp-envelope';
+    const spec = { code: 'NOT_FOUND', message: 'No invoice with that ID', suggestion: 'List invoices first, then retry with a real ID',
+      availableActions: ['billing.list_invoices'], details: { requestedId: 'inv_2026_9999' }, retryAfter: 30 };
+    process.stdout.write(JSON.stringify({ xml: render(spec), isError: toolError('NOT_FOUND', { message: 'x' }).isError }));`;
+  writeFileSync(join(project, 'seed.mjs'), script);
+  const out = JSON.parse(execFileSync(process.execPath, ['seed.mjs'], { cwd: project, encoding: 'utf8' }));
+  assert.equal(out.xml, seedXml);
+  assert.equal(out.isError, true);
+});
+
+test('TypeScript users get the types: a builder is a CallToolResult, a bad format does not compile', () => {
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [] },
+    files: ['use.ts'],
+  }));
+  writeFileSync(join(project, 'use.ts'), `
+    import { error, parseEnvelope, render, toolError, type CallToolResult, type EnvelopeSpec } from 'mcp-envelope';
+    const spec: EnvelopeSpec = { code: 'RATE_LIMITED', message: 'slow', retryAfter: 30 };
+    const text: string = render(spec, { format: 'text' });
+    const built: CallToolResult = error('NOT_FOUND', 'gone').suggest('List first').actions('a', 'b');
+    const result: CallToolResult = toolError('CUSTOM_CODE', { message: 'x', severity: 'warning' });
+    const code: string | undefined = parseEnvelope(result)?.code;
+    export { text, built, code };
+  `);
+  execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
+  writeFileSync(join(project, 'use.ts'), `import { render } from 'mcp-envelope';\nrender({ code: 'X', message: 'm' }, { format: 'yaml' });\n`);
+  assert.throws(() => execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8', stdio: 'pipe' }),
+    (e) => /'"yaml"' is not assignable to type 'Format/.test(String(e.stdout)));
+});
