@@ -1,18 +1,18 @@
 //! How the envelope names a field: `items[0].name`, with keys that would be
 //! ambiguous (containing `.`, `[`, `]`, quotes, spaces or nothing at all)
-//! written as `["a.b"]`, and the arguments object itself as `(arguments)`.
+//! written as `['a.b']` (a quote or backslash in the key gets a backslash),
+//! and the arguments object itself as `(arguments)`.
 
 use super::model::PathSegment;
-use crate::render::push_json_string;
 
 /// The name of the whole arguments object, for issues at the root. It cannot
-/// collide with a field: a key `(arguments)` is written `["(arguments)"]`.
+/// collide with a field: a key `(arguments)` is written `['(arguments)']`.
 pub const ROOT_NAME: &str = "(arguments)";
 
 /// ```
 /// use mcp_envelope::validation::{field_name, PathSegment::{Index, Key}};
 /// assert_eq!(field_name(&[Key("items".into()), Index(0), Key("sku".into())]), "items[0].sku");
-/// assert_eq!(field_name(&[Key("meta".into()), Key("a.b".into())]), "meta[\"a.b\"]");
+/// assert_eq!(field_name(&[Key("meta".into()), Key("a.b".into())]), "meta['a.b']");
 /// assert_eq!(field_name(&[]), "(arguments)");
 /// ```
 pub fn field_name(path: &[PathSegment]) -> String {
@@ -34,9 +34,18 @@ pub fn field_name(path: &[PathSegment]) -> String {
                 out.push_str(key);
             }
             PathSegment::Key(key) => {
-                out.push('[');
-                push_json_string(&mut out, key);
-                out.push(']');
+                // Single quotes keep the attribute free of &quot; noise.
+                out.push_str("['");
+                for c in key.chars() {
+                    match c {
+                        '\'' | '\\' => {
+                            out.push('\\');
+                            out.push(c);
+                        }
+                        c => out.push(c),
+                    }
+                }
+                out.push_str("']");
             }
         }
     }
