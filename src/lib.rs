@@ -38,6 +38,7 @@ mod model;
 mod parse;
 mod render;
 pub mod spec;
+pub mod validation;
 
 #[cfg(target_arch = "wasm32")]
 mod component;

@@ -5,6 +5,7 @@
 //! fill in the code's defaults, which is what the renderers use.
 
 use crate::code::{self, CodeDefaults};
+use crate::validation::{shown_deltas, ContractDelta, ValidationOptions};
 use std::fmt;
 
 /// How bad the failure is. `Error` and `Critical` mark the result `isError: true`;
@@ -87,8 +88,8 @@ impl Severity {
 /// ```
 ///
 /// Two errors are equal when they say the same thing: an unset field equals
-/// that field set to its code's default, and an empty optional string equals
-/// an unset one.
+/// that field set to its code's default, an empty optional string equals an
+/// unset one, and only the contract changes an envelope lists count.
 #[derive(Debug, Clone, Default)]
 pub struct ToolError {
     pub code: String,
@@ -107,6 +108,9 @@ pub struct ToolError {
     pub customer_message: Option<String>,
     /// The id under which the server logged the failure.
     pub correlation_id: Option<String>,
+    /// Contract changes since the contract the model learned; the BREAKING
+    /// and RISKY ones are rendered, most severe first, at most five.
+    pub deltas: Vec<ContractDelta>,
 }
 
 impl ToolError {
@@ -186,6 +190,20 @@ impl ToolError {
         self
     }
 
+    /// Adds a contract change to tell the model about.
+    pub fn delta(mut self, delta: ContractDelta) -> Self {
+        self.deltas.push(delta);
+        self
+    }
+
+    /// The contract changes the envelope lists, and how many more it only counts.
+    pub fn listed_deltas(&self) -> (Vec<&ContractDelta>, usize) {
+        let mut shown = shown_deltas(&self.deltas);
+        let omitted = shown.len().saturating_sub(ValidationOptions::DEFAULT_MAX_DELTAS);
+        shown.truncate(ValidationOptions::DEFAULT_MAX_DELTAS);
+        (shown, omitted)
+    }
+
     /// The defaults of this error's code, if it is canonical.
     pub fn defaults(&self) -> Option<CodeDefaults> {
         code::defaults(&self.code)
@@ -239,6 +257,7 @@ impl ToolError {
             retryable: self.retryable.filter(|r| defaults.map_or(true, |d| d.retryable != *r)),
             customer_message: self.customer_message_text().map(str::to_owned),
             correlation_id: self.correlation_id_text().map(str::to_owned),
+            deltas: self.deltas.clone(),
         }
     }
 }
@@ -256,6 +275,7 @@ impl PartialEq for ToolError {
             && self.is_retryable() == other.is_retryable()
             && self.customer_message_text() == other.customer_message_text()
             && self.correlation_id_text() == other.correlation_id_text()
+            && self.listed_deltas().0 == other.listed_deltas().0
     }
 }
 

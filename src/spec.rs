@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::fmt;
 
 /// The keys a spec may have, in the order `to_json` writes them.
-pub const KEYS: [&str; 11] = [
+pub const KEYS: [&str; 12] = [
     "code",
     "message",
     "suggestion",
@@ -28,6 +28,7 @@ pub const KEYS: [&str; 11] = [
     "retryable",
     "customerMessage",
     "correlationId",
+    "deltas",
 ];
 
 /// Why a spec was refused: one line saying what is wrong and where.
@@ -60,6 +61,10 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
     for (key, raw) in members {
         if key == "details" {
             error.details = details(raw.get())?;
+            continue;
+        }
+        if key == "deltas" {
+            error.deltas = crate::validation::deltas_from_json(raw.get())?;
             continue;
         }
         let value: Value =
@@ -150,6 +155,10 @@ pub fn to_json(error: &ToolError) -> String {
     if let Some(id) = &e.correlation_id {
         out.push_str(",\"correlationId\":");
         push_json_string(&mut out, id);
+    }
+    if !e.deltas.is_empty() {
+        out.push_str(",\"deltas\":");
+        crate::validation::push_deltas_json(&mut out, &e.deltas.iter().collect::<Vec<_>>());
     }
     out.push('}');
     out

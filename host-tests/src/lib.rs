@@ -3,6 +3,9 @@
 //! the tests can check it says exactly what the native core says.
 
 use mcp_envelope as core;
+use mcp_envelope::validation::{
+    Bound, ContractDelta, DeltaSeverity, IssueCode, PathSegment, ValidationEnvelope, ValidationIssue, ValidationOptions,
+};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use wasmtime::component::{Component, Linker};
@@ -130,6 +133,7 @@ pub fn to_wit(e: &core::ToolError) -> wit::ToolError {
         retryable: e.retryable,
         customer_message: e.customer_message.clone(),
         correlation_id: e.correlation_id.clone(),
+        deltas: e.deltas.iter().map(delta_to_wit).collect(),
     }
 }
 
@@ -150,5 +154,105 @@ pub fn from_wit(e: wit::ToolError) -> core::ToolError {
         retryable: e.retryable,
         customer_message: e.customer_message,
         correlation_id: e.correlation_id,
+        deltas: e.deltas.into_iter().map(delta_from_wit).collect(),
+    }
+}
+
+fn delta_severity_to_wit(s: DeltaSeverity) -> wit::DeltaSeverity {
+    match s {
+        DeltaSeverity::Breaking => wit::DeltaSeverity::Breaking,
+        DeltaSeverity::Risky => wit::DeltaSeverity::Risky,
+        DeltaSeverity::Safe => wit::DeltaSeverity::Safe,
+        DeltaSeverity::Cosmetic => wit::DeltaSeverity::Cosmetic,
+    }
+}
+
+pub fn delta_to_wit(d: &ContractDelta) -> wit::ContractDelta {
+    wit::ContractDelta {
+        action: d.action.clone(),
+        severity: delta_severity_to_wit(d.severity),
+        field: d.field.clone(),
+        description: d.description.clone(),
+        before: d.before.clone(),
+        after: d.after.clone(),
+    }
+}
+
+pub fn delta_from_wit(d: wit::ContractDelta) -> ContractDelta {
+    let severity = DeltaSeverity::ALL
+        .into_iter()
+        .find(|s| delta_severity_to_wit(*s) == d.severity)
+        .unwrap();
+    ContractDelta {
+        action: d.action,
+        severity,
+        field: d.field,
+        description: d.description,
+        before: d.before,
+        after: d.after,
+    }
+}
+
+pub fn issue_to_wit(i: &ValidationIssue) -> wit::ValidationIssue {
+    let bound = |b: &Bound| wit::Bound {
+        value: b.value.clone(),
+        inclusive: b.inclusive,
+        exact: b.exact,
+    };
+    let code = IssueCode::ALL.iter().position(|c| *c == i.code).unwrap();
+    wit::ValidationIssue {
+        path: i
+            .path
+            .iter()
+            .map(|s| match s {
+                PathSegment::Key(k) => wit::PathSegment::Key(k.clone()),
+                PathSegment::Index(n) => wit::PathSegment::Index(*n),
+            })
+            .collect(),
+        // The WIT enum lists the codes in the core's order.
+        code: WIT_ISSUE_CODES[code],
+        input: i.input.clone(),
+        expected: i.expected.clone(),
+        format: i.format.clone(),
+        pattern: i.pattern.clone(),
+        values: i.values.clone(),
+        minimum: i.minimum.as_ref().map(bound),
+        maximum: i.maximum.as_ref().map(bound),
+        origin: i.origin.clone(),
+        keys: i.keys.clone(),
+        divisor: i.divisor.clone(),
+        message: i.message.clone(),
+    }
+}
+
+const WIT_ISSUE_CODES: [wit::IssueCode; 12] = [
+    wit::IssueCode::InvalidType,
+    wit::IssueCode::TooSmall,
+    wit::IssueCode::TooBig,
+    wit::IssueCode::InvalidFormat,
+    wit::IssueCode::NotMultipleOf,
+    wit::IssueCode::UnrecognizedKeys,
+    wit::IssueCode::InvalidUnion,
+    wit::IssueCode::InvalidKey,
+    wit::IssueCode::InvalidElement,
+    wit::IssueCode::InvalidValue,
+    wit::IssueCode::Custom,
+    wit::IssueCode::MissingRequired,
+];
+
+pub fn options_to_wit(o: ValidationOptions) -> wit::ValidationOptions {
+    wit::ValidationOptions {
+        max_fields: o.max_fields as u32,
+        max_deltas: o.max_deltas as u32,
+    }
+}
+
+pub fn envelope_from_wit(e: wit::ValidationEnvelope) -> ValidationEnvelope {
+    ValidationEnvelope {
+        action: e.action,
+        fields: e.fields.into_iter().map(|f| (f.name, f.text)).collect(),
+        omitted_fields: e.omitted_fields as usize,
+        deltas: e.deltas.into_iter().map(delta_from_wit).collect(),
+        omitted_deltas: e.omitted_deltas as usize,
     }
 }

@@ -6,8 +6,12 @@
 mod common;
 
 use common::same;
-use common::vectors::{load_all, CaseKind, ParseOutcome};
-use host_tests::{format_to_wit, from_wit, kind_to_wit, to_wit, wit, Instance};
+use common::vectors::{load_all, CaseKind, ParseOutcome, ValidationOutcome};
+use host_tests::{
+    delta_to_wit, envelope_from_wit, format_to_wit, from_wit, issue_to_wit, kind_to_wit, options_to_wit, to_wit, wit,
+    Instance,
+};
+use mcp_envelope::validation::{self, envelope_to_json};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::{self as native, spec, Format, ProtocolErrorKind};
 
@@ -126,6 +130,63 @@ fn run(kind: CaseKind) -> Outcome {
                 (json, record, _) => Err(format!(
                     "parse-spec gave {json:?} and parse {record:?}, not what the vector expects"
                 )),
+            }
+        }
+        CaseKind::Validation { spec: spec_text, outcome } => {
+            let via_json = i.api.call_render_validation_spec(&mut i.store, &spec_text).map_err(trap)?;
+            let via_result = i.api.call_validation_result_spec(&mut i.store, &spec_text).map_err(trap)?;
+            match outcome {
+                ValidationOutcome::Refused(want) => {
+                    same("render-validation-spec error", &via_json.err().ok_or("render-validation-spec accepted the spec")?, &want)?;
+                    same("validation-result-spec error", &via_result.err().ok_or("validation-result-spec accepted the spec")?, &want)
+                }
+                ValidationOutcome::Rendered { expected, result, parsed } => {
+                    let spec = validation::validation_from_json(&spec_text).map_err(|e| format!("refused natively: {e}"))?;
+                    let native_text = validation::render_validation(&spec.action, &spec.issues, &spec.deltas, spec.options);
+                    same("native envelope", &native_text, &expected)?;
+                    same("render-validation-spec", &via_json.map_err(|e| format!("refused: {e}"))?, &expected)?;
+                    let issues: Vec<_> = spec.issues.iter().map(issue_to_wit).collect();
+                    let deltas: Vec<_> = spec.deltas.iter().map(delta_to_wit).collect();
+                    let options = options_to_wit(spec.options);
+                    let typed = i
+                        .api
+                        .call_render_validation(&mut i.store, &spec.action, &issues, &deltas, options)
+                        .map_err(trap)?;
+                    same("render-validation", &typed, &expected)?;
+                    let via_result = via_result.map_err(|e| format!("refused: {e}"))?;
+                    same("validation-result-spec vs native", &via_result, &validation::validation_result(&spec))?;
+                    if let Some(want) = result {
+                        same("validation-result-spec", &via_result, &want)?;
+                    }
+                    let back = i.api.call_parse_validation_spec(&mut i.store, &expected).map_err(trap)?;
+                    let back = back.map_err(|e| format!("parse-validation-spec refused the envelope: {e}"))?;
+                    let back = back.ok_or("parse-validation-spec found no envelope")?;
+                    let native_back = validation::parse_validation(&expected).map_err(|e| e.to_string())?;
+                    same("parse-validation-spec", &back, &envelope_to_json(&native_back))?;
+                    let typed_back = i.api.call_parse_validation(&mut i.store, &expected).map_err(trap)?;
+                    let typed_back = envelope_from_wit(typed_back.map_err(|e| format!("{e:?}"))?);
+                    same("parse-validation", &envelope_to_json(&typed_back), &back)?;
+                    match parsed {
+                        Some(want) => same("parsed envelope", &back, &want),
+                        None => Ok(()),
+                    }
+                }
+            }
+        }
+        CaseKind::ValidationParse { input, outcome } => {
+            let via_json = i.api.call_parse_validation_spec(&mut i.store, &input).map_err(trap)?;
+            let via_record = i.api.call_parse_validation(&mut i.store, &input).map_err(trap)?;
+            match (via_json, via_record, outcome) {
+                (Ok(Some(got)), Ok(record), ParseOutcome::Parsed(want)) => {
+                    same("parse-validation-spec", &got, &want)?;
+                    same("parse-validation", &envelope_to_json(&envelope_from_wit(record)), &want)
+                }
+                (Ok(None), Err(wit::ParseFailure::NoEnvelope), ParseOutcome::NoEnvelope) => Ok(()),
+                (Err(got), Err(wit::ParseFailure::Malformed(got_record)), ParseOutcome::Malformed(want)) => {
+                    same("parse-validation-spec error", &got, &want)?;
+                    same("parse-validation error", &got_record, &want)
+                }
+                (json, record, _) => Err(format!("parse-validation-spec gave {json:?} and parse-validation {record:?}")),
             }
         }
         CaseKind::Protocol {

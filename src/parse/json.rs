@@ -77,6 +77,9 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
                 }
                 other => return malformed(format!("\"availableActions\" is {}, not an array", kind_of(&other))),
             },
+            "contractDeltas" => {
+                error.deltas = crate::validation::deltas_from_json(raw.get()).or_else(|e| malformed(e.0))?
+            }
             "retryAfter" => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
                 Some(n) => error.retry_after = Some(n),
                 None => return malformed(format!("\"retryAfter\" is {value}, not a whole number of seconds")),

@@ -7,7 +7,7 @@
 
 mod json;
 mod text;
-mod xml;
+pub(crate) mod xml;
 
 use crate::model::ToolError;
 use std::fmt;
@@ -66,6 +66,17 @@ fn parse_envelope(text: &str, unwrap_result: bool) -> Result<ToolError, ParseErr
         (Some(x), _) => xml::parse_xml(&text[x..]).map_err(|e| shift(e, x)),
         (None, Some(t)) => text::parse_text(&text[t..]),
         (None, None) => Err(ParseError::NoEnvelope),
+    }
+}
+
+/// The text block of a `CallToolResult` JSON, if `text` is one.
+pub(crate) fn tool_result_text(text: &str) -> Result<Option<String>, ParseError> {
+    if !text.trim_start().starts_with('{') {
+        return Ok(None);
+    }
+    match json::parse_json(text.trim_start()) {
+        Ok(json::JsonEnvelope::ToolResultText(inner)) => Ok(Some(inner)),
+        _ => Ok(None),
     }
 }
 

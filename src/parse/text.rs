@@ -64,6 +64,10 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
                 error.details = entries.0;
             }
             "retry_after" => error.retry_after = Some(super::xml::seconds(&value).or_else(malformed)?),
+            "contract_changes" => {
+                error.deltas = crate::validation::deltas_from_json(&value)
+                    .or_else(|e| malformed(format!("contract_changes: {e}")))?
+            }
             "customer_message" => error.customer_message = Some(value),
             "correlation_id" => error.correlation_id = Some(value),
             _ => {} // a newer version's field

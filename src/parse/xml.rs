@@ -2,6 +2,7 @@
 
 use super::ParseError;
 use crate::model::{Category, Severity, ToolError};
+use crate::validation::read_contract_awareness;
 use quick_xml::escape::resolve_predefined_entity;
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::{Reader, XmlVersion};
@@ -192,6 +193,7 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
             }
             "customer_message" => error.customer_message = Some(xml.text(&section, empty)?),
             "correlation_id" => error.correlation_id = Some(xml.text(&section, empty)?),
+            "contract_awareness" if !empty => error.deltas = read_contract_awareness(&mut xml)?.0,
             _ => xml.skip(&section, empty)?, // a newer version's section
         }
     }

@@ -7,6 +7,7 @@
 
 use super::push_json_string;
 use crate::model::ToolError;
+use crate::validation::push_deltas_json;
 
 /// Renders the JSON form, compact, keys in a fixed order.
 ///
@@ -60,6 +61,14 @@ pub fn render_json(error: &ToolError) -> String {
     if let Some(id) = error.correlation_id_text() {
         out.push_str(",\"correlationId\":");
         push_json_string(&mut out, id);
+    }
+    let (deltas, omitted) = error.listed_deltas();
+    if !deltas.is_empty() {
+        out.push_str(",\"contractDeltas\":");
+        push_deltas_json(&mut out, &deltas);
+    }
+    if omitted > 0 {
+        out.push_str(&format!(",\"omittedDeltas\":{omitted}"));
     }
     out.push('}');
     out

@@ -10,6 +10,7 @@ use super::json::{push_json_array, push_json_object};
 use super::seconds_text;
 use crate::model::{Severity, ToolError};
 use crate::render::xml::replace_forbidden;
+use crate::validation::push_deltas_json;
 
 /// Renders the text form.
 ///
@@ -60,6 +61,15 @@ pub fn render_text(error: &ToolError) -> String {
     }
     if let Some(id) = error.correlation_id_text() {
         line(&mut out, "correlation_id", id);
+    }
+    let (deltas, omitted) = error.listed_deltas();
+    if !deltas.is_empty() {
+        let mut list = String::new();
+        push_deltas_json(&mut list, &deltas);
+        line(&mut out, "contract_changes", &list);
+    }
+    if omitted > 0 {
+        line(&mut out, "omitted_contract_changes", &omitted.to_string());
     }
     out
 }

@@ -3,11 +3,12 @@
 //! Layout follows the envelope specification: one section per line, two
 //! spaces per level, sections only when set, no trailing newline. The
 //! extension sections (`category`, `retryable`, `customer_message`,
-//! `correlation_id`) come after the specification's own, as elements rather
-//! than root attributes, so readers that match the root tag or look up known
-//! sections keep working.
+//! `correlation_id`, `contract_awareness`) come after the specification's
+//! own, as elements rather than root attributes, so readers that match the
+//! root tag or look up known sections keep working.
 
 use crate::model::ToolError;
+use crate::validation::{contract_awareness, shown_deltas, ValidationOptions};
 use std::fmt::Write;
 
 /// Renders the `<tool_error>` envelope.
@@ -64,6 +65,8 @@ pub fn render_xml(error: &ToolError) -> String {
     if let Some(id) = error.correlation_id_text() {
         element(&mut out, "  ", "correlation_id", id);
     }
+    let deltas = shown_deltas(&error.deltas);
+    contract_awareness(&mut out, &deltas, ValidationOptions::DEFAULT_MAX_DELTAS);
     out.push_str("\n</tool_error>");
     out
 }

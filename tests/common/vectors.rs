@@ -1,6 +1,6 @@
 //! Loads the shared vectors (`vectors/*.json`) for a Rust runner: expands
 //! `$repeat`/`$concat`, names each case `file / group / case`, and sorts the
-//! cases into their four kinds. Used by the native runner and the wasmtime host.
+//! cases into their kinds. Used by the native runner and the wasmtime host.
 
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -31,6 +31,20 @@ pub enum CaseKind {
         data: Option<String>,
         expected: String,
     },
+    /// A `<validation_error>` from a validation spec (JSON text), or the spec's refusal.
+    Validation { spec: String, outcome: ValidationOutcome },
+    /// `input` read back as a `<validation_error>`: `parsed` is the envelope JSON.
+    ValidationParse { input: String, outcome: ParseOutcome },
+}
+
+pub enum ValidationOutcome {
+    /// The envelope, the `CallToolResult` (if given) and what it parses back to (if given).
+    Rendered {
+        expected: String,
+        result: Option<String>,
+        parsed: Option<String>,
+    },
+    Refused(String),
 }
 
 pub enum ParseOutcome {
@@ -92,6 +106,25 @@ fn by_format(value: &Value) -> Vec<(String, String)> {
 }
 
 fn kind_of(case: &Value) -> CaseKind {
+    if let Some(spec) = case.get("validation") {
+        // A string is the spec's raw JSON text (for values a JSON parser would change).
+        let spec = spec.as_str().map(str::to_owned).unwrap_or_else(|| compact(spec));
+        let outcome = match case.get("error") {
+            Some(error) => ValidationOutcome::Refused(error.as_str().unwrap().to_owned()),
+            None => ValidationOutcome::Rendered {
+                expected: case["expected"].as_str().unwrap().to_owned(),
+                result: case.get("result").map(|r| r.as_str().unwrap().to_owned()),
+                parsed: case.get("parsed").map(compact),
+            },
+        };
+        return CaseKind::Validation { spec, outcome };
+    }
+    if let Some(input) = case.get("parseValidation") {
+        return CaseKind::ValidationParse {
+            input: input.as_str().unwrap().to_owned(),
+            outcome: parse_outcome(case),
+        };
+    }
     if let Some(error) = case.get("error") {
         let spec = case
             .get("specText")
@@ -104,15 +137,9 @@ fn kind_of(case: &Value) -> CaseKind {
         };
     }
     if let Some(input) = case.get("input") {
-        let outcome = match (case.get("parsed"), case.get("malformed")) {
-            (Some(Value::Null), _) => ParseOutcome::NoEnvelope,
-            (Some(spec), _) => ParseOutcome::Parsed(compact(spec)),
-            (None, Some(why)) => ParseOutcome::Malformed(why.as_str().unwrap().to_owned()),
-            (None, None) => panic!("a parse case needs parsed or malformed"),
-        };
         return CaseKind::Parse {
             input: input.as_str().unwrap().to_owned(),
-            outcome,
+            outcome: parse_outcome(case),
         };
     }
     if let Some(p) = case.get("protocolError") {
@@ -132,6 +159,15 @@ fn kind_of(case: &Value) -> CaseKind {
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default(),
+    }
+}
+
+fn parse_outcome(case: &Value) -> ParseOutcome {
+    match (case.get("parsed"), case.get("malformed")) {
+        (Some(Value::Null), _) => ParseOutcome::NoEnvelope,
+        (Some(spec), _) => ParseOutcome::Parsed(compact(spec)),
+        (None, Some(why)) => ParseOutcome::Malformed(why.as_str().unwrap().to_owned()),
+        (None, None) => panic!("a parse case needs parsed or malformed"),
     }
 }
 

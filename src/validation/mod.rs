@@ -1,0 +1,54 @@
+//! The `<validation_error>` envelope: one line per invalid argument saying
+//! what is wrong, what was sent and what was expected, whichever validator
+//! found it; plus the contract changes a model that learned the old
+//! contract needs to hear about.
+//!
+//! ```
+//! use mcp_envelope::validation::{render_validation_spec_json};
+//! let envelope = render_validation_spec_json(r#"{"action":"billing.get_invoice",
+//!   "issues":[{"path":["id"],"code":"invalid_format","format":"email","input":"not-an-email"}]}"#).unwrap();
+//! assert!(envelope.contains("<field name=\"id\">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>"));
+//! ```
+
+mod field_text;
+mod model;
+mod parse;
+mod path;
+mod render;
+mod sent_value;
+mod spec;
+
+pub use field_text::field_text;
+pub use model::{Bound, ContractDelta, DeltaSeverity, IssueCode, PathSegment, ValidationIssue, ValidationOptions};
+pub use parse::{parse_validation, ValidationEnvelope};
+pub use path::{field_name, ROOT_NAME};
+pub use render::{deltas_for_action, render_validation, shown_deltas, VALIDATION_RECOVERY};
+pub use spec::{delta, envelope_to_json, issue, issues_and_deltas_from_json, validation_from_json, ValidationSpec};
+
+pub(crate) use parse::read_contract_awareness;
+pub(crate) use render::{contract_awareness, push_deltas_json};
+pub(crate) use spec::deltas_from_json;
+
+use crate::render::push_json_string;
+use crate::spec::SpecError;
+
+/// The `CallToolResult` carrying a validation envelope (always `isError: true`).
+pub fn validation_result(spec: &ValidationSpec) -> String {
+    let text = render_validation(&spec.action, &spec.issues, &spec.deltas, spec.options);
+    let mut out = String::with_capacity(text.len() + 64);
+    out.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
+    push_json_string(&mut out, &text);
+    out.push_str("}],\"isError\":true}");
+    out
+}
+
+/// Renders the envelope for a JSON validation spec.
+pub fn render_validation_spec_json(spec: &str) -> Result<String, SpecError> {
+    let spec = validation_from_json(spec)?;
+    Ok(render_validation(
+        &spec.action,
+        &spec.issues,
+        &spec.deltas,
+        spec.options,
+    ))
+}

@@ -1,0 +1,240 @@
+//! The validator-neutral issue model: what a validator found wrong with one
+//! argument, in structured fields, so every validator's issues read alike.
+
+use std::fmt;
+
+/// One step of a path into the arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSegment {
+    Key(String),
+    Index(u64),
+}
+
+/// What kind of problem an issue is: Zod 4's issue codes, plus `MissingRequired`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IssueCode {
+    InvalidType,
+    TooSmall,
+    TooBig,
+    InvalidFormat,
+    NotMultipleOf,
+    UnrecognizedKeys,
+    InvalidUnion,
+    InvalidKey,
+    InvalidElement,
+    InvalidValue,
+    Custom,
+    /// A required field was not sent at all.
+    MissingRequired,
+}
+
+impl IssueCode {
+    pub const ALL: [IssueCode; 12] = [
+        IssueCode::InvalidType,
+        IssueCode::TooSmall,
+        IssueCode::TooBig,
+        IssueCode::InvalidFormat,
+        IssueCode::NotMultipleOf,
+        IssueCode::UnrecognizedKeys,
+        IssueCode::InvalidUnion,
+        IssueCode::InvalidKey,
+        IssueCode::InvalidElement,
+        IssueCode::InvalidValue,
+        IssueCode::Custom,
+        IssueCode::MissingRequired,
+    ];
+
+    /// The snake_case wire name (Zod 4's spelling).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IssueCode::InvalidType => "invalid_type",
+            IssueCode::TooSmall => "too_small",
+            IssueCode::TooBig => "too_big",
+            IssueCode::InvalidFormat => "invalid_format",
+            IssueCode::NotMultipleOf => "not_multiple_of",
+            IssueCode::UnrecognizedKeys => "unrecognized_keys",
+            IssueCode::InvalidUnion => "invalid_union",
+            IssueCode::InvalidKey => "invalid_key",
+            IssueCode::InvalidElement => "invalid_element",
+            IssueCode::InvalidValue => "invalid_value",
+            IssueCode::Custom => "custom",
+            IssueCode::MissingRequired => "missing_required",
+        }
+    }
+
+    pub fn from_wire(text: &str) -> Option<IssueCode> {
+        IssueCode::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+}
+
+impl fmt::Display for IssueCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A bound of `too_small`/`too_big`: a number or a date, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bound {
+    /// The number's digits or the date's text, as the validator gave them.
+    pub value: String,
+    /// Whether the bound itself is allowed (`>=` rather than `>`).
+    pub inclusive: bool,
+    /// Whether the value must equal the bound (a fixed length).
+    pub exact: bool,
+}
+
+/// One issue. Values the model sent or may send are kept as JSON text, so
+/// big integers, deep nesting and odd values survive exactly.
+///
+/// ```
+/// use mcp_envelope::validation::{IssueCode, PathSegment, ValidationIssue};
+/// let issue = ValidationIssue::new(IssueCode::InvalidFormat)
+///     .at([PathSegment::Key("id".into())])
+///     .format("email")
+///     .input_json(r#""not-an-email""#);
+/// assert_eq!(issue.field_name(), "id");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationIssue {
+    pub path: Vec<PathSegment>,
+    pub code: IssueCode,
+    /// The value sent, as JSON text; `None` means the field was not sent.
+    pub input: Option<String>,
+    /// The expected type's name (`string`, `number`, `integer`, ...).
+    pub expected: Option<String>,
+    /// The expected format (`email`, `url`, `uuid`, `datetime`, `regex`, ...).
+    pub format: Option<String>,
+    /// The pattern of a `regex` format.
+    pub pattern: Option<String>,
+    /// The allowed values, each as JSON text.
+    pub values: Vec<String>,
+    pub minimum: Option<Bound>,
+    pub maximum: Option<Bound>,
+    /// What was measured: `string` (length), `number`, `array` (items), `date`, ...
+    pub origin: Option<String>,
+    /// The names of unrecognized keys.
+    pub keys: Vec<String>,
+    /// The divisor of `not_multiple_of`, as written.
+    pub divisor: Option<String>,
+    /// The validator's own words, used only where no template fits (`custom`).
+    pub message: Option<String>,
+}
+
+impl ValidationIssue {
+    pub fn new(code: IssueCode) -> Self {
+        ValidationIssue {
+            path: Vec::new(),
+            code,
+            input: None,
+            expected: None,
+            format: None,
+            pattern: None,
+            values: Vec::new(),
+            minimum: None,
+            maximum: None,
+            origin: None,
+            keys: Vec::new(),
+            divisor: None,
+            message: None,
+        }
+    }
+
+    pub fn at(mut self, path: impl IntoIterator<Item = PathSegment>) -> Self {
+        self.path = path.into_iter().collect();
+        self
+    }
+
+    /// Sets the sent value from its JSON text.
+    pub fn input_json(mut self, json: impl Into<String>) -> Self {
+        self.input = Some(json.into());
+        self
+    }
+
+    pub fn expected(mut self, type_name: impl Into<String>) -> Self {
+        self.expected = Some(type_name.into());
+        self
+    }
+
+    pub fn format(mut self, format: impl Into<String>) -> Self {
+        self.format = Some(format.into());
+        self
+    }
+
+    pub fn message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+
+    /// The path as the envelope names the field (see [`crate::validation::field_name`]).
+    pub fn field_name(&self) -> String {
+        super::path::field_name(&self.path)
+    }
+}
+
+/// How much a contract change can break a caller that learned the old contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DeltaSeverity {
+    // Declared from most to least severe, so sorting puts BREAKING first.
+    Breaking,
+    Risky,
+    Safe,
+    Cosmetic,
+}
+
+impl DeltaSeverity {
+    pub const ALL: [DeltaSeverity; 4] = [
+        DeltaSeverity::Breaking,
+        DeltaSeverity::Risky,
+        DeltaSeverity::Safe,
+        DeltaSeverity::Cosmetic,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeltaSeverity::Breaking => "BREAKING",
+            DeltaSeverity::Risky => "RISKY",
+            DeltaSeverity::Safe => "SAFE",
+            DeltaSeverity::Cosmetic => "COSMETIC",
+        }
+    }
+
+    pub fn from_wire(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+/// One change between the contract a model learned and the current one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractDelta {
+    /// The action it concerns; `None` for a tool-wide change.
+    pub action: Option<String>,
+    pub severity: DeltaSeverity,
+    pub field: String,
+    pub description: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// Limits of the `<validation_error>` envelope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ValidationOptions {
+    /// Fields listed before a `<more_fields>` line counts the rest.
+    pub max_fields: usize,
+    /// Deltas listed in `<contract_awareness>` before a `<more_deltas>` line.
+    pub max_deltas: usize,
+}
+
+impl ValidationOptions {
+    pub const DEFAULT_MAX_FIELDS: usize = 20;
+    pub const DEFAULT_MAX_DELTAS: usize = 5;
+}
+
+impl Default for ValidationOptions {
+    fn default() -> Self {
+        ValidationOptions {
+            max_fields: Self::DEFAULT_MAX_FIELDS,
+            max_deltas: Self::DEFAULT_MAX_DELTAS,
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Reads a `<validation_error>` back: the action, each field's name and
+//! text, and the contract changes.
+
+use super::model::{ContractDelta, DeltaSeverity};
+use crate::parse::xml::XmlReader;
+use crate::parse::ParseError;
+use quick_xml::events::{BytesStart, Event};
+
+/// A `<validation_error>` as read back.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ValidationEnvelope {
+    pub action: String,
+    /// `(name, text)` of each listed field, in order.
+    pub fields: Vec<(String, String)>,
+    /// How many more invalid fields the envelope said it left out.
+    pub omitted_fields: usize,
+    pub deltas: Vec<ContractDelta>,
+    /// How many more contract changes the envelope said it left out.
+    pub omitted_deltas: usize,
+}
+
+/// Reads the first `<validation_error>` in `text` (also inside a `CallToolResult`).
+///
+/// ```
+/// use mcp_envelope::validation::parse_validation;
+/// let e = parse_validation("<validation_error action=\"a\"><field name=\"id\">Bad.</field></validation_error>").unwrap();
+/// assert_eq!((e.action.as_str(), e.fields[0].0.as_str()), ("a", "id"));
+/// ```
+pub fn parse_validation(text: &str) -> Result<ValidationEnvelope, ParseError> {
+    if let Some(inner) = crate::parse::tool_result_text(text)? {
+        return parse_envelope(&inner);
+    }
+    parse_envelope(text)
+}
+
+fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseError> {
+    let Some(at) = text.find("<validation_error") else {
+        return Err(ParseError::NoEnvelope);
+    };
+    let mut xml = XmlReader::new(&text[at..], "<validation_error> envelope");
+    let root = match xml.next()? {
+        Event::Start(start) => start,
+        Event::Empty(start) if start.name().as_ref() == "validation_error" => {
+            return xml.malformed("<validation_error> has no <recovery>")
+        }
+        _ => return Err(ParseError::NoEnvelope),
+    };
+    if root.name().as_ref() != "validation_error" {
+        return Err(ParseError::NoEnvelope);
+    }
+    let mut envelope = ValidationEnvelope {
+        action: xml
+            .attribute(&root, "action")?
+            .map_or_else(|| xml.malformed("<validation_error> has no action attribute"), Ok)?,
+        ..Default::default()
+    };
+    let mut has_recovery = false;
+    while let Some((section, empty)) = xml.next_child()? {
+        match section.name().as_ref() {
+            "field" => {
+                let name = required(&xml, &section, "field", "name")?;
+                envelope.fields.push((name, xml.text(&section, empty)?));
+            }
+            "more_fields" => {
+                envelope.omitted_fields = count(&xml, &section)?;
+                xml.skip(&section, empty)?;
+            }
+            "recovery" => {
+                xml.text(&section, empty)?;
+                has_recovery = true;
+            }
+            "contract_awareness" if !empty => {
+                let (deltas, omitted) = read_contract_awareness(&mut xml)?;
+                envelope.deltas = deltas;
+                envelope.omitted_deltas = omitted;
+            }
+            _ => xml.skip(&section, empty)?, // a newer version's section
+        }
+    }
+    if !has_recovery {
+        return xml.malformed("<validation_error> has no <recovery>");
+    }
+    Ok(envelope)
+}
+
+/// Reads the deltas of a `<contract_awareness>` whose start tag was just read.
+pub(crate) fn read_contract_awareness(xml: &mut XmlReader<'_>) -> Result<(Vec<ContractDelta>, usize), ParseError> {
+    let (mut deltas, mut omitted) = (Vec::new(), 0);
+    while let Some((item, empty)) = xml.next_child()? {
+        match item.name().as_ref() {
+            "delta" => {
+                let severity = required(xml, &item, "delta", "severity")?;
+                let Some(severity) = DeltaSeverity::from_wire(&severity) else {
+                    return xml.malformed(format_args!("unknown delta severity {severity:?}"));
+                };
+                deltas.push(ContractDelta {
+                    severity,
+                    action: xml.attribute(&item, "action")?,
+                    field: required(xml, &item, "delta", "field")?,
+                    before: xml.attribute(&item, "before")?,
+                    after: xml.attribute(&item, "after")?,
+                    description: xml.text(&item, empty)?,
+                });
+            }
+            "more_deltas" => {
+                omitted = count(xml, &item)?;
+                xml.skip(&item, empty)?;
+            }
+            _ => xml.skip(&item, empty)?,
+        }
+    }
+    Ok((deltas, omitted))
+}
+
+fn required(xml: &XmlReader<'_>, start: &BytesStart<'_>, element: &str, name: &str) -> Result<String, ParseError> {
+    match xml.attribute(start, name)? {
+        Some(value) => Ok(value),
+        None => xml.malformed(format_args!("<{element}> has no {name} attribute")),
+    }
+}
+
+fn count(xml: &XmlReader<'_>, start: &BytesStart<'_>) -> Result<usize, ParseError> {
+    let name = start.name().as_ref().to_owned();
+    let text = required(xml, start, &name, "count")?;
+    text.parse()
+        .or_else(|_| xml.malformed(format_args!("<{name}> count is {text:?}, not a number")))
+}

@@ -1,0 +1,130 @@
+//! Describes a value in a few words for a field line: strings quoted and cut,
+//! numbers as written, arrays and objects summarized. Works on the JSON text
+//! with a flat scanner, so no depth or size of value can overflow or flood.
+
+/// Characters of a string shown before the cut.
+const MAX_STRING_CHARS: usize = 80;
+/// Digits of a number shown before the cut.
+const MAX_NUMBER_CHARS: usize = 30;
+/// Keys of an object named before "and N more".
+const MAX_KEYS: usize = 5;
+
+/// `'text'`, `42`, `true`, `an array of 3 items`, `an object with keys 'a', 'b'`,
+/// or `nothing` when no value was sent.
+pub(crate) fn describe(json: Option<&str>) -> String {
+    let Some(json) = json.map(str::trim) else {
+        return "nothing".to_owned();
+    };
+    match json.as_bytes().first() {
+        Some(b'"') => match serde_json::from_str::<String>(json) {
+            Ok(text) => quote(&text),
+            Err(_) => quote(json),
+        },
+        Some(b'[') => match top_level(json).items {
+            0 => "an empty array".to_owned(),
+            1 => "an array of 1 item".to_owned(),
+            n => format!("an array of {n} items"),
+        },
+        Some(b'{') => {
+            let keys = top_level(json).keys;
+            match keys.len() {
+                0 => "an empty object".to_owned(),
+                n => {
+                    let shown: Vec<String> = keys.iter().take(MAX_KEYS).map(|k| quote(k)).collect();
+                    let noun = if n == 1 { "key" } else { "keys" };
+                    let more = if n > MAX_KEYS {
+                        format!(" and {} more", n - MAX_KEYS)
+                    } else {
+                        String::new()
+                    };
+                    format!("an object with {noun} {}{more}", shown.join(", "))
+                }
+            }
+        }
+        Some(_) if json.chars().count() > MAX_NUMBER_CHARS => {
+            let shown: String = json.chars().take(MAX_NUMBER_CHARS).collect();
+            format!("{shown}… ({} characters)", json.chars().count())
+        }
+        Some(_) => json.to_owned(),
+        None => "nothing".to_owned(),
+    }
+}
+
+/// The length of a sent string in characters, if the value is a string.
+pub(crate) fn string_length(json: Option<&str>) -> Option<usize> {
+    serde_json::from_str::<String>(json?.trim())
+        .ok()
+        .map(|s| s.chars().count())
+}
+
+/// `'text'` with control characters written as escapes (a field line stays one
+/// line) and long text cut, the cut marked and the full length given.
+pub(crate) fn quote(text: &str) -> String {
+    let total = text.chars().count();
+    let mut out = String::with_capacity(text.len().min(4 * MAX_STRING_CHARS) + 24);
+    out.push('\'');
+    for c in text.chars().take(MAX_STRING_CHARS) {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    if total > MAX_STRING_CHARS {
+        out.push_str(&format!("…' ({total} characters)"));
+    } else {
+        out.push('\'');
+    }
+    out
+}
+
+struct TopLevel {
+    items: usize,
+    keys: Vec<String>,
+}
+
+/// Counts the items (and, for an object, collects the keys) of an array or
+/// object's top level, skipping nested values without recursing.
+fn top_level(json: &str) -> TopLevel {
+    let bytes = json.as_bytes();
+    let (mut depth, mut items, mut keys) = (0usize, 0usize, Vec::new());
+    let mut saw_value = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if depth == 1 {
+                    saw_value = true;
+                    let rest = json.get(i + 1..).unwrap_or("").trim_start();
+                    if rest.starts_with(':') {
+                        let raw = json.get(start..=i.min(bytes.len() - 1)).unwrap_or("\"\"");
+                        keys.push(serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_owned()));
+                    }
+                }
+            }
+            b'[' | b'{' => {
+                if depth == 1 {
+                    saw_value = true;
+                }
+                depth += 1;
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => items += 1,
+            b' ' | b'\n' | b'\r' | b'\t' | b':' => {}
+            _ if depth == 1 => saw_value = true,
+            _ => {}
+        }
+        i += 1;
+    }
+    TopLevel {
+        items: if saw_value { items + 1 } else { 0 },
+        keys,
+    }
+}
