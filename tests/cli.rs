@@ -18,7 +18,8 @@ fn cli(args: &[&str], stdin: &str) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    // A usage error exits before reading stdin; the broken pipe is expected then.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     let out = child.wait_with_output().unwrap();
     Run {
         status: out.status.code().unwrap(),
@@ -164,4 +165,76 @@ fn usage_errors_exit_2() {
         assert_eq!(run.stderr.lines().next(), Some(first_line), "{args:?}");
         assert!(run.stderr.contains("usage: mcp-envelope render"));
     }
+}
+
+const SEED_VALIDATION: &str = "<validation_error action=\"billing.get_invoice\">
+  <field name=\"id\">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>
+";
+
+#[test]
+fn validate_prints_the_seed_validation_envelope_byte_for_byte() {
+    let issues = r#"[{"path":["id"],"code":"invalid_format","format":"email","input":"not-an-email"}]"#;
+    let run = cli(&["validate", "--action", "billing.get_invoice"], issues);
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (0, SEED_VALIDATION, "")
+    );
+    let wrapped = format!(r#"{{"issues":{issues},"deltas":[]}}"#);
+    assert_eq!(
+        cli(&["validate", "--action=billing.get_invoice"], &wrapped).stdout,
+        SEED_VALIDATION
+    );
+}
+
+#[test]
+fn validate_caps_fields_with_max_fields() {
+    let issues = r#"[{"path":["a"],"code":"missing_required"},{"path":["b"],"code":"missing_required"}]"#;
+    let run = cli(&["validate", "--action", "t", "--max-fields", "1"], issues);
+    assert_eq!(
+        run.stdout,
+        "<validation_error action=\"t\">
+  <field name=\"a\">Missing required field. You sent: nothing. Expected a value.</field>
+  <more_fields count=\"1\">1 more invalid field is not listed.</more_fields>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>
+"
+    );
+}
+
+#[test]
+fn validate_refuses_bad_input_with_one_line() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (&["validate", "--action", "a"], r#"[{"path":["x"],"code":"invalid_string"}]"#, "mcp-envelope: stdin: issues[0].code is \"invalid_string\"; expected one of: invalid_type, too_small, too_big, invalid_format, not_multiple_of, unrecognized_keys, invalid_union, invalid_key, invalid_element, invalid_value, custom, missing_required\n"),
+        (&["validate", "--action", "a"], r#"{"issues":[],"extra":1}"#, "mcp-envelope: stdin: unknown key \"extra\" (expected \"issues\" and optionally \"deltas\")\n"),
+        (&["validate", "--action", "a"], "[", "mcp-envelope: stdin: invalid JSON: EOF while parsing a list at line 1 column 1\n"),
+    ];
+    for (args, stdin, stderr) in cases {
+        let run = cli(args, stdin);
+        assert_eq!(
+            (run.status, run.stdout.as_str(), run.stderr.as_str()),
+            (2, "", *stderr),
+            "{stdin}"
+        );
+    }
+    let run = cli(&["validate"], "[]");
+    assert_eq!(
+        (run.status, run.stderr.lines().next()),
+        (2, Some("mcp-envelope: validate needs --action NAME"))
+    );
+    let run = cli(&["validate", "--action", "a", "--max-fields", "-1"], "[]");
+    assert_eq!(
+        run.stderr.lines().next(),
+        Some("mcp-envelope: --max-fields must be a whole number, not \"-1\"")
+    );
+}
+
+#[test]
+fn parse_reads_a_validation_envelope_back() {
+    let run = cli(&["parse"], SEED_VALIDATION);
+    assert_eq!(
+        run.stdout,
+        "{\"action\":\"billing.get_invoice\",\"fields\":[{\"name\":\"id\",\"text\":\"Invalid email format. You sent: 'not-an-email'. Expected a valid email address.\"}],\"deltas\":[]}\n"
+    );
 }
