@@ -11,8 +11,8 @@ use host_tests::{
     delta_to_wit, envelope_from_wit, format_to_wit, from_wit, issue_to_wit, kind_to_wit, options_to_wit, to_wit, wit,
     Instance,
 };
-use mcp_envelope::validation::{self, envelope_to_json};
 use libtest_mimic::{Arguments, Failed, Trial};
+use mcp_envelope::validation::{self, envelope_to_json};
 use mcp_envelope::{self as native, spec, Format, ProtocolErrorKind};
 
 fn main() {
@@ -132,19 +132,46 @@ fn run(kind: CaseKind) -> Outcome {
                 )),
             }
         }
-        CaseKind::Validation { spec: spec_text, outcome } => {
-            let via_json = i.api.call_render_validation_spec(&mut i.store, &spec_text).map_err(trap)?;
-            let via_result = i.api.call_validation_result_spec(&mut i.store, &spec_text).map_err(trap)?;
+        CaseKind::Validation {
+            spec: spec_text,
+            outcome,
+        } => {
+            let via_json = i
+                .api
+                .call_render_validation_spec(&mut i.store, &spec_text)
+                .map_err(trap)?;
+            let via_result = i
+                .api
+                .call_validation_result_spec(&mut i.store, &spec_text)
+                .map_err(trap)?;
             match outcome {
                 ValidationOutcome::Refused(want) => {
-                    same("render-validation-spec error", &via_json.err().ok_or("render-validation-spec accepted the spec")?, &want)?;
-                    same("validation-result-spec error", &via_result.err().ok_or("validation-result-spec accepted the spec")?, &want)
+                    same(
+                        "render-validation-spec error",
+                        &via_json.err().ok_or("render-validation-spec accepted the spec")?,
+                        &want,
+                    )?;
+                    same(
+                        "validation-result-spec error",
+                        &via_result.err().ok_or("validation-result-spec accepted the spec")?,
+                        &want,
+                    )
                 }
-                ValidationOutcome::Rendered { expected, result, parsed } => {
-                    let spec = validation::validation_from_json(&spec_text).map_err(|e| format!("refused natively: {e}"))?;
-                    let native_text = validation::render_validation(&spec.action, &spec.issues, &spec.deltas, spec.options);
+                ValidationOutcome::Rendered {
+                    expected,
+                    result,
+                    parsed,
+                } => {
+                    let spec =
+                        validation::validation_from_json(&spec_text).map_err(|e| format!("refused natively: {e}"))?;
+                    let native_text =
+                        validation::render_validation(&spec.action, &spec.issues, &spec.deltas, spec.options);
                     same("native envelope", &native_text, &expected)?;
-                    same("render-validation-spec", &via_json.map_err(|e| format!("refused: {e}"))?, &expected)?;
+                    same(
+                        "render-validation-spec",
+                        &via_json.map_err(|e| format!("refused: {e}"))?,
+                        &expected,
+                    )?;
                     let issues: Vec<_> = spec.issues.iter().map(issue_to_wit).collect();
                     let deltas: Vec<_> = spec.deltas.iter().map(delta_to_wit).collect();
                     let options = options_to_wit(spec.options);
@@ -154,11 +181,18 @@ fn run(kind: CaseKind) -> Outcome {
                         .map_err(trap)?;
                     same("render-validation", &typed, &expected)?;
                     let via_result = via_result.map_err(|e| format!("refused: {e}"))?;
-                    same("validation-result-spec vs native", &via_result, &validation::validation_result(&spec))?;
+                    same(
+                        "validation-result-spec vs native",
+                        &via_result,
+                        &validation::validation_result(&spec),
+                    )?;
                     if let Some(want) = result {
                         same("validation-result-spec", &via_result, &want)?;
                     }
-                    let back = i.api.call_parse_validation_spec(&mut i.store, &expected).map_err(trap)?;
+                    let back = i
+                        .api
+                        .call_parse_validation_spec(&mut i.store, &expected)
+                        .map_err(trap)?;
                     let back = back.map_err(|e| format!("parse-validation-spec refused the envelope: {e}"))?;
                     let back = back.ok_or("parse-validation-spec found no envelope")?;
                     let native_back = validation::parse_validation(&expected).map_err(|e| e.to_string())?;
@@ -186,7 +220,9 @@ fn run(kind: CaseKind) -> Outcome {
                     same("parse-validation-spec error", &got, &want)?;
                     same("parse-validation error", &got_record, &want)
                 }
-                (json, record, _) => Err(format!("parse-validation-spec gave {json:?} and parse-validation {record:?}")),
+                (json, record, _) => Err(format!(
+                    "parse-validation-spec gave {json:?} and parse-validation {record:?}"
+                )),
             }
         }
         CaseKind::Protocol {
