@@ -98,7 +98,7 @@ def _compile(engine: Any, wasm: bytes) -> tuple[Any, str]:
 class _Instance:
     """One store and instance, used by one thread only."""
 
-    __slots__ = ("store", "funcs", "func_refs")
+    __slots__ = ("store", "funcs", "func_refs", "context")
 
     def __init__(self, runtime: Runtime) -> None:
         import wasmtime
@@ -115,6 +115,7 @@ class _Instance:
                 self.funcs[name] = func
         # The raw C handles for the fast path, looked up once.
         self.func_refs = {name: byref(f._func) for name, f in self.funcs.items()}
+        self.context = self.store._context()
 
 
 class Runtime:
@@ -153,6 +154,14 @@ class Runtime:
             if index is not None:
                 self.export_indices[name] = index
         self._local = threading.local()
+        # One `format` enum value per format, built once and only ever read
+        # (the C call borrows its arguments), so a call copies it, not builds it.
+        self._enum_args = {}
+        for fmt in ("xml", "json", "text"):
+            val = ffi.wasmtime_component_val_t()
+            val.kind = ffi.WASMTIME_COMPONENT_ENUM
+            val.of.enumeration = ffi.bytes_to_capi(fmt.encode("ascii"))
+            self._enum_args[fmt] = val
         self._check_signatures(self._instance())
 
     # -- instances -------------------------------------------------------
@@ -209,16 +218,16 @@ class Runtime:
             raise ComponentUnavailable(f"this build of the component has no {name} function")
         count = 1 if enum is None else 2
         args = (ffi.wasmtime_component_val_t * count)()
+        if enum is not None:
+            args[1] = self._enum_args[enum]  # a copy of the shared value; never deleted here
         result = ffi.wasmtime_component_val_t()
+        data = _utf8(text)
+        string = args[0].of.string
+        ffi.wasm_byte_vec_new_uninitialized(byref(string), len(data))
+        args[0].kind = ffi.WASMTIME_COMPONENT_STRING
         try:
-            args[0].kind = ffi.WASMTIME_COMPONENT_STRING
-            args[0].of.string = ffi.bytes_to_capi(_utf8(text))
-            if enum is not None:
-                args[1].kind = ffi.WASMTIME_COMPONENT_ENUM
-                args[1].of.enumeration = ffi.bytes_to_capi(enum.encode("ascii"))
-            error = ffi.wasmtime_component_func_call(
-                func_ref, instance.store._context(), args, count, byref(result), 1
-            )
+            ctypes.memmove(string.data, data, len(data))
+            error = ffi.wasmtime_component_func_call(func_ref, instance.context, args, count, byref(result), 1)
             if error:
                 message = str(self._wasmtime_error._from_ptr(error))
                 self._discard_instance()
@@ -228,8 +237,7 @@ class Runtime:
             finally:
                 ffi.wasmtime_component_val_delete(byref(result))
         finally:
-            for i in range(count):
-                ffi.wasmtime_component_val_delete(byref(args[i]))
+            ffi.wasmtime_component_val_delete(byref(args[0]))
 
     def call_typed(self, name: str, *params: Any) -> Any:
         """Calls a function through wasmtime's generic conversion (records, lists, variants)."""

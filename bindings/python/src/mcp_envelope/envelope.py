@@ -44,10 +44,14 @@ PROTOCOL_ERROR_KINDS: tuple[str, ...] = (
 logger = logging.getLogger("mcp_envelope")
 
 
+# Built once: json.dumps with options makes a new encoder on every call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def to_json(value: Any) -> str:
     """Compact JSON, non-ASCII kept, as the component reads it (error positions count in this text)."""
     try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return _ENCODER.encode(value)
     except (TypeError, ValueError) as e:
         raise SpecError(f"the spec is not JSON: {e}") from None
 
