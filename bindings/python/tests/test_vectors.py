@@ -71,13 +71,17 @@ def run_protocol_error(case: dict) -> None:
 
 
 def run_validation(case: dict) -> None:
-    spec = case["validation"]
+    spec = case["validation"]  # a string is the spec's raw JSON text, passed as is
     same("validation envelope", me.render_validation_spec(spec), case["expected"])
     if "result" in case:
         same("validation CallToolResult", me.validation_result_json(spec), case["result"])
         assert me.validation_result_spec(spec) == json.loads(case["result"])
+    back = me.parse_validation(case["expected"])
+    assert back is not None, "the validation parser found no envelope in the expected text"
+    if isinstance(spec, dict):
+        assert back["action"] == spec["action"]
     if "parsed" in case:
-        assert me.parse_validation(case["expected"]) == case["parsed"]
+        assert back == case["parsed"]
     # The same spec through the keyword API, when it is one that API can express.
     known = {"action", "issues", "deltas", "maxFields", "maxDeltas"}
     if isinstance(spec, dict) and set(spec) <= known and isinstance(spec.get("issues"), list):
@@ -91,8 +95,17 @@ def run_validation(case: dict) -> None:
         same("render_validation", got, case["expected"])
 
 
+def run_validation_parse(case: dict) -> None:
+    if "malformed" in case:
+        with pytest.raises(me.MalformedEnvelope) as refused:
+            me.parse_validation(case["parseValidation"])
+        same("malformed message", str(refused.value), case["malformed"])
+        return
+    assert me.parse_validation(case["parseValidation"]) == case["parsed"]
+
+
 def run_validation_error(case: dict) -> None:
-    spec = spec_argument(case["validation"])
+    spec = case["validation"]  # a string is the spec's raw JSON text, passed as is
     with pytest.raises(me.SpecError) as refused:
         me.render_validation_spec(spec)
     same("refusal", str(refused.value), case["error"])
@@ -108,6 +121,7 @@ RUNNERS = {
     "protocol-error": run_protocol_error,
     "validation": run_validation,
     "validation-error": run_validation_error,
+    "validation-parse": run_validation_parse,
 }
 
 

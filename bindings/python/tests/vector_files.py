@@ -15,7 +15,7 @@ VECTORS_DIR = Path(__file__).resolve().parents[3] / "vectors"
 @dataclass
 class Case:
     name: str
-    kind: str  # render | spec-error | parse | protocol-error | validation | validation-error
+    kind: str  # render | spec-error | parse | protocol-error | validation | validation-error | validation-parse
     data: dict[str, Any]
 
 
@@ -38,6 +38,8 @@ def expand(value: Any) -> Any:
 
 
 def kind_of(case: dict[str, Any]) -> str:
+    if "parseValidation" in case:
+        return "validation-parse"
     if "validation" in case:
         return "validation-error" if "error" in case else "validation"
     if "error" in case:

@@ -130,6 +130,7 @@ def tool_error(
     retryable: bool | None = None,
     customer_message: str | None = None,
     correlation_id: str | None = None,
+    deltas: Iterable[Mapping[str, Any]] | None = None,
     format: Format = "xml",
 ) -> dict[str, Any]:
     """The `CallToolResult` dict for one error, to return from a tool.
@@ -149,6 +150,7 @@ def tool_error(
         retryable=retryable,
         customer_message=customer_message,
         correlation_id=correlation_id,
+        deltas=deltas,
     )
     return call_tool_result(spec, format)
 

@@ -54,6 +54,7 @@ def build_spec(
     retryable: bool | None = None,
     customer_message: str | None = None,
     correlation_id: str | None = None,
+    deltas: Iterable[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The camelCase spec dict (the CLI's and the vectors' format) of these fields; unset ones are left out."""
     spec: dict[str, Any] = {"code": code, "message": message}
@@ -67,6 +68,7 @@ def build_spec(
         ("retryable", retryable),
         ("customerMessage", customer_message),
         ("correlationId", correlation_id),
+        ("deltas", None if deltas is None else [dict(d) for d in deltas]),
     )
     for key, value in optional:
         if value is not None:
@@ -97,6 +99,7 @@ class ToolError(Exception):
         retryable: bool | None = None,
         customer_message: str | None = None,
         correlation_id: str | None = None,
+        deltas: Iterable[Mapping[str, Any]] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -110,6 +113,7 @@ class ToolError(Exception):
         self.retryable = retryable
         self.customer_message = customer_message
         self.correlation_id = correlation_id
+        self.deltas: list[dict[str, Any]] = [dict(d) for d in deltas or ()]
 
     def __repr__(self) -> str:
         return f"ToolError({self.code!r}, {self.message!r})"
@@ -166,6 +170,11 @@ class ToolError(Exception):
         self.correlation_id = correlation_id
         return self
 
+    def with_deltas(self, *deltas: Mapping[str, Any]) -> ToolError:
+        """Adds contract changes; the BREAKING and RISKY ones become a `<contract_awareness>` section."""
+        self.deltas.extend(dict(d) for d in deltas)
+        return self
+
     # -- output ---------------------------------------------------------
 
     def to_spec(self) -> dict[str, Any]:
@@ -182,6 +191,7 @@ class ToolError(Exception):
             retryable=self.retryable,
             customer_message=self.customer_message,
             correlation_id=self.correlation_id,
+            deltas=self.deltas or None,
         )
 
     def render(self, format: str = "xml") -> str:
@@ -217,4 +227,5 @@ class EnvelopeError(Exception):
         self.retry_after: int | None = spec.get("retryAfter")
         self.customer_message: str | None = spec.get("customerMessage")
         self.correlation_id: str | None = spec.get("correlationId")
+        self.deltas: list[dict[str, Any]] = list(spec.get("deltas", ()))
         super().__init__(f"{self.code}: {self.message}")
