@@ -4,7 +4,7 @@
 // success).
 
 import { render, resultOf } from './render.js';
-import type { CallToolResult, Category, Code, DetailValue, EnvelopeSpec, Format, Severity, TextContent } from './types.js';
+import type { CallToolResult, Category, Code, ContractDelta, DetailValue, EnvelopeSpec, Format, Severity, TextContent } from './types.js';
 
 /**
  * Builds one error step by step.
@@ -21,13 +21,13 @@ import type { CallToolResult, Category, Code, DetailValue, EnvelopeSpec, Format,
  * `JSON.stringify` (which writes the built result).
  */
 export class ErrorBuilder implements CallToolResult {
-  readonly #spec: EnvelopeSpec & { availableActions: string[]; details: Record<string, DetailValue> };
+  readonly #spec: EnvelopeSpec & { availableActions: string[]; details: Record<string, DetailValue>; deltas: ContractDelta[] };
   #format: Format = 'xml';
 
   constructor(code: Code, message: string) {
     if (typeof code !== 'string' || code === '') throw new TypeError('error(code, message): code must be a non-empty string');
     if (typeof message !== 'string') throw new TypeError('error(code, message): message must be a string');
-    this.#spec = { code, message, availableActions: [], details: {} };
+    this.#spec = { code, message, availableActions: [], details: {}, deltas: [] };
     // Own enumerable getters: a spread (`{ ...builder }`) or a structural copy
     // by the MCP SDK reads the built result too, not an empty object.
     Object.defineProperty(this, 'content', { enumerable: true, get: () => this.build().content });
@@ -77,6 +77,12 @@ export class ErrorBuilder implements CallToolResult {
     return this.details({ [key]: value });
   }
 
+  /** Appends contract changes; the BREAKING and RISKY ones are shown to the model. */
+  deltas(...deltas: ContractDelta[]): this {
+    this.#spec.deltas.push(...deltas);
+    return this;
+  }
+
   /** Seconds before the same call can succeed. */
   retryAfter(seconds: number): this {
     this.#spec.retryAfter = seconds;
@@ -112,9 +118,11 @@ export class ErrorBuilder implements CallToolResult {
 
   /** A copy of the spec built so far. */
   toSpec(): EnvelopeSpec {
-    const spec: EnvelopeSpec = { ...this.#spec, availableActions: [...this.#spec.availableActions], details: { ...this.#spec.details } };
+    const spec: EnvelopeSpec = { ...this.#spec, availableActions: [...this.#spec.availableActions], details: { ...this.#spec.details },
+      deltas: [...this.#spec.deltas] };
     if (spec.availableActions?.length === 0) delete spec.availableActions;
     if (Object.keys(spec.details ?? {}).length === 0) delete spec.details;
+    if (spec.deltas?.length === 0) delete spec.deltas;
     return spec;
   }
 

@@ -93,12 +93,18 @@ export function parseSpec(text: string): string | undefined {
 /** A detail of a parsed error, as the component gives it. */
 export interface ParsedDetail { key: string; value: string }
 
+/** A contract delta as the component's record (lower-case severity, no action for a tool-wide change). */
+export interface ParsedDelta {
+  action?: string; severity: 'breaking' | 'risky' | 'safe' | 'cosmetic'; field: string; description: string;
+  before?: string; after?: string;
+}
+
 /** A parsed error as the component's record: unlike parseSpec it keeps fields set to their defaults. */
 export interface ParsedRecord {
   code: string; message: string; suggestion?: string; availableActions: string[]; details: ParsedDetail[];
   retryAfter?: number; severity: 'error' | 'critical' | 'warning';
   category?: 'transient' | 'validation' | 'business' | 'permission' | 'internal';
-  retryable?: boolean; customerMessage?: string; correlationId?: string;
+  retryable?: boolean; customerMessage?: string; correlationId?: string; deltas: ParsedDelta[];
 }
 
 /**
@@ -122,7 +128,10 @@ function readRecord(c: Api, text: string): ParsedRecord | undefined {
   }
   const json = c.parseSpec(text);
   if (json === undefined) return record;
-  const spec = JSON.parse(json) as Partial<Record<keyof ParsedRecord, unknown>> & { details?: Record<string, string> };
+  const spec = JSON.parse(json) as Partial<Record<keyof ParsedRecord, unknown>> & {
+    details?: Record<string, string>;
+    deltas?: { action?: string | null; severity: string; field: string; description: string; before?: string; after?: string }[];
+  };
   return {
     ...record,
     code: spec.code as string,
@@ -132,6 +141,11 @@ function readRecord(c: Api, text: string): ParsedRecord | undefined {
     details: Object.entries(spec.details ?? {}).map(([key, value]) => ({ key, value: String(value) })),
     customerMessage: (spec.customerMessage as string | undefined) ?? record.customerMessage,
     correlationId: (spec.correlationId as string | undefined) ?? record.correlationId,
+    deltas: (spec.deltas ?? []).map(({ action, severity, ...rest }) => ({
+      ...rest,
+      ...(action === null || action === undefined ? {} : { action }),
+      severity: severity.toLowerCase() as ParsedDelta['severity'],
+    })),
   };
 }
 

@@ -2,7 +2,7 @@
 // throwIfError.
 
 import * as wasm from './component.js';
-import type { CallToolResult, Category, Code, DetailValue, ParsedEnvelope, Severity, ValidationReport } from './types.js';
+import type { CallToolResult, Category, ContractDelta, Code, DetailValue, ParsedEnvelope, Severity, ValidationReport } from './types.js';
 
 /** The text a value carries: a string, or the text blocks of a CallToolResult. */
 function textOf(value: unknown): string {
@@ -47,6 +47,9 @@ function specOfRecord(record: wasm.ParsedRecord): ParsedEnvelope {
   if (record.retryable !== undefined) spec.retryable = record.retryable;
   if (record.customerMessage !== undefined) spec.customerMessage = record.customerMessage;
   if (record.correlationId !== undefined) spec.correlationId = record.correlationId;
+  if (record.deltas.length > 0) {
+    spec.deltas = record.deltas.map(({ severity, ...rest }) => ({ ...rest, severity: severity.toUpperCase() as ContractDelta['severity'] }));
+  }
   return spec;
 }
 
@@ -78,7 +81,6 @@ export function parseEnvelope(textOrResult: string | CallToolResult): ParsedEnve
   const text = textOf(textOrResult);
   const record = parsedOrThrowRecord(text);
   if (record !== undefined) return specOfRecord(record);
-  if (!text.includes('<validation_error') || !wasm.hasValidation()) return null;
   const validation = parsedOrThrow(() => wasm.parseValidationSpec(text));
   return validation === undefined ? null : validationAsSpec(JSON.parse(validation) as ValidationReport);
 }
@@ -92,6 +94,8 @@ export class EnvelopeError extends Error {
   declare readonly suggestion?: string;
   readonly availableActions: string[];
   readonly details: Record<string, DetailValue>;
+  /** Contract changes the envelope lists. */
+  readonly deltas: ContractDelta[];
   declare readonly retryAfter?: number;
   readonly severity: Severity;
   declare readonly category?: Category;
@@ -109,6 +113,7 @@ export class EnvelopeError extends Error {
     this.code = envelope.code;
     this.availableActions = [...(envelope.availableActions ?? [])];
     this.details = { ...(envelope.details ?? {}) };
+    this.deltas = [...(envelope.deltas ?? [])];
     this.severity = envelope.severity ?? 'error';
     this.raw = raw;
     // Unset fields stay absent rather than undefined-valued, like the spec.
@@ -132,6 +137,7 @@ export class EnvelopeError extends Error {
     if (this.retryable !== undefined) spec.retryable = this.retryable;
     if (this.customerMessage !== undefined) spec.customerMessage = this.customerMessage;
     if (this.correlationId !== undefined) spec.correlationId = this.correlationId;
+    if (this.deltas.length > 0) spec.deltas = [...this.deltas];
     if (this.validation !== undefined) spec.validation = this.validation;
     return spec;
   }

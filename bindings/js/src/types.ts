@@ -37,6 +37,8 @@ export interface ErrorOptions {
   retryable?: boolean | null;
   customerMessage?: string | null;
   correlationId?: string | null;
+  /** Contract changes since the model learned the tool; the BREAKING and RISKY ones are shown. */
+  deltas?: readonly ContractDelta[] | null;
 }
 
 /** One error, as the CLI's JSON spec: `null` or absent means not set. */
@@ -80,6 +82,8 @@ export interface ValidationReport {
   /** How many more fields failed than the envelope lists. */
   omittedFields?: number;
   deltas: ContractDelta[];
+  /** How many more deltas apply than the envelope lists. */
+  omittedDeltas?: number;
 }
 
 /** A parsed envelope: the spec, plus `validation` when it was a `<validation_error>`. */

@@ -137,3 +137,70 @@ describe('toValidationIssues', () => {
     assert.throws(() => toValidationIssues({ message: 'x' }), TypeError);
   });
 });
+
+const expectedEnvelope = `<validation_error action="billing.find">
+  <field name="id">Invalid UUID format. You sent: 'x'. Expected a UUID, such as 123e4567-e89b-12d3-a456-426614174000.</field>
+  <field name="email">Invalid email format. You sent: 'nope'. Expected a valid email address.</field>
+  <field name="plan">Not one of the allowed values. You sent: 'gold'. Expected one of: 'free', 'pro'.</field>
+  <field name="name">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>
+  <field name="tags">Too many items. You sent: an array of 3 items. Expected at most 2 items.</field>
+  <field name="count">Wrong type. You sent: 1.5. Expected an integer.</field>
+  <field name="step">Not a multiple of 5. You sent: 7. Expected a multiple of 5.</field>
+  <field name="owner">Missing required field. You sent: nothing. Expected a string.</field>
+  <field name="(arguments)">Unrecognized keys 'extra', 'extra2'. You sent: 'extra', 'extra2'. Expected only the declared keys; remove them.</field>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>`;
+const fieldLines = (envelope) => envelope.split('\n').filter((line) => line.startsWith('  <field ')).sort();
+
+describe('validationError and renderValidation', () => {
+  test('Zod 4 gives the envelope, byte for byte', () => {
+    assert.equal(renderValidation('billing.find', zod4Error(), { input: sent }), expectedEnvelope);
+  });
+
+  test('Zod 3 gives the same bytes', () => {
+    assert.equal(renderValidation('billing.find', zod3Error(), { input: sent }), expectedEnvelope);
+  });
+
+  test('ajv gives the same field lines (in the order ajv checks them)', () => {
+    const envelope = renderValidation('billing.find', ajvErrors(invoiceQueryJsonSchema, sent), { input: sent });
+    assert.deepEqual(fieldLines(envelope), fieldLines(expectedEnvelope));
+  });
+
+  test('validationError returns the CallToolResult; the client reads the fields back', () => {
+    const result = validationError('billing.find', zod4Error(), { input: sent });
+    assert.deepEqual(result, { content: [{ type: 'text', text: expectedEnvelope }], isError: true });
+    const parsed = parseEnvelope(result);
+    assert.equal(parsed.code, 'VALIDATION_ERROR');
+    assert.equal(parsed.validation.action, 'billing.find');
+    assert.deepEqual(parsed.validation.fields[0], { name: 'id', text: "Invalid UUID format. You sent: 'x'. Expected a UUID, such as 123e4567-e89b-12d3-a456-426614174000." });
+    assert.throws(() => throwIfError(result), (e) => e.code === 'VALIDATION_ERROR' && e.validation.fields.length === 9 &&
+      e.raw === expectedEnvelope && e.retryable === true && e.category === 'validation');
+  });
+
+  test('deltas for the failing action are shown in the same turn', () => {
+    const deltas = [
+      { action: 'billing.find', severity: 'BREAKING', field: 'count', description: 'count is now an integer', before: 'number', after: 'integer' },
+      { action: 'billing.other', severity: 'BREAKING', field: 'x', description: 'not this action' },
+    ];
+    const text = renderValidation('billing.find', [{ path: ['count'], code: 'invalid_type', expected: 'integer', input: 1.5 }], { deltas });
+    assert.equal(text, `<validation_error action="billing.find">
+  <field name="count">Wrong type. You sent: 1.5. Expected an integer.</field>
+  <contract_awareness>
+    <delta severity="BREAKING" action="billing.find" field="count" before="number" after="integer">count is now an integer</delta>
+  </contract_awareness>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>`);
+  });
+
+  test('maxFields caps the listed fields and the client learns how many were left out', () => {
+    const result = validationError('billing.find', zod4Error(), { input: sent, maxFields: 2 });
+    const { validation } = parseEnvelope(result);
+    assert.deepEqual(validation.fields.map((f) => f.name), ['id', 'email']);
+    assert.equal(validation.omittedFields, 7);
+  });
+
+  test('a bad validation spec is refused with a TypeError', () => {
+    assert.throws(() => validationError('a', [{ path: ['x'], code: 'no_such_code' }]), TypeError);
+    assert.throws(() => validationError(42, []), TypeError);
+  });
+});
