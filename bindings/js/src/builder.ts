@@ -21,6 +21,10 @@ import type { CallToolResult, Category, Code, ContractDelta, DetailValue, Envelo
  * `JSON.stringify` (which writes the built result).
  */
 export class ErrorBuilder implements CallToolResult {
+  // Lets a handler typed against the MCP SDK's CallToolResult (which has an
+  // index signature) return a builder.
+  [key: string]: unknown;
+
   readonly #spec: EnvelopeSpec & { availableActions: string[]; details: Record<string, DetailValue>; deltas: ContractDelta[] };
   #format: Format = 'xml';
 

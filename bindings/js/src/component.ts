@@ -20,15 +20,8 @@ export type ProtocolErrorKind =
 
 type Api = ReturnType<typeof instantiate>['api'];
 
-/** The validation functions issue 3 adds to the component; absent from older builds. */
-interface ValidationApi {
-  renderValidationSpec?: (spec: string) => string;
-  validationResultSpec?: (spec: string) => string;
-  parseValidationSpec?: (text: string) => string | undefined;
-}
-
 let providedModule: WebAssembly.Module | undefined;
-let api: (Api & ValidationApi) | undefined;
+let api: Api | undefined;
 
 /** Uses an already compiled core module (for runtimes that forbid compiling wasm from bytes). */
 export function useCoreModule(module: WebAssembly.Module): void {
@@ -46,7 +39,7 @@ function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-function component(): Api & ValidationApi {
+function component(): Api {
   if (api === undefined) {
     const module = providedModule ?? new WebAssembly.Module(decodeBase64(coreWasmBase64));
     api = instantiate(() => module, {}).api;
@@ -65,7 +58,7 @@ export class ComponentRefusal extends Error {
 // Every call goes through here. A refusal (the component's `err` string) becomes
 // a ComponentRefusal; anything else is a trap, after which jco marks the instance
 // unusable, so the instance is dropped and the next call starts a fresh one.
-function call<T>(run: (api: Api & ValidationApi) => T): T {
+function call<T>(run: (api: Api) => T): T {
   const instance = component();
   try {
     return run(instance);
@@ -168,27 +161,15 @@ export function protocolError(kind: ProtocolErrorKind, message: string, dataSpec
   });
 }
 
-function validationFunction<K extends keyof ValidationApi>(c: ValidationApi, name: K): NonNullable<ValidationApi[K]> {
-  const fn = c[name];
-  if (typeof fn !== 'function') {
-    throw new Error(`mcp-envelope: this build of the component has no ${name} (rebuild it with the validation formatter)`);
-  }
-  return fn as NonNullable<ValidationApi[K]>;
-}
-
-export function hasValidation(): boolean {
-  return typeof component().renderValidationSpec === 'function';
-}
-
 export function renderValidationSpec(specJson: string): string {
-  return call((c) => validationFunction(c, 'renderValidationSpec')(specJson));
+  return call((c) => c.renderValidationSpec(specJson));
 }
 
 export function validationResultSpec(specJson: string): string {
-  return call((c) => validationFunction(c, 'validationResultSpec')(specJson));
+  return call((c) => c.validationResultSpec(specJson));
 }
 
 /** The validation spec JSON of a `<validation_error>`, or undefined when there is none. */
 export function parseValidationSpec(text: string): string | undefined {
-  return call((c) => validationFunction(c, 'parseValidationSpec')(text));
+  return call((c) => c.parseValidationSpec(text));
 }

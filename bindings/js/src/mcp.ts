@@ -130,6 +130,14 @@ function zod4Object(inputSchema: SchemaLike): z.ZodType | undefined {
   return undefined;
 }
 
+/** The arguments a handler receives for an input schema (a Zod schema or a raw shape). */
+export type ArgsOf<Schema> = Schema extends z.ZodType ? z.output<Schema>
+  : Schema extends z.ZodRawShape ? z.output<z.ZodObject<Schema>>
+  : Record<string, unknown>;
+
+/** The tool config `registerTool` takes: the SDK's, with the input schema typed. */
+export type ToolConfig<Schema> = Record<string, unknown> & { inputSchema?: Schema };
+
 /**
  * `server.registerTool` with envelopes for every failure, including arguments
  * that fail the input schema: those become a `<validation_error>` naming each
@@ -143,8 +151,9 @@ function zod4Object(inputSchema: SchemaLike): z.ZodType | undefined {
  * schema that accepts any object but lists the same JSON Schema, and the
  * arguments are checked here; other schemas are left to the SDK to check.
  */
-export function registerTool(server: ToolRegistrar, name: string, config: Record<string, unknown>,
-  handler: (args: any, extra: any) => unknown, options: EnvelopeToolOptions = {}): unknown {
+export function registerTool<Schema extends z.ZodRawShape | z.ZodType | undefined = undefined>(
+  server: ToolRegistrar, name: string, config: ToolConfig<Schema>,
+  handler: (args: ArgsOf<Schema>, extra: any) => unknown, options: EnvelopeToolOptions = {}): unknown {
   const schema = config.inputSchema === undefined ? undefined : zod4Object(config.inputSchema as SchemaLike);
   if (schema === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
 
@@ -156,7 +165,7 @@ export function registerTool(server: ToolRegistrar, name: string, config: Record
   const checked = async (args: unknown, extra: unknown) => {
     const parsed = await schema.safeParseAsync(args, { reportInput: true });
     if (!parsed.success) return validationError(options.action ?? name, parsed.error, { input: args });
-    return handler(parsed.data, extra);
+    return handler(parsed.data as ArgsOf<Schema>, extra);
   };
   return server.registerTool(name, { ...config, inputSchema: acceptAnything }, withEnvelope(name, checked, options));
 }

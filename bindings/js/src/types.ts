@@ -52,11 +52,14 @@ export interface TextContent {
   text: string;
 }
 
-/** The MCP `CallToolResult` an error travels in. */
-export interface CallToolResult {
+/**
+ * The MCP `CallToolResult` an error travels in. A type alias, not an
+ * interface, so it is assignable to the MCP SDK's own (index-signed) type.
+ */
+export type CallToolResult = {
   content: TextContent[];
   isError: boolean;
-}
+};
 
 /** The sent-versus-expected line of one field of a `<validation_error>`. */
 export interface ValidationField {

@@ -1,0 +1,16 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import * as z from 'zod';
+import { error, toolError } from 'mcp-envelope';
+import { registerTool, withEnvelope } from 'mcp-envelope/mcp';
+
+const server = new McpServer({ name: 'billing', version: '1.0.0' });
+server.registerTool('get', { inputSchema: { id: z.string() } },
+  withEnvelope('get', async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id.toUpperCase()}` })));
+registerTool(server, 'find', { inputSchema: { limit: z.number() } }, async ({ limit }) => error('X', `over ${limit.toFixed(0)}`));
+// A builder returned from a handler typed by the SDK alone.
+server.registerTool('plain', {}, async () => error('NOT_FOUND', 'gone'));
+// No schema: the handler gets the arguments as a plain record.
+registerTool(server, 'noargs', {}, async () => toolError('X', { message: 'm' }));
+// Args are typed from the schema: this must not compile.
+// @ts-expect-error limit is a number, not a string
+registerTool(server, 'typed', { inputSchema: { limit: z.number() } }, async ({ limit }) => limit.toUpperCase());
