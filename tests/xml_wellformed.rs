@@ -140,3 +140,73 @@ fn any_input_renders_well_formed_xml_that_reads_back() {
             .any(|c| matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}')));
     }
 }
+
+#[test]
+fn any_validation_input_renders_well_formed_xml_that_reads_back() {
+    use mcp_envelope::validation::{
+        field_name, field_text, parse_validation, render_validation, ContractDelta, DeltaSeverity, IssueCode,
+        PathSegment, ValidationIssue, ValidationOptions,
+    };
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    for round in 0..2000 {
+        let code = IssueCode::ALL[(rng.next() % IssueCode::ALL.len() as u64) as usize];
+        let mut issue = ValidationIssue::new(code)
+            .at([
+                PathSegment::Key(rng.text()),
+                PathSegment::Index(rng.next() % 5),
+                PathSegment::Key(rng.text()),
+            ])
+            .input_json(serde_json::to_string(&rng.text()).unwrap())
+            .expected(rng.text())
+            .format(rng.text())
+            .message(rng.text());
+        issue.keys = vec![rng.text(), rng.text()];
+        issue.values = vec![serde_json::to_string(&rng.text()).unwrap()];
+        let delta = ContractDelta {
+            action: None,
+            severity: DeltaSeverity::Breaking,
+            field: rng.text(),
+            description: rng.text(),
+            before: Some(rng.text()),
+            after: Some(rng.text()),
+        };
+        let action = rng.text() + "a";
+        let xml = render_validation(
+            &action,
+            &[issue.clone()],
+            &[delta.clone()],
+            ValidationOptions::default(),
+        );
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("round {round}: {e}\n{xml}"));
+        let root = doc.root_element();
+        assert_eq!(
+            root.attribute("action"),
+            Some(sanitized(&action).as_str()),
+            "round {round}"
+        );
+        let field = root.children().find(|n| n.has_tag_name("field")).unwrap();
+        assert_eq!(
+            field.attribute("name"),
+            Some(sanitized(&field_name(&issue.path)).as_str()),
+            "round {round}"
+        );
+        assert_eq!(
+            field.text().unwrap_or(""),
+            sanitized(&field_text(&issue)),
+            "round {round}"
+        );
+        let d = root.descendants().find(|n| n.has_tag_name("delta")).unwrap();
+        assert_eq!(d.text().unwrap_or(""), sanitized(&delta.description), "round {round}");
+        assert_eq!(
+            d.attribute("before"),
+            delta.before.as_deref().map(sanitized).as_deref(),
+            "round {round}"
+        );
+        // Our own reader agrees with the strict parser.
+        let back = parse_validation(&xml).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        assert_eq!(
+            back.fields,
+            vec![(sanitized(&field_name(&issue.path)), sanitized(&field_text(&issue)))]
+        );
+    }
+}
