@@ -70,13 +70,14 @@ fn parse_envelope(text: &str, unwrap_result: bool) -> Result<ToolError, ParseErr
 }
 
 /// The text block of a `CallToolResult` JSON, if `text` is one.
-pub(crate) fn tool_result_text(text: &str) -> Result<Option<String>, ParseError> {
-    if !text.trim_start().starts_with('{') {
-        return Ok(None);
+pub(crate) fn tool_result_text(text: &str) -> Option<String> {
+    let text = text.trim_start();
+    if !text.starts_with('{') {
+        return None;
     }
-    match json::parse_json(text.trim_start()) {
-        Ok(json::JsonEnvelope::ToolResultText(inner)) => Ok(Some(inner)),
-        _ => Ok(None),
+    match json::parse_json(text) {
+        Ok(json::JsonEnvelope::ToolResultText(inner)) => Some(inner),
+        _ => None,
     }
 }
 

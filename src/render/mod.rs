@@ -11,7 +11,6 @@ pub use result::{call_tool_result, protocol_error, ProtocolErrorKind};
 pub use text::render_text;
 pub use xml::{render_xml, REPLACEMENT};
 
-#[allow(unused_imports)] // used by the validation formatter
 pub(crate) use xml::{element, escape_attribute, escape_content};
 
 use crate::model::ToolError;

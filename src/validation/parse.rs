@@ -23,11 +23,12 @@ pub struct ValidationEnvelope {
 ///
 /// ```
 /// use mcp_envelope::validation::parse_validation;
-/// let e = parse_validation("<validation_error action=\"a\"><field name=\"id\">Bad.</field></validation_error>").unwrap();
+/// let text = "<validation_error action=\"a\"><field name=\"id\">Bad.</field><recovery>Fix it.</recovery></validation_error>";
+/// let e = parse_validation(text).unwrap();
 /// assert_eq!((e.action.as_str(), e.fields[0].0.as_str()), ("a", "id"));
 /// ```
 pub fn parse_validation(text: &str) -> Result<ValidationEnvelope, ParseError> {
-    if let Some(inner) = crate::parse::tool_result_text(text)? {
+    if let Some(inner) = crate::parse::tool_result_text(text) {
         return parse_envelope(&inner);
     }
     parse_envelope(text)
