@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { parseEnvelope, render, renderJson, toolError } from 'mcp-envelope';
+import { parseEnvelope, render, renderJson, renderValidation, toolError } from 'mcp-envelope';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 
@@ -67,6 +67,8 @@ if (renderByHand(seed) !== render(seed)) throw new Error('the hand-written rende
 const seedJson = JSON.stringify(seed);
 const seedXml = render(seed);
 
+const emailIssue = [{ path: ['id'], code: 'invalid_format', format: 'email', input: 'not-an-email' }];
+
 // ---- timing ----------------------------------------------------------------
 const candidates = {
   'pure JS, hand-written': () => renderByHand(seed),
@@ -74,6 +76,7 @@ const candidates = {
   'renderJson(specText)': () => renderJson(seedJson),
   "toolError(code, options)": () => toolError('NOT_FOUND', seed),
   'parseEnvelope(xml)': () => parseEnvelope(seedXml),
+  'renderValidation(one neutral issue)': () => renderValidation('billing.get_invoice', emailIssue),
 };
 const CALLS = 20_000;
 const ROUNDS = 7;

@@ -146,6 +146,14 @@ describe('the error builder', () => {
       '  <correlation_id>req-1</correlation_id>\n</tool_error>');
   });
 
+  test('deltas append, reach the envelope and are read back', () => {
+    const change = { action: 'billing.find', severity: 'BREAKING', field: 'id', description: 'id is now a UUID', before: 'integer', after: 'uuid' };
+    const b = error('UNKNOWN_ACTION', 'No such action').deltas(change).deltas({ severity: 'SAFE', field: 'note', description: 'added' });
+    assert.match(b.render(), /\n  <contract_awareness>\n    <delta severity="BREAKING" action="billing.find" field="id" before="integer" after="uuid">id is now a UUID<\/delta>\n  <\/contract_awareness>\n/);
+    assert.deepEqual(parseEnvelope(b).deltas, [change]);
+    assert.throws(() => throwIfError(b.build()), (e) => e instanceof EnvelopeError && e.deltas.length === 1 && e.deltas[0].field === 'id');
+  });
+
   test('refuses an empty code at once and a bad value when built', () => {
     assert.throws(() => error('', 'x'), TypeError);
     assert.throws(() => error('X', 'm').retryAfter(-5).build(), (e) => e instanceof TypeError && /retryAfter/.test(e.message));
