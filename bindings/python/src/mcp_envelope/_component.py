@@ -21,8 +21,6 @@ from __future__ import annotations
 import atexit
 import ctypes
 import hashlib
-import importlib.metadata
-import platform
 import sys
 import threading
 from ctypes import byref
@@ -58,6 +56,8 @@ class ComponentTrap(Exception):
 
 
 def _wasmtime_version() -> str:
+    import importlib.metadata  # here, not at import: it costs ~25 ms and is needed once
+
     try:
         return importlib.metadata.version("wasmtime")
     except importlib.metadata.PackageNotFoundError:  # a vendored or source install
@@ -66,9 +66,10 @@ def _wasmtime_version() -> str:
 
 def _compile(engine: Any, wasm: bytes) -> tuple[Any, str]:
     """The compiled component, from the per-user cache when a valid entry exists."""
-    from wasmtime.component import Component
+    import platform
 
     import wasmtime
+    from wasmtime.component import Component
 
     key = [
         "component",
