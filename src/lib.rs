@@ -32,6 +32,32 @@
 //! WebAssembly component's glue lives in one module, `component`, compiled
 //! only for `wasm32`.
 
+/// Gives a fieldless enum its wire spelling: `ALL`, `as_str`, `from_wire`, `Display`.
+macro_rules! string_enum {
+    ($ty:ident { $($variant:ident = $text:literal),* }) => {
+        impl $ty {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$ty] = &[$($ty::$variant),*];
+
+            /// The wire spelling.
+            pub fn as_str(self) -> &'static str {
+                match self { $($ty::$variant => $text),* }
+            }
+
+            /// Reads the wire spelling back.
+            pub fn from_wire(text: &str) -> Option<Self> {
+                match text { $($text => Some($ty::$variant),)* _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
 pub mod code;
 mod json_object;
 mod model;

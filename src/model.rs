@@ -6,7 +6,6 @@
 
 use crate::code::{self, CodeDefaults};
 use crate::validation::{shown_deltas, ContractDelta, ValidationOptions};
-use std::fmt;
 
 /// How bad the failure is. `Error` and `Critical` mark the result `isError: true`;
 /// `Warning` is guidance on a result that still succeeded.
@@ -31,31 +30,6 @@ pub enum Category {
     Permission,
     /// The server failed: do not retry blindly.
     Internal,
-}
-
-macro_rules! string_enum {
-    ($ty:ident { $($variant:ident = $text:literal),* }) => {
-        impl $ty {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$ty] = &[$($ty::$variant),*];
-
-            /// The wire spelling.
-            pub fn as_str(self) -> &'static str {
-                match self { $($ty::$variant => $text),* }
-            }
-
-            /// Reads the wire spelling back.
-            pub fn from_wire(text: &str) -> Option<Self> {
-                match text { $($text => Some($ty::$variant),)* _ => None }
-            }
-        }
-
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
 }
 
 string_enum!(Severity { Error = "error", Critical = "critical", Warning = "warning" });

@@ -179,9 +179,9 @@ pub fn delta_to_wit(d: &ContractDelta) -> wit::ContractDelta {
 }
 
 pub fn delta_from_wit(d: wit::ContractDelta) -> ContractDelta {
-    let severity = DeltaSeverity::ALL
-        .into_iter()
-        .find(|s| delta_severity_to_wit(*s) == d.severity)
+    let severity = *DeltaSeverity::ALL
+        .iter()
+        .find(|s| delta_severity_to_wit(**s) == d.severity)
         .unwrap();
     ContractDelta {
         action: d.action,

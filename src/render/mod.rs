@@ -14,7 +14,6 @@ pub use xml::{render_xml, REPLACEMENT};
 pub(crate) use xml::{element, escape_attribute, escape_content};
 
 use crate::model::ToolError;
-use std::fmt;
 
 /// The three renderings of one error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -28,27 +27,7 @@ pub enum Format {
     Text,
 }
 
-impl Format {
-    pub const ALL: [Format; 3] = [Format::Xml, Format::Json, Format::Text];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Xml => "xml",
-            Format::Json => "json",
-            Format::Text => "text",
-        }
-    }
-
-    pub fn from_wire(text: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.as_str() == text)
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+string_enum!(Format { Xml = "xml", Json = "json", Text = "text" });
 
 /// Renders the error in the given format.
 pub fn render(error: &ToolError, format: Format) -> String {

@@ -50,15 +50,15 @@ pub enum ProtocolErrorKind {
     InternalError,
 }
 
-impl ProtocolErrorKind {
-    pub const ALL: [ProtocolErrorKind; 5] = [
-        ProtocolErrorKind::ParseError,
-        ProtocolErrorKind::InvalidRequest,
-        ProtocolErrorKind::MethodNotFound,
-        ProtocolErrorKind::InvalidParams,
-        ProtocolErrorKind::InternalError,
-    ];
+string_enum!(ProtocolErrorKind {
+    ParseError = "parse-error",
+    InvalidRequest = "invalid-request",
+    MethodNotFound = "method-not-found",
+    InvalidParams = "invalid-params",
+    InternalError = "internal-error"
+});
 
+impl ProtocolErrorKind {
     /// The JSON-RPC error code.
     pub fn code(self) -> i32 {
         match self {
@@ -68,21 +68,6 @@ impl ProtocolErrorKind {
             ProtocolErrorKind::InvalidParams => -32602,
             ProtocolErrorKind::InternalError => -32603,
         }
-    }
-
-    /// The kebab-case name used by the WIT interface and the vectors.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProtocolErrorKind::ParseError => "parse-error",
-            ProtocolErrorKind::InvalidRequest => "invalid-request",
-            ProtocolErrorKind::MethodNotFound => "method-not-found",
-            ProtocolErrorKind::InvalidParams => "invalid-params",
-            ProtocolErrorKind::InternalError => "internal-error",
-        }
-    }
-
-    pub fn from_wire(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.as_str() == text)
     }
 }
 

@@ -1,8 +1,6 @@
 //! The validator-neutral issue model: what a validator found wrong with one
 //! argument, in structured fields, so every validator's issues read alike.
 
-use std::fmt;
-
 /// One step of a path into the arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathSegment {
@@ -28,50 +26,20 @@ pub enum IssueCode {
     MissingRequired,
 }
 
-impl IssueCode {
-    pub const ALL: [IssueCode; 12] = [
-        IssueCode::InvalidType,
-        IssueCode::TooSmall,
-        IssueCode::TooBig,
-        IssueCode::InvalidFormat,
-        IssueCode::NotMultipleOf,
-        IssueCode::UnrecognizedKeys,
-        IssueCode::InvalidUnion,
-        IssueCode::InvalidKey,
-        IssueCode::InvalidElement,
-        IssueCode::InvalidValue,
-        IssueCode::Custom,
-        IssueCode::MissingRequired,
-    ];
-
-    /// The snake_case wire name (Zod 4's spelling).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IssueCode::InvalidType => "invalid_type",
-            IssueCode::TooSmall => "too_small",
-            IssueCode::TooBig => "too_big",
-            IssueCode::InvalidFormat => "invalid_format",
-            IssueCode::NotMultipleOf => "not_multiple_of",
-            IssueCode::UnrecognizedKeys => "unrecognized_keys",
-            IssueCode::InvalidUnion => "invalid_union",
-            IssueCode::InvalidKey => "invalid_key",
-            IssueCode::InvalidElement => "invalid_element",
-            IssueCode::InvalidValue => "invalid_value",
-            IssueCode::Custom => "custom",
-            IssueCode::MissingRequired => "missing_required",
-        }
-    }
-
-    pub fn from_wire(text: &str) -> Option<IssueCode> {
-        IssueCode::ALL.into_iter().find(|c| c.as_str() == text)
-    }
-}
-
-impl fmt::Display for IssueCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+string_enum!(IssueCode {
+    InvalidType = "invalid_type",
+    TooSmall = "too_small",
+    TooBig = "too_big",
+    InvalidFormat = "invalid_format",
+    NotMultipleOf = "not_multiple_of",
+    UnrecognizedKeys = "unrecognized_keys",
+    InvalidUnion = "invalid_union",
+    InvalidKey = "invalid_key",
+    InvalidElement = "invalid_element",
+    InvalidValue = "invalid_value",
+    Custom = "custom",
+    MissingRequired = "missing_required"
+});
 
 /// A bound of `too_small`/`too_big`: a number or a date, as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,27 +150,7 @@ pub enum DeltaSeverity {
     Cosmetic,
 }
 
-impl DeltaSeverity {
-    pub const ALL: [DeltaSeverity; 4] = [
-        DeltaSeverity::Breaking,
-        DeltaSeverity::Risky,
-        DeltaSeverity::Safe,
-        DeltaSeverity::Cosmetic,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DeltaSeverity::Breaking => "BREAKING",
-            DeltaSeverity::Risky => "RISKY",
-            DeltaSeverity::Safe => "SAFE",
-            DeltaSeverity::Cosmetic => "COSMETIC",
-        }
-    }
-
-    pub fn from_wire(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.as_str() == text)
-    }
-}
+string_enum!(DeltaSeverity { Breaking = "BREAKING", Risky = "RISKY", Safe = "SAFE", Cosmetic = "COSMETIC" });
 
 /// One change between the contract a model learned and the current one.
 #[derive(Debug, Clone, PartialEq, Eq)]
