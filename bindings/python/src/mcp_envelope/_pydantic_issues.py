@@ -142,14 +142,14 @@ def _size(issue: dict[str, Any], small: bool, origin: str, ctx: dict[str, Any]) 
         issue.update(code="too_big", origin=origin, maximum=number(ctx.get("max_length")))
 
 
-def _unquote(text: Any) -> str:
+def _unquote(quoted: Any) -> str:
     """pydantic writes a discriminator as `'kind'`."""
-    text = str(text)
+    text = str(quoted)
     try:
-        value = ast.literal_eval(text)
-        return value if isinstance(value, str) else text
+        value: object = ast.literal_eval(text)
     except (ValueError, SyntaxError):
         return text
+    return value if isinstance(value, str) else text
 
 
 def _literals(expected: Any) -> list[Any] | None:
@@ -164,8 +164,8 @@ def _literals(expected: Any) -> list[Any] | None:
         tree = ast.parse(expected, mode="eval").body
     except SyntaxError:
         return None
-    nodes = list(tree.elts) if isinstance(tree, ast.Tuple) else [tree]
-    flat: list[ast.AST] = []
+    nodes: list[ast.expr] = list(tree.elts) if isinstance(tree, ast.Tuple) else [tree]
+    flat: list[ast.expr] = []
     for node in nodes:
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
             flat.extend(node.values)

@@ -109,7 +109,8 @@ def render(spec: Mapping[str, Any] | str, format: Format = "xml") -> str:
 
 def call_tool_result(spec: Mapping[str, Any] | str, format: Format = "xml") -> dict[str, Any]:
     """The MCP `CallToolResult` (as a dict) carrying the envelope of a spec."""
-    return json.loads(call_tool_result_json(spec, format))
+    result: dict[str, Any] = json.loads(call_tool_result_json(spec, format))
+    return result
 
 
 def call_tool_result_json(spec: Mapping[str, Any] | str, format: Format = "xml") -> str:
@@ -222,7 +223,8 @@ def protocol_error(
     kind: ProtocolErrorKind, message: str, data: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
     """A JSON-RPC error object (for a request that is itself wrong); `data` is an error spec, sent in its JSON form."""
-    return json.loads(protocol_error_json(kind, message, data))
+    error: dict[str, Any] = json.loads(protocol_error_json(kind, message, data))
+    return error
 
 
 def protocol_error_json(kind: ProtocolErrorKind, message: str, data: Mapping[str, Any] | None = None) -> str:
@@ -239,10 +241,11 @@ def protocol_error_json(kind: ProtocolErrorKind, message: str, data: Mapping[str
             if not hasattr(parsed, "code"):
                 raise SpecError(f"the data spec could not be read back: {parsed}")
             record = parsed
-        return runtime.call_typed("protocol-error", kind, message, record)
+        text: str = runtime.call_typed("protocol-error", kind, message, record)
     except _component.ComponentTrap as trap:
         _trapped(trap)
-        return runtime.call_typed("protocol-error", "internal-error", "Internal error", None)
+        text = runtime.call_typed("protocol-error", "internal-error", "Internal error", None)
+    return text
 
 
 @dataclass(frozen=True)

@@ -165,7 +165,8 @@ def render_validation_spec(spec: Mapping[str, Any] | str) -> str:
 
 def validation_result_spec(spec: Mapping[str, Any] | str) -> dict[str, Any]:
     """The `CallToolResult` dict (`isError: true`) carrying a validation spec's envelope."""
-    return json.loads(validation_result_json(spec))
+    result: dict[str, Any] = json.loads(validation_result_json(spec))
+    return result
 
 
 def validation_result_json(spec: Mapping[str, Any] | str) -> str:
