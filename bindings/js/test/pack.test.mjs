@@ -2,7 +2,7 @@
 // would, import it from JavaScript and TypeScript, render the seed example.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,21 @@ test('the tarball holds the built package and nothing else', () => {
     assert.ok(files.includes(needed), `${needed} missing from the tarball`);
   }
   assert.deepEqual(files.filter((f) => !/^(dist|generated)\//.test(f) && !['package.json', 'README.md'].includes(f)), []);
+});
+
+test('the browser path imports only its own files: no Node built-ins, no WASI shims, no packages', () => {
+  const js = packed.files.map((f) => f.path).filter((f) => f.endsWith('.js') && f !== 'dist/mcp.js');
+  const specifiers = /(?:^|[;\s}])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]|require\s*\(/g;
+  for (const file of js) {
+    const source = readFileSync(join(project, 'node_modules', 'mcp-envelope', file), 'utf8');
+    for (const match of source.matchAll(specifiers)) {
+      const specifier = match[1] ?? match[2] ?? 'require(';
+      assert.ok(specifier.startsWith('./') || specifier.startsWith('../'), `${file} imports ${specifier}`);
+    }
+  }
+  // Only the MCP integration reaches outside the package, for Zod (an optional peer dependency).
+  const mcp = readFileSync(join(project, 'node_modules', 'mcp-envelope', 'dist', 'mcp.js'), 'utf8');
+  assert.deepEqual([...mcp.matchAll(specifiers)].map((m) => m[1]).filter((s) => !s.startsWith('.')), ['zod/v4']);
 });
 
 test('the installed package renders the seed example', () => {
