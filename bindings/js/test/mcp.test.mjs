@@ -39,6 +39,10 @@ before(async () => {
   server.registerTool('plain_wrapped', { inputSchema: { n: z.number() } },
     withEnvelope('plain_wrapped', async ({ n }) => { if (n > 1) throw new Error(SECRET); return error('X_WARN', 'careful').warning(); }, options));
 
+  // No wrapper at all: the SDK's own catch shows String(thrown), which for a builder is the envelope.
+  server.registerTool('bare_throws_builder', {}, async () => { throw error('FORBIDDEN', 'Not your invoice'); });
+  server.registerTool('bare_returns_builder', {}, async () => error('NOT_FOUND', 'gone'));
+
   client = new Client({ name: 'test-client', version: '1.0.0' });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
@@ -135,6 +139,15 @@ describe('MCP SDK integration', () => {
     const result = await call('throws_zod');
     assert.equal(result.isError, true);
     assert.match(result.content[0].text, /^<validation_error action="throws_zod">\n  <field name="limit">/);
+  });
+
+  test('without any wrapper, a builder thrown or returned still reaches the model as an error envelope', async () => {
+    const thrown = await call('bare_throws_builder');
+    assert.equal(thrown.isError, true);
+    assert.equal(parseEnvelope(thrown).code, 'FORBIDDEN');
+    const returned = await call('bare_returns_builder');
+    assert.equal(returned.isError, true);
+    assert.equal(parseEnvelope(returned).code, 'NOT_FOUND');
   });
 
   test('withEnvelope on the SDK\'s own registerTool: warnings pass, exceptions are hidden', async () => {
