@@ -63,6 +63,12 @@ def import_times(cache_dir: str) -> tuple[float, float]:
     return float(a), float(b)
 
 
+def import_wasmtime_alone() -> float:
+    script = "import time; t = time.perf_counter(); import wasmtime.component; print(time.perf_counter() - t)"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    return float(out.stdout)
+
+
 def measure_imports() -> dict[str, float]:
     cold_import, cold_first, warm_import, warm_first = [], [], [], []
     for _ in range(5):
@@ -75,6 +81,9 @@ def measure_imports() -> dict[str, float]:
             warm_first.append(f)
     return {
         "import mcp_envelope (ms)": statistics.median(cold_import + warm_import) * 1e3,
+        "import wasmtime alone, for reference (ms)": statistics.median(
+            [import_wasmtime_alone() for _ in range(5)]
+        ) * 1e3,
         "import + first render, cold cache (ms)": statistics.median(cold_first) * 1e3,
         "import + first render, warm cache (ms)": statistics.median(warm_first) * 1e3,
     }

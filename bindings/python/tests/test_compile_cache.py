@@ -88,3 +88,13 @@ def test_the_entry_name_follows_every_key_part():
     base = ["component", "abc", "wasmtime", "50.0.1"]
     assert _cache.entry_name(base) == _cache.entry_name(list(base))
     assert _cache.entry_name(base) != _cache.entry_name(base[:-1] + ["51.0.0"])
+
+
+def test_no_home_directory_means_no_cache(monkeypatch):
+    def no_home():
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.delenv(_cache.ENV_VAR, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(_cache.Path, "home", staticmethod(no_home))
+    assert _component.Runtime().load_source == "compiled"

@@ -54,7 +54,10 @@ def _private_to_me(st: os.stat_result) -> bool:
 
 
 def _usable_dir(create: bool) -> Path | None:
-    directory = cache_dir()
+    try:
+        directory = cache_dir()
+    except RuntimeError:  # no home directory to be found
+        return None
     if directory is None:
         return None
     try:
