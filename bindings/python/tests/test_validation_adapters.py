@@ -266,3 +266,28 @@ def test_other_inputs_are_refused_clearly():
         me.issues_from(5)
     with pytest.raises(TypeError, match="must all be neutral issue dicts"):
         me.issues_from([{"path": [], "code": "custom"}, "stray"])
+
+
+def test_pydantic_union_branches_merge_into_one_issue_given_the_arguments():
+    class A(BaseModel):
+        a: int
+
+    class B(BaseModel):
+        b: str
+
+    class Args(BaseModel):
+        x: int | str
+        z: A | B
+        w: list[int | Literal["all"]]
+        y: int | None = None
+
+    arguments = {"x": [1], "z": {"c": 1}, "w": [1, "x"], "y": "q"}
+    error = pydantic_error(Args, arguments)
+    assert me.issues_from(error, input=arguments) == [
+        {"path": ["x"], "input": [1], "code": "invalid_union"},
+        {"path": ["z"], "input": {"c": 1}, "code": "invalid_union"},
+        {"path": ["w", 1], "input": "x", "code": "invalid_union"},
+        {"path": ["y"], "input": "q", "code": "invalid_type", "expected": "integer"},
+    ]
+    # Without the arguments the branch names stay in the paths, as pydantic gives them.
+    assert [i["path"] for i in me.issues_from(error)][:2] == [["x", "int"], ["x", "str"]]

@@ -70,17 +70,28 @@ _BOUND = {
 }
 
 
-def issues_from_pydantic(error: Any) -> list[dict[str, Any]]:
+def issues_from_pydantic(error: Any, arguments: Any = None) -> list[dict[str, Any]]:
     """The neutral issues of a pydantic v2 `ValidationError`, in pydantic's order.
 
     One pydantic error becomes one issue, except that the `extra_forbidden`
-    errors of one object merge into a single `unrecognized_keys` issue.
+    errors of one object merge into a single `unrecognized_keys` issue, and,
+    given the validated `arguments`, the errors of each branch of a union
+    merge into one `invalid_union` issue at the union's path (pydantic puts
+    the branch names, such as `int` or a model's name, into the path).
     """
     issues: list[dict[str, Any]] = []
     unrecognized: dict[tuple[Any, ...], dict[str, Any]] = {}
+    unions: set[tuple[Any, ...]] = set()
     for e in error.errors(include_url=False):
         kind = e.get("type", "")
         loc = list(e.get("loc", ()))
+        union = _union_at(loc, arguments) if arguments is not None else None
+        if union is not None:
+            path, sent = union
+            if tuple(path) not in unions:
+                unions.add(tuple(path))
+                issues.append({"path": path, "input": json_safe(sent), "code": "invalid_union"})
+            continue
         if kind in ("extra_forbidden", "unexpected_keyword_argument") and loc:
             parent = tuple(loc[:-1])
             if parent in unrecognized:
@@ -92,6 +103,26 @@ def issues_from_pydantic(error: Any) -> list[dict[str, Any]]:
             continue
         issues.append(_issue(kind, loc, e.get("ctx") or {}, e))
     return issues
+
+
+def _union_at(loc: list[Any], arguments: Any) -> tuple[list[Any], Any] | None:
+    """(the union's path, the value sent there) when `loc` holds a union branch name; else None.
+
+    Walks `loc` through the arguments: a segment that is not a key or index
+    of the value reached is a branch name, except a last key of an object
+    (a missing or unexpected field).
+    """
+    value = arguments
+    for i, segment in enumerate(loc):
+        if isinstance(value, dict) and segment in value:
+            value = value[segment]
+        elif isinstance(value, list) and isinstance(segment, int) and 0 <= segment < len(value):
+            value = value[segment]
+        elif i == len(loc) - 1 and isinstance(value, dict):
+            return None
+        else:
+            return list(loc[:i]), value
+    return None
 
 
 def _issue(kind: str, loc: list[Any], ctx: dict[str, Any], e: dict[str, Any]) -> dict[str, Any]:

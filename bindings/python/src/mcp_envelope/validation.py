@@ -87,7 +87,7 @@ def issues_from(issues_or_error: Any, input: Any = None) -> list[ValidationIssue
     call's arguments), when there is one there.
     """
     if _is_instance(issues_or_error, "pydantic_core", "ValidationError"):
-        issues = issues_from_pydantic(issues_or_error)
+        issues = issues_from_pydantic(issues_or_error, input)
     elif _is_jsonschema_error(issues_or_error):
         issues = issues_from_jsonschema([issues_or_error])
     elif isinstance(issues_or_error, Iterable) and not isinstance(issues_or_error, (str, bytes, Mapping)):
