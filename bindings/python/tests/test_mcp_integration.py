@@ -37,6 +37,11 @@ def billing_server() -> EnvelopeMCPServer:
         raise RuntimeError(f"could not open the card vault with {SECRET}")
 
     @server.tool()
+    def broken_error(order_id: str) -> str:
+        """Raises a ToolError the component refuses (an empty code)."""
+        raise me.ToolError("", f"order {order_id} with {SECRET}")
+
+    @server.tool()
     def refund(
         order_id: Annotated[str, Field(min_length=3)],
         amount_cents: Annotated[int, Field(ge=1)],
@@ -207,3 +212,15 @@ def test_the_tool_schema_is_unchanged_by_the_decorator():
     [tool] = anyio.run(listing).tools
     assert tool.input_schema["properties"]["limit"] == {"default": 10, "title": "Limit", "type": "integer"}
     assert tool.input_schema["required"] == ["name"]
+
+
+def test_a_tool_error_the_component_refuses_is_internal_error(caplog):
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        result = call(billing_server(), "broken_error", {"order_id": "A-1"})
+    assert result.is_error is True
+    assert SECRET not in wire(result)
+    spec = me.parse_envelope(result)
+    assert spec["code"] == "INTERNAL_ERROR"
+    [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
+    assert spec["correlationId"] in record.getMessage()
+    assert isinstance(record.exc_info[1], me.SpecError)

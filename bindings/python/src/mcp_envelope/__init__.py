@@ -9,6 +9,7 @@ through one shared WebAssembly component.
     (True, '<tool_error code="NOT_FOUND" severity="error">')
 """
 
+from ._component import ComponentUnavailable
 from .envelope import (
     CodeDefaults,
     Format,
@@ -42,6 +43,7 @@ from ._pydantic_issues import issues_from_pydantic
 
 __all__ = [
     "CodeDefaults",
+    "ComponentUnavailable",
     "ContractDelta",
     "EnvelopeError",
     "Format",

@@ -257,6 +257,19 @@ class CodeDefaults:
     recovery: str
 
 
+def _call_typed(name: str, *params: Any) -> Any:
+    """A typed call for the small fixed queries: after a trap, one retry on the fresh instance."""
+    runtime = _component.runtime()
+    try:
+        return runtime.call_typed(name, *params)
+    except _component.ComponentTrap as trap:
+        _trapped(trap)
+    try:
+        return runtime.call_typed(name, *params)
+    except _component.ComponentTrap as again:
+        raise _component.ComponentUnavailable(f"the component fails on every call: {again}") from None
+
+
 _canonical: tuple[str, ...] | None = None
 _defaults: dict[str, CodeDefaults | None] = {}
 
@@ -265,7 +278,7 @@ def canonical_codes() -> list[str]:
     """The 17 canonical codes, in the seed's order."""
     global _canonical
     if _canonical is None:
-        _canonical = tuple(_component.runtime().call_typed("canonical-codes"))
+        _canonical = tuple(_call_typed("canonical-codes"))
     return list(_canonical)
 
 
@@ -274,7 +287,7 @@ def defaults_for(code: str) -> CodeDefaults | None:
     if code not in _defaults:
         if code not in canonical_codes():
             return None  # custom codes have no defaults; not cached, so the cache stays small
-        record = _component.runtime().call_typed("defaults-for", code)
+        record = _call_typed("defaults-for", code)
         _defaults[code] = (
             None if record is None else CodeDefaults(record.category, record.retryable, record.recovery)
         )

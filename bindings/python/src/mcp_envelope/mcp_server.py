@@ -110,15 +110,25 @@ class EnvelopeMCPServer(MCPServer):
 
 
 def _answer(tool: str, error: BaseException, arguments: Mapping[str, Any] | None, format: Format) -> CallToolResult:
-    """`result_for_exception`, or, if even that fails, a JSON-RPC internal error.
+    """`result_for_exception`; if that fails, INTERNAL_ERROR; if even that fails, a JSON-RPC internal error.
 
     Nothing escapes to the SDK's own handler, which would send the text of
     whatever was raised to the model.
     """
     try:
         return result_for_exception(tool, error, arguments, format)
-    except Exception:
-        logger.exception("mcp-envelope could not build the envelope for a failed call of %r", tool)
+    except Exception:  # such as a ToolError whose spec the component refuses
+        correlation_id = new_correlation_id()
+        logger.exception(
+            "mcp-envelope could not build the envelope for a failed call of %r; "
+            "the model was sent INTERNAL_ERROR with correlation id %s",
+            tool,
+            correlation_id,
+        )
+    try:
+        return _as_result(call_tool_result(internal_error_spec(correlation_id), format))
+    except Exception:  # the component itself is unusable
+        logger.exception("mcp-envelope could not build an INTERNAL_ERROR envelope")
         raise MCPError(INTERNAL_ERROR, "Internal error") from None
 
 
