@@ -36,6 +36,7 @@ def test_the_wheel_ships_the_component_and_the_type_marker(wheel):
         names = set(z.namelist())
         metadata = next(z.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
     assert {"mcp_envelope/mcp_envelope.wasm", "mcp_envelope/py.typed", "mcp_envelope/__init__.py"} <= names
+    assert [n for n in names if n.endswith(".wasm")] == ["mcp_envelope/mcp_envelope.wasm"]
     assert not any("tests/" in n or n.endswith(".pyc") for n in names)
     assert "Requires-Dist: wasmtime<51,>=50.0.1" in metadata
     assert "Requires-Python: >=3.10" in metadata
