@@ -21,14 +21,11 @@ from __future__ import annotations
 import atexit
 import ctypes
 import hashlib
+import os
 import sys
 import threading
 from ctypes import byref
-from importlib import resources
-from pathlib import Path
 from typing import Any
-
-from . import _cache
 
 API_INSTANCE = "mcp:envelope/api@0.1.0"
 WASM_FILE = "mcp_envelope.wasm"
@@ -68,6 +65,8 @@ def _compile(engine: Any, wasm: bytes) -> tuple[Any, str]:
     """The compiled component, from the per-user cache when a valid entry exists."""
     import platform
 
+    from . import _cache  # here, with its file-system imports, not at package import
+
     import wasmtime
     from wasmtime.component import Component
 
@@ -77,7 +76,7 @@ def _compile(engine: Any, wasm: bytes) -> tuple[Any, str]:
         "wasmtime",
         _wasmtime_version(),
         # The native library itself, in case two builds share a version string.
-        str(Path(wasmtime.__file__).parent),
+        os.path.dirname(wasmtime.__file__),
         platform.machine(),
         sys.platform,
     ]
@@ -122,7 +121,7 @@ class _Instance:
 class Runtime:
     """The engine and compiled component for this process, and its per-thread instances."""
 
-    def __init__(self, wasm_path: Path | None = None, memory_limit: int | None = None) -> None:
+    def __init__(self, wasm_path: str | os.PathLike[str] | None = None, memory_limit: int | None = None) -> None:
         try:
             import wasmtime
             from wasmtime import _ffi as ffi
@@ -131,11 +130,12 @@ class Runtime:
         self._ffi = ffi
         self._wasmtime_error = wasmtime.WasmtimeError
         self.memory_limit = memory_limit
+        if wasm_path is None:
+            # A plain file beside this module: the wheel installs it there.
+            wasm_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), WASM_FILE)
         try:
-            if wasm_path is None:
-                wasm = resources.files(__package__).joinpath(WASM_FILE).read_bytes()
-            else:
-                wasm = Path(wasm_path).read_bytes()
+            with open(wasm_path, "rb") as f:
+                wasm = f.read()
         except OSError as e:
             raise ComponentUnavailable(
                 f"the component {WASM_FILE} is missing from the mcp_envelope package ({e}); "
