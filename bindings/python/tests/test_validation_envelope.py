@@ -147,3 +147,13 @@ def test_a_trap_answers_internal_error(runtime_swap):
     with pytest.raises(me.MalformedEnvelope, match=r"^the envelope reader failed \(INTERNAL_ERROR"):
         me.parse_validation('<validation_error action="' + "a" * (8 << 20))
     assert me.render_validation("billing.get_invoice", [SEED_ISSUE]) == SEED_XML
+
+
+def test_raise_for_error_on_a_validation_error():
+    result = me.validation_error("billing.get_invoice", [SEED_ISSUE])
+    with pytest.raises(me.EnvelopeError) as raised:
+        me.raise_for_error(result)
+    e = raised.value
+    assert (e.code, e.retryable, e.category) == ("VALIDATION_ERROR", True, "validation")
+    assert e.message == "id: Invalid email format. You sent: 'not-an-email'. Expected a valid email address."
+    assert e.validation == me.parse_validation(result)

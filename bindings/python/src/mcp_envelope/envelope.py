@@ -192,21 +192,31 @@ def _is_error_result(result: Any) -> bool:
 
 
 def raise_for_error(result: Any) -> Any:
-    """Returns `result` unless it is an error result with an envelope; then raises EnvelopeError.
+    """Returns `result` unless it is an error result (`isError: true`); then raises EnvelopeError.
 
-    An error result without an envelope raises EnvelopeError with code
-    `UNKNOWN_ERROR` and the result's text as the message.
+    A `<tool_error>` gives its code and fields. A `<validation_error>` gives
+    code `VALIDATION_ERROR`, one `name: text` line per field as the message,
+    and the parsed envelope as `validation`. Any other error result gives
+    code `UNKNOWN_ERROR` with the result's text as the message.
     """
+    from .validation import parse_validation  # validation builds on this module
+
     if not _is_error_result(result):
         return result
     spec = parse_envelope(result)
+    validation = None
     if spec is None:
-        spec = {"code": "UNKNOWN_ERROR", "message": _result_text(result)}
+        validation = parse_validation(result)
+        if validation is not None:
+            lines = [f"{f['name']}: {f['text']}" for f in validation["fields"]]
+            spec = {"code": "VALIDATION_ERROR", "message": "\n".join(lines)}
+        else:
+            spec = {"code": "UNKNOWN_ERROR", "message": _result_text(result)}
     defaults = defaults_for(spec["code"])
     recovery = spec.get("suggestion") or (defaults.recovery if defaults else None)
     retryable = spec.get("retryable", defaults.retryable if defaults else False)
     category = spec.get("category", defaults.category if defaults else None)
-    raise EnvelopeError(spec, recovery=recovery, retryable=retryable, category=category)
+    raise EnvelopeError(spec, recovery=recovery, retryable=retryable, category=category, validation=validation)
 
 
 def _result_text(result: Any) -> str:

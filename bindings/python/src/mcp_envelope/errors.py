@@ -214,8 +214,18 @@ class EnvelopeError(Exception):
     keys); the attributes give the effective values, defaults filled in.
     """
 
-    def __init__(self, spec: Mapping[str, Any], *, recovery: str | None, retryable: bool, category: str | None):
+    def __init__(
+        self,
+        spec: Mapping[str, Any],
+        *,
+        recovery: str | None,
+        retryable: bool,
+        category: str | None,
+        validation: Mapping[str, Any] | None = None,
+    ):
         self.spec = dict(spec)
+        # The parsed `<validation_error>` ({"action", "fields", ...}) when that is what the result held.
+        self.validation = None if validation is None else dict(validation)
         self.code: str = spec["code"]
         self.message: str = spec.get("message", "")
         self.recovery = recovery
