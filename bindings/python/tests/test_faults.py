@@ -75,3 +75,27 @@ def test_a_file_that_is_not_a_component_is_a_clear_error(tmp_path):
     bad.write_bytes(b"\0asm garbage")
     with pytest.raises(_component.ComponentUnavailable, match="could not be compiled"):
         _component.Runtime(wasm_path=bad)
+
+
+def test_a_trap_on_one_thread_leaves_the_others_alone(small_memory, seed_invoice):
+    import threading
+
+    outputs: list[str] = []
+    trapped: list[str] = []
+    start = threading.Barrier(2)
+
+    def steady() -> None:
+        start.wait()
+        outputs.extend(me.render(seed_invoice["spec"]) for _ in range(2000))
+
+    def faulty() -> None:
+        start.wait()
+        trapped.extend(me.render(HUGE_SPEC) for _ in range(3))
+
+    threads = [threading.Thread(target=steady), threading.Thread(target=faulty)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outputs == [seed_invoice["xml"]] * 2000
+    assert len(trapped) == 3 and all(INTERNAL_XML.match(t) for t in trapped)
