@@ -5,8 +5,9 @@
 // Loading: the bindings are transpiled with `--instantiation sync`, so they
 // contain no fetch, no fs and no top-level await. The core module is embedded
 // as base64 and compiled synchronously with `new WebAssembly.Module` the first
-// time a function is called, which works unchanged in Node, browsers (Chromium
-// allows synchronous compiles up to 8 MB on the main thread), Deno and Bun.
+// time a function is called, which works unchanged in Node and browsers
+// (Chromium allows synchronous compiles up to 8 MB on the main thread) and
+// needs nothing Deno or Bun lack.
 // Runtimes that forbid compiling wasm from bytes at run time (Cloudflare
 // Workers, Vercel Edge) import the `.wasm` file as a module instead and hand
 // it over with `useCoreModule` before the first call.

@@ -13,6 +13,9 @@ export interface RenderOptions {
 const FORMATS: readonly string[] = ['xml', 'json', 'text'];
 
 function formatOf(options: RenderOptions | undefined): Format {
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    throw new TypeError(`options must be an object such as { format: 'json' }, not ${JSON.stringify(options)}`);
+  }
   const format = options?.format ?? 'xml';
   if (!FORMATS.includes(format)) {
     throw new TypeError(`format must be "xml", "json" or "text", not ${JSON.stringify(String(format))}`);

@@ -54,6 +54,7 @@ describe('render', () => {
 
   test('refuses an unknown format and a spec JSON cannot hold', () => {
     assert.throws(() => render(seedSpec, { format: 'yaml' }), { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
+    assert.throws(() => render(seedSpec, 'json'), { name: 'TypeError', message: 'options must be an object such as { format: \'json\' }, not "json"' });
     const cyclic = { code: 'X', message: 'x' };
     cyclic.details = { self: cyclic };
     assert.throws(() => render(cyclic), (e) => e instanceof TypeError && e.message.startsWith('the spec cannot be written as JSON'));
