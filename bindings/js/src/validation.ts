@@ -287,7 +287,29 @@ function fromAjv(errors: readonly Raw[], input: unknown): ValidationIssue[] {
   // A schema from Zod states both `format` and the pattern behind it; the
   // model needs only the named format.
   const named = new Set(issues.filter((i) => i.code === 'invalid_format' && i.format !== 'regex').map((i) => JSON.stringify(i.path)));
-  return issues.filter((i) => !(i.code === 'invalid_format' && i.format === 'regex' && named.has(JSON.stringify(i.path))));
+  const kept = issues.filter((i) => !(i.code === 'invalid_format' && i.format === 'regex' && named.has(JSON.stringify(i.path))));
+  return inDeclaredOrder(kept, errors);
+}
+
+/**
+ * ajv reports `required` and `additionalProperties` before the properties'
+ * own checks; Zod goes in declaration order and reports extra keys last. With
+ * `verbose: true` the root schema is known, so the fields are put in its
+ * order, and the same failures give the same envelope, byte for byte.
+ */
+function inDeclaredOrder(issues: ValidationIssue[], errors: readonly Raw[]): ValidationIssue[] {
+  const root = errors.find((e) => (e.instancePath ?? e.dataPath ?? '') === '' && e.parentSchema !== undefined)?.parentSchema as
+    { properties?: Record<string, unknown> } | undefined;
+  if (root?.properties === undefined || root.properties === null) return issues;
+  const order = Object.keys(root.properties);
+  const rank = (issue: ValidationIssue) => {
+    if (issue.path.length === 0) return order.length + 1;
+    const at = order.indexOf(String(issue.path[0]));
+    return at < 0 ? order.length : at;
+  };
+  return issues.map((issue, index) => ({ issue, index }))
+    .sort((a, b) => rank(a.issue) - rank(b.issue) || a.index - b.index)
+    .map(({ issue }) => issue);
 }
 
 function looksLikeAjv(items: readonly unknown[]): boolean {
