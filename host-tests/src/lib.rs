@@ -26,20 +26,23 @@ pub fn component_path() -> PathBuf {
 /// The engine and the compiled component, made once per process.
 pub fn loaded() -> &'static (Engine, Component) {
     static LOADED: OnceLock<(Engine, Component)> = OnceLock::new();
-    LOADED.get_or_init(|| {
-        let path = component_path();
-        if !path.exists() {
-            panic!(
-                "the component {} does not exist: build it first with scripts/build-component \
-                 (scripts/test does), or point MCP_ENVELOPE_COMPONENT at one",
-                path.display()
-            );
-        }
-        let engine = Engine::default();
-        let component = Component::from_file(&engine, &path)
-            .unwrap_or_else(|e| panic!("{} is not a loadable component: {e:?}", path.display()));
-        (engine, component)
-    })
+    LOADED.get_or_init(|| load(&component_path()))
+}
+
+/// Compiles the component at `path`, with a clear message when it is missing.
+pub fn load(path: impl AsRef<std::path::Path>) -> (Engine, Component) {
+    let path = path.as_ref();
+    if !path.exists() {
+        panic!(
+            "the component {} does not exist: build it first with scripts/build-component \
+             (scripts/test does), or point MCP_ENVELOPE_COMPONENT at one",
+            path.display()
+        );
+    }
+    let engine = Engine::default();
+    let component = Component::from_file(&engine, path)
+        .unwrap_or_else(|e| panic!("{} is not a loadable component: {e:?}", path.display()));
+    (engine, component)
 }
 
 /// One instance of the component in its own store.
@@ -52,6 +55,11 @@ pub struct Instance {
 impl Instance {
     pub fn new() -> Instance {
         let (engine, component) = loaded();
+        Instance::with(engine, component)
+    }
+
+    /// An instance of a component compiled by `engine`.
+    pub fn with(engine: &Engine, component: &Component) -> Instance {
         let mut store = Store::new(engine, ());
         // The world imports nothing, so an empty linker must do.
         let linker = Linker::new(engine);
