@@ -6,27 +6,11 @@
 
 use mcp_envelope::validation::{self, IssueCode, PathSegment, ValidationIssue, ValidationOptions};
 use mcp_envelope::{render_xml, spec, ToolError};
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+#[path = "common/timing.rs"]
+mod timing;
 
-/// Runs `f` repeatedly for about `budget` and returns the median of 15 rounds' per-call time.
-fn time<T>(budget: Duration, mut f: impl FnMut() -> T) -> Duration {
-    let start = Instant::now();
-    black_box(f());
-    let once = start.elapsed().max(Duration::from_nanos(50));
-    let per_round = ((budget.as_nanos() / 15) / once.as_nanos()).clamp(1, 1_000_000) as u32;
-    let mut rounds: Vec<Duration> = (0..15)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..per_round {
-                black_box(f());
-            }
-            start.elapsed() / per_round
-        })
-        .collect();
-    rounds.sort();
-    rounds[7]
-}
+use std::time::Duration;
+use timing::time;
 
 fn issues(n: usize) -> Vec<ValidationIssue> {
     (0..n)

@@ -7,30 +7,14 @@
 
 use host_tests::{to_wit, wit, Instance};
 use mcp_envelope::{render_xml, spec, validation};
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+#[path = "../../benches/common/timing.rs"]
+mod timing;
+
+use std::time::Duration;
+use timing::time;
 
 const SPEC: &str = r#"{"code":"NOT_FOUND","message":"No invoice with that ID","suggestion":"List invoices first, then retry with a real ID","availableActions":["billing.list_invoices"],"details":{"requestedId":"inv_2026_9999"},"retryAfter":30}"#;
 const VALIDATION: &str = r#"{"action":"billing.get_invoice","issues":[{"path":["id"],"code":"invalid_format","format":"email","input":"not-an-email"},{"path":["amount"],"code":"too_small","origin":"number","minimum":1,"input":0}]}"#;
-
-/// The median per-call time of 15 rounds filling about `budget`.
-fn time<T>(budget: Duration, mut f: impl FnMut() -> T) -> Duration {
-    let start = Instant::now();
-    black_box(f());
-    let once = start.elapsed().max(Duration::from_nanos(50));
-    let per_round = ((budget.as_nanos() / 15) / once.as_nanos()).clamp(1, 1_000_000) as u32;
-    let mut rounds: Vec<Duration> = (0..15)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..per_round {
-                black_box(f());
-            }
-            start.elapsed() / per_round
-        })
-        .collect();
-    rounds.sort();
-    rounds[7]
-}
 
 fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
