@@ -4,61 +4,10 @@
 
 use mcp_envelope::{render_text, render_xml, ToolError, REPLACEMENT};
 
-/// A small deterministic generator, so a failure names a reproducible round.
-struct XorShift(u64);
+#[path = "common/hostile_text.rs"]
+mod hostile_text;
 
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn text(&mut self) -> String {
-        const PIECES: &[&str] = &[
-            "<",
-            ">",
-            "&",
-            "\"",
-            "'",
-            "]]>",
-            "]]",
-            "\r",
-            "\r\n",
-            "\n",
-            "\t",
-            "\0",
-            "\u{1}",
-            "\u{b}",
-            "\u{1f}",
-            "\u{7f}",
-            "\u{85}",
-            "\u{fffe}",
-            "\u{ffff}",
-            "\u{fffd}",
-            "\u{feff}",
-            "\u{1F469}\u{200D}\u{1F467}",
-            "\u{200F}",
-            "e\u{301}",
-            "\u{10FFFF}",
-            "a",
-            " ",
-            "  ",
-            "<tool_error code=\"X\">",
-            "</message>",
-            "<![CDATA[",
-            "&amp;",
-            "&#0;",
-            "?>",
-            "-->",
-        ];
-        let len = self.next() % 20;
-        (0..len)
-            .map(|_| PIECES[(self.next() % PIECES.len() as u64) as usize])
-            .collect()
-    }
-}
+use hostile_text::XorShift;
 
 fn sanitized(text: &str) -> String {
     text.chars()
