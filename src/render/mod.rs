@@ -7,6 +7,7 @@ mod xml;
 
 pub use json::render_json;
 pub(crate) use json::{push_json_array, push_json_object};
+pub(crate) use result::text_result;
 pub use result::{call_tool_result, protocol_error, ProtocolErrorKind};
 pub use text::render_text;
 pub use xml::{render_xml, REPLACEMENT};

@@ -22,11 +22,15 @@ use crate::model::ToolError;
 /// assert!(result.ends_with(r#""isError":false}"#));
 /// ```
 pub fn call_tool_result(error: &ToolError, format: Format) -> String {
-    let text = render(error, format);
+    text_result(&render(error, format), error.is_error())
+}
+
+/// `{"content":[{"type":"text","text":..}],"isError":..}` around any envelope text.
+pub(crate) fn text_result(text: &str, is_error: bool) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     out.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
-    push_json_string(&mut out, &text);
-    out.push_str(if error.is_error() {
+    push_json_string(&mut out, text);
+    out.push_str(if is_error {
         "}],\"isError\":true}"
     } else {
         "}],\"isError\":false}"

@@ -29,17 +29,12 @@ pub(crate) use parse::read_contract_awareness;
 pub(crate) use render::{contract_awareness, push_deltas_json};
 pub(crate) use spec::deltas_from_json;
 
-use crate::render::push_json_string;
 use crate::spec::SpecError;
 
 /// The `CallToolResult` carrying a validation envelope (always `isError: true`).
 pub fn validation_result(spec: &ValidationSpec) -> String {
     let text = render_validation(&spec.action, &spec.issues, &spec.deltas, spec.options);
-    let mut out = String::with_capacity(text.len() + 64);
-    out.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
-    push_json_string(&mut out, &text);
-    out.push_str("}],\"isError\":true}");
-    out
+    crate::render::text_result(&text, true)
 }
 
 /// Renders the envelope for a JSON validation spec.
