@@ -3,10 +3,11 @@
 // modules, runs every shared vector and posts its verdict back here.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { vectorCases } from './vector-runner.mjs';
@@ -22,6 +23,51 @@ const ROOTS = { '/pkg/dist/': join(pkg, 'dist'), '/pkg/generated/': join(pkg, 'g
 
 function vectorNames() {
   return readdirSync(vectors).filter((name) => name.endsWith('.json') && name !== 'schema.json').sort();
+}
+
+/** Pids of live processes whose command line names `marker` (Linux's /proc; none elsewhere). */
+function processesNaming(marker) {
+  if (!existsSync('/proc')) return [];
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes(marker)) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+function signal(pid, name) {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false; // already gone (ESRCH)
+  }
+}
+
+/**
+ * Ends the browser and every helper it started, and waits until none is left:
+ * Chromium's helpers keep writing into the profile for a moment after the
+ * main process is told to stop, and removing the profile under them fails with
+ * ENOTEMPTY. The browser leads its own process group (spawned detached), so
+ * the group is signalled; helpers that left the group are found by the
+ * profile path on their command line.
+ */
+async function stopBrowser(browser, profile) {
+  const alive = () => [
+    ...(signal(-browser.pid, 0) ? [-browser.pid] : []),
+    ...processesNaming(profile).filter((pid) => pid !== process.pid),
+  ];
+  for (const pid of alive()) signal(pid, 'SIGTERM');
+  for (let waited = 0; alive().length > 0; waited += 50) {
+    if (waited >= 5000) for (const pid of alive()) signal(pid, 'SIGKILL');
+    if (waited >= 15000) throw new Error(`browser processes still running after 15 s: ${alive().join(', ')}`);
+    await sleep(50);
+  }
 }
 
 function serve(onVerdict) {
@@ -58,7 +104,7 @@ test('every shared vector passes in headless Chromium', async () => {
   const browser = spawn(BROWSER, [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
     '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`, url,
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  ], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let browserLog = '';
   browser.stderr.on('data', (chunk) => { browserLog = (browserLog + chunk).slice(-4000); });
   const exited = new Promise((resolve) => browser.on('exit', resolve));
@@ -74,11 +120,12 @@ test('every shared vector passes in headless Chromium', async () => {
     assert.match(result.userAgent, /HeadlessChrome/);
   } finally {
     clearTimeout(timer);
-    if (browser.exitCode === null) {
-      browser.kill('SIGTERM');
-      await exited;
+    try {
+      await stopBrowser(browser, profile);
+    } finally {
+      server.close();
+      // Retries cover a file system that is slow to show the last writes gone.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
-    server.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 });
