@@ -3,7 +3,29 @@
 //! Codes are closed-then-open: these 17 are known (and have defaults), any
 //! other non-empty string is a custom code with no defaults.
 
-use crate::model::Category;
+/// Which recovery branch a failure is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Category {
+    /// Timeout, rate limit, a dependency briefly down: wait and retry.
+    Transient,
+    /// The arguments were wrong: fix them and call again.
+    Validation,
+    /// A rule forbids it: explain or escalate, do not retry.
+    Business,
+    /// The caller may not do this: stop, do not probe.
+    Permission,
+    /// The server failed: do not retry blindly.
+    Internal,
+}
+
+string_enum!(Category {
+    Transient = "transient",
+    Validation = "validation",
+    Business = "business",
+    Permission = "permission",
+    Internal = "internal"
+});
+
 
 /// What a canonical code implies: its category, whether another call can
 /// succeed, and the recovery hint rendered when the caller gives none.
@@ -12,6 +34,16 @@ pub struct CodeDefaults {
     pub category: Category,
     pub retryable: bool,
     pub recovery: &'static str,
+}
+
+impl CodeDefaults {
+    /// `{"category","retryable","recovery"}`, as the component gives it.
+    pub fn to_json(&self) -> String {
+        let mut out = format!("{{\"category\":\"{}\",\"retryable\":{},\"recovery\":", self.category, self.retryable);
+        crate::json::push_json_string(&mut out, self.recovery);
+        out.push('}');
+        out
+    }
 }
 
 macro_rules! canonical_codes {

@@ -59,12 +59,16 @@ macro_rules! string_enum {
 }
 
 pub mod code;
-mod json_object;
+pub mod delta;
+mod error;
+mod json;
 mod model;
 mod parse;
+mod read;
 mod render;
 pub mod spec;
 pub mod validation;
+mod xml;
 
 #[cfg(target_arch = "wasm32")]
 mod component;
@@ -74,10 +78,13 @@ mod component;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
-pub use code::{CodeDefaults, CANONICAL_CODES};
-pub use model::{Category, Severity, ToolError};
-pub use parse::{parse, ParseError};
+pub use code::{Category, CodeDefaults, CANONICAL_CODES};
+pub use error::{ParseError, SpecError};
+pub use json::repair_lone_surrogates;
+pub use model::{Severity, ToolError};
+pub use parse::parse;
+pub use read::{error_of_result, internal_error_result, read_envelope, ClientOutcome, Reading};
+pub use xml::REPLACEMENT;
 pub use render::{
     call_tool_result, protocol_error, render, render_json, render_text, render_xml, Format, ProtocolErrorKind,
-    REPLACEMENT,
 };

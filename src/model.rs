@@ -4,8 +4,9 @@
 //! set". The accessors `recovery`, `category_or_default` and `is_retryable`
 //! fill in the code's defaults, which is what the renderers use.
 
+use crate::code::Category;
 use crate::code::{self, CodeDefaults};
-use crate::validation::{shown_deltas, ContractDelta, ValidationOptions};
+use crate::delta::{shown_deltas, ContractDelta, DEFAULT_MAX_DELTAS};
 
 /// How bad the failure is. `Error` and `Critical` mark the result `isError: true`;
 /// `Warning` is guidance on a result that still succeeded.
@@ -17,29 +18,7 @@ pub enum Severity {
     Warning,
 }
 
-/// Which recovery branch a failure is on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Category {
-    /// Timeout, rate limit, a dependency briefly down: wait and retry.
-    Transient,
-    /// The arguments were wrong: fix them and call again.
-    Validation,
-    /// A rule forbids it: explain or escalate, do not retry.
-    Business,
-    /// The caller may not do this: stop, do not probe.
-    Permission,
-    /// The server failed: do not retry blindly.
-    Internal,
-}
-
 string_enum!(Severity { Error = "error", Critical = "critical", Warning = "warning" });
-string_enum!(Category {
-    Transient = "transient",
-    Validation = "validation",
-    Business = "business",
-    Permission = "permission",
-    Internal = "internal"
-});
 
 impl Severity {
     /// Whether a result carrying this severity is a failure (`isError: true`).
@@ -173,8 +152,8 @@ impl ToolError {
     /// The contract changes the envelope lists, and how many more it only counts.
     pub fn listed_deltas(&self) -> (Vec<&ContractDelta>, usize) {
         let mut shown = shown_deltas(&self.deltas);
-        let omitted = shown.len().saturating_sub(ValidationOptions::DEFAULT_MAX_DELTAS);
-        shown.truncate(ValidationOptions::DEFAULT_MAX_DELTAS);
+        let omitted = shown.len().saturating_sub(DEFAULT_MAX_DELTAS);
+        shown.truncate(DEFAULT_MAX_DELTAS);
         (shown, omitted)
     }
 

@@ -9,11 +9,12 @@
 //! assert_eq!(spec::to_json(&e), r#"{"code":"NOT_FOUND","message":"No invoice with that ID"}"#);
 //! ```
 
-use crate::json_object::{kind_of, kind_of_text, parse_object, repeated_key, Entries};
-use crate::model::{Category, Severity, ToolError};
-use crate::render::push_json_string;
+use crate::json::{kind_of, kind_of_text, parse_object, push_json_array, push_json_object, push_json_string, repeated_key, Entries};
+use crate::code::Category;
+use crate::model::{Severity, ToolError};
 use serde_json::Value;
-use std::fmt;
+
+pub use crate::error::SpecError;
 
 /// The keys a spec may have, in the order `to_json` writes them.
 pub const KEYS: [&str; 12] = [
@@ -30,18 +31,6 @@ pub const KEYS: [&str; 12] = [
     "correlationId",
     "deltas",
 ];
-
-/// Why a spec was refused: one line saying what is wrong and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpecError(pub String);
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SpecError {}
 
 fn fail<T>(message: impl Into<String>) -> Result<T, SpecError> {
     Err(SpecError(message.into()))
@@ -64,7 +53,7 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
             continue;
         }
         if key == "deltas" {
-            error.deltas = crate::validation::deltas_from_json(raw.get())?;
+            error.deltas = crate::delta::deltas_from_json(raw.get())?;
             continue;
         }
         let value: Value =
@@ -119,7 +108,12 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
 
 /// Writes the smallest spec that renders the same envelope: defaults left out.
 pub fn to_json(error: &ToolError) -> String {
-    let e = error.minimal();
+    to_json_as_stated(&error.minimal())
+}
+
+/// Writes every field that is set, even one equal to its code's default: what
+/// an envelope read back states (`read_envelope`'s faithful spec).
+pub fn to_json_as_stated(e: &ToolError) -> String {
     let mut out = String::from("{\"code\":");
     push_json_string(&mut out, &e.code);
     out.push_str(",\"message\":");
@@ -130,11 +124,11 @@ pub fn to_json(error: &ToolError) -> String {
     }
     if !e.available_actions.is_empty() {
         out.push_str(",\"availableActions\":");
-        crate::render::push_json_array(&mut out, &e.available_actions);
+        push_json_array(&mut out, &e.available_actions);
     }
     if !e.details.is_empty() {
         out.push_str(",\"details\":");
-        crate::render::push_json_object(&mut out, &e.details);
+        push_json_object(&mut out, &e.details);
     }
     if let Some(seconds) = e.retry_after {
         out.push_str(&format!(",\"retryAfter\":{seconds}"));
@@ -158,7 +152,7 @@ pub fn to_json(error: &ToolError) -> String {
     }
     if !e.deltas.is_empty() {
         out.push_str(",\"deltas\":");
-        crate::validation::push_deltas_json(&mut out, &e.deltas.iter().collect::<Vec<_>>());
+        crate::delta::push_deltas_json(&mut out, &e.deltas.iter().collect::<Vec<_>>());
     }
     out.push('}');
     out
@@ -204,32 +198,29 @@ fn one_of<T: Copy>(key: &str, value: Value, all: &[T], name: fn(T) -> &'static s
     }
 }
 
-/// Detail values may be strings, numbers or booleans; numbers keep their
-/// written digits (so `12345678901234567890` stays exact).
+/// Detail values are shown as text: a string as itself, a number with its
+/// written digits (so `12345678901234567890` stays exact), a boolean or `null`
+/// as its word, and an object or array as its compact JSON, so whatever a host
+/// holds in its details reaches the model rather than failing the error path.
 fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
     if raw == "null" {
         return Ok(Vec::new());
     }
     let entries: Entries<Value> = serde_json::from_str(raw).map_err(|e| match kind_of_text(raw, &e) {
-        Some(kind) => SpecError(format!("\"details\" must be an object of strings, not {kind}")),
+        Some(kind) => SpecError(format!("\"details\" must be an object, not {kind}")),
         None => SpecError(format!("invalid spec JSON in \"details\": {e}")),
     })?;
     if let Some(key) = repeated_key(&entries.0) {
         return fail(format!("\"details\" has the key {key:?} twice"));
     }
-    entries
+    Ok(entries
         .0
         .into_iter()
         .map(|(key, value)| match value {
-            Value::String(s) => Ok((key, s)),
-            Value::Number(n) => Ok((key, n.to_string())),
-            Value::Bool(b) => Ok((key, b.to_string())),
-            other => fail(format!(
-                "\"details\".{key:?} must be a string, number or boolean, not {}",
-                kind_of(&other)
-            )),
+            Value::String(s) => (key, s),
+            other => (key, other.to_string()),
         })
-        .collect()
+        .collect())
 }
 
 /// Seconds, rounded up to a whole second (a model told to wait 1.5 s must not

@@ -7,7 +7,10 @@ use common::same;
 use common::vectors::{load_all, CaseKind, ParseOutcome, ValidationOutcome};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::validation::{self, envelope_to_json, parse_validation, validation_from_json, validation_result};
-use mcp_envelope::{call_tool_result, parse, protocol_error, render, spec, Format, ParseError, ProtocolErrorKind};
+use mcp_envelope::{
+    call_tool_result, error_of_result, parse, protocol_error, read_envelope, render, spec, Format, ParseError,
+    ProtocolErrorKind,
+};
 
 fn main() {
     let trials = load_all()
@@ -112,6 +115,16 @@ fn run(kind: CaseKind) -> Result<(), String> {
             (Err(ParseError::NoEnvelope), ParseOutcome::NoEnvelope) => Ok(()),
             (Err(ParseError::Malformed(got)), ParseOutcome::Malformed(want)) => same("malformed message", &got, &want),
             (got, _) => Err(format!("parse gave {got:?}, which is not what the vector expects")),
+        },
+        CaseKind::Read { input, outcome } => match (read_envelope(&input), outcome) {
+            (Ok(reading), ParseOutcome::Parsed(want)) => same("reading", &reading.to_json(), &want),
+            (Err(ParseError::Malformed(got)), ParseOutcome::Malformed(want)) => same("malformed message", &got, &want),
+            (got, _) => Err(format!("read gave {got:?}, which is not what the vector expects")),
+        },
+        CaseKind::ErrorOfResult { result, outcome } => match (error_of_result(&result), outcome) {
+            (Ok(Some(got)), Some(want)) => same("client outcome", &got.to_json(), &want),
+            (Ok(None), None) => Ok(()),
+            (got, want) => Err(format!("error-of-result gave {got:?}, want {want:?}")),
         },
         CaseKind::Protocol {
             kind,

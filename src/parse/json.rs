@@ -1,13 +1,14 @@
 //! Reads the JSON form (and unwraps a `CallToolResult`).
 
 use super::ParseError;
-use crate::json_object::{kind_of, parse_object, Entries};
-use crate::model::{Category, Severity, ToolError};
+use crate::json::{kind_of, parse_object, Entries};
+use crate::code::Category;
+use crate::model::{Severity, ToolError};
 use serde_json::Value;
 
 pub(super) enum JsonEnvelope {
     Error(ToolError),
-    /// A `CallToolResult`: its first text block, to be parsed in turn.
+    /// A `CallToolResult`: its text blocks, joined, to be parsed in turn.
     ToolResultText(String),
 }
 
@@ -78,7 +79,7 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
                 other => return malformed(format!("\"availableActions\" is {}, not an array", kind_of(&other))),
             },
             "contractDeltas" => {
-                error.deltas = crate::validation::deltas_from_json(raw.get()).or_else(|e| malformed(e.0))?
+                error.deltas = crate::delta::deltas_from_json(raw.get()).or_else(|e| malformed(e.0))?
             }
             "retryAfter" => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
                 Some(n) => error.retry_after = Some(n),
@@ -104,15 +105,21 @@ fn tool_result_text(members: &[(String, Box<serde_json::value::RawValue>)]) -> R
         .map(|(_, v)| v.get())
         .unwrap_or("null");
     let blocks: Value = serde_json::from_str(content).or_else(|e| malformed(e.to_string()))?;
-    let text = blocks
+    match joined_text_blocks(&blocks) {
+        Some(text) => Ok(JsonEnvelope::ToolResultText(text)),
+        None => Err(ParseError::NoEnvelope),
+    }
+}
+
+/// The text blocks of a `CallToolResult`'s `content`, joined with a newline
+/// (an envelope may follow a block of partial output); `None` when there is none.
+pub(crate) fn joined_text_blocks(content: &Value) -> Option<String> {
+    let texts: Vec<&str> = content
         .as_array()
         .into_iter()
         .flatten()
-        .find(|block| block.get("type").and_then(Value::as_str) == Some("text"))
-        .and_then(|block| block.get("text"))
-        .and_then(Value::as_str);
-    match text {
-        Some(text) => Ok(JsonEnvelope::ToolResultText(text.to_owned())),
-        None => Err(ParseError::NoEnvelope),
-    }
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|block| block.get("text").and_then(Value::as_str))
+        .collect();
+    (!texts.is_empty()).then(|| texts.join("\n"))
 }

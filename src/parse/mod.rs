@@ -2,37 +2,15 @@
 //!
 //! The envelope may sit inside other text (a model's transcript, a log line);
 //! the earliest envelope found is read. A `CallToolResult` JSON is unwrapped
-//! to its first text block. Readers ignore sections they do not know, so
+//! to its text blocks, joined with a newline. Readers ignore sections they do not know, so
 //! envelopes from newer versions still read.
 
-mod json;
+pub(crate) mod json;
 mod text;
 pub(crate) mod xml;
 
+pub use crate::error::ParseError;
 use crate::model::ToolError;
-use std::fmt;
-
-/// Why no error could be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ParseError {
-    /// The text holds no envelope at all.
-    NoEnvelope,
-    /// It holds one, but it is broken: what is wrong and where.
-    Malformed(String),
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::NoEnvelope => {
-                f.write_str("no envelope: the text holds no <tool_error>, JSON error or error_code: lines")
-            }
-            ParseError::Malformed(why) => f.write_str(why),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 /// Reads the first envelope in `text`.
 ///
@@ -45,6 +23,11 @@ impl std::error::Error for ParseError {}
 /// ```
 pub fn parse(text: &str) -> Result<ToolError, ParseError> {
     parse_envelope(text, true)
+}
+
+/// `parse` without unwrapping a `CallToolResult` (the caller did).
+pub(crate) fn parse_unwrapped(text: &str) -> Result<ToolError, ParseError> {
+    parse_envelope(text, false)
 }
 
 fn parse_envelope(text: &str, unwrap_result: bool) -> Result<ToolError, ParseError> {

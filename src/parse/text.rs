@@ -3,7 +3,8 @@
 //! line that is neither a `key: value` line nor a continuation.
 
 use super::ParseError;
-use crate::model::{Category, Severity, ToolError};
+use crate::code::Category;
+use crate::model::{Severity, ToolError};
 
 const START: &str = "error_code: ";
 
@@ -59,13 +60,13 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
                     serde_json::from_str(&value).or_else(|e| malformed(format!("available_actions: {e}")))?
             }
             "details" => {
-                let entries: crate::json_object::Entries<String> =
+                let entries: crate::json::Entries<String> =
                     serde_json::from_str(&value).or_else(|e| malformed(format!("details: {e}")))?;
                 error.details = entries.0;
             }
             "retry_after" => error.retry_after = Some(super::xml::seconds(&value).or_else(malformed)?),
             "contract_changes" => {
-                error.deltas = crate::validation::deltas_from_json(&value)
+                error.deltas = crate::delta::deltas_from_json(&value)
                     .or_else(|e| malformed(format!("contract_changes: {e}")))?
             }
             "customer_message" => error.customer_message = Some(value),

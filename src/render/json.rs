@@ -5,9 +5,9 @@
 //! retryability, since they are the point of this form. JSON escaping is
 //! lossless, so no character is replaced.
 
-use super::push_json_string;
+use crate::json::{push_json_array, push_json_object, push_json_string};
 use crate::model::ToolError;
-use crate::validation::push_deltas_json;
+use crate::delta::push_deltas_json;
 
 /// Renders the JSON form, compact, keys in a fixed order.
 ///
@@ -72,28 +72,4 @@ pub fn render_json(error: &ToolError) -> String {
     }
     out.push('}');
     out
-}
-
-pub(crate) fn push_json_array(out: &mut String, items: &[String]) {
-    out.push('[');
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_json_string(out, item);
-    }
-    out.push(']');
-}
-
-pub(crate) fn push_json_object(out: &mut String, entries: &[(String, String)]) {
-    out.push('{');
-    for (i, (key, value)) in entries.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_json_string(out, key);
-        out.push(':');
-        push_json_string(out, value);
-    }
-    out.push('}');
 }

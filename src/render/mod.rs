@@ -6,13 +6,10 @@ mod text;
 mod xml;
 
 pub use json::render_json;
-pub(crate) use json::{push_json_array, push_json_object};
 pub(crate) use result::text_result;
 pub use result::{call_tool_result, protocol_error, ProtocolErrorKind};
 pub use text::render_text;
-pub use xml::{render_xml, REPLACEMENT};
-
-pub(crate) use xml::{element, escape_attribute, escape_content};
+pub use xml::render_xml;
 
 use crate::model::ToolError;
 
@@ -46,10 +43,4 @@ pub(crate) fn seconds_text(seconds: u32) -> String {
     } else {
         format!("{seconds} seconds")
     }
-}
-
-/// Appends `text` as a JSON string literal.
-pub(crate) fn push_json_string(out: &mut String, text: &str) {
-    // serde_json's string escaping cannot fail when writing into memory.
-    out.push_str(&serde_json::to_string(text).unwrap_or_default());
 }

@@ -7,7 +7,8 @@
 //! errors; bad arguments, upstream and business failures, and exceptions in a
 //! tool's own code are tool results, so the model can correct itself.
 
-use super::{push_json_string, render, render_json, Format};
+use super::{render, render_json, Format};
+use crate::json::push_json_string;
 use crate::model::ToolError;
 
 /// The MCP `CallToolResult` carrying the envelope as its one text block.

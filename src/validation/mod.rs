@@ -10,7 +10,9 @@
 //! assert!(envelope.contains("<field name=\"id\">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>"));
 //! ```
 
+mod arguments;
 mod field_text;
+mod json_schema;
 mod model;
 mod parse;
 mod path;
@@ -19,17 +21,17 @@ mod sent_value;
 mod spec;
 
 pub use field_text::field_text;
-pub use model::{Bound, ContractDelta, DeltaSeverity, IssueCode, PathSegment, ValidationIssue, ValidationOptions};
+pub use crate::delta::{ContractDelta, DeltaSeverity};
+pub use model::{Bound, IssueCode, ValidationIssue, ValidationOptions};
+pub use path::PathSegment;
 pub use parse::{parse_validation, ValidationEnvelope};
+pub(crate) use parse::parse_envelope as parse_validation_unwrapped;
 pub use path::{field_name, ROOT_NAME};
-pub use render::{deltas_for_action, render_validation, shown_deltas, VALIDATION_RECOVERY};
-pub use spec::{delta, envelope_to_json, issue, issues_and_deltas_from_json, validation_from_json, ValidationSpec};
+pub use crate::delta::{delta, deltas_for_action, shown_deltas};
+pub use render::{render_validation, VALIDATION_RECOVERY};
+pub use spec::{envelope_to_json, issue, issues_and_deltas_from_json, validation_from_json, ValidationSpec};
 
-pub(crate) use parse::read_contract_awareness;
-pub(crate) use render::{contract_awareness, push_deltas_json};
-pub(crate) use spec::deltas_from_json;
-
-use crate::spec::SpecError;
+use crate::error::SpecError;
 
 /// The `CallToolResult` carrying a validation envelope (always `isError: true`).
 pub fn validation_result(spec: &ValidationSpec) -> String {

@@ -1,12 +1,8 @@
 //! The validator-neutral issue model: what a validator found wrong with one
 //! argument, in structured fields, so every validator's issues read alike.
 
-/// One step of a path into the arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PathSegment {
-    Key(String),
-    Index(u64),
-}
+use super::path::PathSegment;
+
 
 /// What kind of problem an issue is: Zod 4's issue codes, plus `MissingRequired`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -138,30 +134,6 @@ impl ValidationIssue {
     pub fn field_name(&self) -> String {
         super::path::field_name(&self.path)
     }
-}
-
-/// How much a contract change can break a caller that learned the old contract.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum DeltaSeverity {
-    // Declared from most to least severe, so sorting puts BREAKING first.
-    Breaking,
-    Risky,
-    Safe,
-    Cosmetic,
-}
-
-string_enum!(DeltaSeverity { Breaking = "BREAKING", Risky = "RISKY", Safe = "SAFE", Cosmetic = "COSMETIC" });
-
-/// One change between the contract a model learned and the current one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ContractDelta {
-    /// The action it concerns; `None` for a tool-wide change.
-    pub action: Option<String>,
-    pub severity: DeltaSeverity,
-    pub field: String,
-    pub description: String,
-    pub before: Option<String>,
-    pub after: Option<String>,
 }
 
 /// Limits of the `<validation_error>` envelope.

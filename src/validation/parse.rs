@@ -1,10 +1,10 @@
 //! Reads a `<validation_error>` back: the action, each field's name and
 //! text, and the contract changes.
 
-use super::model::{ContractDelta, DeltaSeverity};
-use crate::parse::xml::XmlReader;
-use crate::parse::ParseError;
-use quick_xml::events::{BytesStart, Event};
+use crate::delta::{read_contract_awareness, ContractDelta};
+use crate::error::ParseError;
+use crate::xml::XmlReader;
+use quick_xml::events::Event;
 
 /// A `<validation_error>` as read back.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -34,7 +34,8 @@ pub fn parse_validation(text: &str) -> Result<ValidationEnvelope, ParseError> {
     parse_envelope(text)
 }
 
-fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseError> {
+/// `parse_validation` without unwrapping a `CallToolResult` (the caller did).
+pub(crate) fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseError> {
     let Some(at) = text.find("<validation_error") else {
         return Err(ParseError::NoEnvelope);
     };
@@ -59,11 +60,11 @@ fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseError> {
     while let Some((section, empty)) = xml.next_child()? {
         match section.name().as_ref() {
             "field" => {
-                let name = required(&xml, &section, "field", "name")?;
+                let name = xml.required_attribute(&section, "field", "name")?;
                 envelope.fields.push((name, xml.text(&section, empty)?));
             }
             "more_fields" => {
-                envelope.omitted_fields = count(&xml, &section)?;
+                envelope.omitted_fields = xml.count_attribute(&section)?;
                 xml.skip(&section, empty)?;
             }
             "recovery" => {
@@ -82,47 +83,4 @@ fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseError> {
         return xml.malformed("<validation_error> has no <recovery>");
     }
     Ok(envelope)
-}
-
-/// Reads the deltas of a `<contract_awareness>` whose start tag was just read.
-pub(crate) fn read_contract_awareness(xml: &mut XmlReader<'_>) -> Result<(Vec<ContractDelta>, usize), ParseError> {
-    let (mut deltas, mut omitted) = (Vec::new(), 0);
-    while let Some((item, empty)) = xml.next_child()? {
-        match item.name().as_ref() {
-            "delta" => {
-                let severity = required(xml, &item, "delta", "severity")?;
-                let Some(severity) = DeltaSeverity::from_wire(&severity) else {
-                    return xml.malformed(format_args!("unknown delta severity {severity:?}"));
-                };
-                deltas.push(ContractDelta {
-                    severity,
-                    action: xml.attribute(&item, "action")?,
-                    field: required(xml, &item, "delta", "field")?,
-                    before: xml.attribute(&item, "before")?,
-                    after: xml.attribute(&item, "after")?,
-                    description: xml.text(&item, empty)?,
-                });
-            }
-            "more_deltas" => {
-                omitted = count(xml, &item)?;
-                xml.skip(&item, empty)?;
-            }
-            _ => xml.skip(&item, empty)?,
-        }
-    }
-    Ok((deltas, omitted))
-}
-
-fn required(xml: &XmlReader<'_>, start: &BytesStart<'_>, element: &str, name: &str) -> Result<String, ParseError> {
-    match xml.attribute(start, name)? {
-        Some(value) => Ok(value),
-        None => xml.malformed(format_args!("<{element}> has no {name} attribute")),
-    }
-}
-
-fn count(xml: &XmlReader<'_>, start: &BytesStart<'_>) -> Result<usize, ParseError> {
-    let name = start.name().as_ref().to_owned();
-    let text = required(xml, start, &name, "count")?;
-    text.parse()
-        .or_else(|_| xml.malformed(format_args!("<{name}> count is {text:?}, not a number")))
 }

@@ -3,7 +3,12 @@
 //! written as `['a.b']` (a quote or backslash in the key gets a backslash),
 //! and the arguments object itself as `(arguments)`.
 
-use super::model::PathSegment;
+/// One step of a path into the arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSegment {
+    Key(String),
+    Index(u64),
+}
 
 /// The name of the whole arguments object, for issues at the root. It cannot
 /// collide with a field: a key `(arguments)` is written `['(arguments)']`.

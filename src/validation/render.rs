@@ -2,8 +2,9 @@
 //! it shares with `<tool_error>`.
 
 use super::field_text::field_text;
-use super::model::{ContractDelta, DeltaSeverity, ValidationIssue, ValidationOptions};
-use crate::render::{element, escape_attribute, escape_content, push_json_string};
+use super::model::{ValidationIssue, ValidationOptions};
+use crate::delta::{contract_awareness, deltas_for_action, ContractDelta};
+use crate::xml::{element, escape_attribute, escape_content};
 
 /// The last line of every validation envelope, part of the wire format.
 pub const VALIDATION_RECOVERY: &str = "Fix the fields above and call the tool again. Do not explain the error.";
@@ -55,91 +56,4 @@ pub fn render_validation(
     element(&mut out, "  ", "recovery", VALIDATION_RECOVERY);
     out.push_str("\n</validation_error>");
     out
-}
-
-/// The deltas worth telling a model about a failing action: BREAKING and
-/// RISKY ones, tool-wide or of exactly this action (not of an action whose
-/// name merely contains it), most severe first, otherwise in given order.
-pub fn deltas_for_action<'a>(deltas: &'a [ContractDelta], action: &str) -> Vec<&'a ContractDelta> {
-    shown_deltas(deltas)
-        .into_iter()
-        .filter(|d| d.action.as_deref().is_none_or(|a| a == action))
-        .collect()
-}
-
-/// BREAKING and RISKY deltas, most severe first (the rule for any envelope).
-pub fn shown_deltas(deltas: &[ContractDelta]) -> Vec<&ContractDelta> {
-    let mut picked: Vec<&ContractDelta> = deltas
-        .iter()
-        .filter(|d| matches!(d.severity, DeltaSeverity::Breaking | DeltaSeverity::Risky))
-        .collect();
-    picked.sort_by_key(|d| d.severity);
-    picked
-}
-
-/// Appends the `<contract_awareness>` section (nothing when there are no deltas).
-pub(crate) fn contract_awareness(out: &mut String, deltas: &[&ContractDelta], max: usize) {
-    if deltas.is_empty() {
-        return;
-    }
-    out.push_str("\n  <contract_awareness>");
-    for delta in deltas.iter().take(max) {
-        out.push_str("\n    <delta severity=\"");
-        out.push_str(delta.severity.as_str());
-        out.push('"');
-        for (name, value) in [
-            ("action", delta.action.as_deref()),
-            ("field", Some(delta.field.as_str())),
-            ("before", delta.before.as_deref()),
-            ("after", delta.after.as_deref()),
-        ] {
-            if let Some(value) = value {
-                out.push(' ');
-                out.push_str(name);
-                out.push_str("=\"");
-                escape_attribute(out, value);
-                out.push('"');
-            }
-        }
-        out.push('>');
-        escape_content(out, &delta.description);
-        out.push_str("</delta>");
-    }
-    if deltas.len() > max {
-        let more = deltas.len() - max;
-        let noun = if more == 1 { "change is" } else { "changes are" };
-        out.push_str(&format!(
-            "\n    <more_deltas count=\"{more}\">{more} more contract {noun} not listed.</more_deltas>"
-        ));
-    }
-    out.push_str("\n  </contract_awareness>");
-}
-
-/// The deltas as a JSON array (JSON and text forms of `<tool_error>`).
-pub(crate) fn push_deltas_json(out: &mut String, deltas: &[&ContractDelta]) {
-    out.push('[');
-    for (i, delta) in deltas.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"severity\":\"");
-        out.push_str(delta.severity.as_str());
-        out.push('"');
-        for (name, value) in [
-            ("action", delta.action.as_deref()),
-            ("field", Some(delta.field.as_str())),
-            ("description", Some(delta.description.as_str())),
-            ("before", delta.before.as_deref()),
-            ("after", delta.after.as_deref()),
-        ] {
-            if let Some(value) = value {
-                out.push_str(",\"");
-                out.push_str(name);
-                out.push_str("\":");
-                push_json_string(out, value);
-            }
-        }
-        out.push('}');
-    }
-    out.push(']');
 }

@@ -7,11 +7,12 @@
 //! nested `errors`/`issues` and its `note`/`params` are accepted and ignored,
 //! so `JSON.stringify(zodError.issues)` feeds it directly.
 
-use super::model::{Bound, ContractDelta, DeltaSeverity, IssueCode, PathSegment, ValidationIssue, ValidationOptions};
+use super::model::{Bound, IssueCode, ValidationIssue, ValidationOptions};
+use super::path::PathSegment;
+use crate::delta::{deltas_from_raw, push_deltas_json, ContractDelta};
 use super::parse::ValidationEnvelope;
-use crate::json_object::{kind_of, parse_object, repeated_key};
-use crate::render::push_json_string;
-use crate::spec::SpecError;
+use crate::error::SpecError;
+use crate::json::{array, boolean, count, fail, kind_of, number_text, object, optional_string, push_json_string, string, value};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -24,93 +25,29 @@ pub struct ValidationSpec {
     pub options: ValidationOptions,
 }
 
-type Members = Vec<(String, Box<RawValue>)>;
-
-fn fail<T>(message: impl Into<String>) -> Result<T, SpecError> {
-    Err(SpecError(message.into()))
-}
-
-fn object(text: &str, what: &str) -> Result<Members, SpecError> {
-    let members = parse_object(text).map_err(|e| match crate::json_object::kind_of_text(text, &e) {
-        Some(kind) => SpecError(format!("{what} must be a JSON object, not {kind}")),
-        None => SpecError(format!("invalid JSON in {what}: {e}")),
-    })?;
-    if let Some(key) = repeated_key(&members) {
-        return fail(format!("{what} has the key {key:?} twice"));
-    }
-    Ok(members)
-}
-
-fn value(raw: &RawValue, what: &str) -> Result<Value, SpecError> {
-    serde_json::from_str(raw.get()).map_err(|e| SpecError(format!("invalid JSON in {what}: {e}")))
-}
-
-fn array(raw: &RawValue, what: &str) -> Result<Vec<Box<RawValue>>, SpecError> {
-    serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()).map_err(|e| {
-        match crate::json_object::kind_of_text(raw.get(), &e) {
-            Some(kind) => SpecError(format!("{what} must be an array, not {kind}")),
-            None if raw.get().trim_start().starts_with('{') => {
-                SpecError(format!("{what} must be an array, not an object"))
-            }
-            None => SpecError(format!("invalid JSON in {what}: {e}")),
-        }
-    })
-}
-
-fn string(raw: &RawValue, what: &str) -> Result<String, SpecError> {
-    match value(raw, what)? {
-        Value::String(s) => Ok(s),
-        other => fail(format!("{what} must be a string, not {}", kind_of(&other))),
-    }
-}
-
-fn optional_string(raw: &RawValue, what: &str) -> Result<Option<String>, SpecError> {
-    match value(raw, what)? {
-        Value::Null => Ok(None),
-        Value::String(s) => Ok(Some(s)),
-        other => fail(format!("{what} must be a string, not {}", kind_of(&other))),
-    }
-}
-
-fn boolean(raw: &RawValue, what: &str) -> Result<bool, SpecError> {
-    match value(raw, what)? {
-        Value::Bool(b) => Ok(b),
-        other => fail(format!("{what} must be true or false, not {}", kind_of(&other))),
-    }
-}
-
-fn count(raw: &RawValue, what: &str) -> Result<usize, SpecError> {
-    match value(raw, what)?.as_u64() {
-        Some(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
-        None => fail(format!("{what} must be a whole number, 0 or more")),
-    }
-}
-
-/// A number or a string, as written (bounds, divisors).
-fn number_text(raw: &RawValue, what: &str) -> Result<String, SpecError> {
-    match value(raw, what)? {
-        Value::Number(n) => Ok(n.to_string()),
-        Value::String(s) => Ok(s),
-        other => fail(format!("{what} must be a number or a string, not {}", kind_of(&other))),
-    }
-}
-
-/// Reads `{"action", "issues", "deltas"?, "maxFields"?, "maxDeltas"?}`.
+/// Reads `{"action", "issues"?, "jsonSchemaErrors"?, "arguments"?, "deltas"?,
+/// "maxFields"?, "maxDeltas"?}`: neutral issues, then the issues of raw JSON
+/// Schema errors, each given the value sent at its path in `arguments` when it
+/// does not carry one.
 pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
+    let members = object(text, "the validation spec")?;
+    let arguments = members.iter().find(|(k, _)| k == "arguments").map(|(_, raw)| &**raw);
     let mut action = None;
-    let mut issues = None;
+    let (mut issues, mut schema_issues) = (None, None);
     let mut deltas = Vec::new();
     let mut options = ValidationOptions::default();
-    for (key, raw) in object(text, "the validation spec")? {
+    for (key, raw) in &members {
         match key.as_str() {
-            "action" => action = Some(string(&raw, "\"action\"")?),
-            "issues" => issues = Some(issues_from_raw(&raw)?),
-            "deltas" => deltas = deltas_from_raw(&raw)?,
-            "maxFields" => options.max_fields = count(&raw, "\"maxFields\"")?,
-            "maxDeltas" => options.max_deltas = count(&raw, "\"maxDeltas\"")?,
+            "action" => action = Some(string(raw, "\"action\"")?),
+            "issues" => issues = Some(issues_from_raw(raw)?),
+            "jsonSchemaErrors" => schema_issues = Some(super::json_schema::issues_from_errors(raw, arguments)?),
+            "arguments" => {}
+            "deltas" => deltas = deltas_from_raw(raw)?,
+            "maxFields" => options.max_fields = count(raw, "\"maxFields\"")?,
+            "maxDeltas" => options.max_deltas = count(raw, "\"maxDeltas\"")?,
             _ => {
                 return fail(format!(
-                    "unknown key {key:?} in the validation spec (expected one of: action, issues, deltas, maxFields, maxDeltas)"
+                    "unknown key {key:?} in the validation spec (expected one of: action, issues, jsonSchemaErrors, arguments, deltas, maxFields, maxDeltas)"
                 ))
             }
         }
@@ -120,7 +57,13 @@ pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
         Some(_) => return fail("\"action\" must not be empty"),
         None => return fail("missing \"action\": name the action (or tool) whose arguments failed"),
     };
-    let issues = issues.ok_or_else(|| SpecError("missing \"issues\": list what failed".into()))?;
+    let mut issues = match (issues, schema_issues) {
+        (None, None) => return fail("missing \"issues\": list what failed (or give \"jsonSchemaErrors\")"),
+        (issues, schema_issues) => [issues.unwrap_or_default(), schema_issues.unwrap_or_default()].concat(),
+    };
+    if let Some(arguments) = arguments {
+        super::arguments::fill_sent_values(&mut issues, arguments);
+    }
     Ok(ValidationSpec {
         action,
         issues,
@@ -158,17 +101,6 @@ fn issues_from_raw(raw: &RawValue) -> Result<Vec<ValidationIssue>, SpecError> {
         .iter()
         .enumerate()
         .map(|(i, item)| issue(item.get(), &format!("issues[{i}]")))
-        .collect()
-}
-
-fn deltas_from_raw(raw: &RawValue) -> Result<Vec<ContractDelta>, SpecError> {
-    if raw.get() == "null" {
-        return Ok(Vec::new());
-    }
-    array(raw, "\"deltas\"")?
-        .iter()
-        .enumerate()
-        .map(|(i, item)| delta(item.get(), &format!("deltas[{i}]")))
         .collect()
 }
 
@@ -228,7 +160,7 @@ pub fn issue(text: &str, at: &str) -> Result<ValidationIssue, SpecError> {
     Ok(issue)
 }
 
-fn path(raw: &RawValue, what: &str) -> Result<Vec<PathSegment>, SpecError> {
+pub(crate) fn path(raw: &RawValue, what: &str) -> Result<Vec<PathSegment>, SpecError> {
     array(raw, what)?
         .iter()
         .enumerate()
@@ -248,50 +180,6 @@ fn describe(value: &Value) -> String {
         Value::Number(n) => format!("the number {n}"),
         other => kind_of(other).to_owned(),
     }
-}
-
-/// Reads one contract delta; `at` names it in errors.
-pub fn delta(text: &str, at: &str) -> Result<ContractDelta, SpecError> {
-    let (mut action, mut severity, mut field, mut description, mut before, mut after) =
-        (None, None, None, None, None, None);
-    for (key, raw) in object(text, at)? {
-        let what = format!("{at}.{key}");
-        match key.as_str() {
-            "action" => action = optional_string(&raw, &what)?,
-            "severity" => {
-                let name = string(&raw, &what)?;
-                severity = Some(DeltaSeverity::from_wire(&name).ok_or_else(|| {
-                    SpecError(format!(
-                        "{what} is {name:?}; expected one of: BREAKING, RISKY, SAFE, COSMETIC"
-                    ))
-                })?);
-            }
-            "field" => field = Some(string(&raw, &what)?),
-            "description" => description = Some(string(&raw, &what)?),
-            "before" => before = optional_string(&raw, &what)?,
-            "after" => after = optional_string(&raw, &what)?,
-            _ => {
-                return fail(format!(
-                    "unknown key {key:?} in {at} (expected: action, severity, field, description, before, after)"
-                ))
-            }
-        }
-    }
-    Ok(ContractDelta {
-        action,
-        severity: severity.ok_or_else(|| SpecError(format!("{at} has no \"severity\"")))?,
-        field: field.ok_or_else(|| SpecError(format!("{at} has no \"field\"")))?,
-        description: description.ok_or_else(|| SpecError(format!("{at} has no \"description\"")))?,
-        before,
-        after,
-    })
-}
-
-/// Reads a list of deltas given as a JSON array (the tool error spec's `deltas`).
-pub(crate) fn deltas_from_json(text: &str) -> Result<Vec<ContractDelta>, SpecError> {
-    let raw: Box<RawValue> =
-        serde_json::from_str(text).map_err(|e| SpecError(format!("invalid JSON in \"deltas\": {e}")))?;
-    deltas_from_raw(&raw)
 }
 
 /// `{"action", "fields": [{"name", "text"}], "omittedFields"?, "deltas": [..], "omittedDeltas"?}`.
@@ -314,7 +202,7 @@ pub fn envelope_to_json(envelope: &ValidationEnvelope) -> String {
         out.push_str(&format!(",\"omittedFields\":{}", envelope.omitted_fields));
     }
     out.push_str(",\"deltas\":");
-    super::render::push_deltas_json(&mut out, &envelope.deltas.iter().collect::<Vec<_>>());
+    push_deltas_json(&mut out, &envelope.deltas.iter().collect::<Vec<_>>());
     if envelope.omitted_deltas > 0 {
         out.push_str(&format!(",\"omittedDeltas\":{}", envelope.omitted_deltas));
     }

@@ -35,6 +35,11 @@ pub enum CaseKind {
     Validation { spec: String, outcome: ValidationOutcome },
     /// `input` read back as a `<validation_error>`: `parsed` is the envelope JSON.
     ValidationParse { input: String, outcome: ParseOutcome },
+    /// `read-envelope`: the text (or a `CallToolResult`, as compact JSON) gives
+    /// exactly `Parsed(reading JSON)` or is malformed.
+    Read { input: String, outcome: ParseOutcome },
+    /// `error-of-result`: the outcome JSON, or `None` for a result that is not an error.
+    ErrorOfResult { result: String, outcome: Option<String> },
 }
 
 pub enum ValidationOutcome {
@@ -74,6 +79,9 @@ pub fn load_all() -> Vec<Case> {
     for path in files {
         let file = path.file_stem().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(&path).unwrap();
+        // A Rust string cannot hold a lone surrogate: the file's `\ud800`
+        // escapes read as U+FFFD, as the core reads them in a spec.
+        let text = mcp_envelope::repair_lone_surrogates(&text);
         let groups: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for group in groups.as_array().expect("a vector file is an array of groups") {
             let group_name = group["description"].as_str().unwrap();
@@ -106,6 +114,22 @@ fn by_format(value: &Value) -> Vec<(String, String)> {
 }
 
 fn kind_of(case: &Value) -> CaseKind {
+    if let Some(input) = case.get("read") {
+        // A string is the text; an object a CallToolResult, which crosses as its JSON.
+        let input = input.as_str().map(str::to_owned).unwrap_or_else(|| compact(input));
+        let outcome = match (case.get("reading"), case.get("malformed")) {
+            (Some(reading), _) => ParseOutcome::Parsed(compact(reading)),
+            (None, Some(why)) => ParseOutcome::Malformed(why.as_str().unwrap().to_owned()),
+            (None, None) => panic!("a read case needs reading or malformed"),
+        };
+        return CaseKind::Read { input, outcome };
+    }
+    if let Some(result) = case.get("errorOfResult") {
+        return CaseKind::ErrorOfResult {
+            result: compact(result),
+            outcome: case.get("outcome").filter(|o| !o.is_null()).map(compact),
+        };
+    }
     if let Some(spec) = case.get("validation") {
         // A string is the spec's raw JSON text (for values a JSON parser would change).
         let spec = spec.as_str().map(str::to_owned).unwrap_or_else(|| compact(spec));

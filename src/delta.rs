@@ -1,0 +1,206 @@
+//! Contract changes: what changed since the contract a model learned, which
+//! of them an envelope tells the model about (BREAKING and RISKY, most severe
+//! first, at most five by default), and their XML and JSON forms.
+
+use crate::error::{ParseError, SpecError};
+use crate::json::{array, fail, object, optional_string, push_json_string, string};
+use crate::xml::{escape_attribute, escape_content, XmlReader};
+use serde_json::value::RawValue;
+
+/// Deltas an envelope lists in `<contract_awareness>` before a `<more_deltas>` count.
+pub const DEFAULT_MAX_DELTAS: usize = 5;
+
+/// How much a contract change can break a caller that learned the old contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DeltaSeverity {
+    // Declared from most to least severe, so sorting puts BREAKING first.
+    Breaking,
+    Risky,
+    Safe,
+    Cosmetic,
+}
+
+string_enum!(DeltaSeverity { Breaking = "BREAKING", Risky = "RISKY", Safe = "SAFE", Cosmetic = "COSMETIC" });
+
+/// One change between the contract a model learned and the current one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractDelta {
+    /// The action it concerns; `None` for a tool-wide change.
+    pub action: Option<String>,
+    pub severity: DeltaSeverity,
+    pub field: String,
+    pub description: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// The deltas worth telling a model about a failing action: BREAKING and
+/// RISKY ones, tool-wide or of exactly this action (not of an action whose
+/// name merely contains it), most severe first, otherwise in given order.
+pub fn deltas_for_action<'a>(deltas: &'a [ContractDelta], action: &str) -> Vec<&'a ContractDelta> {
+    shown_deltas(deltas)
+        .into_iter()
+        .filter(|d| d.action.as_deref().is_none_or(|a| a == action))
+        .collect()
+}
+
+/// BREAKING and RISKY deltas, most severe first (the rule for any envelope).
+pub fn shown_deltas(deltas: &[ContractDelta]) -> Vec<&ContractDelta> {
+    let mut picked: Vec<&ContractDelta> = deltas
+        .iter()
+        .filter(|d| matches!(d.severity, DeltaSeverity::Breaking | DeltaSeverity::Risky))
+        .collect();
+    picked.sort_by_key(|d| d.severity);
+    picked
+}
+
+/// Appends the `<contract_awareness>` section (nothing when there are no deltas).
+pub(crate) fn contract_awareness(out: &mut String, deltas: &[&ContractDelta], max: usize) {
+    if deltas.is_empty() {
+        return;
+    }
+    out.push_str("\n  <contract_awareness>");
+    for delta in deltas.iter().take(max) {
+        out.push_str("\n    <delta severity=\"");
+        out.push_str(delta.severity.as_str());
+        out.push('"');
+        for (name, value) in [
+            ("action", delta.action.as_deref()),
+            ("field", Some(delta.field.as_str())),
+            ("before", delta.before.as_deref()),
+            ("after", delta.after.as_deref()),
+        ] {
+            if let Some(value) = value {
+                out.push(' ');
+                out.push_str(name);
+                out.push_str("=\"");
+                escape_attribute(out, value);
+                out.push('"');
+            }
+        }
+        out.push('>');
+        escape_content(out, &delta.description);
+        out.push_str("</delta>");
+    }
+    if deltas.len() > max {
+        let more = deltas.len() - max;
+        let noun = if more == 1 { "change is" } else { "changes are" };
+        out.push_str(&format!(
+            "\n    <more_deltas count=\"{more}\">{more} more contract {noun} not listed.</more_deltas>"
+        ));
+    }
+    out.push_str("\n  </contract_awareness>");
+}
+
+/// The deltas as a JSON array (JSON and text forms of `<tool_error>`).
+pub(crate) fn push_deltas_json(out: &mut String, deltas: &[&ContractDelta]) {
+    out.push('[');
+    for (i, delta) in deltas.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"severity\":\"");
+        out.push_str(delta.severity.as_str());
+        out.push('"');
+        for (name, value) in [
+            ("action", delta.action.as_deref()),
+            ("field", Some(delta.field.as_str())),
+            ("description", Some(delta.description.as_str())),
+            ("before", delta.before.as_deref()),
+            ("after", delta.after.as_deref()),
+        ] {
+            if let Some(value) = value {
+                out.push_str(",\"");
+                out.push_str(name);
+                out.push_str("\":");
+                push_json_string(out, value);
+            }
+        }
+        out.push('}');
+    }
+    out.push(']');
+}
+
+/// Reads one contract delta; `at` names it in errors.
+pub fn delta(text: &str, at: &str) -> Result<ContractDelta, SpecError> {
+    let (mut action, mut severity, mut field, mut description, mut before, mut after) =
+        (None, None, None, None, None, None);
+    for (key, raw) in object(text, at)? {
+        let what = format!("{at}.{key}");
+        match key.as_str() {
+            "action" => action = optional_string(&raw, &what)?,
+            "severity" => {
+                let name = string(&raw, &what)?;
+                severity = Some(DeltaSeverity::from_wire(&name).ok_or_else(|| {
+                    SpecError(format!(
+                        "{what} is {name:?}; expected one of: BREAKING, RISKY, SAFE, COSMETIC"
+                    ))
+                })?);
+            }
+            "field" => field = Some(string(&raw, &what)?),
+            "description" => description = Some(string(&raw, &what)?),
+            "before" => before = optional_string(&raw, &what)?,
+            "after" => after = optional_string(&raw, &what)?,
+            _ => {
+                return fail(format!(
+                    "unknown key {key:?} in {at} (expected: action, severity, field, description, before, after)"
+                ))
+            }
+        }
+    }
+    Ok(ContractDelta {
+        action,
+        severity: severity.ok_or_else(|| SpecError(format!("{at} has no \"severity\"")))?,
+        field: field.ok_or_else(|| SpecError(format!("{at} has no \"field\"")))?,
+        description: description.ok_or_else(|| SpecError(format!("{at} has no \"description\"")))?,
+        before,
+        after,
+    })
+}
+
+/// Reads a list of deltas given as a JSON array (the tool error spec's `deltas`).
+pub(crate) fn deltas_from_json(text: &str) -> Result<Vec<ContractDelta>, SpecError> {
+    let raw: Box<RawValue> =
+        serde_json::from_str(text).map_err(|e| SpecError(format!("invalid JSON in \"deltas\": {e}")))?;
+    deltas_from_raw(&raw)
+}
+
+pub(crate) fn deltas_from_raw(raw: &RawValue) -> Result<Vec<ContractDelta>, SpecError> {
+    if raw.get() == "null" {
+        return Ok(Vec::new());
+    }
+    array(raw, "\"deltas\"")?
+        .iter()
+        .enumerate()
+        .map(|(i, item)| delta(item.get(), &format!("deltas[{i}]")))
+        .collect()
+}
+
+/// Reads the deltas of a `<contract_awareness>` whose start tag was just read.
+pub(crate) fn read_contract_awareness(xml: &mut XmlReader<'_>) -> Result<(Vec<ContractDelta>, usize), ParseError> {
+    let (mut deltas, mut omitted) = (Vec::new(), 0);
+    while let Some((item, empty)) = xml.next_child()? {
+        match item.name().as_ref() {
+            "delta" => {
+                let severity = xml.required_attribute(&item, "delta", "severity")?;
+                let Some(severity) = DeltaSeverity::from_wire(&severity) else {
+                    return xml.malformed(format_args!("unknown delta severity {severity:?}"));
+                };
+                deltas.push(ContractDelta {
+                    severity,
+                    action: xml.attribute(&item, "action")?,
+                    field: xml.required_attribute(&item, "delta", "field")?,
+                    before: xml.attribute(&item, "before")?,
+                    after: xml.attribute(&item, "after")?,
+                    description: xml.text(&item, empty)?,
+                });
+            }
+            "more_deltas" => {
+                omitted = xml.count_attribute(&item)?;
+                xml.skip(&item, empty)?;
+            }
+            _ => xml.skip(&item, empty)?,
+        }
+    }
+    Ok((deltas, omitted))
+}

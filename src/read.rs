@@ -1,0 +1,230 @@
+//! Reading envelopes back as a client sees them: which envelope a text holds
+//! (a tool error, a validation error, or none), what it states, and the
+//! effective values a client acts on; and what a client throws for an error
+//! result. Both packages' readers and throw helpers are this module.
+//!
+//! ```
+//! use mcp_envelope::{read_envelope, Reading};
+//! let text = "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n  <message>No invoice</message>\n</tool_error>";
+//! let reading = read_envelope(text).unwrap();
+//! assert!(matches!(reading, Reading::ToolError(_)));
+//! assert!(reading.to_json().starts_with(r#"{"kind":"tool_error","code":"NOT_FOUND","message":"No invoice","severity":"error","category":"business","retryable":false,"#));
+//! ```
+
+use crate::code::Category;
+use crate::error::{ParseError, SpecError};
+use crate::json::{kind_of_text, parse_object, push_json_string};
+use crate::model::{Severity, ToolError};
+use crate::parse::json::joined_text_blocks;
+use crate::render::{call_tool_result, Format};
+use crate::validation::{envelope_to_json, ValidationEnvelope, VALIDATION_RECOVERY};
+use serde_json::Value;
+
+/// The code a `<validation_error>` reads as.
+pub const VALIDATION_CODE: &str = "VALIDATION_ERROR";
+/// The code a client gives an error result that holds no readable envelope.
+pub const UNKNOWN_CODE: &str = "UNKNOWN_ERROR";
+
+/// What a text holds.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reading {
+    ToolError(ToolError),
+    ValidationError(ValidationEnvelope),
+    None,
+}
+
+/// Reads the earliest envelope in `text`, a transcript, a log line or a
+/// `CallToolResult` JSON (its text blocks joined with a newline). A broken
+/// envelope is an error saying what is wrong and where.
+pub fn read_envelope(text: &str) -> Result<Reading, ParseError> {
+    match crate::parse::tool_result_text(text) {
+        Some(inner) => read_unwrapped(&inner),
+        None => read_unwrapped(text),
+    }
+}
+
+fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
+    let validation_at = text.find("<validation_error");
+    // A tool error wins only when it starts before the validation envelope.
+    let before = validation_at.map_or(text, |at| &text[..at]);
+    match crate::parse::parse_unwrapped(before) {
+        Ok(error) => return Ok(Reading::ToolError(error)),
+        Err(ParseError::NoEnvelope) => {}
+        Err(malformed) => return Err(malformed),
+    }
+    match validation_at {
+        Some(_) => crate::validation::parse_validation_unwrapped(text).map(Reading::ValidationError),
+        None => Ok(Reading::None),
+    }
+}
+
+impl Reading {
+    /// The code a client sees: the envelope's, `VALIDATION_ERROR`, or none.
+    pub fn code(&self) -> Option<&str> {
+        match self {
+            Reading::ToolError(e) => Some(&e.code),
+            Reading::ValidationError(_) => Some(VALIDATION_CODE),
+            Reading::None => None,
+        }
+    }
+
+    /// The message a client's exception carries.
+    pub fn message(&self) -> Option<String> {
+        match self {
+            Reading::ToolError(e) => Some(e.message.clone()),
+            Reading::ValidationError(v) => Some(validation_message(v)),
+            Reading::None => None,
+        }
+    }
+
+    /// The reading as the component gives it (docs/component-api.md, "Readings").
+    pub fn to_json(&self) -> String {
+        let (severity, category, retryable, recovery) = match self {
+            Reading::ToolError(e) => (e.severity, e.category_or_default(), e.is_retryable(), e.recovery()),
+            Reading::ValidationError(_) => (Severity::Error, Some(Category::Validation), true, Some(VALIDATION_RECOVERY)),
+            Reading::None => return "{\"kind\":\"none\"}".to_owned(),
+        };
+        let mut out = String::from("{\"kind\":");
+        out.push_str(match self {
+            Reading::ToolError(_) => "\"tool_error\"",
+            _ => "\"validation_error\"",
+        });
+        out.push_str(",\"code\":");
+        push_json_string(&mut out, self.code().unwrap_or_default());
+        out.push_str(",\"message\":");
+        push_json_string(&mut out, &self.message().unwrap_or_default());
+        out.push_str(&format!(",\"severity\":\"{severity}\",\"category\":"));
+        match category {
+            Some(c) => out.push_str(&format!("\"{c}\"")),
+            None => out.push_str("null"),
+        }
+        out.push_str(&format!(",\"retryable\":{retryable},\"recovery\":"));
+        match recovery {
+            Some(text) => push_json_string(&mut out, text),
+            None => out.push_str("null"),
+        }
+        match self {
+            Reading::ToolError(e) => {
+                out.push_str(",\"error\":");
+                out.push_str(&crate::spec::to_json_as_stated(e));
+            }
+            Reading::ValidationError(v) => {
+                out.push_str(",\"validation\":");
+                out.push_str(&envelope_to_json(v));
+            }
+            Reading::None => {}
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// `Invalid arguments for ACTION: NAME, NAME and N more`: short enough for an
+/// exception's message; the fields' own lines stay in the reading.
+fn validation_message(v: &ValidationEnvelope) -> String {
+    let mut out = format!("Invalid arguments for {}", v.action);
+    for (i, (name, _)) in v.fields.iter().enumerate() {
+        out.push_str(if i == 0 { ": " } else { ", " });
+        out.push_str(name);
+    }
+    if v.omitted_fields > 0 {
+        out.push_str(&format!(" and {} more", v.omitted_fields));
+    }
+    out
+}
+
+/// What a client throws for an error result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientOutcome {
+    pub code: String,
+    pub message: String,
+    pub reading: Reading,
+    /// Why the envelope the result holds could not be read, if it is broken.
+    pub malformed: Option<String>,
+}
+
+impl ClientOutcome {
+    /// `{"code","message","reading","malformed"?}`.
+    pub fn to_json(&self) -> String {
+        let mut out = String::from("{\"code\":");
+        push_json_string(&mut out, &self.code);
+        out.push_str(",\"message\":");
+        push_json_string(&mut out, &self.message);
+        out.push_str(",\"reading\":");
+        out.push_str(&self.reading.to_json());
+        if let Some(why) = &self.malformed {
+            out.push_str(",\"malformed\":");
+            push_json_string(&mut out, why);
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// What `throwIfError` / `raise_for_error` throw for a `CallToolResult` JSON:
+/// `None` unless `isError` is `true`. A result holding no envelope, or a broken
+/// one, gives `UNKNOWN_ERROR` with the result's text as the message.
+///
+/// ```
+/// use mcp_envelope::error_of_result;
+/// let result = r#"{"content":[{"type":"text","text":"Upstream said no"}],"isError":true}"#;
+/// let outcome = error_of_result(result).unwrap().unwrap();
+/// assert_eq!((outcome.code.as_str(), outcome.message.as_str()), ("UNKNOWN_ERROR", "Upstream said no"));
+/// assert_eq!(error_of_result(r#"{"content":[]}"#), Ok(None));
+/// ```
+pub fn error_of_result(result: &str) -> Result<Option<ClientOutcome>, SpecError> {
+    let refused = || SpecError("the result must be a CallToolResult: a JSON object with a \"content\" array".into());
+    let members = parse_object(result).map_err(|e| match kind_of_text(result, &e) {
+        Some(_) => refused(),
+        None => SpecError(format!("invalid CallToolResult JSON: {e}")),
+    })?;
+    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.get());
+    let content: Value = match member("content").map(serde_json::from_str) {
+        Some(Ok(content @ Value::Array(_))) => content,
+        _ => return Err(refused()),
+    };
+    if member("isError") != Some("true") {
+        return Ok(None);
+    }
+    let text = joined_text_blocks(&content).unwrap_or_default();
+    let outcome = match read_unwrapped(&text) {
+        Ok(Reading::None) => unknown(text, None),
+        Ok(reading) => ClientOutcome {
+            code: reading.code().unwrap_or(UNKNOWN_CODE).to_owned(),
+            message: reading.message().unwrap_or_default(),
+            reading,
+            malformed: None,
+        },
+        Err(malformed) => unknown(text, Some(malformed.to_string())),
+    };
+    Ok(Some(outcome))
+}
+
+fn unknown(text: String, malformed: Option<String>) -> ClientOutcome {
+    ClientOutcome {
+        code: UNKNOWN_CODE.to_owned(),
+        message: text,
+        reading: Reading::None,
+        malformed,
+    }
+}
+
+/// The `CallToolResult` JSON for an exception in a tool's own code: an
+/// INTERNAL_ERROR naming the tool and quoting the correlation id the host
+/// logged the exception under. Nothing of the exception enters it: its text
+/// can hold secrets, paths and hosts, and the model cannot act on it.
+///
+/// ```
+/// use mcp_envelope::{internal_error_result, Format};
+/// let result = internal_error_result("get_invoice", "err_7f3a", Format::Text);
+/// assert!(result.contains("what_failed: get_invoice failed with an internal error."));
+/// ```
+pub fn internal_error_result(tool: &str, correlation_id: &str, format: Format) -> String {
+    let message = if tool.is_empty() {
+        "The tool failed with an internal error.".to_owned()
+    } else {
+        format!("{tool} failed with an internal error.")
+    };
+    let error = ToolError::new(crate::code::INTERNAL_ERROR, message).correlation_id(correlation_id);
+    call_tool_result(&error, format)
+}
