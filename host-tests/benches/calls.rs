@@ -1,11 +1,11 @@
 //! Per-call cost of the component in wasmtime against the native core, side
-//! by side in one run: the JSON string functions (what the Python package
-//! calls), the typed functions, and the native functions they wrap.
+//! by side in one run: the component's JSON string functions and the native
+//! functions they wrap.
 //!
 //! `cargo bench -p host-tests --bench calls [-- other.wasm ...]` also times
 //! other builds of the component (for example one without wasm-opt).
 
-use host_tests::{to_wit, wit, Instance};
+use host_tests::{wit, Instance};
 use mcp_envelope::{render_xml, spec, validation};
 #[path = "../../benches/common/timing.rs"]
 mod timing;
@@ -22,14 +22,11 @@ fn micros(d: Duration) -> f64 {
 
 fn main() {
     let budget = Duration::from_millis(500);
-    let error = spec::from_json(SPEC).unwrap();
     let native_spec = time(budget, || render_xml(&spec::from_json(SPEC).unwrap()));
-    let native_typed = time(budget, || render_xml(&error));
     let native_validation = time(budget, || validation::render_validation_spec_json(VALIDATION).unwrap());
     println!(
-        "native core:                        render from spec {:>7.2} µs   typed {:>7.2} µs   validation {:>7.2} µs",
+        "native core:                        render from spec {:>7.2} µs   validation {:>7.2} µs",
         micros(native_spec),
-        micros(native_typed),
         micros(native_validation)
     );
 
@@ -38,21 +35,12 @@ fn main() {
     for path in paths {
         let (engine, component) = host_tests::load(&path);
         let mut i = Instance::with(&engine, &component);
-        let typed = to_wit(&error);
-        let spec_call = time(budget, || {
-            i.api.call_render_spec(&mut i.store, SPEC, wit::Format::Xml).unwrap()
-        });
-        let typed_call = time(budget, || {
-            i.api.call_render(&mut i.store, &typed, wit::Format::Xml).unwrap()
-        });
-        let validation_call = time(budget, || {
-            i.api.call_render_validation_spec(&mut i.store, VALIDATION).unwrap()
-        });
+        let spec_call = time(budget, || i.api.call_render(&mut i.store, SPEC, wit::Format::Xml).unwrap());
+        let validation_call = time(budget, || i.api.call_render_validation(&mut i.store, VALIDATION).unwrap());
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         println!("{path} ({size} bytes):");
-        println!("  render-spec {:>7.2} µs ({:.1}x native)   render {:>7.2} µs ({:.1}x native)   render-validation-spec {:>7.2} µs ({:.1}x native)",
+        println!("  render {:>7.2} µs ({:.1}x native)   render-validation {:>7.2} µs ({:.1}x native)",
             micros(spec_call), spec_call.as_secs_f64() / native_spec.as_secs_f64(),
-            micros(typed_call), typed_call.as_secs_f64() / native_typed.as_secs_f64(),
             micros(validation_call), validation_call.as_secs_f64() / native_validation.as_secs_f64());
     }
 }

@@ -1,19 +1,17 @@
-//! Runs every shared vector through the BUILT component in wasmtime, through
-//! both the typed functions and the JSON string functions, and checks each
-//! output byte for byte against the vector and against the native core.
+//! Runs every shared vector through the BUILT component in wasmtime and
+//! checks each output byte for byte against the vector and against the
+//! native core.
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
 use common::same;
 use common::vectors::{load_all, CaseKind, ParseOutcome, ValidationOutcome};
-use host_tests::{
-    delta_to_wit, envelope_from_wit, format_to_wit, from_wit, issue_to_wit, kind_to_wit, options_to_wit, to_wit, wit,
-    Instance,
-};
+use host_tests::{format_to_wit, kind_to_wit, wit, Instance};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::validation::{self, envelope_to_json};
 use mcp_envelope::{self as native, spec, Format, ProtocolErrorKind};
+use serde_json::Value;
 
 fn main() {
     host_tests::loaded(); // fail once, clearly, if the component is missing
@@ -34,6 +32,25 @@ fn format(name: &str) -> Format {
     Format::from_wire(name).unwrap()
 }
 
+/// `read-envelope` through the component, checked against the native reader.
+fn read(i: &mut Instance, text: &str) -> Result<Result<String, String>, String> {
+    let got = i.api.call_read_envelope(&mut i.store, text).map_err(trap)?;
+    let native = native::read_envelope(text).map(|r| r.to_json()).map_err(|e| e.to_string());
+    if got != native {
+        return Err(format!("read-envelope gave {got:?}, the native core {native:?}"));
+    }
+    Ok(got)
+}
+
+/// The faithful spec of a reading's `error`, as a native error (for equality by meaning).
+fn reading_error(reading: &str) -> Result<Option<native::ToolError>, String> {
+    let value: Value = serde_json::from_str(reading).map_err(|e| e.to_string())?;
+    match value.get("error") {
+        Some(spec_json) => spec::from_json(&spec_json.to_string()).map(Some).map_err(|e| e.to_string()),
+        None => Ok(None),
+    }
+}
+
 fn run(kind: CaseKind) -> Outcome {
     let mut i = Instance::new();
     match kind {
@@ -44,185 +61,115 @@ fn run(kind: CaseKind) -> Outcome {
             parsed,
         } => {
             let error = spec::from_json(&spec_text).map_err(|e| format!("spec refused natively: {e}"))?;
-            let typed = to_wit(&error);
             for (name, want) in &expected {
                 let f = format_to_wit(format(name));
-                let native_text = native::render(&error, format(name));
-                same("native rendering", &native_text, want)?;
-                let via_json = i.api.call_render_spec(&mut i.store, &spec_text, f).map_err(trap)?;
-                same(
-                    &format!("{name} from render-spec"),
-                    &via_json.map_err(|e| format!("render-spec refused: {e}"))?,
-                    want,
-                )?;
-                let via_record = i.api.call_render(&mut i.store, &typed, f).map_err(trap)?;
-                same(&format!("{name} from render"), &via_record, want)?;
-
+                let got = i.api.call_render(&mut i.store, &spec_text, f).map_err(trap)?;
+                same(&format!("{name} render"), &got?, want)?;
+                let reading = read(&mut i, want)?.map_err(|e| format!("{name} does not read back: {e}"))?;
+                let back = reading_error(&reading)?.ok_or(format!("{name} reads back as {reading}"))?;
                 let want_back = match parsed.get(name) {
-                    Some(spec) => spec::from_json(&spec.to_string()).unwrap(),
+                    Some(spec) => spec::from_json(&spec.to_string()).map_err(|e| format!("parsed.{name}: {e}"))?,
                     None => error.clone(),
                 };
-                let back_json = i.api.call_parse_spec(&mut i.store, want).map_err(trap)?;
-                let back_json = back_json.map_err(|e| format!("parse-spec refused the {name} rendering: {e}"))?;
-                let back_json =
-                    back_json.ok_or_else(|| format!("parse-spec found no envelope in the {name} rendering"))?;
-                let native_back = native::parse(want).unwrap();
-                same("parse-spec output", &back_json, &spec::to_json(&native_back))?;
-                if spec::from_json(&back_json).unwrap() != want_back {
-                    return Err(format!(
-                        "{name} parses back as {back_json}, want {}",
-                        spec::to_json(&want_back)
-                    ));
-                }
-                let back_record = i.api.call_parse(&mut i.store, want).map_err(trap)?;
-                let back_record =
-                    from_wit(back_record.map_err(|e| format!("parse refused the {name} rendering: {e:?}"))?);
-                if back_record != want_back {
-                    return Err(format!("{name} parses back as {back_record:?}, want {want_back:?}"));
+                if back != want_back {
+                    return Err(format!("{name} reads back as {back:?}, want {want_back:?}"));
                 }
             }
             for (name, want) in &results {
                 let f = format_to_wit(format(name));
-                let got = i
-                    .api
-                    .call_call_tool_result_spec(&mut i.store, &spec_text, f)
-                    .map_err(trap)?;
-                same(
-                    &format!("{name} result from call-tool-result-spec"),
-                    &got.map_err(|e| e.to_string())?,
-                    want,
-                )?;
-                let got = i.api.call_call_tool_result(&mut i.store, &typed, f).map_err(trap)?;
-                same(&format!("{name} result from call-tool-result"), &got, want)?;
+                let got = i.api.call_call_tool_result(&mut i.store, &spec_text, f).map_err(trap)?;
+                same(&format!("{name} call-tool-result"), &got?, want)?;
             }
             Ok(())
         }
         CaseKind::SpecError { spec: spec_text, error } => {
             for f in [wit::Format::Xml, wit::Format::Text] {
-                match i.api.call_render_spec(&mut i.store, &spec_text, f).map_err(trap)? {
-                    Ok(text) => return Err(format!("render-spec accepted the spec: {text}")),
-                    Err(got) => same("render-spec error", &got, &error)?,
+                match i.api.call_render(&mut i.store, &spec_text, f).map_err(trap)? {
+                    Ok(text) => return Err(format!("spec accepted, rendered as {text:?}")),
+                    Err(got) => same("render refusal", &got, &error)?,
                 }
             }
-            match i
+            let got = i
                 .api
-                .call_call_tool_result_spec(&mut i.store, &spec_text, wit::Format::Json)
-                .map_err(trap)?
-            {
-                Ok(text) => Err(format!("call-tool-result-spec accepted the spec: {text}")),
-                Err(got) => same("call-tool-result-spec error", &got, &error),
-            }
+                .call_call_tool_result(&mut i.store, &spec_text, wit::Format::Json)
+                .map_err(trap)?;
+            same("call-tool-result refusal", &got.unwrap_err(), &error)
         }
         CaseKind::Parse { input, outcome } => {
-            let via_json = i.api.call_parse_spec(&mut i.store, &input).map_err(trap)?;
-            let via_record = i.api.call_parse(&mut i.store, &input).map_err(trap)?;
-            match (via_json, via_record, outcome) {
-                (Ok(Some(got)), Ok(record), ParseOutcome::Parsed(want)) => {
-                    let want = spec::to_json(&spec::from_json(&want).unwrap());
-                    same("parse-spec output", &got, &want)?;
-                    same("parse output", &spec::to_json(&from_wit(record)), &want)
+            let got = read(&mut i, &input)?;
+            match (got, outcome) {
+                (Ok(reading), ParseOutcome::Parsed(want)) => {
+                    let want = spec::from_json(&want).map_err(|e| format!("parsed: {e}"))?;
+                    match reading_error(&reading)? {
+                        Some(back) if back == want => Ok(()),
+                        _ => Err(format!("reads as {reading}, want {want:?}")),
+                    }
                 }
-                (Ok(None), Err(wit::ParseFailure::NoEnvelope), ParseOutcome::NoEnvelope) => Ok(()),
-                (Err(got), Err(wit::ParseFailure::Malformed(got_record)), ParseOutcome::Malformed(want)) => {
-                    same("parse-spec error", &got, &want)?;
-                    same("parse error", &got_record, &want)
-                }
-                (json, record, _) => Err(format!(
-                    "parse-spec gave {json:?} and parse {record:?}, not what the vector expects"
-                )),
+                (Ok(reading), ParseOutcome::NoEnvelope) if reading_error(&reading)?.is_none() => Ok(()),
+                (Err(got), ParseOutcome::Malformed(want)) => same("malformed message", &got, &want),
+                (got, _) => Err(format!("read gave {got:?}, which is not what the vector expects")),
             }
         }
-        CaseKind::Validation {
-            spec: spec_text,
-            outcome,
-        } => {
-            let via_json = i
-                .api
-                .call_render_validation_spec(&mut i.store, &spec_text)
-                .map_err(trap)?;
-            let via_result = i
-                .api
-                .call_validation_result_spec(&mut i.store, &spec_text)
-                .map_err(trap)?;
+        CaseKind::Validation { spec: spec_text, outcome } => {
+            let rendered = i.api.call_render_validation(&mut i.store, &spec_text).map_err(trap)?;
+            let native_text = validation::render_validation_spec_json(&spec_text).map_err(|e| e.to_string());
+            if rendered != native_text {
+                return Err(format!("render-validation gave {rendered:?}, the native core {native_text:?}"));
+            }
             match outcome {
-                ValidationOutcome::Refused(want) => {
-                    same(
-                        "render-validation-spec error",
-                        &via_json.err().ok_or("render-validation-spec accepted the spec")?,
-                        &want,
-                    )?;
-                    same(
-                        "validation-result-spec error",
-                        &via_result.err().ok_or("validation-result-spec accepted the spec")?,
-                        &want,
-                    )
-                }
+                ValidationOutcome::Refused(want) => match rendered {
+                    Ok(_) => Err(format!("spec accepted, want the error {want:?}")),
+                    Err(got) => same("render-validation refusal", &got, &want),
+                },
                 ValidationOutcome::Rendered {
                     expected,
                     result,
                     parsed,
                 } => {
-                    let spec =
-                        validation::validation_from_json(&spec_text).map_err(|e| format!("refused natively: {e}"))?;
-                    let native_text =
-                        validation::render_validation(&spec.action, &spec.issues, &spec.deltas, spec.options);
-                    same("native envelope", &native_text, &expected)?;
-                    same(
-                        "render-validation-spec",
-                        &via_json.map_err(|e| format!("refused: {e}"))?,
-                        &expected,
-                    )?;
-                    let issues: Vec<_> = spec.issues.iter().map(issue_to_wit).collect();
-                    let deltas: Vec<_> = spec.deltas.iter().map(delta_to_wit).collect();
-                    let options = options_to_wit(spec.options);
-                    let typed = i
-                        .api
-                        .call_render_validation(&mut i.store, &spec.action, &issues, &deltas, options)
-                        .map_err(trap)?;
-                    same("render-validation", &typed, &expected)?;
-                    let via_result = via_result.map_err(|e| format!("refused: {e}"))?;
-                    same(
-                        "validation-result-spec vs native",
-                        &via_result,
-                        &validation::validation_result(&spec),
-                    )?;
-                    if let Some(want) = result {
-                        same("validation-result-spec", &via_result, &want)?;
+                    same("render-validation", &rendered?, &expected)?;
+                    if let Some(result) = result {
+                        let got = i.api.call_validation_result(&mut i.store, &spec_text).map_err(trap)?;
+                        same("validation-result", &got?, &result)?;
                     }
-                    let back = i
-                        .api
-                        .call_parse_validation_spec(&mut i.store, &expected)
-                        .map_err(trap)?;
-                    let back = back.map_err(|e| format!("parse-validation-spec refused the envelope: {e}"))?;
-                    let back = back.ok_or("parse-validation-spec found no envelope")?;
-                    let native_back = validation::parse_validation(&expected).map_err(|e| e.to_string())?;
-                    same("parse-validation-spec", &back, &envelope_to_json(&native_back))?;
-                    let typed_back = i.api.call_parse_validation(&mut i.store, &expected).map_err(trap)?;
-                    let typed_back = envelope_from_wit(typed_back.map_err(|e| format!("{e:?}"))?);
-                    same("parse-validation", &envelope_to_json(&typed_back), &back)?;
+                    let reading = read(&mut i, &expected)?.map_err(|e| format!("does not read back: {e}"))?;
+                    let value: Value = serde_json::from_str(&reading).map_err(|e| e.to_string())?;
+                    let back = value.get("validation").ok_or(format!("reads back as {reading}"))?;
                     match parsed {
-                        Some(want) => same("parsed envelope", &back, &want),
+                        Some(want) => same("parsed envelope", &back.to_string(), &want),
                         None => Ok(()),
                     }
                 }
             }
         }
         CaseKind::ValidationParse { input, outcome } => {
-            let via_json = i.api.call_parse_validation_spec(&mut i.store, &input).map_err(trap)?;
-            let via_record = i.api.call_parse_validation(&mut i.store, &input).map_err(trap)?;
-            match (via_json, via_record, outcome) {
-                (Ok(Some(got)), Ok(record), ParseOutcome::Parsed(want)) => {
-                    same("parse-validation-spec", &got, &want)?;
-                    same("parse-validation", &envelope_to_json(&envelope_from_wit(record)), &want)
+            let got = read(&mut i, &input)?;
+            let validation_of = |reading: &str| -> Option<String> {
+                let value: Value = serde_json::from_str(reading).ok()?;
+                value.get("validation").map(Value::to_string)
+            };
+            match (got, outcome) {
+                (Ok(reading), ParseOutcome::Parsed(want)) => {
+                    same("parsed envelope", &validation_of(&reading).unwrap_or_default(), &want)?;
+                    // The same text through the native validation reader.
+                    let native = native::validation::parse_validation(&input).map_err(|e| e.to_string())?;
+                    same("native parse-validation", &envelope_to_json(&native), &want)
                 }
-                (Ok(None), Err(wit::ParseFailure::NoEnvelope), ParseOutcome::NoEnvelope) => Ok(()),
-                (Err(got), Err(wit::ParseFailure::Malformed(got_record)), ParseOutcome::Malformed(want)) => {
-                    same("parse-validation-spec error", &got, &want)?;
-                    same("parse-validation error", &got_record, &want)
-                }
-                (json, record, _) => Err(format!(
-                    "parse-validation-spec gave {json:?} and parse-validation {record:?}"
-                )),
+                (Ok(reading), ParseOutcome::NoEnvelope) if validation_of(&reading).is_none() => Ok(()),
+                (Err(got), ParseOutcome::Malformed(want)) => same("malformed message", &got, &want),
+                (got, _) => Err(format!("read gave {got:?}, which is not what the vector expects")),
+            }
+        }
+        CaseKind::Read { input, outcome } => match (read(&mut i, &input)?, outcome) {
+            (Ok(got), ParseOutcome::Parsed(want)) => same("reading", &got, &want),
+            (Err(got), ParseOutcome::Malformed(want)) => same("malformed message", &got, &want),
+            (got, _) => Err(format!("read gave {got:?}, which is not what the vector expects")),
+        },
+        CaseKind::ErrorOfResult { result, outcome } => {
+            let got = i.api.call_error_of_result(&mut i.store, &result).map_err(trap)?;
+            match (got, outcome) {
+                (Ok(Some(got)), Some(want)) => same("client outcome", &got, &want),
+                (Ok(None), None) => Ok(()),
+                (got, want) => Err(format!("error-of-result gave {got:?}, want {want:?}")),
             }
         }
         CaseKind::Protocol {
@@ -231,13 +178,12 @@ fn run(kind: CaseKind) -> Outcome {
             data,
             expected,
         } => {
-            let kind = ProtocolErrorKind::from_wire(&kind).unwrap();
-            let data = data.map(|d| to_wit(&spec::from_json(&d).unwrap()));
+            let kind = ProtocolErrorKind::from_wire(&kind).ok_or("unknown protocol error kind")?;
             let got = i
                 .api
-                .call_protocol_error(&mut i.store, kind_to_wit(kind), &message, data.as_ref())
+                .call_protocol_error(&mut i.store, kind_to_wit(kind), &message, data.as_deref())
                 .map_err(trap)?;
-            same("JSON-RPC error", &got, &expected)
+            same("protocol-error", &got?, &expected)
         }
     }
 }
