@@ -26,7 +26,6 @@ string_enum!(Category {
     Internal = "internal"
 });
 
-
 /// What a canonical code implies: its category, whether another call can
 /// succeed, and the recovery hint rendered when the caller gives none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +38,10 @@ pub struct CodeDefaults {
 impl CodeDefaults {
     /// `{"category","retryable","recovery"}`, as the component gives it.
     pub fn to_json(&self) -> String {
-        let mut out = format!("{{\"category\":\"{}\",\"retryable\":{},\"recovery\":", self.category, self.retryable);
+        let mut out = format!(
+            "{{\"category\":\"{}\",\"retryable\":{},\"recovery\":",
+            self.category, self.retryable
+        );
         crate::json::push_json_string(&mut out, self.recovery);
         out.push('}');
         out

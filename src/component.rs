@@ -52,7 +52,9 @@ impl Guest for Component {
     }
 
     fn read_envelope(text: String) -> Result<String, String> {
-        crate::read_envelope(&text).map(|r: Reading| r.to_json()).map_err(|e| e.to_string())
+        crate::read_envelope(&text)
+            .map(|r: Reading| r.to_json())
+            .map_err(|e| e.to_string())
     }
 
     fn error_of_result(tool_result: String) -> Result<Option<String>, String> {

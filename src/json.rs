@@ -6,9 +6,9 @@
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
-use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use crate::error::SpecError;
@@ -70,7 +70,9 @@ pub fn repair_lone_surrogates(text: &str) -> Cow<'_, str> {
         if bytes.get(i) != Some(&b'\\') || bytes.get(i + 1) != Some(&b'u') {
             return None;
         }
-        std::str::from_utf8(bytes.get(i + 2..i + 6)?).ok().and_then(|h| u16::from_str_radix(h, 16).ok())
+        std::str::from_utf8(bytes.get(i + 2..i + 6)?)
+            .ok()
+            .and_then(|h| u16::from_str_radix(h, 16).ok())
     };
     let mut out: Option<String> = None;
     let (mut i, mut copied) = (0, 0);
@@ -191,14 +193,10 @@ pub(crate) fn value(raw: &RawValue, what: &str) -> Result<Value, SpecError> {
 }
 
 pub(crate) fn array(raw: &RawValue, what: &str) -> Result<Vec<Box<RawValue>>, SpecError> {
-    serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()).map_err(|e| {
-        match kind_of_text(raw.get(), &e) {
-            Some(kind) => SpecError(format!("{what} must be an array, not {kind}")),
-            None if raw.get().trim_start().starts_with('{') => {
-                SpecError(format!("{what} must be an array, not an object"))
-            }
-            None => SpecError(format!("invalid JSON in {what}: {e}")),
-        }
+    serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()).map_err(|e| match kind_of_text(raw.get(), &e) {
+        Some(kind) => SpecError(format!("{what} must be an array, not {kind}")),
+        None if raw.get().trim_start().starts_with('{') => SpecError(format!("{what} must be an array, not an object")),
+        None => SpecError(format!("invalid JSON in {what}: {e}")),
     })
 }
 

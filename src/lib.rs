@@ -84,7 +84,7 @@ pub use json::repair_lone_surrogates;
 pub use model::{Severity, ToolError};
 pub use parse::parse;
 pub use read::{error_of_result, internal_error_result, read_envelope, ClientOutcome, Reading};
-pub use xml::REPLACEMENT;
 pub use render::{
     call_tool_result, protocol_error, render, render_json, render_text, render_xml, Format, ProtocolErrorKind,
 };
+pub use xml::REPLACEMENT;

@@ -81,7 +81,12 @@ impl Reading {
     pub fn to_json(&self) -> String {
         let (severity, category, retryable, recovery) = match self {
             Reading::ToolError(e) => (e.severity, e.category_or_default(), e.is_retryable(), e.recovery()),
-            Reading::ValidationError(_) => (Severity::Error, Some(Category::Validation), true, Some(VALIDATION_RECOVERY)),
+            Reading::ValidationError(_) => (
+                Severity::Error,
+                Some(Category::Validation),
+                true,
+                Some(VALIDATION_RECOVERY),
+            ),
             Reading::None => return "{\"kind\":\"none\"}".to_owned(),
         };
         let mut out = String::from("{\"kind\":");

@@ -9,8 +9,10 @@
 //! assert_eq!(spec::to_json(&e), r#"{"code":"NOT_FOUND","message":"No invoice with that ID"}"#);
 //! ```
 
-use crate::json::{kind_of, kind_of_text, parse_object, push_json_array, push_json_object, push_json_string, repeated_key, Entries};
 use crate::code::Category;
+use crate::json::{
+    kind_of, kind_of_text, parse_object, push_json_array, push_json_object, push_json_string, repeated_key, Entries,
+};
 use crate::model::{Severity, ToolError};
 use serde_json::Value;
 

@@ -187,7 +187,12 @@ impl<'a> XmlReader<'a> {
     }
 
     /// An attribute the element must have.
-    pub(crate) fn required_attribute(&self, start: &BytesStart<'_>, element: &str, name: &str) -> Result<String, ParseError> {
+    pub(crate) fn required_attribute(
+        &self,
+        start: &BytesStart<'_>,
+        element: &str,
+        name: &str,
+    ) -> Result<String, ParseError> {
         match self.attribute(start, name)? {
             Some(value) => Ok(value),
             None => self.malformed(format_args!("<{element}> has no {name} attribute")),

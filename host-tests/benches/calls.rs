@@ -35,12 +35,20 @@ fn main() {
     for path in paths {
         let (engine, component) = host_tests::load(&path);
         let mut i = Instance::with(&engine, &component);
-        let spec_call = time(budget, || i.api.call_render(&mut i.store, SPEC, wit::Format::Xml).unwrap());
-        let validation_call = time(budget, || i.api.call_render_validation(&mut i.store, VALIDATION).unwrap());
+        let spec_call = time(budget, || {
+            i.api.call_render(&mut i.store, SPEC, wit::Format::Xml).unwrap()
+        });
+        let validation_call = time(budget, || {
+            i.api.call_render_validation(&mut i.store, VALIDATION).unwrap()
+        });
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         println!("{path} ({size} bytes):");
-        println!("  render {:>7.2} µs ({:.1}x native)   render-validation {:>7.2} µs ({:.1}x native)",
-            micros(spec_call), spec_call.as_secs_f64() / native_spec.as_secs_f64(),
-            micros(validation_call), validation_call.as_secs_f64() / native_validation.as_secs_f64());
+        println!(
+            "  render {:>7.2} µs ({:.1}x native)   render-validation {:>7.2} µs ({:.1}x native)",
+            micros(spec_call),
+            spec_call.as_secs_f64() / native_spec.as_secs_f64(),
+            micros(validation_call),
+            validation_call.as_secs_f64() / native_validation.as_secs_f64()
+        );
     }
 }

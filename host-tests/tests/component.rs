@@ -78,13 +78,12 @@ fn hostile_strings_never_trap_and_match_the_core() {
             .api
             .call_read_envelope(&mut i.store, &garbage)
             .unwrap_or_else(|e| panic!("round {round} trapped on {garbage:?}: {e:?}"));
-        let want = mcp_envelope::read_envelope(&garbage).map(|r| r.to_json()).map_err(|e| e.to_string());
+        let want = mcp_envelope::read_envelope(&garbage)
+            .map(|r| r.to_json())
+            .map_err(|e| e.to_string());
         assert_eq!(got, want, "round {round}: {garbage:?}");
         let spec_text = spec::to_json(&error);
-        let rendered = i
-            .api
-            .call_render(&mut i.store, &spec_text, wit::Format::Text)
-            .unwrap();
+        let rendered = i.api.call_render(&mut i.store, &spec_text, wit::Format::Text).unwrap();
         if !error.code.is_empty() {
             assert_eq!(rendered.unwrap(), mcp_envelope::render_text(&error), "round {round}");
         }

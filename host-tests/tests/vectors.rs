@@ -35,7 +35,9 @@ fn format(name: &str) -> Format {
 /// `read-envelope` through the component, checked against the native reader.
 fn read(i: &mut Instance, text: &str) -> Result<Result<String, String>, String> {
     let got = i.api.call_read_envelope(&mut i.store, text).map_err(trap)?;
-    let native = native::read_envelope(text).map(|r| r.to_json()).map_err(|e| e.to_string());
+    let native = native::read_envelope(text)
+        .map(|r| r.to_json())
+        .map_err(|e| e.to_string());
     if got != native {
         return Err(format!("read-envelope gave {got:?}, the native core {native:?}"));
     }
@@ -46,7 +48,9 @@ fn read(i: &mut Instance, text: &str) -> Result<Result<String, String>, String> 
 fn reading_error(reading: &str) -> Result<Option<native::ToolError>, String> {
     let value: Value = serde_json::from_str(reading).map_err(|e| e.to_string())?;
     match value.get("error") {
-        Some(spec_json) => spec::from_json(&spec_json.to_string()).map(Some).map_err(|e| e.to_string()),
+        Some(spec_json) => spec::from_json(&spec_json.to_string())
+            .map(Some)
+            .map_err(|e| e.to_string()),
         None => Ok(None),
     }
 }
@@ -110,11 +114,16 @@ fn run(kind: CaseKind) -> Outcome {
                 (got, _) => Err(format!("read gave {got:?}, which is not what the vector expects")),
             }
         }
-        CaseKind::Validation { spec: spec_text, outcome } => {
+        CaseKind::Validation {
+            spec: spec_text,
+            outcome,
+        } => {
             let rendered = i.api.call_render_validation(&mut i.store, &spec_text).map_err(trap)?;
             let native_text = validation::render_validation_spec_json(&spec_text).map_err(|e| e.to_string());
             if rendered != native_text {
-                return Err(format!("render-validation gave {rendered:?}, the native core {native_text:?}"));
+                return Err(format!(
+                    "render-validation gave {rendered:?}, the native core {native_text:?}"
+                ));
             }
             match outcome {
                 ValidationOutcome::Refused(want) => match rendered {

@@ -1,8 +1,8 @@
 //! Reads the JSON form (and unwraps a `CallToolResult`).
 
 use super::ParseError;
-use crate::json::{kind_of, parse_object, Entries};
 use crate::code::Category;
+use crate::json::{kind_of, parse_object, Entries};
 use crate::model::{Severity, ToolError};
 use serde_json::Value;
 
@@ -78,9 +78,7 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
                 }
                 other => return malformed(format!("\"availableActions\" is {}, not an array", kind_of(&other))),
             },
-            "contractDeltas" => {
-                error.deltas = crate::delta::deltas_from_json(raw.get()).or_else(|e| malformed(e.0))?
-            }
+            "contractDeltas" => error.deltas = crate::delta::deltas_from_json(raw.get()).or_else(|e| malformed(e.0))?,
             "retryAfter" => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
                 Some(n) => error.retry_after = Some(n),
                 None => return malformed(format!("\"retryAfter\" is {value}, not a whole number of seconds")),

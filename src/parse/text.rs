@@ -66,8 +66,8 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
             }
             "retry_after" => error.retry_after = Some(super::xml::seconds(&value).or_else(malformed)?),
             "contract_changes" => {
-                error.deltas = crate::delta::deltas_from_json(&value)
-                    .or_else(|e| malformed(format!("contract_changes: {e}")))?
+                error.deltas =
+                    crate::delta::deltas_from_json(&value).or_else(|e| malformed(format!("contract_changes: {e}")))?
             }
             "customer_message" => error.customer_message = Some(value),
             "correlation_id" => error.correlation_id = Some(value),

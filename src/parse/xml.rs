@@ -1,9 +1,9 @@
 //! Reads the `<tool_error>` envelope with quick-xml.
 
-use crate::error::ParseError;
 use crate::code::Category;
-use crate::model::{Severity, ToolError};
 use crate::delta::read_contract_awareness;
+use crate::error::ParseError;
+use crate::model::{Severity, ToolError};
 use crate::xml::XmlReader;
 use quick_xml::events::Event;
 

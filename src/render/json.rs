@@ -5,9 +5,9 @@
 //! retryability, since they are the point of this form. JSON escaping is
 //! lossless, so no character is replaced.
 
+use crate::delta::push_deltas_json;
 use crate::json::{push_json_array, push_json_object, push_json_string};
 use crate::model::ToolError;
-use crate::delta::push_deltas_json;
 
 /// Renders the JSON form, compact, keys in a fixed order.
 ///

@@ -6,11 +6,11 @@
 //! so every line still starts with a key or with the indent. Lists and maps
 //! are written as JSON, which keeps names containing commas unambiguous.
 
-use crate::json::{push_json_array, push_json_object};
 use super::seconds_text;
+use crate::delta::push_deltas_json;
+use crate::json::{push_json_array, push_json_object};
 use crate::model::{Severity, ToolError};
 use crate::xml::replace_forbidden;
-use crate::delta::push_deltas_json;
 
 /// Renders the text form.
 ///

@@ -7,8 +7,8 @@
 //! own, as elements rather than root attributes, so readers that match the
 //! root tag or look up known sections keep working.
 
-use crate::model::ToolError;
 use crate::delta::{contract_awareness, shown_deltas, DEFAULT_MAX_DELTAS};
+use crate::model::ToolError;
 use crate::xml::{element, escape_attribute, escape_content};
 use std::fmt::Write;
 

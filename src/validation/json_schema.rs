@@ -65,7 +65,7 @@ fn first_type(value: &Value) -> Option<String> {
     names.iter().find(|t| *t != "null").or(names.first()).cloned()
 }
 
-fn number_text(value: Option<&Value>) -> Option<String> {
+fn bound_text(value: Option<&Value>) -> Option<String> {
     match value? {
         Value::Number(n) => Some(n.to_string()),
         Value::String(s) => Some(s.clone()),
@@ -76,7 +76,10 @@ fn number_text(value: Option<&Value>) -> Option<String> {
 /// Reads `jsonSchemaErrors` into issues, in the root schema's property order
 /// when it is known (ajv reports `required` and `additionalProperties` first,
 /// Zod in declaration order: sorted, the same failures give the same envelope).
-pub(crate) fn issues_from_errors(raw: &RawValue, arguments: Option<&RawValue>) -> Result<Vec<ValidationIssue>, SpecError> {
+pub(crate) fn issues_from_errors(
+    raw: &RawValue,
+    arguments: Option<&RawValue>,
+) -> Result<Vec<ValidationIssue>, SpecError> {
     let errors = array(raw, "\"jsonSchemaErrors\"")?
         .iter()
         .enumerate()
@@ -89,7 +92,11 @@ pub(crate) fn issues_from_errors(raw: &RawValue, arguments: Option<&RawValue>) -
     for error in &errors {
         match error.keyword.as_str() {
             "required" => {
-                let named = error.params.get("missingProperty").and_then(Value::as_str).map(str::to_owned);
+                let named = error
+                    .params
+                    .get("missingProperty")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
                 let next = named.or_else(|| next_missing(error, &reported_missing));
                 if let Some(property) = next {
                     reported_missing.push((error.path.clone(), property.clone()));
@@ -170,7 +177,7 @@ fn keyword_issue(error: &RawError) -> ValidationIssue {
             let draft4_flag = if small { "exclusiveMinimum" } else { "exclusiveMaximum" };
             let draft4_exclusive = matches!(keyword, "minimum" | "maximum")
                 && error.parent.as_ref().and_then(|p| p.get(draft4_flag)) == Some(&Value::Bool(true));
-            let bound = number_text(error.param("limit")).map(|value| Bound {
+            let bound = bound_text(error.param("limit")).map(|value| Bound {
                 value,
                 inclusive: !(keyword.starts_with("exclusive") || draft4_exclusive),
                 exact: false,
@@ -186,7 +193,7 @@ fn keyword_issue(error: &RawError) -> ValidationIssue {
         }
         "multipleOf" => {
             let mut issue = error.issue(IssueCode::NotMultipleOf);
-            issue.divisor = number_text(error.param("multipleOf"));
+            issue.divisor = bound_text(error.param("multipleOf"));
             issue
         }
         "pattern" => {
@@ -199,7 +206,14 @@ fn keyword_issue(error: &RawError) -> ValidationIssue {
             error.issue(IssueCode::InvalidFormat).format(format_name(format))
         }
         "enum" | "const" => {
-            let values = match (keyword, error.param(if keyword == "enum" { "allowedValues" } else { "allowedValue" })) {
+            let values = match (
+                keyword,
+                error.param(if keyword == "enum" {
+                    "allowedValues"
+                } else {
+                    "allowedValue"
+                }),
+            ) {
                 ("enum", Some(Value::Array(items))) => items.iter().map(Value::to_string).collect(),
                 ("const", Some(value)) => vec![value.to_string()],
                 _ => Vec::new(),
@@ -234,7 +248,11 @@ fn next_missing(error: &RawError, reported: &[(Vec<PathSegment>, String)]) -> Op
 /// Keys of the object not declared in `properties` (patterns in
 /// `patternProperties` are not evaluated: the core has no regex engine).
 fn extra_keys(error: &RawError) -> Vec<String> {
-    let declared = error.parent.as_ref().and_then(|p| p.get("properties")).and_then(Value::as_object);
+    let declared = error
+        .parent
+        .as_ref()
+        .and_then(|p| p.get("properties"))
+        .and_then(Value::as_object);
     object_keys(error.data.as_deref())
         .into_iter()
         .filter(|k| !declared.is_some_and(|d| d.contains_key(k)))
@@ -249,10 +267,13 @@ fn object_keys(data: Option<&RawValue>) -> Vec<String> {
 
 /// The property order of the root schema, from an error at the root that carries it.
 fn root_property_order(errors: &[RawError]) -> Option<Vec<String>> {
-    errors
-        .iter()
-        .filter(|e| e.path.is_empty())
-        .find_map(|e| e.parent.as_ref()?.get("properties")?.as_object().map(|p| p.keys().cloned().collect()))
+    errors.iter().filter(|e| e.path.is_empty()).find_map(|e| {
+        e.parent
+            .as_ref()?
+            .get("properties")?
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+    })
 }
 
 fn read_error(raw: &RawValue, at: &str, arguments: Option<&RawValue>) -> Result<RawError, SpecError> {
@@ -278,7 +299,7 @@ fn read_error(raw: &RawValue, at: &str, arguments: Option<&RawValue>) -> Result<
                 let pointer = crate::json::string(&member, &what)?;
                 error.path = pointer_path(&pointer, arguments);
             }
-            "path" => error.path = super::spec::path(&member, &what)?,
+            "path" => error.path = super::path::read_path(&member, &what)?,
             // Each is optional metadata: one a JSON parser cannot hold (a
             // schema nested past its depth limit) is left out, not refused.
             "params" => error.params = serde_json::from_str(member.get()).unwrap_or_default(),

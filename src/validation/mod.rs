@@ -20,14 +20,14 @@ mod render;
 mod sent_value;
 mod spec;
 
-pub use field_text::field_text;
-pub use crate::delta::{ContractDelta, DeltaSeverity};
-pub use model::{Bound, IssueCode, ValidationIssue, ValidationOptions};
-pub use path::PathSegment;
-pub use parse::{parse_validation, ValidationEnvelope};
-pub(crate) use parse::parse_envelope as parse_validation_unwrapped;
-pub use path::{field_name, ROOT_NAME};
 pub use crate::delta::{delta, deltas_for_action, shown_deltas};
+pub use crate::delta::{ContractDelta, DeltaSeverity};
+pub use field_text::field_text;
+pub use model::{Bound, IssueCode, ValidationIssue, ValidationOptions};
+pub(crate) use parse::parse_envelope as parse_validation_unwrapped;
+pub use parse::{parse_validation, ValidationEnvelope};
+pub use path::PathSegment;
+pub use path::{field_name, ROOT_NAME};
 pub use render::{render_validation, VALIDATION_RECOVERY};
 pub use spec::{envelope_to_json, issue, issues_and_deltas_from_json, validation_from_json, ValidationSpec};
 

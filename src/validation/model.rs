@@ -3,7 +3,6 @@
 
 use super::path::PathSegment;
 
-
 /// What kind of problem an issue is: Zod 4's issue codes, plus `MissingRequired`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IssueCode {

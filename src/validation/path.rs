@@ -3,6 +3,11 @@
 //! written as `['a.b']` (a quote or backslash in the key gets a backslash),
 //! and the arguments object itself as `(arguments)`.
 
+use crate::error::SpecError;
+use crate::json::{array, fail, kind_of, value};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
 /// One step of a path into the arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathSegment {
@@ -64,4 +69,27 @@ fn is_plain_key(key: &str) -> bool {
         && key
             .chars()
             .all(|c| !matches!(c, '.' | '[' | ']' | '"' | '\'' | '\\') && !c.is_whitespace() && !c.is_control())
+}
+
+/// Reads a path: an array of keys (strings) and indices (whole numbers).
+pub(crate) fn read_path(raw: &RawValue, what: &str) -> Result<Vec<PathSegment>, SpecError> {
+    array(raw, what)?
+        .iter()
+        .enumerate()
+        .map(|(i, segment)| match value(segment, what)? {
+            Value::String(key) => Ok(PathSegment::Key(key)),
+            Value::Number(n) if n.as_u64().is_some() => Ok(PathSegment::Index(n.as_u64().unwrap_or_default())),
+            other => fail(format!(
+                "{what}[{i}] must be a key (string) or an index (whole number), not {}",
+                describe(&other)
+            )),
+        })
+        .collect()
+}
+
+fn describe(value: &Value) -> String {
+    match value {
+        Value::Number(n) => format!("the number {n}"),
+        other => kind_of(other).to_owned(),
+    }
 }

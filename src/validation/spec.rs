@@ -8,13 +8,12 @@
 //! so `JSON.stringify(zodError.issues)` feeds it directly.
 
 use super::model::{Bound, IssueCode, ValidationIssue, ValidationOptions};
-use super::path::PathSegment;
-use crate::delta::{deltas_from_raw, push_deltas_json, ContractDelta};
 use super::parse::ValidationEnvelope;
+use super::path::read_path;
+use crate::delta::{deltas_from_raw, push_deltas_json, ContractDelta};
 use crate::error::SpecError;
-use crate::json::{array, boolean, count, fail, kind_of, number_text, object, optional_string, push_json_string, string, value};
+use crate::json::{array, boolean, count, fail, number_text, object, optional_string, push_json_string, string};
 use serde_json::value::RawValue;
-use serde_json::Value;
 
 /// Everything `render_validation` needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,7 +123,7 @@ pub fn issue(text: &str, at: &str) -> Result<ValidationIssue, SpecError> {
         let what = format!("{at}.{key}");
         match key.as_str() {
             "code" | "errors" | "issues" | "note" | "params" => {}
-            "path" => issue.path = path(raw, &what)?,
+            "path" => issue.path = read_path(raw, &what)?,
             "input" => issue.input = Some(raw.get().to_owned()),
             "expected" => issue.expected = optional_string(raw, &what)?,
             "format" => issue.format = optional_string(raw, &what)?,
@@ -158,28 +157,6 @@ pub fn issue(text: &str, at: &str) -> Result<ValidationIssue, SpecError> {
         exact,
     });
     Ok(issue)
-}
-
-pub(crate) fn path(raw: &RawValue, what: &str) -> Result<Vec<PathSegment>, SpecError> {
-    array(raw, what)?
-        .iter()
-        .enumerate()
-        .map(|(i, segment)| match value(segment, what)? {
-            Value::String(key) => Ok(PathSegment::Key(key)),
-            Value::Number(n) if n.as_u64().is_some() => Ok(PathSegment::Index(n.as_u64().unwrap_or_default())),
-            other => fail(format!(
-                "{what}[{i}] must be a key (string) or an index (whole number), not {}",
-                describe(&other)
-            )),
-        })
-        .collect()
-}
-
-fn describe(value: &Value) -> String {
-    match value {
-        Value::Number(n) => format!("the number {n}"),
-        other => kind_of(other).to_owned(),
-    }
 }
 
 /// `{"action", "fields": [{"name", "text"}], "omittedFields"?, "deltas": [..], "omittedDeltas"?}`.
