@@ -223,6 +223,7 @@ fn keyword_issue(error: &RawError) -> ValidationIssue {
             issue
         }
         "anyOf" | "oneOf" => error.issue(IssueCode::InvalidUnion),
+        "propertyNames" => error.issue(IssueCode::InvalidKey),
         "uniqueItems" => {
             let mut issue = error.issue(IssueCode::Custom);
             issue.message = Some("Has duplicate items".to_owned());

@@ -6,14 +6,13 @@
 import { render, resultOf } from './render.js';
 import type { CallToolResult, Category, Code, ContractDelta, DetailValue, EnvelopeSpec, Format, Severity, TextContent } from './types.js';
 
+type Spec = EnvelopeSpec & { availableActions: string[]; details: Record<string, DetailValue>; deltas: ContractDelta[] };
+
 /**
  * Builds one error step by step.
  *
  * ```ts
- * return error('NOT_FOUND', 'Invoice missing')
- *   .suggest('List invoices first')
- *   .actions('billing.list_invoices')
- *   .details({ requestedId: 'inv_9' });
+ * return error('NOT_FOUND', 'Invoice missing').suggest('List invoices first').actions('billing.list_invoices');
  * ```
  * `content` and `isError` are computed on each read, so the builder can be
  * returned as the tool result, thrown (its `toString()` is the envelope, which
@@ -21,17 +20,16 @@ import type { CallToolResult, Category, Code, ContractDelta, DetailValue, Envelo
  * `JSON.stringify` (which writes the built result).
  */
 export class ErrorBuilder implements CallToolResult {
-  // Lets a handler typed against the MCP SDK's CallToolResult (which has an
-  // index signature) return a builder.
+  // Lets a handler typed against the MCP SDK's CallToolResult (which has an index signature) return a builder.
   [key: string]: unknown;
 
-  readonly #spec: EnvelopeSpec & { availableActions: string[]; details: Record<string, DetailValue>; deltas: ContractDelta[] };
+  readonly #spec: Spec;
   #format: Format = 'xml';
 
+  /** Refuses a bad code or message at once, with the component's words. */
   constructor(code: Code, message: string) {
-    if (typeof code !== 'string' || code === '') throw new TypeError('error(code, message): code must be a non-empty string');
-    if (typeof message !== 'string') throw new TypeError('error(code, message): message must be a string');
     this.#spec = { code, message, availableActions: [], details: {}, deltas: [] };
+    this.build();
     // Own enumerable getters: a spread (`{ ...builder }`) or a structural copy
     // by the MCP SDK reads the built result too, not an empty object.
     Object.defineProperty(this, 'content', { enumerable: true, get: () => this.build().content });
@@ -41,138 +39,66 @@ export class ErrorBuilder implements CallToolResult {
   declare readonly content: TextContent[];
   declare readonly isError: boolean;
 
-  /** The recovery instruction (replaces the code's default). */
-  suggest(suggestion: string): this {
-    this.#spec.suggestion = suggestion;
+  #set<K extends keyof EnvelopeSpec>(key: K, value: EnvelopeSpec[K]): this {
+    this.#spec[key] = value as Spec[K];
     return this;
   }
+
+  /** The recovery instruction (replaces the code's default). */
+  suggest(suggestion: string): this { return this.#set('suggestion', suggestion); }
+  severity(severity: Severity): this { return this.#set('severity', severity); }
+  critical(): this { return this.severity('critical'); }
+  /** Guidance on a result that succeeded: `isError` becomes false. */
+  warning(): this { return this.severity('warning'); }
+  /** Seconds before the same call can succeed. */
+  retryAfter(seconds: number): this { return this.#set('retryAfter', seconds); }
+  category(category: Category): this { return this.#set('category', category); }
+  retryable(retryable = true): this { return this.#set('retryable', retryable); }
+  /** What a person may be told; never internal detail. */
+  customerMessage(message: string): this { return this.#set('customerMessage', message); }
+  correlationId(id: string): this { return this.#set('correlationId', id); }
 
   /** Appends tool names the model can call next. */
-  actions(...names: string[]): this {
-    this.#spec.availableActions.push(...names);
-    return this;
-  }
+  actions(...names: string[]): this { return this.#set('availableActions', [...this.#spec.availableActions, ...names]); }
+  /** Appends contract changes; the BREAKING and RISKY ones are shown to the model. */
+  deltas(...deltas: ContractDelta[]): this { return this.#set('deltas', [...this.#spec.deltas, ...deltas]); }
 
-  severity(severity: Severity): this {
-    this.#spec.severity = severity;
-    return this;
-  }
-
-  critical(): this {
-    return this.severity('critical');
-  }
-
-  /** Guidance on a result that succeeded: `isError` becomes false. */
-  warning(): this {
-    return this.severity('warning');
-  }
-
-  /** Merges details; values become text (objects as JSON); `undefined` values are skipped. */
-  details(details: Readonly<Record<string, unknown>>): this {
-    for (const [key, value] of Object.entries(details)) {
-      if (value === undefined) continue;
-      this.#spec.details[key] = detailText(value);
-    }
+  /** Merges details, values as given (an object or array shows as its JSON); `undefined` ones are skipped. */
+  details(details: Readonly<Record<string, DetailValue>>): this {
+    for (const [key, value] of Object.entries(details)) if (value !== undefined) this.#spec.details[key] = value;
     return this;
   }
 
   /** One detail; replaces an earlier value for the same key in place. */
-  detail(key: string, value: unknown): this {
-    return this.details({ [key]: value });
-  }
-
-  /** Appends contract changes; the BREAKING and RISKY ones are shown to the model. */
-  deltas(...deltas: ContractDelta[]): this {
-    this.#spec.deltas.push(...deltas);
-    return this;
-  }
-
-  /** Seconds before the same call can succeed. */
-  retryAfter(seconds: number): this {
-    this.#spec.retryAfter = seconds;
-    return this;
-  }
-
-  category(category: Category): this {
-    this.#spec.category = category;
-    return this;
-  }
-
-  retryable(retryable = true): this {
-    this.#spec.retryable = retryable;
-    return this;
-  }
-
-  /** What a person may be told; never internal detail. */
-  customerMessage(message: string): this {
-    this.#spec.customerMessage = message;
-    return this;
-  }
-
-  correlationId(id: string): this {
-    this.#spec.correlationId = id;
-    return this;
-  }
+  detail(key: string, value: DetailValue): this { return this.details({ [key]: value }); }
 
   /** The rendering the result carries (xml by default). */
-  format(format: Format): this {
-    this.#format = format;
-    return this;
-  }
+  format(format: Format): this { this.#format = format; return this; }
 
-  /** A copy of the spec built so far. */
+  /** A copy of the spec built so far (empty lists and details left out). */
   toSpec(): EnvelopeSpec {
-    const spec: EnvelopeSpec = { ...this.#spec, availableActions: [...this.#spec.availableActions], details: { ...this.#spec.details },
-      deltas: [...this.#spec.deltas] };
-    if (spec.availableActions?.length === 0) delete spec.availableActions;
-    if (Object.keys(spec.details ?? {}).length === 0) delete spec.details;
-    if (spec.deltas?.length === 0) delete spec.deltas;
-    return spec;
+    const { availableActions, details, deltas, ...spec } = this.#spec;
+    return { ...spec, ...(availableActions.length > 0 ? { availableActions: [...availableActions] } : {}),
+      ...(Object.keys(details).length > 0 ? { details: { ...details } } : {}), ...(deltas.length > 0 ? { deltas: [...deltas] } : {}) };
   }
 
   /** The plain CallToolResult. Throws a TypeError naming the field when the error is refused. */
-  build(): CallToolResult {
-    return resultOf(this.toSpec(), this.#format);
-  }
-
+  build(): CallToolResult { return resultOf(this.toSpec(), this.#format); }
   /** The envelope text in any format. */
-  render(format: Format = this.#format): string {
-    return render(this.toSpec(), { format });
-  }
-
+  render(format: Format = this.#format): string { return render(this.toSpec(), { format }); }
   /** JSON.stringify writes the built result. */
-  toJSON(): CallToolResult {
-    return this.build();
-  }
-
+  toJSON(): CallToolResult { return this.build(); }
   /** The envelope text: what a host shows for a thrown value it does not know. */
-  toString(): string {
-    return this.render();
-  }
+  toString(): string { return this.render(); }
 }
 
-function detailText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/**
- * Starts a fluent error: `error('NOT_FOUND', 'Invoice missing').suggest(...)`.
- * The builder works as a CallToolResult whether returned, thrown or serialized.
- */
+/** Starts a fluent error: `error('NOT_FOUND', 'Invoice missing').suggest(...)`. */
 export function error(code: Code, message: string): ErrorBuilder {
   return new ErrorBuilder(code, message);
 }
 
 /** True for a builder from `error()`, including one from another copy of the package. */
 export function isErrorBuilder(value: unknown): value is ErrorBuilder {
-  return value instanceof ErrorBuilder ||
-    (typeof value === 'object' && value !== null && typeof (value as ErrorBuilder).toSpec === 'function' &&
-      typeof (value as ErrorBuilder).build === 'function' && 'isError' in value);
+  return value instanceof ErrorBuilder || (typeof value === 'object' && value !== null &&
+    typeof (value as ErrorBuilder).toSpec === 'function' && typeof (value as ErrorBuilder).build === 'function' && 'isError' in value);
 }

@@ -1,19 +1,14 @@
 // mcp-envelope: the error envelopes MCP servers send to language models,
-// rendered by the shared WebAssembly component so every host writes the same
-// bytes. The MCP SDK integration is in `mcp-envelope/mcp`.
+// rendered and read by the shared WebAssembly component so every host writes
+// and reads the same bytes. The MCP SDK integration is in `mcp-envelope/mcp`.
 
 export type {
-  CallToolResult, CanonicalCode, Category, Code, ContractDelta, DetailValue, EnvelopeSpec, ErrorOptions, Format,
-  ParsedEnvelope, Severity, TextContent, ValidationField, ValidationReport,
+  CallToolResult, CanonicalCode, Category, Code, ContractDelta, DetailValue, EnvelopeReading, EnvelopeSpec, ErrorOptions,
+  ErrorOutcome, Format, IssueCode, ProtocolError, ProtocolErrorKind, Reading, RenderOptions, Severity, TextContent,
+  ToolErrorReading, ValidationErrorReading, ValidationField, ValidationIssue, ValidationOptions, ValidationReport,
 } from './types.js';
-export {
-  callToolResultJson, canonicalCodes, protocolError, protocolErrorJson, render, renderJson, toolError,
-  type ProtocolError, type ProtocolErrorKind, type RenderOptions,
-} from './render.js';
+export { callToolResultJson, canonicalCodes, protocolError, protocolErrorJson, render, renderJson, toolError } from './render.js';
 export { error, ErrorBuilder, isErrorBuilder } from './builder.js';
-export { EnvelopeError, parseEnvelope, throwIfError } from './parse.js';
-export {
-  renderValidation, renderValidationJson, toValidationIssues, validationError, validationResultJson,
-  type IssueCode, type ValidationIssue, type ValidationOptions,
-} from './validation.js';
+export { EnvelopeError, parseEnvelope, throwIfError } from './read.js';
+export { renderValidation, renderValidationJson, toValidationIssues, validationError, validationResultJson } from './validation.js';
 export { useCoreModule } from './component.js';

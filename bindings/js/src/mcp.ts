@@ -4,45 +4,18 @@
 
 import * as z from 'zod/v4';
 import { isErrorBuilder } from './builder.js';
-import { EnvelopeError } from './parse.js';
-import { resultOf } from './render.js';
-import type { CallToolResult, Format } from './types.js';
+import { call } from './component.js';
+import { EnvelopeError } from './read.js';
+import { formatOf } from './render.js';
+import type { CallToolResult, EnvelopeToolOptions, InternalFailure } from './types.js';
 import { validationError } from './validation.js';
 
-/** What the logger receives for an exception the model is not shown. */
-export interface InternalFailure {
-  /** The id the model was given, to find this entry. */
-  correlationId: string;
-  /** The tool (or action) that failed. */
-  tool: string;
-  /** The exception, as thrown. */
-  error: unknown;
-}
+export type { EnvelopeToolOptions, InternalFailure } from './types.js';
 
-/** Options of `withEnvelope` and `registerTool`. */
-export interface EnvelopeToolOptions {
-  /** The name `<validation_error action="...">` shows (the tool's name by default). */
-  action?: string;
-  /** Receives every exception turned into INTERNAL_ERROR. Default: `console.error`. */
-  logger?: (failure: InternalFailure) => void;
-  /** The rendering of `<tool_error>` results (xml by default). */
-  format?: Format;
-}
-
-function defaultLogger(failure: InternalFailure): void {
-  console.error(`[mcp-envelope] ${failure.tool} failed (correlation id ${failure.correlationId}):`, failure.error);
-}
-
-function newCorrelationId(): string {
-  return globalThis.crypto.randomUUID();
-}
+const defaultLogger = (f: InternalFailure) => console.error(`[mcp-envelope] ${f.tool} failed (correlation id ${f.correlationId}):`, f.error);
 
 function isZodError(value: unknown): value is { issues: unknown[] } {
   return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
-}
-
-function isCallToolResultLike(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && Array.isArray((value as CallToolResult).content);
 }
 
 /**
@@ -51,20 +24,15 @@ function isCallToolResultLike(value: unknown): boolean {
  */
 export function resultFor(outcome: { returned: unknown } | { thrown: unknown }, tool: string, args: unknown,
   options: EnvelopeToolOptions = {}): unknown {
-  if ('returned' in outcome) {
-    // A builder returned unbuilt is turned into its plain result, so nothing
-    // downstream depends on reading its getters.
-    return isErrorBuilder(outcome.returned) ? outcome.returned.build() : outcome.returned;
-  }
+  // A builder is turned into its plain result, so nothing downstream depends on reading its getters.
+  if ('returned' in outcome) return isErrorBuilder(outcome.returned) ? outcome.returned.build() : outcome.returned;
   const thrown = outcome.thrown;
   try {
     if (isErrorBuilder(thrown)) return thrown.build();
-    if (thrown instanceof EnvelopeError) {
-      if (thrown.validation !== undefined) return { content: [{ type: 'text', text: thrown.raw }], isError: true };
-      return resultOf(thrown.toSpec(), options.format);
-    }
+    // An error read from another tool's result (throwIfError) is passed on as it came.
+    if (thrown instanceof EnvelopeError) return { content: [{ type: 'text', text: thrown.raw }], isError: true };
     if (isZodError(thrown)) return validationError(options.action ?? tool, thrown, { input: args });
-    if (isCallToolResultLike(thrown) && (thrown as CallToolResult).isError === true) return thrown;
+    if (Array.isArray((thrown as CallToolResult | null)?.content) && (thrown as CallToolResult).isError === true) return thrown;
   } catch (conversionFailure) {
     // A malformed envelope thrown by the handler is itself an internal failure.
     return internalError(conversionFailure, tool, options);
@@ -72,18 +40,15 @@ export function resultFor(outcome: { returned: unknown } | { thrown: unknown }, 
   return internalError(thrown, tool, options);
 }
 
+/** INTERNAL_ERROR with a fresh correlation id, worded by the component; the exception goes to the logger only. */
 function internalError(error: unknown, tool: string, options: EnvelopeToolOptions): CallToolResult {
-  const correlationId = newCorrelationId();
+  const correlationId = globalThis.crypto.randomUUID();
   try {
     (options.logger ?? defaultLogger)({ correlationId, tool, error });
   } catch {
     // A failing logger must not turn into a different error for the model.
   }
-  return resultOf({
-    code: 'INTERNAL_ERROR',
-    message: `${tool} failed with an internal error.`,
-    correlationId,
-  }, options.format);
+  return JSON.parse(call('internalErrorResult', [String(tool), correlationId, formatOf(options)])) as CallToolResult;
 }
 
 /**
@@ -102,12 +67,7 @@ export function withEnvelope<Args extends unknown[]>(tool: string, handler: (...
   return async (...args: Args) => {
     // The SDK calls `cb(args, extra)` for tools with an input schema and `cb(extra)` without.
     const toolArgs = args.length > 1 ? args[0] : undefined;
-    let outcome: { returned: unknown } | { thrown: unknown };
-    try {
-      outcome = { returned: await handler(...args) };
-    } catch (thrown) {
-      outcome = { thrown };
-    }
+    const outcome = await Promise.resolve().then(() => handler(...args)).then((returned) => ({ returned }), (thrown) => ({ thrown }));
     return resultFor(outcome, tool, toolArgs, options) as CallToolResult;
   };
 }
@@ -124,10 +84,8 @@ function zod4Object(inputSchema: SchemaLike): z.ZodType | undefined {
   if (typeof inputSchema !== 'object' || inputSchema === null) return undefined;
   if ('_zod' in inputSchema) return inputSchema as unknown as z.ZodType;
   const values = Object.values(inputSchema);
-  if (values.length > 0 && values.every((value) => typeof value === 'object' && value !== null && '_zod' in value)) {
-    return z.object(inputSchema as Record<string, z.ZodType>);
-  }
-  return undefined;
+  const shape = values.length > 0 && values.every((value) => typeof value === 'object' && value !== null && '_zod' in value);
+  return shape ? z.object(inputSchema as Record<string, z.ZodType>) : undefined;
 }
 
 /** The arguments a handler receives for an input schema (a Zod schema or a raw shape). */

@@ -1,51 +1,34 @@
 // Rendering an error spec into an envelope or a CallToolResult, and the
-// protocol-error object: thin, checked calls into the component.
+// protocol-error object: each one call into the component.
 
-import * as wasm from './component.js';
-import type { CallToolResult, Code, EnvelopeSpec, ErrorOptions, Format } from './types.js';
+import { call } from './component.js';
+import type { CallToolResult, Code, EnvelopeSpec, ErrorOptions, Format, ProtocolError, ProtocolErrorKind, RenderOptions } from './types.js';
 
-/** Options of the render functions. */
-export interface RenderOptions {
-  /** `xml` (default), `json` or `text`. */
-  format?: Format;
-}
-
-const FORMATS: readonly string[] = ['xml', 'json', 'text'];
-
-function formatOf(options: RenderOptions | undefined): Format {
+export function formatOf(options: RenderOptions | undefined): Format {
   if (options !== undefined && (options === null || typeof options !== 'object')) {
     throw new TypeError(`options must be an object such as { format: 'json' }, not ${JSON.stringify(options)}`);
   }
   const format = options?.format ?? 'xml';
-  if (!FORMATS.includes(format)) {
+  if (!['xml', 'json', 'text'].includes(format)) {
     throw new TypeError(`format must be "xml", "json" or "text", not ${JSON.stringify(String(format))}`);
   }
   return format;
 }
 
-/** The spec as the component reads it: compact JSON, `undefined` fields left out. */
-export function specJson(spec: unknown): string {
+/**
+ * A value as the component reads it: compact JSON, `undefined` left out, a
+ * bigint as its digits. A lone surrogate is written as a `\ud800` escape,
+ * which the core turns into U+FFFD; everything else the core checks itself.
+ */
+export function toJson(value: unknown, what = 'the spec'): string {
   let json: string | undefined;
   try {
-    json = JSON.stringify(spec);
+    json = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
   } catch (error) {
-    throw new TypeError(`the spec cannot be written as JSON: ${(error as Error).message}`);
+    throw new TypeError(`${what} cannot be written as JSON: ${(error as Error).message}`);
   }
-  // Anything JSON can hold goes to the component, whose refusals are the
-  // messages every host shares ("the spec must be a JSON object, not an array").
-  if (json === undefined) throw new TypeError(`the spec must be a JSON object, not ${typeof spec}`);
+  if (json === undefined) throw new TypeError(`${what} must be a JSON object, not ${typeof value}`);
   return json;
-}
-
-// The component refuses a bad spec with a message naming the key; that
-// message is the error's whole text, as in the CLI.
-function refusalsAsTypeErrors<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof wasm.ComponentRefusal) throw new TypeError(error.message);
-    throw error;
-  }
 }
 
 /**
@@ -58,33 +41,24 @@ function refusalsAsTypeErrors<T>(run: () => T): T {
  * Throws a TypeError naming the key when the spec is refused.
  */
 export function render(spec: EnvelopeSpec, options?: RenderOptions): string {
-  const format = formatOf(options);
-  return renderJson(specJson(spec), { format });
+  return call('render', [toJson(spec), formatOf(options)]);
 }
 
 /** `render` for a spec that is already JSON text (from a file, a queue, the CLI). */
-export function renderJson(specText: string, options?: RenderOptions): string {
-  const format = formatOf(options);
-  return refusalsAsTypeErrors(() => wasm.renderSpec(String(specText), format));
-}
+export const renderJson = (specText: string, options?: RenderOptions): string => call('render', [String(specText), formatOf(options)]);
 
 /** The `CallToolResult` JSON text, byte for byte what every other host writes. */
-export function callToolResultJson(spec: EnvelopeSpec, options?: RenderOptions): string {
-  const format = formatOf(options);
-  return refusalsAsTypeErrors(() => wasm.callToolResultSpec(specJson(spec), format));
-}
+export const callToolResultJson = (spec: EnvelopeSpec, options?: RenderOptions): string =>
+  call('callToolResult', [toJson(spec), formatOf(options)]);
 
-/** The result object for a spec (shared by `toolError`, the builder and the MCP wrapper). */
-export function resultOf(spec: EnvelopeSpec, format?: Format): CallToolResult {
-  return JSON.parse(callToolResultJson(spec, { format })) as CallToolResult;
-}
+/** The result object for a spec (shared by `toolError` and the builder). */
+export const resultOf = (spec: EnvelopeSpec, format?: Format) => JSON.parse(callToolResultJson(spec, { format })) as CallToolResult;
 
 /**
  * The MCP `CallToolResult` carrying one error: return it from a tool handler.
  *
  * ```ts
  * return toolError('RATE_LIMITED', { message: 'Too many lookups', retryAfter: 30 });
- * // { content: [{ type: 'text', text: '<tool_error code="RATE_LIMITED" ...' }], isError: true }
  * ```
  * `isError` is false only for `severity: 'warning'`.
  */
@@ -96,33 +70,20 @@ export function toolError(code: Code, options: ErrorOptions & RenderOptions): Ca
   return resultOf({ ...rest, code }, format);
 }
 
-/** The JSON-RPC error kinds, for failures of the request itself. */
-export type ProtocolErrorKind = wasm.ProtocolErrorKind;
-
-/** A JSON-RPC 2.0 error object. */
-export interface ProtocolError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
 /** The JSON-RPC error object as text; `data`, when given, is the error's JSON form. */
-export function protocolErrorJson(kind: ProtocolErrorKind, message: string, data?: EnvelopeSpec): string {
-  const kinds: readonly string[] = ['parse-error', 'invalid-request', 'method-not-found', 'invalid-params', 'internal-error'];
+export function protocolErrorJson(kind: ProtocolErrorKind, message: string, data?: EnvelopeSpec | null): string {
+  const kinds = ['parse-error', 'invalid-request', 'method-not-found', 'invalid-params', 'internal-error'];
   if (!kinds.includes(kind)) throw new TypeError(`unknown protocol error kind ${JSON.stringify(String(kind))}`);
-  const dataJson = data === undefined || data === null ? undefined : specJson(data);
-  return refusalsAsTypeErrors(() => wasm.protocolError(kind, String(message), dataJson));
+  return call('protocolError', [kind, String(message), data === undefined || data === null ? undefined : toJson(data)]);
 }
 
 /**
  * A JSON-RPC error for a request that is itself wrong (unknown tool, malformed
  * params); anything a model could fix is a tool result instead.
  */
-export function protocolError(kind: ProtocolErrorKind, message: string, data?: EnvelopeSpec): ProtocolError {
+export function protocolError(kind: ProtocolErrorKind, message: string, data?: EnvelopeSpec | null): ProtocolError {
   return JSON.parse(protocolErrorJson(kind, message, data)) as ProtocolError;
 }
 
 /** The 17 canonical codes, in the seed's order. */
-export function canonicalCodes(): string[] {
-  return wasm.canonicalCodes();
-}
+export const canonicalCodes = (): string[] => call('canonicalCodes', []);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import {
   canonicalCodes, error, EnvelopeError, parseEnvelope, protocolError, render, renderJson, throwIfError, toolError,
-  useCoreModule,
+  useCoreModule, validationError,
 } from 'mcp-envelope';
 
 const seedSpec = {
@@ -121,13 +121,22 @@ describe('the error builder', () => {
     }
   });
 
-  test('actions append and details merge, values as text', () => {
+  test('actions append and details merge; values pass through and objects show as their JSON', () => {
+    const since = new Date(Date.UTC(2026, 0, 2));
     const b = error('CONFLICT', 'Order changed').actions('orders.get').actions('orders.list', 'orders.diff')
-      .details({ version: 3, stale: true }).details({ version: 4, since: new Date(Date.UTC(2026, 0, 2)), tags: ['a', 'b'], skipped: undefined });
+      .details({ version: 3, stale: true }).details({ version: 4, since, tags: ['a', 'b'], owner: null, skipped: undefined, big: 2n ** 64n });
     assert.deepEqual(b.toSpec(), {
       code: 'CONFLICT', message: 'Order changed', availableActions: ['orders.get', 'orders.list', 'orders.diff'],
-      details: { version: '4', stale: 'true', since: '2026-01-02T00:00:00.000Z', tags: '["a","b"]' },
+      details: { version: 4, stale: true, since, tags: ['a', 'b'], owner: null, big: 2n ** 64n },
     });
+    assert.match(b.render(), /<details>\n    <detail key="version">4<\/detail>\n    <detail key="stale">true<\/detail>\n    <detail key="since">2026-01-02T00:00:00.000Z<\/detail>\n    <detail key="tags">\["a","b"\]<\/detail>\n    <detail key="owner">null<\/detail>\n    <detail key="big">18446744073709551616<\/detail>\n  <\/details>/);
+  });
+
+  test('a lone surrogate renders (as U+FFFD) instead of breaking the error path', () => {
+    const text = error('X', 'half \ud800 of a pair').detail('k', 'also \udc00').render();
+    assert.match(text, /<message>half \ufffd of a pair<\/message>/);
+    assert.match(text, /<detail key="k">also \ufffd<\/detail>/);
+    assert.equal(render({ code: 'X', message: '\ud800' }, { format: 'json' }).includes('\\ud800'), false);
   });
 
   test('critical() and warning() set the severity; warning is not an error', () => {
@@ -151,35 +160,58 @@ describe('the error builder', () => {
     const change = { action: 'billing.find', severity: 'BREAKING', field: 'id', description: 'id is now a UUID', before: 'integer', after: 'uuid' };
     const b = error('UNKNOWN_ACTION', 'No such action').deltas(change).deltas({ severity: 'SAFE', field: 'note', description: 'added' });
     assert.match(b.render(), /\n  <contract_awareness>\n    <delta severity="BREAKING" action="billing.find" field="id" before="integer" after="uuid">id is now a UUID<\/delta>\n  <\/contract_awareness>\n/);
-    assert.deepEqual(parseEnvelope(b).deltas, [change]);
-    assert.throws(() => throwIfError(b.build()), (e) => e instanceof EnvelopeError && e.deltas.length === 1 && e.deltas[0].field === 'id');
+    assert.deepEqual(parseEnvelope(b).error.deltas, [change]);
+    assert.throws(() => throwIfError(b.build()), (e) => e instanceof EnvelopeError && e.reading.error.deltas.length === 1 && e.reading.error.deltas[0].field === 'id');
   });
 
-  test('refuses an empty code at once and a bad value when built', () => {
-    assert.throws(() => error('', 'x'), TypeError);
+  test('refuses an empty code at once, in the component\'s words, and a bad value when built', () => {
+    assert.throws(() => error('', 'x'), { name: 'TypeError', message: '"code" must not be empty' });
     assert.throws(() => error('X', 'm').retryAfter(-5).build(), (e) => e instanceof TypeError && /retryAfter/.test(e.message));
   });
 });
 
 describe('parseEnvelope', () => {
+  const seedReading = {
+    kind: 'tool_error', code: 'NOT_FOUND', message: 'No invoice with that ID', severity: 'error', category: 'business', retryable: false,
+    recovery: 'List invoices first, then retry with a real ID', error: seedSpec,
+  };
+
   test('reads a rendered envelope back, from text or from a result', () => {
-    assert.deepEqual(parseEnvelope(seedXml), seedSpec);
-    // The JSON form always states the category and retryable, and every form states the recovery.
-    assert.deepEqual(parseEnvelope(toolError('NOT_FOUND', { message: 'gone', format: 'json' })),
-      { code: 'NOT_FOUND', message: 'gone', suggestion: notFoundRecovery, category: 'business', retryable: false });
+    assert.deepEqual(parseEnvelope(seedXml), seedReading);
+    assert.deepEqual(parseEnvelope(toolError('NOT_FOUND', seedSpec)), seedReading);
+    // The JSON form always states the category and retryable, so the faithful spec has them.
+    const json = parseEnvelope(toolError('NOT_FOUND', { message: 'gone', format: 'json' }));
+    assert.equal(json.recovery, notFoundRecovery);
+    assert.equal(json.error.category, 'business');
+    assert.equal(json.error.retryable, false);
   });
 
-  test('gives what the envelope states, so rendering it again gives the same bytes', () => {
+  test('the reading states the effective values; its spec renders the same bytes again', () => {
     const stated = render({ code: 'FORBIDDEN', message: 'no', category: 'permission', retryable: false });
-    const parsed = parseEnvelope(stated);
-    assert.deepEqual(parsed, { code: 'FORBIDDEN', message: 'no', category: 'permission', retryable: false,
-      suggestion: 'Do not retry or probe. Tell the user this needs access they do not have.' });
-    assert.equal(render(parsed), stated);
-    assert.equal(parseEnvelope(render({ code: 'FORBIDDEN', message: 'no' })).category, undefined);
+    const reading = parseEnvelope(stated);
+    assert.equal(reading.category, 'permission');
+    assert.equal(reading.retryable, false);
+    assert.equal(reading.error.category, 'permission');
+    assert.equal(render(reading.error), stated);
+    const unstated = parseEnvelope(render({ code: 'FORBIDDEN', message: 'no' }));
+    assert.equal(unstated.category, 'permission');
+    assert.equal(unstated.error.category, undefined);
+    const custom = parseEnvelope(render({ code: 'MY_CODE', message: 'no' }));
+    assert.deepEqual([custom.category, custom.recovery, custom.retryable], [null, null, false]);
   });
 
   test('finds the envelope inside other text', () => {
-    assert.deepEqual(parseEnvelope(`The tool said:\n${seedXml}\nand then stopped.`), seedSpec);
+    assert.deepEqual(parseEnvelope(`The tool said:\n${seedXml}\nand then stopped.`), seedReading);
+  });
+
+  test('reads a <validation_error> as VALIDATION_ERROR with its fields', () => {
+    const reading = parseEnvelope(validationError('billing.find', [{ path: ['id'], code: 'invalid_type', expected: 'string', input: 42 }]));
+    assert.equal(reading.kind, 'validation_error');
+    assert.equal(reading.code, 'VALIDATION_ERROR');
+    assert.equal(reading.message, 'Invalid arguments for billing.find: id');
+    assert.deepEqual(reading.validation, {
+      action: 'billing.find', fields: [{ name: 'id', text: 'Wrong type. You sent: 42. Expected a string.' }], deltas: [],
+    });
   });
 
   test('returns null when there is no envelope', () => {
@@ -205,27 +237,42 @@ describe('EnvelopeError and throwIfError', () => {
     assert.equal(throwIfError(warning), warning);
   });
 
-  test('throws an EnvelopeError carrying every field and the raw text', () => {
+  test('throws an EnvelopeError with the code, the message, the reading and the raw text', () => {
     const full = { ...seedSpec, severity: 'critical', category: 'business', retryable: true, customerMessage: 'Sorry', correlationId: 'req-9' };
     const { code, ...options } = full;
     const result = toolError(code, options);
     assert.throws(() => throwIfError(result), (e) => {
       assert.ok(e instanceof EnvelopeError && e instanceof Error);
       assert.equal(e.name, 'EnvelopeError');
-      assert.deepEqual(
-        { code: e.code, message: e.message, suggestion: e.suggestion, availableActions: e.availableActions, details: e.details,
-          retryAfter: e.retryAfter, severity: e.severity, category: e.category, retryable: e.retryable,
-          customerMessage: e.customerMessage, correlationId: e.correlationId },
-        full);
+      assert.deepEqual({ code: e.code, message: e.message, severity: e.severity, category: e.category, retryable: e.retryable, recovery: e.recovery },
+        { code: 'NOT_FOUND', message: 'No invoice with that ID', severity: 'critical', category: 'business', retryable: true, recovery: full.suggestion });
+      assert.deepEqual(e.reading, parseEnvelope(result));
+      assert.deepEqual(e.reading.error, full);
       assert.equal(e.raw, result.content[0].text);
-      assert.deepEqual(e.toSpec(), full);
+      assert.ok(!('malformed' in e));
       return true;
     });
   });
 
-  test('an error without an envelope throws code UNKNOWN with its text', () => {
-    assert.throws(() => throwIfError({ content: [{ type: 'text', text: 'Tool x not found' }], isError: true }),
-      (e) => e instanceof EnvelopeError && e.code === 'UNKNOWN' && e.message === 'Tool x not found' && e.suggestion === undefined);
+  test('an error without an envelope throws code UNKNOWN_ERROR with its text', () => {
+    const result = { content: [{ type: 'text', text: 'Tool x not found' }, { type: 'image', data: '', mimeType: 'image/png' }, { type: 'text', text: 'try again' }], isError: true };
+    assert.throws(() => throwIfError(result), (e) => {
+      assert.deepEqual({ code: e.code, message: e.message, reading: e.reading, raw: e.raw },
+        { code: 'UNKNOWN_ERROR', message: 'Tool x not found\ntry again', reading: { kind: 'none' }, raw: 'Tool x not found\ntry again' });
+      assert.ok(!('severity' in e) && !('malformed' in e));
+      return true;
+    });
+  });
+
+  test('a broken envelope throws UNKNOWN_ERROR saying what is malformed', () => {
+    const text = '<tool_error code="X" severity="error">\n  <message>cut off';
+    assert.throws(() => throwIfError({ content: [{ type: 'text', text }], isError: true }),
+      (e) => e.code === 'UNKNOWN_ERROR' && e.message === text && e.reading.kind === 'none' && typeof e.malformed === 'string' && e.malformed.length > 0);
+  });
+
+  test('refuses what is not a result', () => {
+    assert.throws(() => throwIfError({ isError: true }), TypeError);
+    assert.throws(() => throwIfError(null), TypeError);
   });
 });
 

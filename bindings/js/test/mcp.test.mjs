@@ -25,8 +25,11 @@ before(async () => {
     async ({ id }) => error('NOT_FOUND', `No invoice ${id}`).suggest('List invoices first'), options);
   registerTool(server, 'throws_builder', {},
     async () => { throw error('RATE_LIMITED', 'Too many lookups').retryAfter(30); }, options);
-  registerTool(server, 'throws_envelope_error', {},
-    async () => { throw new EnvelopeError({ code: 'CONFLICT', message: 'Order changed', correlationId: 'req-5' }, ''); }, options);
+  // A proxy: the upstream result is read with throwIfError, and the thrown EnvelopeError passes its text on.
+  registerTool(server, 'proxies_envelope', {},
+    async () => throwIfError(toolError('CONFLICT', { message: 'Order changed', correlationId: 'req-5' })), options);
+  registerTool(server, 'proxies_plain_error', {},
+    async () => throwIfError({ content: [{ type: 'text', text: 'Upstream said no' }, { type: 'text', text: 'twice' }], isError: true }), options);
   registerTool(server, 'throws_secret', {},
     async () => { throw new Error(`connect ECONNREFUSED ${SECRET}`); }, options);
   registerTool(server, 'throws_zod', {},
@@ -59,29 +62,27 @@ describe('MCP SDK integration', () => {
   test('a returned envelope passes through', async () => {
     const result = await call('returns_envelope', { id: 'inv_1' });
     assert.equal(result.isError, true);
-    assert.deepEqual(parseEnvelope(result), {
-      code: 'NOT_FOUND', message: 'No invoice inv_1', availableActions: ['billing.list_invoices'],
-      suggestion: 'Check the identifier: look the item up or list the available ones, then call again with a real one.',
-    });
+    assert.deepEqual(result, toolError('NOT_FOUND', { message: 'No invoice inv_1', availableActions: ['billing.list_invoices'] }));
+    const reading = parseEnvelope(result);
+    assert.deepEqual([reading.code, reading.message, reading.error.availableActions], ['NOT_FOUND', 'No invoice inv_1', ['billing.list_invoices']]);
   });
 
   test('a returned unbuilt builder is an error result, not a success', async () => {
     const result = await call('returns_builder', { id: 'inv_2' });
     assert.equal(result.isError, true);
-    assert.equal(parseEnvelope(result).suggestion, 'List invoices first');
+    assert.equal(parseEnvelope(result).recovery, 'List invoices first');
   });
 
   test('a thrown builder becomes its own result', async () => {
     const result = await call('throws_builder');
     assert.equal(result.isError, true);
-    assert.deepEqual({ code: parseEnvelope(result).code, retryAfter: parseEnvelope(result).retryAfter }, { code: 'RATE_LIMITED', retryAfter: 30 });
+    assert.deepEqual({ code: parseEnvelope(result).code, retryAfter: parseEnvelope(result).error.retryAfter }, { code: 'RATE_LIMITED', retryAfter: 30 });
   });
 
-  test('a thrown EnvelopeError becomes its own result', async () => {
-    const result = await call('throws_envelope_error');
-    assert.equal(result.isError, true);
-    assert.equal(parseEnvelope(result).code, 'CONFLICT');
-    assert.equal(parseEnvelope(result).correlationId, 'req-5');
+  test('a thrown EnvelopeError (a proxied error) passes its text through unchanged', async () => {
+    const result = await call('proxies_envelope');
+    assert.deepEqual(result, toolError('CONFLICT', { message: 'Order changed', correlationId: 'req-5' }));
+    assert.deepEqual(await call('proxies_plain_error'), { content: [{ type: 'text', text: 'Upstream said no\ntwice' }], isError: true });
   });
 
   test('a plain Error becomes INTERNAL_ERROR; its text goes to the logger, never to the model', async () => {
@@ -90,19 +91,22 @@ describe('MCP SDK integration', () => {
     assert.equal(result.isError, true);
     const envelope = parseEnvelope(result);
     assert.equal(envelope.code, 'INTERNAL_ERROR');
-    assert.match(envelope.suggestion, /^Do not retry blindly/);
-    assert.match(envelope.correlationId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.equal(envelope.message, 'throws_secret failed with an internal error.');
+    assert.match(envelope.recovery, /^Do not retry blindly/);
+    const { correlationId } = envelope.error;
+    assert.match(correlationId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.deepEqual(result, toolError('INTERNAL_ERROR', { message: 'throws_secret failed with an internal error.', correlationId }));
     assert.ok(!JSON.stringify(result).includes('hunter2'), 'the secret reached the result');
     assert.ok(!JSON.stringify(result).includes('10.0.0.7'), 'the host reached the result');
     assert.equal(logged.length, 1);
-    assert.equal(logged[0].correlationId, envelope.correlationId);
+    assert.equal(logged[0].correlationId, correlationId);
     assert.equal(logged[0].tool, 'throws_secret');
     assert.match(logged[0].error.message, /hunter2/);
   });
 
   test('every INTERNAL_ERROR gets a fresh correlation id', async () => {
-    const first = parseEnvelope(await call('throws_secret')).correlationId;
-    const second = parseEnvelope(await call('throws_secret')).correlationId;
+    const first = parseEnvelope(await call('throws_secret')).error.correlationId;
+    const second = parseEnvelope(await call('throws_secret')).error.correlationId;
     assert.notEqual(first, second);
   });
 
@@ -116,7 +120,7 @@ describe('MCP SDK integration', () => {
     assert.equal(parsed.code, 'VALIDATION_ERROR');
     assert.deepEqual(parsed.validation.fields.map((f) => f.name), ['id', 'email', 'limit']);
     assert.throws(() => throwIfError(result), (e) => e instanceof EnvelopeError && e.code === 'VALIDATION_ERROR' &&
-      e.validation.fields.length === 3);
+      e.reading.validation.fields.length === 3);
   });
 
   test('good arguments reach the handler, parsed', async () => {

@@ -47,18 +47,19 @@ function ajvErrors(schema, data) {
 const zod4Error = () => invoiceQuery(z4).safeParse(sent).error;
 const zod3Error = () => invoiceQuery(z3).safeParse(sent).error;
 
-// What every validator's issues say, once the validator's own English and
-// its bookkeeping (`origin` where the template does not use it) are set aside.
+// What Zod's issues say in the neutral model, once the validator's own English
+// and its bookkeeping (`origin` where the template does not use it) are set
+// aside. The values sent are not there: the component looks them up in the arguments.
 const expectedIssues = [
-  { path: ['count'], code: 'invalid_type', expected: 'integer', input: 1.5 },
-  { path: ['email'], code: 'invalid_format', format: 'email', input: 'nope' },
-  { path: ['id'], code: 'invalid_format', format: 'uuid', input: 'x' },
-  { path: ['name'], code: 'too_small', origin: 'string', minimum: 3, inclusive: true, input: 'ab' },
+  { path: ['count'], code: 'invalid_type', expected: 'integer' },
+  { path: ['email'], code: 'invalid_format', format: 'email' },
+  { path: ['id'], code: 'invalid_format', format: 'uuid' },
+  { path: ['name'], code: 'too_small', origin: 'string', minimum: 3, inclusive: true },
   { path: ['owner'], code: 'invalid_type', expected: 'string' },
-  { path: ['plan'], code: 'invalid_value', values: ['free', 'pro'], input: 'gold' },
-  { path: ['step'], code: 'not_multiple_of', divisor: 5, input: 7 },
-  { path: ['tags'], code: 'too_big', origin: 'array', maximum: 2, inclusive: true, input: ['a', 'b', 'c'] },
-  { path: [], code: 'unrecognized_keys', keys: ['extra', 'extra2'], input: sent },
+  { path: ['plan'], code: 'invalid_value', values: ['free', 'pro'] },
+  { path: ['step'], code: 'not_multiple_of', divisor: 5 },
+  { path: ['tags'], code: 'too_big', origin: 'array', maximum: 2, inclusive: true },
+  { path: [], code: 'unrecognized_keys', keys: ['extra', 'extra2'] },
 ];
 
 function comparable(issues) {
@@ -68,11 +69,11 @@ function comparable(issues) {
 }
 
 describe('toValidationIssues', () => {
-  test('Zod 4: the issues, with the values looked up in the arguments', () => {
-    assert.deepEqual(comparable(toValidationIssues(zod4Error(), sent)), expectedIssues);
+  test('Zod 4: the neutral issues', () => {
+    assert.deepEqual(comparable(toValidationIssues(zod4Error())), expectedIssues);
   });
 
-  test('Zod 4 with reportInput needs no arguments for the values it reports', () => {
+  test('Zod 4 with reportInput keeps the values it reports', () => {
     const error = invoiceQuery(z4).safeParse(sent, { reportInput: true }).error;
     const issues = toValidationIssues(error);
     assert.equal(issues.find((i) => i.path[0] === 'email').input, 'nope');
@@ -80,56 +81,24 @@ describe('toValidationIssues', () => {
   });
 
   test('Zod 3: the same issues', () => {
-    assert.deepEqual(comparable(toValidationIssues(zod3Error(), sent)), expectedIssues);
+    assert.deepEqual(comparable(toValidationIssues(zod3Error())), expectedIssues);
   });
 
-  test('ajv: the same issues, extra keys gathered into one issue', () => {
-    assert.deepEqual(comparable(toValidationIssues(ajvErrors(invoiceQueryJsonSchema, sent), sent)), expectedIssues);
-  });
-
-  test('ajv on the JSON Schema Zod writes: the pattern behind a named format is not repeated', () => {
-    const schema = z4.toJSONSchema(invoiceQuery(z4));
-    delete schema.$schema;
-    const issues = toValidationIssues(ajvErrors(schema, sent), sent);
-    assert.deepEqual(issues.filter((i) => i.code === 'invalid_format').map((i) => i.format).sort(), ['email', 'uuid']);
-  });
-
-  test('ajv verbose without arguments takes the value from the error', () => {
-    const issues = toValidationIssues(ajvErrors(invoiceQueryJsonSchema, sent));
-    assert.equal(issues.find((i) => i.path[0] === 'email').input, 'nope');
-    assert.ok(!('input' in issues.find((i) => i.path[0] === 'owner')));
-  });
-
-  test('paths into arrays use numbers; JSON pointer escapes are undone', () => {
-    const schema = { type: 'object', properties: { 'a/b': { type: 'array', items: { type: 'integer' } } } };
-    const data = { 'a/b': [1, 'two'] };
-    assert.deepEqual(toValidationIssues(ajvErrors(schema, data), data).map(({ message: _m, ...i }) => i),
-      [{ path: ['a/b', 1], code: 'invalid_type', expected: 'integer', input: 'two' }]);
-    const zodIssues = toValidationIssues(z4.object({ items: z4.array(z4.number()) }).safeParse({ items: [1, 'x'] }).error, { items: [1, 'x'] });
-    assert.deepEqual(zodIssues[0].path, ['items', 1]);
-    assert.equal(zodIssues[0].input, 'x');
-  });
-
-  test('neutral issues pass through; values JSON cannot hold are made JSON', () => {
+  test('neutral issues pass through; a date bound becomes ISO text, a bigint bound a number', () => {
     const issues = toValidationIssues([
-      { path: ['when'], code: 'too_small', origin: 'date', minimum: Date.UTC(2026, 0, 1), inclusive: true, input: new Date(Date.UTC(2025, 5, 1)) },
-      { path: ['big'], code: 'too_big', origin: 'bigint', maximum: 10n, input: 12n },
+      { path: ['when'], code: 'too_small', origin: 'date', minimum: Date.UTC(2026, 0, 1), inclusive: true },
+      { path: ['big'], code: 'too_big', origin: 'bigint', maximum: 10n, input: 12 },
       { path: ['gone'], code: 'missing_required' },
-      { path: ['n'], code: 'invalid_type', expected: 'number', input: Number.NaN },
     ]);
     assert.deepEqual(issues, [
-      { path: ['when'], code: 'too_small', origin: 'date', minimum: '2026-01-01T00:00:00.000Z', inclusive: true, input: '2025-06-01T00:00:00.000Z' },
+      { path: ['when'], code: 'too_small', origin: 'date', minimum: '2026-01-01T00:00:00.000Z', inclusive: true },
       { path: ['big'], code: 'too_big', origin: 'bigint', maximum: 10, input: 12 },
       { path: ['gone'], code: 'missing_required' },
-      { path: ['n'], code: 'invalid_type', expected: 'number', input: 'NaN' },
     ]);
   });
 
-  test('a sent object that refers to itself is cut, not followed forever', () => {
-    const loop = { name: 'x' };
-    loop.self = loop;
-    const [issue] = toValidationIssues([{ path: ['v'], code: 'custom', input: loop, message: 'bad' }]);
-    assert.deepEqual(issue.input, { name: 'x', self: '[Circular]' });
+  test('ajv errors are not mapped here: the component reads them', () => {
+    assert.throws(() => toValidationIssues(ajvErrors(invoiceQueryJsonSchema, sent)), TypeError);
   });
 
   test('refuses what is not a validator error', () => {
@@ -157,12 +126,43 @@ describe('validationError and renderValidation', () => {
     assert.equal(renderValidation('billing.find', zod4Error(), { input: sent }), expectedEnvelope);
   });
 
+  test('Zod 4 with reportInput needs no arguments', () => {
+    assert.equal(renderValidation('billing.find', invoiceQuery(z4).safeParse(sent, { reportInput: true }).error), expectedEnvelope);
+  });
+
   test('Zod 3 gives the same bytes', () => {
     assert.equal(renderValidation('billing.find', zod3Error(), { input: sent }), expectedEnvelope);
   });
 
   test('ajv (verbose) gives the same bytes, the fields in the schema\'s order', () => {
     assert.equal(renderValidation('billing.find', ajvErrors(invoiceQueryJsonSchema, sent), { input: sent }), expectedEnvelope);
+  });
+
+  test('ajv (verbose) without the arguments takes the values from its errors', () => {
+    assert.equal(renderValidation('billing.find', ajvErrors(invoiceQueryJsonSchema, sent)), expectedEnvelope);
+  });
+
+  test('ajv on the JSON Schema Zod writes: the same bytes, the pattern behind a named format not repeated', () => {
+    const schema = z4.toJSONSchema(invoiceQuery(z4));
+    delete schema.$schema;
+    assert.equal(renderValidation('billing.find', ajvErrors(schema, sent), { input: sent }), expectedEnvelope);
+  });
+
+  test('ajv takes its errors array or the validate function that holds it', () => {
+    const ajv = new Ajv({ allErrors: true, verbose: true });
+    addFormats(ajv);
+    const validate = ajv.compile(invoiceQueryJsonSchema);
+    validate(sent);
+    assert.equal(renderValidation('billing.find', validate, { input: sent }), expectedEnvelope);
+  });
+
+  test('paths into arrays: indices from Zod and from ajv\'s JSON pointers (escapes undone) name the same field', () => {
+    const schema = { type: 'object', properties: { 'a/b': { type: 'array', items: { type: 'number' } } } };
+    const data = { 'a/b': [1, 'two'] };
+    const line = '  <field name="a/b[1]">Wrong type. You sent: \'two\'. Expected a number.</field>';
+    assert.equal(renderValidation('t', ajvErrors(schema, data), { input: data }).split('\n')[1], line);
+    const zod = z4.object({ 'a/b': z4.array(z4.number()) }).safeParse(data).error;
+    assert.equal(renderValidation('t', zod, { input: data }).split('\n')[1], line);
   });
 
   test('ajv without verbose: the same field lines in ajv\'s order, but a missing field\'s type is unknown', () => {
@@ -181,9 +181,10 @@ describe('validationError and renderValidation', () => {
     assert.deepEqual(result, { content: [{ type: 'text', text: expectedEnvelope }], isError: true });
     const parsed = parseEnvelope(result);
     assert.equal(parsed.code, 'VALIDATION_ERROR');
+    assert.equal(parsed.message, 'Invalid arguments for billing.find: id, email, plan, name, tags, count, step, owner, (arguments)');
     assert.equal(parsed.validation.action, 'billing.find');
     assert.deepEqual(parsed.validation.fields[0], { name: 'id', text: "Invalid UUID format. You sent: 'x'. Expected a UUID, such as 123e4567-e89b-12d3-a456-426614174000." });
-    assert.throws(() => throwIfError(result), (e) => e.code === 'VALIDATION_ERROR' && e.validation.fields.length === 9 &&
+    assert.throws(() => throwIfError(result), (e) => e.code === 'VALIDATION_ERROR' && e.reading.validation.fields.length === 9 &&
       e.raw === expectedEnvelope && e.retryable === true && e.category === 'validation');
   });
 
@@ -212,5 +213,9 @@ describe('validationError and renderValidation', () => {
   test('a bad validation spec is refused with a TypeError', () => {
     assert.throws(() => validationError('a', [{ path: ['x'], code: 'no_such_code' }]), TypeError);
     assert.throws(() => validationError(42, []), TypeError);
+    const loop = {};
+    loop.self = loop;
+    assert.throws(() => validationError('a', [{ path: ['x'], code: 'custom', message: 'bad' }], { input: loop }),
+      (e) => e instanceof TypeError && e.message.startsWith('the validation spec cannot be written as JSON'));
   });
 });

@@ -160,24 +160,36 @@ def test_tool_error_is_raisable():
 
 
 def test_parse_envelope_reads_text_a_result_dict_and_each_form(seed_invoice):
-    assert me.parse_envelope(seed_invoice["xml"]) == seed_invoice["spec"]
-    assert me.parse_envelope("The tool said:\n" + seed_invoice["xml"] + "\nthen stopped.") == seed_invoice["spec"]
+    reading = me.parse_envelope(seed_invoice["xml"])
+    assert reading == {
+        "kind": "tool_error",
+        "code": "NOT_FOUND",
+        "message": "No invoice with that ID",
+        "severity": "error",
+        "category": "business",
+        "retryable": False,
+        "recovery": "List invoices first, then retry with a real ID",
+        "error": seed_invoice["spec"],
+    }
+    assert me.parse_envelope("The tool said:\n" + seed_invoice["xml"] + "\nthen stopped.") == reading
     result = me.tool_error("RATE_LIMITED", "Too many invoice lookups", retry_after=30, correlation_id="req-7f3a")
-    assert me.parse_envelope(result) == {
+    assert me.parse_envelope(result)["error"] == {  # the faithful spec: the stated recovery too
         "code": "RATE_LIMITED",
         "message": "Too many invoice lookups",
+        "suggestion": "Wait for the retry-after period, then make the same call again.",
         "retryAfter": 30,
         "correlationId": "req-7f3a",
     }
     for fmt in ("json", "text"):
-        assert me.parse_envelope(me.render(seed_invoice["spec"], fmt)) == seed_invoice["spec"]
+        back = me.parse_envelope(me.render(seed_invoice["spec"], fmt))
+        assert me.render(back["error"], "json") == me.render(seed_invoice["spec"], "json")
 
 
 def test_parse_envelope_reads_an_mcp_call_tool_result_model(seed_invoice):
     from mcp_types import CallToolResult, TextContent
 
     result = CallToolResult(content=[TextContent(type="text", text=seed_invoice["xml"])], is_error=True)
-    assert me.parse_envelope(result) == seed_invoice["spec"]
+    assert me.parse_envelope(result)["error"] == seed_invoice["spec"]
 
 
 def test_parse_envelope_without_an_envelope_is_none():
@@ -188,6 +200,11 @@ def test_parse_envelope_without_an_envelope_is_none():
 def test_parse_envelope_reports_a_broken_envelope():
     with pytest.raises(me.MalformedEnvelope, match=r"^malformed <tool_error> envelope at byte 0: "):
         me.parse_envelope('<tool_error code="X"')
+
+
+def test_parse_envelope_takes_text_with_a_lone_surrogate():
+    reading = me.parse_envelope('<tool_error code="X" severity="error">\n  <message>a\ud800b</message>\n</tool_error>')
+    assert reading["message"] == "a\ufffdb"
 
 
 def test_parse_envelope_refuses_other_types():
@@ -205,21 +222,32 @@ def test_raise_for_error_raises_with_effective_values():
     with pytest.raises(me.EnvelopeError) as raised:
         me.raise_for_error(result)
     e = raised.value
-    assert (e.code, e.message, e.retry_after, e.correlation_id) == (
-        "RATE_LIMITED",
-        "Too many invoice lookups",
-        30,
-        "req-7f3a",
-    )
+    assert (e.code, e.message, e.malformed) == ("RATE_LIMITED", "Too many invoice lookups", None)
     assert e.recovery == "Wait for the retry-after period, then make the same call again."
     assert (e.retryable, e.category, e.severity) == (True, "transient", "error")
+    assert e.reading == me.parse_envelope(result) and e.error == e.reading["error"]
+    assert (e.error["retryAfter"], e.error["correlationId"]) == (30, "req-7f3a")
     assert str(e) == "RATE_LIMITED: Too many invoice lookups"
 
 
 def test_raise_for_error_on_an_error_without_an_envelope():
     with pytest.raises(me.EnvelopeError) as raised:
         me.raise_for_error({"content": [{"type": "text", "text": "boom"}], "isError": True})
-    assert (raised.value.code, raised.value.message, raised.value.retryable) == ("UNKNOWN_ERROR", "boom", False)
+    e = raised.value
+    assert (e.code, e.message, e.reading, e.retryable, e.recovery) == ("UNKNOWN_ERROR", "boom", {"kind": "none"}, None, None)
+
+
+def test_raise_for_error_on_a_broken_envelope():
+    with pytest.raises(me.EnvelopeError) as raised:
+        me.raise_for_error({"content": [{"type": "text", "text": '<tool_error code="X"'}], "isError": True})
+    assert raised.value.code == "UNKNOWN_ERROR" and raised.value.malformed.startswith("malformed <tool_error> envelope at byte 0: ")
+
+
+def test_raise_for_error_refuses_what_is_not_a_result():
+    with pytest.raises(ValueError):
+        me.raise_for_error({"isError": True})
+    with pytest.raises(TypeError, match="not str"):
+        me.raise_for_error("boom")
 
 
 def test_protocol_error_with_and_without_data():
@@ -246,11 +274,11 @@ def test_canonical_codes_and_their_defaults():
     codes = me.canonical_codes()
     assert len(codes) == 17
     assert codes[0] == "MISSING_DISCRIMINATOR" and codes[-1] == "HANDOFF_CONNECTING"
-    assert me.defaults_for("TIMEOUT") == me.CodeDefaults(
-        category="transient",
-        retryable=True,
-        recovery="Retry once after a short wait; if it times out again, tell the user the service is slow.",
-    )
+    assert me.defaults_for("TIMEOUT") == {
+        "category": "transient",
+        "retryable": True,
+        "recovery": "Retry once after a short wait; if it times out again, tell the user the service is slow.",
+    }
     assert me.defaults_for("MY_OWN_CODE") is None
 
 
@@ -258,3 +286,15 @@ def test_new_correlation_ids_are_distinct():
     ids = {me.new_correlation_id() for _ in range(1000)}
     assert len(ids) == 1000
     assert all(i.startswith("err_") and len(i) == 20 for i in ids)
+
+
+def test_nested_detail_values_are_shown_as_compact_json():
+    text = me.render({"code": "X", "message": "m", "details": {"filter": {"ids": [1, 2]}, "note": None}})
+    assert '<detail key="filter">{"ids":[1,2]}</detail>' in text and '<detail key="note">null</detail>' in text
+
+
+def test_the_internal_error_result_is_the_components():
+    result = me.internal_error_result("billing.charge", "err_0123456789abcdef", "text")
+    assert result["isError"] is True
+    assert result["content"][0]["text"].startswith("error_code: INTERNAL_ERROR\nwhat_failed: billing.charge failed")
+    assert me.internal_error_result_json("", "c") == json.dumps(me.internal_error_result("", "c"), separators=(",", ":"))

@@ -18,7 +18,7 @@ HUGE_SPEC = {"code": "X", "message": "m" * (8 << 20)}
 
 INTERNAL_XML = re.compile(
     r'<tool_error code="INTERNAL_ERROR" severity="error">\n'
-    r"  <message>The tool failed because of an internal error\.</message>\n"
+    r"  <message>The tool failed with an internal error\.</message>\n"
     r"  <recovery>Do not retry blindly: the same call is likely to fail again\. Tell the user the tool failed, "
     r"quoting the correlation id if there is one\.</recovery>\n"
     r"  <correlation_id>(err_[0-9a-f]{16})</correlation_id>\n"
@@ -49,10 +49,10 @@ def test_a_trap_in_each_entry_point(small_memory, seed_invoice):
     assert INTERNAL_XML.match(result["content"][0]["text"])
     with pytest.raises(me.MalformedEnvelope, match=r"^the envelope reader failed \(INTERNAL_ERROR, correlation id err_"):
         me.parse_envelope("<tool_error " + "x" * (8 << 20))
-    assert me.parse_envelope(seed_invoice["xml"]) == seed_invoice["spec"]
+    assert me.parse_envelope(seed_invoice["xml"])["error"] == seed_invoice["spec"]
 
 
-def test_a_trap_in_a_typed_call_answers_an_internal_protocol_error(small_memory):
+def test_a_trap_in_protocol_error_answers_an_internal_protocol_error(small_memory):
     got = me.protocol_error("invalid-params", "m" * (8 << 20))
     assert got == {"code": -32603, "message": "Internal error"}
     assert me.protocol_error("parse-error", "Parse error") == {"code": -32700, "message": "Parse error"}

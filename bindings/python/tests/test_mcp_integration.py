@@ -71,6 +71,17 @@ def call(server, tool: str, arguments: dict):
     return anyio.run(go)
 
 
+def error_of(result) -> dict:
+    """The error spec the component reads back from a result."""
+    reading = me.parse_envelope(result)
+    assert reading is not None and reading["kind"] == "tool_error", reading
+    return reading["error"]
+
+
+def wire_result(result) -> dict:
+    return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
 def wire(result) -> str:
     """Everything the model could see of a result."""
     return json.dumps(result.model_dump(mode="json", by_alias=True))
@@ -91,9 +102,10 @@ def test_a_raised_tool_error_becomes_its_envelope():
         "  </details>\n"
         "</tool_error>"
     )
-    assert me.parse_envelope(result) == {
+    assert error_of(result) == {
         "code": "NOT_FOUND",
         "message": "No invoice with that ID",
+        "suggestion": "Check the identifier: look the item up or list the available ones, then call again with a real one.",
         "availableActions": ["billing.list_invoices"],
         "details": {"requestedId": "inv_9"},
     }
@@ -104,10 +116,14 @@ def test_any_other_exception_is_internal_error_and_the_secret_stays_in_the_log(c
         result = call(billing_server(), "charge", {"amount_cents": 100})
     assert result.is_error is True
     assert SECRET not in wire(result)
-    spec = me.parse_envelope(result)
-    assert spec is not None and spec["code"] == "INTERNAL_ERROR"
-    assert spec["message"] == "The tool failed because of an internal error."
+    spec = error_of(result)
+    assert spec["code"] == "INTERNAL_ERROR"
+    assert spec["message"] == "charge failed with an internal error."
     assert re.fullmatch(r"err_[0-9a-f]{16}", spec["correlationId"])
+    # The component's INTERNAL_ERROR result, byte for byte.
+    assert {k: wire_result(result)[k] for k in ("content", "isError")} == me.internal_error_result(
+        "charge", spec["correlationId"]
+    )
     with pytest.raises(me.EnvelopeError) as raised:
         me.raise_for_error(result)
     assert raised.value.retryable is False
@@ -120,11 +136,13 @@ def test_any_other_exception_is_internal_error_and_the_secret_stays_in_the_log(c
 def test_a_warning_is_a_successful_result_with_guidance():
     result = call(billing_server(), "slow_down", {})
     assert result.is_error is False
-    assert me.parse_envelope(result) == {
+    assert error_of(result) == {
         "code": "DEPRECATED",
         "message": "slow_down is deprecated; use throttle",
         "severity": "warning",
+        "suggestion": "Use the replacement named in the message and call again.",
     }
+    assert me.raise_for_error(result) is result
 
 
 def test_good_arguments_still_reach_the_tool():
@@ -142,12 +160,12 @@ def test_bad_arguments_become_a_validation_error():
         "  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n"
         "</validation_error>"
     )
-    parsed = me.parse_validation(result)
-    assert parsed is not None and parsed["action"] == "refund"
+    parsed = me.parse_envelope(result)["validation"]
+    assert parsed["action"] == "refund"
     names = [f["name"] for f in parsed["fields"]]
     assert "order_id" in names and "amount_cents" in names
     # The same lines as the neutral issues give.
-    expected = me.parse_validation(
+    expected = me.parse_envelope(
         me.render_validation(
             "refund",
             [
@@ -155,7 +173,7 @@ def test_bad_arguments_become_a_validation_error():
                 {"path": ["amount_cents"], "code": "too_small", "origin": "number", "minimum": 1, "input": 0},
             ],
         )
-    )
+    )["validation"]
     assert [f for f in parsed["fields"] if f["name"] in ("order_id", "amount_cents")] == expected["fields"]
     assert "pydantic" not in text and "validation errors for" not in text
 
@@ -183,11 +201,13 @@ def test_the_decorator_works_on_a_plain_mcp_server(caplog):
 
     busy = call(server, "lookup", {"name": "busy"})
     assert busy.is_error is True
-    assert me.parse_envelope(busy) == {"code": "SERVER_BUSY", "message": "Queue full", "retryAfter": 5}
+    recovery = me.defaults_for("SERVER_BUSY")["recovery"]  # the faithful spec states the shown recovery
+    assert error_of(busy) == {"code": "SERVER_BUSY", "message": "Queue full", "suggestion": recovery, "retryAfter": 5}
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
         crashed = call(server, "lookup", {"name": "x"})
     assert SECRET not in wire(crashed)
-    assert me.parse_envelope(crashed)["code"] == "INTERNAL_ERROR"
+    assert error_of(crashed)["code"] == "INTERNAL_ERROR"
+    assert error_of(crashed)["message"] == "lookup failed with an internal error."
     timed_out = call(server, "lookup_async", {"name": "x"})
     assert timed_out.content[0].text == (
         "error_code: TIMEOUT\n"
@@ -219,7 +239,7 @@ def test_a_tool_error_the_component_refuses_is_internal_error(caplog):
         result = call(billing_server(), "broken_error", {"order_id": "A-1"})
     assert result.is_error is True
     assert SECRET not in wire(result)
-    spec = me.parse_envelope(result)
+    spec = error_of(result)
     assert spec["code"] == "INTERNAL_ERROR"
     [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
     assert spec["correlationId"] in record.getMessage()

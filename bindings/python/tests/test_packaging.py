@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -38,19 +39,49 @@ def test_the_wheel_ships_the_component_and_the_type_marker(wheel):
     assert {"mcp_envelope/mcp_envelope.wasm", "mcp_envelope/py.typed", "mcp_envelope/__init__.py"} <= names
     assert [n for n in names if n.endswith(".wasm")] == ["mcp_envelope/mcp_envelope.wasm"]
     assert not any("tests/" in n or n.endswith(".pyc") for n in names)
-    assert "Requires-Dist: wasmtime<51,>=50.0.1" in metadata
+    assert "Requires-Dist: wasmtime>=50.0.1" in metadata
     assert "Requires-Python: >=3.10" in metadata
 
 
-def test_the_wheel_installs_in_a_fresh_venv_and_renders_the_seed(wheel, tmp_path, seed_invoice):
+def fresh_venv(tmp_path: Path) -> Path:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "-c", str(PACKAGE_DIR / "requirements-runtime.txt"), str(wheel)],
-        check=True,
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+PIP = ["-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+
+
+def test_the_wheel_installs_in_a_fresh_venv_and_renders_the_seed(wheel, tmp_path, seed_invoice):
+    python = fresh_venv(tmp_path)
+    subprocess.run([str(python), *PIP, "-c", str(PACKAGE_DIR / "requirements-runtime.txt"), str(wheel)], check=True)
+    renders_the_seed(python, tmp_path, seed_invoice)
+
+
+def test_pip_install_from_the_clone_takes_the_built_component(tmp_path, seed_invoice):
+    """`pip install ./bindings/python` after scripts/build-component: the build hook puts the component in."""
+    assert not (PACKAGE_DIR / "src/mcp_envelope/mcp_envelope.wasm").exists(), "a stale copy in the package folder"
+    python = fresh_venv(tmp_path)
+    subprocess.run([str(python), *PIP, "-r", str(PACKAGE_DIR / "requirements-runtime.txt")], check=True)
+    subprocess.run([str(python), *PIP, "--no-deps", str(PACKAGE_DIR)], check=True)
+    renders_the_seed(python, tmp_path, seed_invoice)
+
+
+def test_a_build_without_any_component_stops_and_names_the_script(tmp_path):
+    """A copy of the package folder with no component beside it, nor a build/ two levels up."""
+    copy = tmp_path / "a" / "b"
+    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns(".venv*", "dist", "build", "tests", "bench", "*.wasm"))
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path / "out"), str(copy)],
+        capture_output=True,
+        text=True,
     )
+    assert done.returncode != 0
+    assert "no component to package" in done.stderr + done.stdout and "scripts/build-component" in done.stderr + done.stdout
+
+
+def renders_the_seed(python: Path, tmp_path: Path, seed_invoice) -> None:
+    venv = python.parents[1]
     script = (
         "import json, sys, mcp_envelope\n"
         "print(mcp_envelope.__file__)\n"

@@ -67,11 +67,16 @@ def test_neutral_issues_render_one_line_per_field():
 def test_pydantic_and_jsonschema_give_the_same_field_lines_as_neutral_issues():
     from_pydantic = me.render_validation("refunds.create", pydantic_error(RefundArgs, BAD_ARGUMENTS))
     schema_errors = list(jsonschema.Draft202012Validator(REFUND_SCHEMA).iter_errors(BAD_ARGUMENTS))
-    from_schema = me.render_validation("refunds.create", schema_errors)
+    from_schema = me.render_validation("refunds.create", schema_errors, input=BAD_ARGUMENTS)
     want = field_lines(REFUND_XML)
     assert len(want) == 10
     assert field_lines(from_pydantic) == want
-    assert field_lines(from_schema) == want
+    # jsonschema also knows the missing field's declared type.
+    assert field_lines(from_schema) == [line.replace("Expected a value.", "Expected a string.") for line in want]
+    # The core puts them in the schema's property order, the unrecognized key last.
+    assert [line.split('"')[1] for line in from_schema.splitlines()[1:-2]] == [
+        "order_id", "sku", "amount_cents", "reason", "email", "tags", "quantity", "count", "ratio", "(arguments)",
+    ]  # fmt: skip
 
 
 def test_the_sent_value_comes_from_the_arguments_when_an_issue_lacks_it():
@@ -96,7 +101,7 @@ def test_deltas_and_the_field_cap():
         '    <delta severity="BREAKING" action="refunds.create" field="amount_cents" before="number" after="integer">amount is now integer cents</delta>\n'
         "  </contract_awareness>\n" + RECOVERY + "</validation_error>"
     )
-    assert me.parse_validation(result) == {
+    assert me.parse_envelope(result)["validation"] == {
         "action": "refunds.create",
         "fields": [
             {
@@ -124,9 +129,23 @@ def test_a_tool_error_carries_contract_deltas_too():
     assert me.tool_error("UNKNOWN_ACTION", "No action billing.create_invoice", deltas=[risky]) == error.to_result()
 
 
-def test_parse_validation_without_an_envelope_and_with_a_tool_error():
-    assert me.parse_validation("nothing to see") is None
-    assert me.parse_validation(me.render({"code": "NOT_FOUND", "message": "m"})) is None
+def test_reading_a_validation_error_back():
+    reading = me.parse_envelope("The tool said:\n" + SEED_XML)
+    assert reading == {
+        "kind": "validation_error",
+        "code": "VALIDATION_ERROR",
+        "message": "Invalid arguments for billing.get_invoice: id",
+        "severity": "error",
+        "category": "validation",
+        "retryable": True,
+        "recovery": "Fix the fields above and call the tool again. Do not explain the error.",
+        "validation": {
+            "action": "billing.get_invoice",
+            "fields": [{"name": "id", "text": "Invalid email format. You sent: 'not-an-email'. Expected a valid email address."}],
+            "deltas": [],
+        },
+    }
+    assert me.parse_envelope("nothing to see") is None
 
 
 def test_a_bad_validation_spec_is_refused_with_the_components_message():
@@ -145,7 +164,7 @@ def test_a_trap_answers_internal_error(runtime_swap):
     result = me.validation_error("a", huge)
     assert result["isError"] is True and "<correlation_id>err_" in result["content"][0]["text"]
     with pytest.raises(me.MalformedEnvelope, match=r"^the envelope reader failed \(INTERNAL_ERROR"):
-        me.parse_validation('<validation_error action="' + "a" * (8 << 20))
+        me.parse_envelope('<validation_error action="' + "a" * (8 << 20))
     assert me.render_validation("billing.get_invoice", [SEED_ISSUE]) == SEED_XML
 
 
@@ -154,6 +173,7 @@ def test_raise_for_error_on_a_validation_error():
     with pytest.raises(me.EnvelopeError) as raised:
         me.raise_for_error(result)
     e = raised.value
-    assert (e.code, e.retryable, e.category) == ("VALIDATION_ERROR", True, "validation")
-    assert e.message == "id: Invalid email format. You sent: 'not-an-email'. Expected a valid email address."
-    assert e.validation == me.parse_validation(result)
+    assert (e.code, e.retryable, e.category, e.malformed) == ("VALIDATION_ERROR", True, "validation", None)
+    assert e.message == "Invalid arguments for billing.get_invoice: id"
+    assert e.reading == me.parse_envelope(result)
+    assert e.validation == e.reading["validation"] and e.error is None

@@ -26,17 +26,22 @@ def spec_argument(spec):
     return spec if isinstance(spec, dict) else json.dumps(spec, separators=(",", ":"), ensure_ascii=False)
 
 
+def reading_of(text) -> dict:
+    reading = me.parse_envelope(text)
+    assert reading is not None, "no envelope found"
+    return reading
+
+
 def run_render(case: dict) -> None:
     spec = case["spec"]
     for fmt, want in case["expected"].items():
         same(f"{fmt} rendering", me.render(spec, fmt), want)
-        back = me.parse_envelope(want)
-        assert back is not None, f"no envelope found in the {fmt} rendering"
-        same_error(back, case.get("parsed", {}).get(fmt, spec))
-        # parse-spec gives the minimal spec, which drops an explicit category or
-        # retryable equal to the code's default, so re-rendering is compared by
-        # meaning (as vectors/README.md says for JSON-only runners), not by text.
-        same_error(me.parse_envelope(me.render(back, fmt)), back)
+        back = reading_of(want)
+        assert back["kind"] == "tool_error"
+        lossy = fmt in case.get("parsed", {})
+        same_error(back["error"], case["parsed"][fmt] if lossy else spec)
+        if not lossy:  # the reading holds the faithful spec, so rendering it again gives the same text
+            same(f"{fmt} rendering of the reading", me.render(back["error"], fmt), want)
     for fmt, want in case.get("result", {}).items():
         same(f"{fmt} CallToolResult", me.call_tool_result_json(spec, fmt), want)
         assert me.call_tool_result(spec, fmt) == json.loads(want)
@@ -58,10 +63,10 @@ def run_parse(case: dict) -> None:
         return
     got = me.parse_envelope(case["input"])
     if case["parsed"] is None:
-        assert got is None, f"found an envelope where there is none: {got}"
+        assert got is None or got["kind"] != "tool_error", f"found a tool error where there is none: {got}"
     else:
-        assert got is not None, "found no envelope"
-        same_error(got, case["parsed"])
+        assert got is not None and got["kind"] == "tool_error", f"found no tool error: {got}"
+        same_error(got["error"], case["parsed"])
 
 
 def run_protocol_error(case: dict) -> None:
@@ -76,18 +81,19 @@ def run_validation(case: dict) -> None:
     if "result" in case:
         same("validation CallToolResult", me.validation_result_json(spec), case["result"])
         assert me.validation_result_spec(spec) == json.loads(case["result"])
-    back = me.parse_validation(case["expected"])
-    assert back is not None, "the validation parser found no envelope in the expected text"
-    if isinstance(spec, dict):
-        assert back["action"] == spec["action"]
+    back = reading_of(case["expected"])
+    assert back["kind"] == "validation_error"
+    if isinstance(spec, dict):  # a lone surrogate reads back as U+FFFD
+        assert back["validation"]["action"] == spec["action"].encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     if "parsed" in case:
-        assert back == case["parsed"]
+        assert back["validation"] == case["parsed"]
     # The same spec through the keyword API, when it is one that API can express.
-    known = {"action", "issues", "deltas", "maxFields", "maxDeltas"}
+    known = {"action", "issues", "arguments", "deltas", "maxFields", "maxDeltas"}
     if isinstance(spec, dict) and set(spec) <= known and isinstance(spec.get("issues"), list):
         got = me.render_validation(
             spec["action"],
             spec["issues"],
+            input=spec.get("arguments"),
             deltas=spec.get("deltas"),
             max_fields=spec.get("maxFields"),
             max_deltas=spec.get("maxDeltas"),
@@ -98,10 +104,15 @@ def run_validation(case: dict) -> None:
 def run_validation_parse(case: dict) -> None:
     if "malformed" in case:
         with pytest.raises(me.MalformedEnvelope) as refused:
-            me.parse_validation(case["parseValidation"])
+            me.parse_envelope(case["parseValidation"])
         same("malformed message", str(refused.value), case["malformed"])
         return
-    assert me.parse_validation(case["parseValidation"]) == case["parsed"]
+    got = me.parse_envelope(case["parseValidation"])
+    if case["parsed"] is None:
+        assert got is None or got["kind"] != "validation_error", f"found a validation error where there is none: {got}"
+    else:
+        assert got is not None and got["kind"] == "validation_error", f"found no validation error: {got}"
+        assert got["validation"] == case["parsed"]
 
 
 def run_validation_error(case: dict) -> None:
@@ -114,6 +125,34 @@ def run_validation_error(case: dict) -> None:
     same("refusal", str(refused.value), case["error"])
 
 
+def run_read(case: dict) -> None:
+    if "malformed" in case:
+        with pytest.raises(me.MalformedEnvelope) as refused:
+            me.parse_envelope(case["read"])
+        same("malformed message", str(refused.value), case["malformed"])
+        return
+    want = case["reading"]
+    got = me.parse_envelope(case["read"])
+    assert got == (None if want["kind"] == "none" else want)
+
+
+def run_error_of_result(case: dict) -> None:
+    result, outcome = case["errorOfResult"], case["outcome"]
+    if outcome is None:
+        assert me.raise_for_error(result) is result
+        return
+    with pytest.raises(me.EnvelopeError) as raised:
+        me.raise_for_error(result)
+    e = raised.value
+    assert (e.code, e.message, e.reading, e.malformed) == (
+        outcome["code"], outcome["message"], outcome["reading"], outcome.get("malformed"),
+    )  # fmt: skip
+    reading = outcome["reading"]
+    assert (e.severity, e.category, e.retryable, e.recovery) == tuple(
+        reading.get(k) for k in ("severity", "category", "retryable", "recovery")
+    )
+
+
 RUNNERS = {
     "render": run_render,
     "spec-error": run_spec_error,
@@ -122,6 +161,8 @@ RUNNERS = {
     "validation": run_validation,
     "validation-error": run_validation_error,
     "validation-parse": run_validation_parse,
+    "read": run_read,
+    "error-of-result": run_error_of_result,
 }
 
 
@@ -132,5 +173,6 @@ def test_vector(case: Case) -> None:
 
 def test_every_vector_file_is_read() -> None:
     files = {c.name.split(" / ")[0] for c in CASES}
-    assert {"seed-examples", "spec-errors", "parse", "protocol-errors"} <= files
-    assert len(CASES) >= 160
+    assert {"seed-examples", "spec-errors", "parse", "protocol-errors", "read-back", "client-errors"} <= files
+    assert {"read", "error-of-result", "validation", "render"} <= {c.kind for c in CASES}
+    assert len(CASES) >= 190

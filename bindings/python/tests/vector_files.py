@@ -15,7 +15,7 @@ VECTORS_DIR = Path(__file__).resolve().parents[3] / "vectors"
 @dataclass
 class Case:
     name: str
-    kind: str  # render | spec-error | parse | protocol-error | validation | validation-error | validation-parse
+    kind: str  # the kinds of vectors/README.md: render, spec-error, parse, read, error-of-result, ...
     data: dict[str, Any]
 
 
@@ -38,6 +38,10 @@ def expand(value: Any) -> Any:
 
 
 def kind_of(case: dict[str, Any]) -> str:
+    if "read" in case:
+        return "read"
+    if "errorOfResult" in case:
+        return "error-of-result"
     if "parseValidation" in case:
         return "validation-parse"
     if "validation" in case:

@@ -1,5 +1,5 @@
 """Recoverable MCP tool errors, byte for byte the same as every other host's:
-render, wrap and parse `<tool_error>` and `<validation_error>` envelopes
+render, wrap and read `<tool_error>` and `<validation_error>` envelopes
 through one shared WebAssembly component.
 
     >>> from mcp_envelope import tool_error
@@ -9,68 +9,21 @@ through one shared WebAssembly component.
     (True, '<tool_error code="NOT_FOUND" severity="error">')
 """
 
+from ._calls import internal_error_result_json
 from ._component import ComponentUnavailable
-from .envelope import (
-    CodeDefaults,
-    Format,
-    ProtocolErrorKind,
-    call_tool_result,
-    call_tool_result_json,
-    canonical_codes,
-    defaults_for,
-    parse_envelope,
-    protocol_error,
-    protocol_error_json,
-    raise_for_error,
-    render,
-    tool_error,
-)
-from .errors import EnvelopeError, MalformedEnvelope, SpecError, ToolError, new_correlation_id
-from .validation import (
-    ContractDelta,
-    ValidationIssue,
-    issues_from,
-    parse_validation,
-    render_validation,
-    render_validation_spec,
-    validation_error,
-    validation_result_json,
-    validation_result_spec,
-    validation_spec,
-)
-from ._jsonschema_issues import issues_from_jsonschema
 from ._pydantic_issues import issues_from_pydantic
+from .envelope import CodeDefaults, Format, ProtocolErrorKind, ToolError, call_tool_result, call_tool_result_json
+from .envelope import canonical_codes, defaults_for, internal_error_result, parse_envelope, protocol_error
+from .envelope import protocol_error_json, raise_for_error, render, tool_error
+from .errors import EnvelopeError, MalformedEnvelope, SpecError, new_correlation_id
+from .validation import render_validation, render_validation_spec, validation_error, validation_result_json
+from .validation import validation_result_spec, validation_spec
 
 __all__ = [
-    "CodeDefaults",
-    "ComponentUnavailable",
-    "ContractDelta",
-    "EnvelopeError",
-    "Format",
-    "MalformedEnvelope",
-    "ProtocolErrorKind",
-    "SpecError",
-    "ToolError",
-    "ValidationIssue",
-    "call_tool_result",
-    "call_tool_result_json",
-    "canonical_codes",
-    "defaults_for",
-    "issues_from",
-    "issues_from_jsonschema",
-    "issues_from_pydantic",
-    "new_correlation_id",
-    "parse_envelope",
-    "parse_validation",
-    "protocol_error",
-    "protocol_error_json",
-    "raise_for_error",
-    "render",
-    "render_validation",
-    "render_validation_spec",
-    "tool_error",
-    "validation_error",
-    "validation_result_json",
-    "validation_result_spec",
+    "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "Format", "MalformedEnvelope", "ProtocolErrorKind",
+    "SpecError", "ToolError", "call_tool_result", "call_tool_result_json", "canonical_codes", "defaults_for",
+    "internal_error_result", "internal_error_result_json", "issues_from_pydantic", "new_correlation_id",
+    "parse_envelope", "protocol_error", "protocol_error_json", "raise_for_error", "render", "render_validation",
+    "render_validation_spec", "tool_error", "validation_error", "validation_result_json", "validation_result_spec",
     "validation_spec",
-]
+]  # fmt: skip

@@ -5,79 +5,46 @@ from pydantic's English message (used only for `custom`)."""
 from __future__ import annotations
 
 import ast
+import decimal
+import math
 from typing import Any
 
-from ._json_values import is_number, json_safe, number
+from ._json import json_safe, plain
 
 # pydantic error type -> the type name the model should have sent.
 _EXPECTED_TYPE = {
-    "string_type": "string",
-    "string_unicode": "string",
-    "string_sub_type": "string",
-    "bytes_type": "string",
-    "uuid_type": "string",
-    "url_type": "string",
-    "int_type": "integer",
-    "int_parsing": "integer",
-    "int_parsing_size": "integer",
-    "int_from_float": "integer",
-    "float_type": "number",
-    "float_parsing": "number",
-    "decimal_type": "number",
-    "decimal_parsing": "number",
-    "complex_type": "number",
-    "bool_type": "boolean",
-    "bool_parsing": "boolean",
-    "dict_type": "object",
-    "model_type": "object",
-    "model_attributes_type": "object",
-    "dataclass_type": "object",
-    "list_type": "array",
-    "tuple_type": "array",
-    "set_type": "array",
-    "frozen_set_type": "array",
-    "iterable_type": "array",
-    "none_required": "null",
-    "date_type": "date",
-    "datetime_type": "date",
+    **dict.fromkeys(("string_type", "string_unicode", "string_sub_type", "bytes_type", "uuid_type", "url_type"), "string"),
+    **dict.fromkeys(("int_type", "int_parsing", "int_parsing_size", "int_from_float"), "integer"),
+    **dict.fromkeys(("float_type", "float_parsing", "decimal_type", "decimal_parsing", "complex_type"), "number"),
+    **dict.fromkeys(("bool_type", "bool_parsing"), "boolean"),
+    **dict.fromkeys(("dict_type", "model_type", "model_attributes_type", "dataclass_type"), "object"),
+    **dict.fromkeys(("list_type", "tuple_type", "set_type", "frozen_set_type", "iterable_type"), "array"),
+    **{"none_required": "null", "date_type": "date", "datetime_type": "date"},
 }
-
 # pydantic error type -> the format a string failed.
 _FORMAT = {
-    "date_parsing": "date",
-    "date_from_datetime_parsing": "date",
-    "date_from_datetime_inexact": "date",
-    "datetime_parsing": "datetime",
-    "datetime_from_date_parsing": "datetime",
-    "datetime_object_invalid": "datetime",
-    "time_parsing": "time",
-    "time_delta_parsing": "duration",
-    "uuid_parsing": "uuid",
-    "uuid_version": "uuid",
-    "url_parsing": "url",
-    "url_syntax_violation": "url",
-    "url_scheme": "url",
-    "ip_v4_address": "ipv4",
-    "ip_v6_address": "ipv6",
+    **dict.fromkeys(("date_parsing", "date_from_datetime_parsing", "date_from_datetime_inexact"), "date"),
+    **dict.fromkeys(("datetime_parsing", "datetime_from_date_parsing", "datetime_object_invalid"), "datetime"),
+    **dict.fromkeys(("uuid_parsing", "uuid_version"), "uuid"),
+    **dict.fromkeys(("url_parsing", "url_syntax_violation", "url_scheme"), "url"),
+    **{"time_parsing": "time", "time_delta_parsing": "duration", "ip_v4_address": "ipv4", "ip_v6_address": "ipv6"},
 }
-
 # pydantic error type -> (neutral code, ctx key of the bound, inclusive).
 _BOUND = {
-    "greater_than": ("too_small", "gt", False),
-    "greater_than_equal": ("too_small", "ge", True),
-    "less_than": ("too_big", "lt", False),
-    "less_than_equal": ("too_big", "le", True),
-}
+    "greater_than": ("too_small", "gt", False), "greater_than_equal": ("too_small", "ge", True),
+    "less_than": ("too_big", "lt", False), "less_than_equal": ("too_big", "le", True),
+}  # fmt: skip
+# pydantic error type -> (neutral code, ctx key of the size limit, the bound's name).
+_SIZE = {
+    "string_too_short": ("too_small", "min_length", "minimum"), "too_short": ("too_small", "min_length", "minimum"),
+    "string_too_long": ("too_big", "max_length", "maximum"), "too_long": ("too_big", "max_length", "maximum"),
+}  # fmt: skip
 
 
 def issues_from_pydantic(error: Any, arguments: Any = None) -> list[dict[str, Any]]:
-    """The neutral issues of a pydantic v2 `ValidationError`, in pydantic's order.
-
-    One pydantic error becomes one issue, except that the `extra_forbidden`
-    errors of one object merge into a single `unrecognized_keys` issue, and,
-    given the validated `arguments`, the errors of each branch of a union
-    merge into one `invalid_union` issue at the union's path (pydantic puts
-    the branch names, such as `int` or a model's name, into the path).
+    """The neutral issues of a pydantic v2 `ValidationError`, in pydantic's order: one per error, except that
+    the `extra_forbidden` errors of one object merge into one `unrecognized_keys` issue and, given the validated
+    `arguments`, the errors of a union's branches (pydantic puts branch names into `loc`) into one `invalid_union`.
     """
     issues: list[dict[str, Any]] = []
     unrecognized: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -106,12 +73,8 @@ def issues_from_pydantic(error: Any, arguments: Any = None) -> list[dict[str, An
 
 
 def _union_at(loc: list[Any], arguments: Any) -> tuple[list[Any], Any] | None:
-    """(the union's path, the value sent there) when `loc` holds a union branch name; else None.
-
-    Walks `loc` through the arguments: a segment that is not a key or index
-    of the value reached is a branch name, except a last key of an object
-    (a missing or unexpected field).
-    """
+    """(the union's path, the value sent there) when a segment of `loc` is no key or index of the value reached
+    (a branch name), unless it is the last and names an object's missing or unexpected field; else None."""
     value = arguments
     for i, segment in enumerate(loc):
         if isinstance(value, dict) and segment in value:
@@ -139,15 +102,15 @@ def _issue(kind: str, loc: list[Any], ctx: dict[str, Any], e: dict[str, Any]) ->
         issue.update(code="invalid_format", format=_FORMAT[kind])
     elif kind == "string_pattern_mismatch":
         issue.update(code="invalid_format", format="regex", pattern=str(ctx.get("pattern", "")))
-    elif kind in ("string_too_short", "string_too_long"):
-        _size(issue, kind.endswith("short"), "string", ctx)
-    elif kind in ("too_short", "too_long"):
+    elif kind in _SIZE:
+        code, key, bound_name = _SIZE[kind]
         origin = "object" if isinstance(sent, dict) else "set" if isinstance(sent, (set, frozenset)) else "array"
-        _size(issue, kind.endswith("short"), origin, ctx)
+        issue.update({"code": code, "origin": "string" if kind.startswith("string") else origin})
+        issue[bound_name] = number(ctx.get(key))
     elif kind in _BOUND:
         code, key, inclusive = _BOUND[kind]
         bound = ctx.get(key)
-        issue.update(code=code, origin="number" if is_number(bound) else "date")
+        issue.update(code=code, origin="number" if isinstance(bound, (int, float, decimal.Decimal)) else "date")
         issue["minimum" if code == "too_small" else "maximum"] = number(bound)
         if not inclusive:
             issue["inclusive"] = False
@@ -166,13 +129,6 @@ def _issue(kind: str, loc: list[Any], ctx: dict[str, Any], e: dict[str, Any]) ->
     return issue
 
 
-def _size(issue: dict[str, Any], small: bool, origin: str, ctx: dict[str, Any]) -> None:
-    if small:
-        issue.update(code="too_small", origin=origin, minimum=number(ctx.get("min_length")))
-    else:
-        issue.update(code="too_big", origin=origin, maximum=number(ctx.get("max_length")))
-
-
 def _unquote(quoted: Any) -> str:
     """pydantic writes a discriminator as `'kind'`."""
     text = str(quoted)
@@ -184,11 +140,8 @@ def _unquote(quoted: Any) -> str:
 
 
 def _literals(expected: Any) -> list[Any] | None:
-    """The allowed values from pydantic's `ctx.expected` text (`'a', 'b' or 'c'`).
-
-    Parsed as a Python expression, so a value containing " or " or a comma
-    still reads right; None when it is not a plain list of literals.
-    """
+    """The allowed values from pydantic's `ctx.expected` text (`'a', 'b' or 'c'`), parsed as Python so a value
+    holding " or " or a comma reads right; None when it is not a plain list of literals."""
     if not isinstance(expected, str) or not expected:
         return None
     try:
@@ -196,12 +149,7 @@ def _literals(expected: Any) -> list[Any] | None:
     except SyntaxError:
         return None
     nodes: list[ast.expr] = list(tree.elts) if isinstance(tree, ast.Tuple) else [tree]
-    flat: list[ast.expr] = []
-    for node in nodes:
-        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
-            flat.extend(node.values)
-        else:
-            flat.append(node)
+    flat = [v for n in nodes for v in (n.values if isinstance(n, ast.BoolOp) and isinstance(n.op, ast.Or) else [n])]
     values = []
     for node in flat:
         try:
@@ -209,3 +157,15 @@ def _literals(expected: Any) -> list[Any] | None:
         except (ValueError, SyntaxError, TypeError):
             return None
     return values
+
+
+def number(value: Any) -> Any:
+    """A bound or divisor as a JSON number where it is one (pydantic gives a float field's 0 as 0.0), else its text."""
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, (bool, int, float)):
+        return value if not isinstance(value, float) or math.isfinite(value) else repr(value)
+    try:
+        return plain(value)
+    except TypeError:
+        return str(value)
