@@ -238,3 +238,17 @@ fn parse_reads_a_validation_envelope_back() {
         "{\"action\":\"billing.get_invoice\",\"fields\":[{\"name\":\"id\",\"text\":\"Invalid email format. You sent: 'not-an-email'. Expected a valid email address.\"}],\"deltas\":[]}\n"
     );
 }
+
+#[test]
+fn lone_surrogate_escapes_render_as_replacement_characters() {
+    // What `JSON.stringify` writes for a string cut in the middle of an emoji.
+    let run = cli(
+        &["render", "--format", "text"],
+        r#"{"code":"X","message":"cut \ud83d here","details":{"k\udc00":"\ud83d\ude00 whole"}}"#,
+    );
+    assert_eq!(run.status, 0, "stderr: {}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "error_code: X\nwhat_failed: cut \u{fffd} here\nretryable: false\ndetails: {\"k\u{fffd}\":\"\u{1f600} whole\"}\n"
+    );
+}
