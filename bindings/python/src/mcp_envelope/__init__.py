@@ -2,11 +2,12 @@
 render, wrap and read `<tool_error>` and `<validation_error>` envelopes
 through one shared WebAssembly component.
 
-    >>> from mcp_envelope import tool_error
-    >>> result = tool_error("NOT_FOUND", "No invoice with that ID",
-    ...                     available_actions=["billing.list_invoices"])
-    >>> result["isError"], result["content"][0]["text"].splitlines()[0]
-    (True, '<tool_error code="NOT_FOUND" severity="error">')
+    >>> from mcp_envelope import render
+    >>> print(render({"code": "NOT_FOUND", "message": "No invoice with that ID"}))
+    <tool_error code="NOT_FOUND" severity="error">
+      <message>No invoice with that ID</message>
+      <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>
+    </tool_error>
 """
 
 from ._calls import internal_error_result_json

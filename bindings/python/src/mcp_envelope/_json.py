@@ -7,7 +7,9 @@ import datetime
 import decimal
 import enum
 import json
+import math
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import SpecError
@@ -28,22 +30,21 @@ def plain(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def _plain_or_text(value: Any) -> Any:
+def json_safe(value: Any, depth: int = 0) -> Any:
+    """A copy of a sent value that JSON always holds: NaN as text, keys as strings, odd values `plain` or `str`."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if depth > 100:  # nested deeper (or holding itself): named, not copied
+        return f"<{type(value).__name__}>"
+    if isinstance(value, Mapping):
+        return {str(k): json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v, depth + 1) for v in value]
     try:
-        return plain(value)
+        return json_safe(plain(value), depth + 1)
     except TypeError:
-        return str(value)
-
-
-_LENIENT = json.JSONEncoder(ensure_ascii=False, default=_plain_or_text)
-_CONSTANTS = {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}
-
-
-def json_safe(value: Any) -> Any:
-    """A copy of a sent value that JSON always holds: NaN as text, odd values `plain` or as their `str`."""
-    try:
-        return json.loads(_LENIENT.encode(value), parse_constant=_CONSTANTS.__getitem__)
-    except (TypeError, ValueError, RecursionError):  # a key JSON cannot hold, a value that holds itself
         return str(value)
 
 

@@ -119,24 +119,14 @@ def _issue(kind: str, loc: list[Any], ctx: dict[str, Any], e: dict[str, Any]) ->
     elif kind in ("literal_error", "enum") and _literals(ctx.get("expected")) is not None:
         issue.update(code="invalid_value", values=_literals(ctx.get("expected")))
     elif kind == "union_tag_invalid" and _literals(ctx.get("expected_tags")) is not None:
-        discriminator = _unquote(ctx.get("discriminator"))
+        discriminator = str(ctx.get("discriminator")).strip("'")
         issue.update(path=[*loc, discriminator], code="invalid_value", input=json_safe(ctx.get("tag")))
         issue["values"] = _literals(ctx.get("expected_tags"))
     elif kind == "union_tag_not_found":
-        issue = {"path": [*loc, _unquote(ctx.get("discriminator"))], "code": "missing_required"}
+        issue = {"path": [*loc, str(ctx.get("discriminator")).strip("'")], "code": "missing_required"}
     else:
         issue.update(code="custom", message=str(e.get("msg", "")))
     return issue
-
-
-def _unquote(quoted: Any) -> str:
-    """pydantic writes a discriminator as `'kind'`."""
-    text = str(quoted)
-    try:
-        value: object = ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        return text
-    return value if isinstance(value, str) else text
 
 
 def _literals(expected: Any) -> list[Any] | None:

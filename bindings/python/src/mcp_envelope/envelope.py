@@ -1,13 +1,5 @@
 """Render, wrap and read `<tool_error>` envelopes through the shared component,
-so a Python server sends the same bytes as every other host.
-
-    >>> from mcp_envelope import render
-    >>> print(render({"code": "NOT_FOUND", "message": "No invoice with that ID"}))
-    <tool_error code="NOT_FOUND" severity="error">
-      <message>No invoice with that ID</message>
-      <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>
-    </tool_error>
-"""
+so a Python server sends the same bytes as every other host."""
 
 from __future__ import annotations
 
@@ -78,15 +70,9 @@ def protocol_error_json(kind: ProtocolErrorKind, message: str, data: Mapping[str
     return text
 
 
-_canonical: tuple[str, ...] | None = None
-
-
 def canonical_codes() -> list[str]:
     """The 17 canonical codes, in the seed's order."""
-    global _canonical
-    if _canonical is None:
-        _canonical = tuple(call("canonical-codes"))
-    return list(_canonical)
+    return list(call("canonical-codes"))
 
 
 def defaults_for(code: str) -> CodeDefaults | None:
@@ -106,9 +92,7 @@ def parse_envelope(text_or_result: Any) -> dict[str, Any] | None:
 
 
 def raise_for_error(result: Any) -> Any:
-    """Returns a `CallToolResult` (dict or mcp model) unless `isError` is true; then raises EnvelopeError."""
-    if isinstance(result, str):
-        raise TypeError("raise_for_error takes a CallToolResult (a dict or the mcp SDK's model), not str")
+    """Returns a `CallToolResult` (dict, mcp model or JSON text) unless `isError` is true; then raises EnvelopeError."""
     try:
         outcome = read("error-of-result", result)
     except MalformedEnvelope as refused:  # not a CallToolResult at all
@@ -168,7 +152,6 @@ class ToolError(Exception):
         return self._set(suggestion=suggestion)
 
     def with_actions(self, *actions: str) -> ToolError:
-        """Adds tool or action names the model can call instead."""
         return self._set(available_actions=[*self.available_actions, *actions])
 
     def with_detail(self, key: str, value: Any) -> ToolError:
@@ -192,7 +175,6 @@ class ToolError(Exception):
         return self._set(retryable=retryable)
 
     def with_customer_message(self, text: str) -> ToolError:
-        """What the model may tell a customer, free of internals."""
         return self._set(customer_message=text)
 
     def with_correlation_id(self, correlation_id: str) -> ToolError:

@@ -19,9 +19,9 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._calls import produce
 from ._json import json_safe
 from ._pydantic_issues import issues_from_pydantic
-from ._calls import produce
 
 
 def _is_instance(value: Any, module: str, name: str) -> bool:
@@ -37,14 +37,9 @@ def _raw_jsonschema_error(e: Any) -> dict[str, Any]:
 
 
 def validation_spec(
-    action: str,
-    issues_or_error: Any,
-    *,
-    input: Any = None,
-    deltas: Iterable[Mapping[str, Any]] | None = None,
-    max_fields: int | None = None,
-    max_deltas: int | None = None,
-) -> dict[str, Any]:
+    action: str, issues_or_error: Any, *, input: Any = None, deltas: Iterable[Mapping[str, Any]] | None = None,
+    max_fields: int | None = None, max_deltas: int | None = None,
+) -> dict[str, Any]:  # fmt: skip
     """The component's validation spec: `{"action", "issues" or "jsonSchemaErrors", "arguments"?, ...}`.
 
     `issues_or_error` is a pydantic v2 `ValidationError`, jsonschema errors (one, or a list such as
@@ -69,9 +64,9 @@ def validation_spec(
             "validation_error takes a pydantic ValidationError, jsonschema errors, or a list of issue dicts, "
             f"not {type(issues_or_error).__name__}"
         )
-    optional = {"arguments": json_safe(input), "deltas": None if deltas is None else [dict(d) for d in deltas]}
-    spec.update((k, v) for k, v in (optional | {"maxFields": max_fields, "maxDeltas": max_deltas}).items() if v is not None)
-    return spec
+    optional = {"arguments": json_safe(input), "deltas": None if deltas is None else [dict(d) for d in deltas],
+                "maxFields": max_fields, "maxDeltas": max_deltas}  # fmt: skip
+    return spec | {key: value for key, value in optional.items() if value is not None}
 
 
 def render_validation_spec(spec: Mapping[str, Any] | str) -> str:
@@ -90,17 +85,8 @@ def validation_result_json(spec: Mapping[str, Any] | str) -> str:
     return produce("validation-result", spec, result=True)
 
 
-def render_validation(
-    action: str,
-    issues_or_error: Any,
-    *,
-    input: Any = None,
-    deltas: Iterable[Mapping[str, Any]] | None = None,
-    max_fields: int | None = None,
-    max_deltas: int | None = None,
-) -> str:
+def render_validation(action: str, issues_or_error: Any, **options: Any) -> str:
     """The `<validation_error>` envelope text for a failed call of `action` (arguments as for `validation_spec`)."""
-    options = {"input": input, "deltas": deltas, "max_fields": max_fields, "max_deltas": max_deltas}
     return render_validation_spec(validation_spec(action, issues_or_error, **options))
 
 
