@@ -3,7 +3,7 @@
 //! first, at most five by default), and their XML and JSON forms.
 
 use crate::error::{ParseError, SpecError};
-use crate::json::{array, fail, object, optional_string, push_json_string, string};
+use crate::json::{array, fail, object, one_of, optional_string, push_json_string, string};
 use crate::xml::{escape_attribute, escape_content, XmlReader};
 use serde_json::value::RawValue;
 
@@ -129,14 +129,7 @@ pub fn delta(text: &str, at: &str) -> Result<ContractDelta, SpecError> {
         let what = format!("{at}.{key}");
         match key.as_str() {
             "action" => action = optional_string(&raw, &what)?,
-            "severity" => {
-                let name = string(&raw, &what)?;
-                severity = Some(DeltaSeverity::from_wire(&name).ok_or_else(|| {
-                    SpecError(format!(
-                        "{what} is {name:?}; expected one of: BREAKING, RISKY, SAFE, COSMETIC"
-                    ))
-                })?);
-            }
+            "severity" => severity = Some(one_of(&raw, &what, DeltaSeverity::ALL, DeltaSeverity::as_str)?),
             "field" => field = Some(string(&raw, &what)?),
             "description" => description = Some(string(&raw, &what)?),
             "before" => before = optional_string(&raw, &what)?,

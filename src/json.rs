@@ -237,3 +237,42 @@ pub(crate) fn number_text(raw: &RawValue, what: &str) -> Result<String, SpecErro
         other => fail(format!("{what} must be a number or a string, not {}", kind_of(&other))),
     }
 }
+
+/// Whether the member is JSON `null` (an optional key "not set").
+pub(crate) fn is_null(raw: &RawValue) -> bool {
+    raw.get().trim() == "null"
+}
+
+/// An array of strings; `{what}[i]` names a wrong item.
+pub(crate) fn string_list(raw: &RawValue, what: &str) -> Result<Vec<String>, SpecError> {
+    let items =
+        serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()).map_err(|e| match kind_of_text(raw.get(), &e) {
+            Some(kind) => SpecError(format!("{what} must be an array of strings, not {kind}")),
+            None if raw.get().trim_start().starts_with('{') => {
+                SpecError(format!("{what} must be an array of strings, not an object"))
+            }
+            None => SpecError(format!("invalid JSON in {what}: {e}")),
+        })?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| string(item, &format!("{what}[{i}]")))
+        .collect()
+}
+
+/// One of a fixed set of names (a severity, a category, an issue code).
+pub(crate) fn one_of<T: Copy>(
+    raw: &RawValue,
+    what: &str,
+    all: &[T],
+    name: fn(T) -> &'static str,
+) -> Result<T, SpecError> {
+    let names = || all.iter().map(|v| name(*v)).collect::<Vec<_>>().join(", ");
+    match value(raw, what)? {
+        Value::String(s) => match all.iter().find(|v| name(**v) == s) {
+            Some(v) => Ok(*v),
+            None => fail(format!("{what} is {s:?}; expected one of: {}", names())),
+        },
+        other => fail(format!("{what} must be one of: {}; not {}", names(), kind_of(&other))),
+    }
+}

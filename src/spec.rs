@@ -11,7 +11,8 @@
 
 use crate::code::Category;
 use crate::json::{
-    kind_of, kind_of_text, parse_object, push_json_array, push_json_object, push_json_string, repeated_key, Entries,
+    boolean, fail, is_null, kind_of, kind_of_text, one_of, optional_string, parse_object, push_json_array,
+    push_json_object, push_json_string, repeated_key, string, string_list, value, Entries,
 };
 use crate::model::{Severity, ToolError};
 use serde_json::Value;
@@ -34,10 +35,6 @@ pub const KEYS: [&str; 12] = [
     "deltas",
 ];
 
-fn fail<T>(message: impl Into<String>) -> Result<T, SpecError> {
-    Err(SpecError(message.into()))
-}
-
 /// Reads a spec. `null` for an optional key means "not set".
 pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
     let members = parse_object(text).map_err(|e| match kind_of_text(text, &e) {
@@ -50,52 +47,33 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
     let mut error = ToolError::default();
     let (mut has_code, mut has_message) = (false, false);
     for (key, raw) in members {
-        if key == "details" {
-            error.details = details(raw.get())?;
-            continue;
-        }
-        if key == "deltas" {
-            error.deltas = crate::delta::deltas_from_json(raw.get())?;
-            continue;
-        }
-        let value: Value =
-            serde_json::from_str(raw.get()).map_err(|e| SpecError(format!("invalid spec JSON in {key:?}: {e}")))?;
+        let what = format!("{key:?}");
         match key.as_str() {
             "code" => {
-                error.code = required_string(&key, value)?;
+                error.code = string(&raw, &what)?;
                 if error.code.is_empty() {
                     return fail("\"code\" must not be empty");
                 }
                 has_code = true;
             }
             "message" => {
-                error.message = required_string(&key, value)?;
+                error.message = string(&raw, &what)?;
                 has_message = true;
             }
-            "suggestion" => error.suggestion = optional_string(&key, value)?,
-            "availableActions" => error.available_actions = string_list(&key, value)?,
-            "retryAfter" => error.retry_after = retry_after(value)?,
-            "severity" => {
-                error.severity = match value {
-                    Value::Null => Severity::Error,
-                    value => one_of(&key, value, Severity::ALL, |s| s.as_str())?,
-                }
-            }
-            "category" => {
-                error.category = match value {
-                    Value::Null => None,
-                    value => Some(one_of(&key, value, Category::ALL, |c| c.as_str())?),
-                }
-            }
-            "retryable" => {
-                error.retryable = match value {
-                    Value::Null => None,
-                    Value::Bool(b) => Some(b),
-                    other => return fail(format!("\"retryable\" must be true or false, not {}", kind_of(&other))),
-                }
-            }
-            "customerMessage" => error.customer_message = optional_string(&key, value)?,
-            "correlationId" => error.correlation_id = optional_string(&key, value)?,
+            "suggestion" => error.suggestion = optional_string(&raw, &what)?,
+            "availableActions" if is_null(&raw) => error.available_actions = Vec::new(),
+            "availableActions" => error.available_actions = string_list(&raw, &what)?,
+            "details" => error.details = details(raw.get())?,
+            "retryAfter" => error.retry_after = retry_after(value(&raw, &what)?)?,
+            "severity" if is_null(&raw) => error.severity = Severity::Error,
+            "severity" => error.severity = one_of(&raw, &what, Severity::ALL, Severity::as_str)?,
+            "category" if is_null(&raw) => error.category = None,
+            "category" => error.category = Some(one_of(&raw, &what, Category::ALL, Category::as_str)?),
+            "retryable" if is_null(&raw) => error.retryable = None,
+            "retryable" => error.retryable = Some(boolean(&raw, &what)?),
+            "customerMessage" => error.customer_message = optional_string(&raw, &what)?,
+            "correlationId" => error.correlation_id = optional_string(&raw, &what)?,
+            "deltas" => error.deltas = crate::delta::deltas_from_json(raw.get())?,
             _ => return fail(format!("unknown key {key:?} (expected one of: {})", KEYS.join(", "))),
         }
     }
@@ -158,46 +136,6 @@ pub fn to_json_as_stated(e: &ToolError) -> String {
     }
     out.push('}');
     out
-}
-
-fn required_string(key: &str, value: Value) -> Result<String, SpecError> {
-    match value {
-        Value::String(s) => Ok(s),
-        other => fail(format!("{key:?} must be a string, not {}", kind_of(&other))),
-    }
-}
-
-fn optional_string(key: &str, value: Value) -> Result<Option<String>, SpecError> {
-    match value {
-        Value::Null => Ok(None),
-        other => required_string(key, other).map(Some),
-    }
-}
-
-fn string_list(key: &str, value: Value) -> Result<Vec<String>, SpecError> {
-    match value {
-        Value::Null => Ok(Vec::new()),
-        Value::Array(items) => items
-            .into_iter()
-            .enumerate()
-            .map(|(i, item)| match item {
-                Value::String(s) => Ok(s),
-                other => fail(format!("{key:?}[{i}] must be a string, not {}", kind_of(&other))),
-            })
-            .collect(),
-        other => fail(format!("{key:?} must be an array of strings, not {}", kind_of(&other))),
-    }
-}
-
-fn one_of<T: Copy>(key: &str, value: Value, all: &[T], name: fn(T) -> &'static str) -> Result<T, SpecError> {
-    let names = || all.iter().map(|v| name(*v)).collect::<Vec<_>>().join(", ");
-    match &value {
-        Value::String(s) => match all.iter().find(|v| name(**v) == s) {
-            Some(v) => Ok(*v),
-            None => fail(format!("{key:?} is {s:?}; expected one of: {}", names())),
-        },
-        other => fail(format!("{key:?} must be one of: {}; not {}", names(), kind_of(other))),
-    }
 }
 
 /// Detail values are shown as text: a string as itself, a number with its

@@ -100,7 +100,7 @@ fn deeply_nested_json_is_refused_not_a_crash() {
         .expect("no trap");
     assert_eq!(
         got.unwrap_err(),
-        "invalid spec JSON in \"message\": recursion limit exceeded at line 1 column 128"
+        "invalid JSON in \"message\": recursion limit exceeded at line 1 column 128"
     );
     let got = i
         .api

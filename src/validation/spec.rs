@@ -12,7 +12,9 @@ use super::parse::ValidationEnvelope;
 use super::path::read_path;
 use crate::delta::{deltas_from_raw, push_deltas_json, ContractDelta};
 use crate::error::SpecError;
-use crate::json::{array, boolean, count, fail, number_text, object, optional_string, push_json_string, string};
+use crate::json::{
+    array, boolean, count, fail, number_text, object, one_of, optional_string, push_json_string, string, string_list,
+};
 use serde_json::value::RawValue;
 
 /// Everything `render_validation` needs.
@@ -107,13 +109,7 @@ fn issues_from_raw(raw: &RawValue) -> Result<Vec<ValidationIssue>, SpecError> {
 pub fn issue(text: &str, at: &str) -> Result<ValidationIssue, SpecError> {
     let members = object(text, at)?;
     let code = match members.iter().find(|(k, _)| k == "code") {
-        Some((_, raw)) => {
-            let name = string(raw, &format!("{at}.code"))?;
-            IssueCode::from_wire(&name).ok_or_else(|| {
-                let all: Vec<&str> = IssueCode::ALL.iter().map(|c| c.as_str()).collect();
-                SpecError(format!("{at}.code is {name:?}; expected one of: {}", all.join(", ")))
-            })?
-        }
+        Some((_, raw)) => one_of(raw, &format!("{at}.code"), IssueCode::ALL, IssueCode::as_str)?,
         None => return fail(format!("{at} has no \"code\"")),
     };
     let mut issue = ValidationIssue::new(code);
@@ -131,13 +127,7 @@ pub fn issue(text: &str, at: &str) -> Result<ValidationIssue, SpecError> {
             "origin" => issue.origin = optional_string(raw, &what)?,
             "message" => issue.message = optional_string(raw, &what)?,
             "values" => issue.values = array(raw, &what)?.iter().map(|v| v.get().to_owned()).collect(),
-            "keys" => {
-                issue.keys = array(raw, &what)?
-                    .iter()
-                    .enumerate()
-                    .map(|(i, k)| string(k, &format!("{what}[{i}]")))
-                    .collect::<Result<_, _>>()?
-            }
+            "keys" => issue.keys = string_list(raw, &what)?,
             "minimum" => minimum = Some(number_text(raw, &what)?),
             "maximum" => maximum = Some(number_text(raw, &what)?),
             "divisor" => issue.divisor = Some(number_text(raw, &what)?),
