@@ -10,15 +10,13 @@ through one shared WebAssembly component.
     </tool_error>
 """
 
-from ._calls import internal_error_result_json
-from ._component import ComponentUnavailable
-from ._pydantic_issues import issues_from_pydantic
+from ._component import ComponentUnavailable, internal_error_result_json
 from .envelope import CodeDefaults, Format, ProtocolErrorKind, ToolError, call_tool_result, call_tool_result_json
 from .envelope import canonical_codes, defaults_for, internal_error_result, parse_envelope, protocol_error
 from .envelope import protocol_error_json, raise_for_error, render, tool_error
 from .errors import EnvelopeError, MalformedEnvelope, SpecError, new_correlation_id
-from .validation import render_validation, render_validation_spec, validation_error, validation_result_json
-from .validation import validation_result_spec, validation_spec
+from .validation import issues_from_pydantic, render_validation, render_validation_spec, validation_error
+from .validation import validation_result_json, validation_result_spec, validation_spec
 
 __all__ = [
     "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "Format", "MalformedEnvelope", "ProtocolErrorKind",

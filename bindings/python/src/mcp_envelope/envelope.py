@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, get_args
 
-from . import _component
-from ._calls import call, check_format, internal_error_result_json, produce, read, trapped
-from ._json import scrub, to_json
-from .errors import EnvelopeError, MalformedEnvelope, SpecError
+from ._component import call, internal_error_result_json, produce, read, scrub, to_json
+from .errors import EnvelopeError
 
 Format = Literal["xml", "json", "text"]
 ProtocolErrorKind = Literal["parse-error", "invalid-request", "method-not-found", "invalid-params", "internal-error"]
-PROTOCOL_ERROR_KINDS = ("parse-error", "invalid-request", "method-not-found", "invalid-params", "internal-error")
+PROTOCOL_ERROR_KINDS: tuple[str, ...] = get_args(ProtocolErrorKind)
 Severity = Literal["error", "critical", "warning"]
 Category = Literal["transient", "validation", "business", "permission", "internal"]
 
@@ -29,7 +27,7 @@ class CodeDefaults(TypedDict):
 
 def render(spec: Mapping[str, Any] | str, format: Format = "xml") -> str:
     """The envelope for an error spec (the CLI's JSON object, as a dict or JSON text); SpecError when refused."""
-    return produce("render", spec, check_format(format))
+    return produce("render", spec, format)
 
 
 def call_tool_result(spec: Mapping[str, Any] | str, format: Format = "xml") -> dict[str, Any]:
@@ -40,7 +38,7 @@ def call_tool_result(spec: Mapping[str, Any] | str, format: Format = "xml") -> d
 
 def call_tool_result_json(spec: Mapping[str, Any] | str, format: Format = "xml") -> str:
     """`call_tool_result` as the component's exact JSON text."""
-    return produce("call-tool-result", spec, check_format(format), result=True)
+    return produce("call-tool-result", spec, format, result=True)
 
 
 def internal_error_result(tool: str, correlation_id: str, format: Format = "xml") -> dict[str, Any]:
@@ -56,17 +54,14 @@ def protocol_error(kind: ProtocolErrorKind, message: str, data: Mapping[str, Any
 
 
 def protocol_error_json(kind: ProtocolErrorKind, message: str, data: Mapping[str, Any] | None = None) -> str:
+    """`protocol_error` as the component's exact JSON text; after a trap, JSON-RPC's own -32603 "Internal error"."""
     if kind not in PROTOCOL_ERROR_KINDS:
         raise ValueError(f"unknown protocol error kind {kind!r}: use one of {', '.join(PROTOCOL_ERROR_KINDS)}")
     data_text = None if data is None else to_json(data)
-    try:
-        outcome = _component.runtime().call("protocol-error", kind, scrub(message), data_text)
-    except _component.ComponentTrap as trap:
-        trapped(trap)  # JSON-RPC's own answer for a server that failed: -32603 "Internal error"
-        outcome = call("protocol-error", "internal-error", "Internal error", None)
-    if outcome.tag != "ok":
-        raise SpecError(outcome.payload)
-    text: str = outcome.payload
+    text: str = call(
+        "protocol-error", kind, scrub(message), data_text,
+        on_trap=lambda _: call("protocol-error", "internal-error", "Internal error", None),
+    )  # fmt: skip
     return text
 
 
@@ -82,21 +77,16 @@ def defaults_for(code: str) -> CodeDefaults | None:
 
 
 def parse_envelope(text_or_result: Any) -> dict[str, Any] | None:
-    """The reading of the earliest envelope in a text or `CallToolResult` (dict or mcp model); None when there is none.
-
-    `{"kind", "code", "message", "severity", "category", "retryable", "recovery"}`
-    plus `"error"` (the spec) or `"validation"`; MalformedEnvelope for a broken envelope.
-    """
+    """The reading of the earliest envelope in a text or `CallToolResult` (dict or mcp model), None when there is
+    none: `{"kind", "code", "message", "severity", "category", "retryable", "recovery"}` plus `"error"` (the spec)
+    or `"validation"`. MalformedEnvelope for a broken envelope."""
     reading: dict[str, Any] = json.loads(read("read-envelope", text_or_result) or "null")
     return None if reading["kind"] == "none" else reading
 
 
 def raise_for_error(result: Any) -> Any:
     """Returns a `CallToolResult` (dict, mcp model or JSON text) unless `isError` is true; then raises EnvelopeError."""
-    try:
-        outcome = read("error-of-result", result)
-    except MalformedEnvelope as refused:  # not a CallToolResult at all
-        raise ValueError(str(refused)) from None
+    outcome = read("error-of-result", result, refused=ValueError)  # refused: not a CallToolResult at all
     if outcome is None:
         return result
     raise EnvelopeError(json.loads(outcome))

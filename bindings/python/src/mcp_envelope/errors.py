@@ -18,13 +18,9 @@ class MalformedEnvelope(ValueError):
 
 
 class EnvelopeError(Exception):
-    """A tool result with `isError: true`, as the component reads it (docs/component-api.md, client outcomes).
-
-    `reading` is the envelope read back (`kind` `tool_error`, `validation_error`
-    or `none`); `malformed` says what is wrong with a broken envelope. The
-    effective `severity`, `category`, `retryable` and `recovery` come from the
-    reading, None when the result held no envelope.
-    """
+    """A tool result with `isError: true`, as the component reads it (docs/component-api.md, client outcomes):
+    `reading` is the envelope read back; the effective `severity`, `category`, `retryable` and `recovery` come
+    from it, None when the result held no envelope; `malformed` says what is wrong with a broken one."""
 
     def __init__(self, outcome: Mapping[str, Any]) -> None:
         self.code: str = outcome["code"]
