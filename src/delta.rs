@@ -46,12 +46,10 @@ pub fn deltas_for_action<'a>(deltas: &'a [ContractDelta], action: &str) -> Vec<&
 
 /// BREAKING and RISKY deltas, most severe first (the rule for any envelope).
 pub fn shown_deltas(deltas: &[ContractDelta]) -> Vec<&ContractDelta> {
-    let mut picked: Vec<&ContractDelta> = deltas
-        .iter()
-        .filter(|d| matches!(d.severity, DeltaSeverity::Breaking | DeltaSeverity::Risky))
-        .collect();
-    picked.sort_by_key(|d| d.severity);
-    picked
+    // Two passes rather than a sort: the same stable order, without pulling
+    // a sort routine into the component.
+    let of = |severity: DeltaSeverity| deltas.iter().filter(move |d| d.severity == severity);
+    of(DeltaSeverity::Breaking).chain(of(DeltaSeverity::Risky)).collect()
 }
 
 /// Appends the `<contract_awareness>` section (nothing when there are no deltas).

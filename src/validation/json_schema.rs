@@ -148,7 +148,18 @@ pub(crate) fn issues_from_errors(
         // Within one property, its elements' issues come before its own (as
         // Zod reports them: elements are checked before the array's size);
         // otherwise the sort is stable and keeps the validator's order.
-        issues.sort_by_key(|issue| (rank(issue), std::cmp::Reverse(issue.path.len())));
+        // Buckets rather than a sort: stable, and no sort routine in the component.
+        let mut buckets: Vec<Vec<ValidationIssue>> = vec![Vec::new(); order.len() + 2];
+        for issue in issues.drain(..) {
+            buckets[rank(&issue)].push(issue);
+        }
+        for mut bucket in buckets {
+            while let Some(deepest) = bucket.iter().map(|i| i.path.len()).max() {
+                let (first, rest) = bucket.into_iter().partition(|i| i.path.len() == deepest);
+                issues.extend::<Vec<ValidationIssue>>(first);
+                bucket = rest;
+            }
+        }
     }
     Ok(issues)
 }
