@@ -3,7 +3,7 @@
 //! first, at most five by default), and their XML and JSON forms.
 
 use crate::error::{ParseError, SpecError};
-use crate::json::{array, fail, object, one_of, optional_string, push_json_string, string};
+use crate::json::{array, fail, object, one_of, optional_string, push_json_string, string, Member};
 use crate::xml::{escape_attribute, escape_content, XmlReader};
 use serde_json::value::RawValue;
 
@@ -123,8 +123,8 @@ pub(crate) fn push_deltas_json(out: &mut String, deltas: &[&ContractDelta]) {
 pub fn delta(text: &str, at: &str) -> Result<ContractDelta, SpecError> {
     let (mut action, mut severity, mut field, mut description, mut before, mut after) =
         (None, None, None, None, None, None);
-    for (key, raw) in object(text, at)? {
-        let what = format!("{at}.{key}");
+    for (key, raw) in object(text, &at)? {
+        let what = Member(&at, &key);
         match key.as_str() {
             "action" => action = optional_string(&raw, &what)?,
             "severity" => severity = Some(one_of(&raw, &what, DeltaSeverity::ALL, DeltaSeverity::as_str)?),
@@ -160,7 +160,7 @@ pub(crate) fn deltas_from_raw(raw: &RawValue) -> Result<Vec<ContractDelta>, Spec
     if raw.get() == "null" {
         return Ok(Vec::new());
     }
-    array(raw, "\"deltas\"")?
+    array(raw, &"\"deltas\"")?
         .iter()
         .enumerate()
         .map(|(i, item)| delta(item.get(), &format!("deltas[{i}]")))

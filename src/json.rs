@@ -43,6 +43,14 @@ impl<'de, V: Deserialize<'de>> Visitor<'de> for EntriesVisitor<V> {
 
 /// The first key that appears more than once.
 pub(crate) fn repeated_key<V>(entries: &[(String, V)]) -> Option<&str> {
+    // Specs and issues have a handful of keys: comparing pairs beats hashing.
+    if entries.len() <= 16 {
+        return entries
+            .iter()
+            .enumerate()
+            .find(|(i, (k, _))| entries[..*i].iter().any(|(earlier, _)| earlier == k))
+            .map(|(_, (k, _))| k.as_str());
+    }
     let mut seen = HashSet::with_capacity(entries.len());
     entries.iter().map(|(k, _)| k.as_str()).find(|k| !seen.insert(*k))
 }
@@ -169,7 +177,36 @@ pub(crate) fn push_json_object(out: &mut String, entries: &[(String, String)]) {
 }
 
 // Field readers shared by the error spec, validation spec and delta parsers:
-// `what` names the value in the message (`"action"`, `issues[3].path`).
+// `what` names the value in the message (`"action"`, `issues[3].path`). It is
+// a Display, not a String: a name is built only when a message needs it, not
+// once per member read.
+
+/// `issues[3]` + `path` displayed as `issues[3].path`.
+pub(crate) struct Member<'a>(pub &'a dyn fmt::Display, pub &'a str);
+
+impl fmt::Display for Member<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
+
+/// `issues` + 3 displayed as `issues[3]`.
+pub(crate) struct Item<'a>(pub &'a dyn fmt::Display, pub usize);
+
+impl fmt::Display for Item<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
+/// A key displayed quoted, as messages name it: `"message"`.
+pub(crate) struct Quoted<'a>(pub &'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
 
 pub(crate) type Members = Vec<(String, Box<RawValue>)>;
 
@@ -177,7 +214,7 @@ pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T, SpecError> {
     Err(SpecError(message.into()))
 }
 
-pub(crate) fn object(text: &str, what: &str) -> Result<Members, SpecError> {
+pub(crate) fn object(text: &str, what: &dyn fmt::Display) -> Result<Members, SpecError> {
     let members = parse_object(text).map_err(|e| match kind_of_text(text, &e) {
         Some(kind) => SpecError(format!("{what} must be a JSON object, not {kind}")),
         None => SpecError(format!("invalid JSON in {what}: {e}")),
@@ -188,11 +225,11 @@ pub(crate) fn object(text: &str, what: &str) -> Result<Members, SpecError> {
     Ok(members)
 }
 
-pub(crate) fn value(raw: &RawValue, what: &str) -> Result<Value, SpecError> {
+pub(crate) fn value(raw: &RawValue, what: &dyn fmt::Display) -> Result<Value, SpecError> {
     serde_json::from_str(raw.get()).map_err(|e| SpecError(format!("invalid JSON in {what}: {e}")))
 }
 
-pub(crate) fn array(raw: &RawValue, what: &str) -> Result<Vec<Box<RawValue>>, SpecError> {
+pub(crate) fn array(raw: &RawValue, what: &dyn fmt::Display) -> Result<Vec<Box<RawValue>>, SpecError> {
     serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()).map_err(|e| match kind_of_text(raw.get(), &e) {
         Some(kind) => SpecError(format!("{what} must be an array, not {kind}")),
         None if raw.get().trim_start().starts_with('{') => SpecError(format!("{what} must be an array, not an object")),
@@ -200,14 +237,23 @@ pub(crate) fn array(raw: &RawValue, what: &str) -> Result<Vec<Box<RawValue>>, Sp
     })
 }
 
-pub(crate) fn string(raw: &RawValue, what: &str) -> Result<String, SpecError> {
+pub(crate) fn string(raw: &RawValue, what: &dyn fmt::Display) -> Result<String, SpecError> {
+    // The common case straight to a String, without building a Value first.
+    if raw.get().starts_with('"') {
+        if let Ok(s) = serde_json::from_str::<String>(raw.get()) {
+            return Ok(s);
+        }
+    }
     match value(raw, what)? {
         Value::String(s) => Ok(s),
         other => fail(format!("{what} must be a string, not {}", kind_of(&other))),
     }
 }
 
-pub(crate) fn optional_string(raw: &RawValue, what: &str) -> Result<Option<String>, SpecError> {
+pub(crate) fn optional_string(raw: &RawValue, what: &dyn fmt::Display) -> Result<Option<String>, SpecError> {
+    if raw.get().starts_with('"') {
+        return string(raw, what).map(Some);
+    }
     match value(raw, what)? {
         Value::Null => Ok(None),
         Value::String(s) => Ok(Some(s)),
@@ -215,14 +261,14 @@ pub(crate) fn optional_string(raw: &RawValue, what: &str) -> Result<Option<Strin
     }
 }
 
-pub(crate) fn boolean(raw: &RawValue, what: &str) -> Result<bool, SpecError> {
+pub(crate) fn boolean(raw: &RawValue, what: &dyn fmt::Display) -> Result<bool, SpecError> {
     match value(raw, what)? {
         Value::Bool(b) => Ok(b),
         other => fail(format!("{what} must be true or false, not {}", kind_of(&other))),
     }
 }
 
-pub(crate) fn count(raw: &RawValue, what: &str) -> Result<usize, SpecError> {
+pub(crate) fn count(raw: &RawValue, what: &dyn fmt::Display) -> Result<usize, SpecError> {
     match value(raw, what)?.as_u64() {
         Some(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
         None => fail(format!("{what} must be a whole number, 0 or more")),
@@ -230,7 +276,7 @@ pub(crate) fn count(raw: &RawValue, what: &str) -> Result<usize, SpecError> {
 }
 
 /// A number or a string, as written (bounds, divisors).
-pub(crate) fn number_text(raw: &RawValue, what: &str) -> Result<String, SpecError> {
+pub(crate) fn number_text(raw: &RawValue, what: &dyn fmt::Display) -> Result<String, SpecError> {
     match value(raw, what)? {
         Value::Number(n) => Ok(n.to_string()),
         Value::String(s) => Ok(s),
@@ -244,7 +290,7 @@ pub(crate) fn is_null(raw: &RawValue) -> bool {
 }
 
 /// An array of strings; `{what}[i]` names a wrong item.
-pub(crate) fn string_list(raw: &RawValue, what: &str) -> Result<Vec<String>, SpecError> {
+pub(crate) fn string_list(raw: &RawValue, what: &dyn fmt::Display) -> Result<Vec<String>, SpecError> {
     let items =
         serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()).map_err(|e| match kind_of_text(raw.get(), &e) {
             Some(kind) => SpecError(format!("{what} must be an array of strings, not {kind}")),
@@ -256,14 +302,14 @@ pub(crate) fn string_list(raw: &RawValue, what: &str) -> Result<Vec<String>, Spe
     items
         .iter()
         .enumerate()
-        .map(|(i, item)| string(item, &format!("{what}[{i}]")))
+        .map(|(i, item)| string(item, &Item(what, i)))
         .collect()
 }
 
 /// One of a fixed set of names (a severity, a category, an issue code).
 pub(crate) fn one_of<T: Copy>(
     raw: &RawValue,
-    what: &str,
+    what: &dyn fmt::Display,
     all: &[T],
     name: fn(T) -> &'static str,
 ) -> Result<T, SpecError> {

@@ -12,7 +12,7 @@
 use crate::code::Category;
 use crate::json::{
     boolean, fail, is_null, kind_of, kind_of_text, one_of, optional_string, parse_object, push_json_array,
-    push_json_object, push_json_string, repeated_key, string, string_list, value, Entries,
+    push_json_object, push_json_string, repeated_key, string, string_list, value, Entries, Quoted,
 };
 use crate::model::{Severity, ToolError};
 use serde_json::Value;
@@ -47,7 +47,7 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
     let mut error = ToolError::default();
     let (mut has_code, mut has_message) = (false, false);
     for (key, raw) in members {
-        let what = format!("{key:?}");
+        let what = Quoted(&key);
         match key.as_str() {
             "code" => {
                 error.code = string(&raw, &what)?;

@@ -80,7 +80,7 @@ pub(crate) fn issues_from_errors(
     raw: &RawValue,
     arguments: Option<&RawValue>,
 ) -> Result<Vec<ValidationIssue>, SpecError> {
-    let errors = array(raw, "\"jsonSchemaErrors\"")?
+    let errors = array(raw, &"\"jsonSchemaErrors\"")?
         .iter()
         .enumerate()
         .map(|(i, item)| read_error(item, &format!("jsonSchemaErrors[{i}]"), arguments))
@@ -299,8 +299,8 @@ fn read_error(raw: &RawValue, at: &str, arguments: Option<&RawValue>) -> Result<
         message: None,
     };
     let mut has_keyword = false;
-    for (key, member) in object(raw.get(), at)? {
-        let what = format!("{at}.{key}");
+    for (key, member) in object(raw.get(), &at)? {
+        let what = crate::json::Member(&at, &key);
         // Metadata a validator adds beyond these (schemaPath, plugins' own) is ignored.
         match key.as_str() {
             "keyword" => {

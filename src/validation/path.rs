@@ -72,7 +72,7 @@ fn is_plain_key(key: &str) -> bool {
 }
 
 /// Reads a path: an array of keys (strings) and indices (whole numbers).
-pub(crate) fn read_path(raw: &RawValue, what: &str) -> Result<Vec<PathSegment>, SpecError> {
+pub(crate) fn read_path(raw: &RawValue, what: &dyn std::fmt::Display) -> Result<Vec<PathSegment>, SpecError> {
     array(raw, what)?
         .iter()
         .enumerate()

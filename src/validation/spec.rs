@@ -14,6 +14,7 @@ use crate::delta::{deltas_from_raw, push_deltas_json, ContractDelta};
 use crate::error::SpecError;
 use crate::json::{
     array, boolean, count, fail, number_text, object, one_of, optional_string, push_json_string, string, string_list,
+    Member,
 };
 use serde_json::value::RawValue;
 
@@ -31,7 +32,7 @@ pub struct ValidationSpec {
 /// Schema errors, each given the value sent at its path in `arguments` when it
 /// does not carry one.
 pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
-    let members = object(text, "the validation spec")?;
+    let members = object(text, &"the validation spec")?;
     let arguments = members.iter().find(|(k, _)| k == "arguments").map(|(_, raw)| &**raw);
     let mut action = None;
     let (mut issues, mut schema_issues) = (None, None);
@@ -39,13 +40,13 @@ pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
     let mut options = ValidationOptions::default();
     for (key, raw) in &members {
         match key.as_str() {
-            "action" => action = Some(string(raw, "\"action\"")?),
+            "action" => action = Some(string(raw, &"\"action\"")?),
             "issues" => issues = Some(issues_from_raw(raw)?),
             "jsonSchemaErrors" => schema_issues = Some(super::json_schema::issues_from_errors(raw, arguments)?),
             "arguments" => {}
             "deltas" => deltas = deltas_from_raw(raw)?,
-            "maxFields" => options.max_fields = count(raw, "\"maxFields\"")?,
-            "maxDeltas" => options.max_deltas = count(raw, "\"maxDeltas\"")?,
+            "maxFields" => options.max_fields = count(raw, &"\"maxFields\"")?,
+            "maxDeltas" => options.max_deltas = count(raw, &"\"maxDeltas\"")?,
             _ => {
                 return fail(format!(
                     "unknown key {key:?} in the validation spec (expected one of: action, issues, jsonSchemaErrors, arguments, deltas, maxFields, maxDeltas)"
@@ -80,7 +81,7 @@ pub fn issues_and_deltas_from_json(text: &str) -> Result<(Vec<ValidationIssue>, 
         return Ok((issues_from_raw(&raw)?, Vec::new()));
     }
     let (mut issues, mut deltas) = (None, Vec::new());
-    for (key, raw) in object(text, "the input")? {
+    for (key, raw) in object(text, &"the input")? {
         match key.as_str() {
             "issues" => issues = Some(issues_from_raw(&raw)?),
             "deltas" => deltas = deltas_from_raw(&raw)?,
@@ -98,7 +99,7 @@ pub fn issues_and_deltas_from_json(text: &str) -> Result<(Vec<ValidationIssue>, 
 }
 
 fn issues_from_raw(raw: &RawValue) -> Result<Vec<ValidationIssue>, SpecError> {
-    array(raw, "\"issues\"")?
+    array(raw, &"\"issues\"")?
         .iter()
         .enumerate()
         .map(|(i, item)| issue(item.get(), &format!("issues[{i}]")))
@@ -107,16 +108,16 @@ fn issues_from_raw(raw: &RawValue) -> Result<Vec<ValidationIssue>, SpecError> {
 
 /// Reads one issue; `at` names it in errors (`issues[3]`).
 pub fn issue(text: &str, at: &str) -> Result<ValidationIssue, SpecError> {
-    let members = object(text, at)?;
+    let members = object(text, &at)?;
     let code = match members.iter().find(|(k, _)| k == "code") {
-        Some((_, raw)) => one_of(raw, &format!("{at}.code"), IssueCode::ALL, IssueCode::as_str)?,
+        Some((_, raw)) => one_of(raw, &Member(&at, "code"), IssueCode::ALL, IssueCode::as_str)?,
         None => return fail(format!("{at} has no \"code\"")),
     };
     let mut issue = ValidationIssue::new(code);
     let (mut inclusive, mut exact) = (true, false);
     let (mut minimum, mut maximum) = (None, None);
     for (key, raw) in &members {
-        let what = format!("{at}.{key}");
+        let what = Member(&at, key);
         match key.as_str() {
             "code" | "errors" | "issues" | "note" | "params" => {}
             "path" => issue.path = read_path(raw, &what)?,
