@@ -1,9 +1,12 @@
-// Builds the package from the component: jco bindings into generated/ (with the
-// core module also embedded as base64, so one import works in every runtime),
-// then the hand-written TypeScript into dist/. Needs build/mcp-envelope.wasm
-// (scripts/build-component at the repository root) and the pinned jco in tools/.
+// Builds the package from the component: jco unpacks its core module into
+// generated/ (also written as base64 for runtimes that cannot read a file,
+// src/load/embedded.ts), then the hand-written TypeScript goes into dist/.
+// jco's JavaScript bindings go to generated/jco/, which the package does not
+// load or ship: test/abi.test.mjs checks src/component.ts against them.
+// Needs build/mcp-envelope.wasm (scripts/build-component at the repository
+// root) and the pinned jco in tools/.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,16 +37,25 @@ rmSync(generated, { recursive: true, force: true });
 rmSync(join(pkg, 'dist'), { recursive: true, force: true });
 mkdirSync(generated);
 
-// --instantiation sync: jco leaves loading the core module to us, and the
-// bindings contain no fetch, no fs and no top-level await (see src/component.ts).
+// --instantiation sync: the bindings take the compiled core module from the
+// caller, as src/component.ts does; the test loads them the same way.
+const jcoOut = join(generated, 'jco');
 run(jco, [
-  'transpile', component, '-o', generated, '--name', 'envelope',
+  'transpile', component, '-o', jcoOut, '--name', 'envelope',
   '--instantiation', 'sync', '--no-nodejs-compat', '--minify', '--quiet',
 ]);
+// src/component.ts speaks to exactly one core module that imports nothing.
+const cores = readdirSync(jcoOut).filter((f) => f.endsWith('.wasm'));
+const imports = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(join(jcoOut, 'envelope.core.wasm'))));
+if (cores.join() !== 'envelope.core.wasm' || imports.length > 0) {
+  console.error(`build: the component now holds ${cores.join(', ')} with ${imports.length} imports; src/component.ts expects one core module importing nothing`);
+  process.exit(1);
+}
+copyFileSync(join(jcoOut, 'envelope.core.wasm'), join(generated, 'envelope.core.wasm'));
 
 const core = readFileSync(join(generated, 'envelope.core.wasm'));
 writeFileSync(join(generated, 'core-wasm.js'),
-  `// The component's core module, base64: compiled on first use (see src/component.ts).\n` +
+  `// The component's core module, base64, for runtimes that cannot read it from a file (src/load/embedded.ts).\n` +
   `export const coreWasmBase64 = ${JSON.stringify(core.toString('base64'))};\n`);
 writeFileSync(join(generated, 'core-wasm.d.ts'), 'export declare const coreWasmBase64: string;\n');
 

@@ -4,7 +4,7 @@
 
 import * as z from 'zod/v4';
 import { isErrorBuilder } from './builder.js';
-import { call } from './component.js';
+import { internalErrorResult } from './component.js';
 import { EnvelopeError } from './read.js';
 import { formatOf } from './render.js';
 import type { CallToolResult, EnvelopeToolOptions, InternalFailure } from './types.js';
@@ -48,7 +48,7 @@ function internalError(error: unknown, tool: string, options: EnvelopeToolOption
   } catch {
     // A failing logger must not turn into a different error for the model.
   }
-  return JSON.parse(call('internalErrorResult', [String(tool), correlationId, formatOf(options)])) as CallToolResult;
+  return JSON.parse(internalErrorResult(String(tool), correlationId, formatOf(options))) as CallToolResult;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Reading envelopes back on the client side: parseEnvelope, EnvelopeError and
 // throwIfError. The component reads; this module only names the results.
 
-import { call } from './component.js';
+import { errorOfResult, readEnvelope } from './component.js';
 import { toJson } from './render.js';
 import type { CallToolResult, Category, Code, EnvelopeReading, ErrorOutcome, Reading, Severity } from './types.js';
 
@@ -24,7 +24,7 @@ export function parseEnvelope(textOrResult: string | CallToolResult): EnvelopeRe
     throw new TypeError('parseEnvelope expects a string or a CallToolResult');
   }
   const text = typeof textOrResult === 'string' ? textOrResult : toJson(textOrResult, 'the result');
-  const reading = JSON.parse(call('readEnvelope', [text], SyntaxError)) as Reading;
+  const reading = JSON.parse(readEnvelope(text)) as Reading;
   return reading.kind === 'none' ? null : reading;
 }
 
@@ -69,7 +69,7 @@ export class EnvelopeError extends Error {
  */
 export function throwIfError<T extends { isError?: boolean }>(result: T): T {
   if (result === null || typeof result !== 'object') throw new TypeError('throwIfError expects a CallToolResult');
-  const outcome = call('errorOfResult', [toJson(result, 'the result')]);
+  const outcome = errorOfResult(toJson(result, 'the result'));
   if (outcome === undefined) return result;
   const blocks = (result as unknown as CallToolResult).content
     .filter((block) => block?.type === 'text' && typeof block.text === 'string').map((block) => block.text);

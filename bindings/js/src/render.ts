@@ -1,7 +1,7 @@
 // Rendering an error spec into an envelope or a CallToolResult, and the
 // protocol-error object: each one call into the component.
 
-import { call } from './component.js';
+import * as component from './component.js';
 import type { CallToolResult, Code, EnvelopeSpec, ErrorOptions, Format, ProtocolError, ProtocolErrorKind, RenderOptions } from './types.js';
 
 export function formatOf(options: RenderOptions | undefined): Format {
@@ -9,7 +9,7 @@ export function formatOf(options: RenderOptions | undefined): Format {
     throw new TypeError(`options must be an object such as { format: 'json' }, not ${JSON.stringify(options)}`);
   }
   const format = options?.format ?? 'xml';
-  if (!['xml', 'json', 'text'].includes(format)) {
+  if (format !== 'xml' && format !== 'json' && format !== 'text') {
     throw new TypeError(`format must be "xml", "json" or "text", not ${JSON.stringify(String(format))}`);
   }
   return format;
@@ -23,9 +23,14 @@ export function formatOf(options: RenderOptions | undefined): Format {
 export function toJson(value: unknown, what = 'the spec'): string {
   let json: string | undefined;
   try {
-    json = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
-  } catch (error) {
-    throw new TypeError(`${what} cannot be written as JSON: ${(error as Error).message}`);
+    json = JSON.stringify(value);
+  } catch {
+    // Only now the replacer for bigints: JSON.stringify with one is twice as slow (0.85 µs for the seed, not 0.45).
+    try {
+      json = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
+    } catch (error) {
+      throw new TypeError(`${what} cannot be written as JSON: ${(error as Error).message}`);
+    }
   }
   if (json === undefined) throw new TypeError(`${what} must be a JSON object, not ${typeof value}`);
   return json;
@@ -41,15 +46,15 @@ export function toJson(value: unknown, what = 'the spec'): string {
  * Throws a TypeError naming the key when the spec is refused.
  */
 export function render(spec: EnvelopeSpec, options?: RenderOptions): string {
-  return call('render', [toJson(spec), formatOf(options)]);
+  return component.render(toJson(spec), formatOf(options));
 }
 
 /** `render` for a spec that is already JSON text (from a file, a queue, the CLI). */
-export const renderJson = (specText: string, options?: RenderOptions): string => call('render', [String(specText), formatOf(options)]);
+export const renderJson = (specText: string, options?: RenderOptions): string => component.render(String(specText), formatOf(options));
 
 /** The `CallToolResult` JSON text, byte for byte what every other host writes. */
 export const callToolResultJson = (spec: EnvelopeSpec, options?: RenderOptions): string =>
-  call('callToolResult', [toJson(spec), formatOf(options)]);
+  component.callToolResult(toJson(spec), formatOf(options));
 
 /** The result object for a spec (shared by `toolError` and the builder). */
 export const resultOf = (spec: EnvelopeSpec, format?: Format) => JSON.parse(callToolResultJson(spec, { format })) as CallToolResult;
@@ -72,9 +77,7 @@ export function toolError(code: Code, options: ErrorOptions & RenderOptions): Ca
 
 /** The JSON-RPC error object as text; `data`, when given, is the error's JSON form. */
 export function protocolErrorJson(kind: ProtocolErrorKind, message: string, data?: EnvelopeSpec | null): string {
-  const kinds = ['parse-error', 'invalid-request', 'method-not-found', 'invalid-params', 'internal-error'];
-  if (!kinds.includes(kind)) throw new TypeError(`unknown protocol error kind ${JSON.stringify(String(kind))}`);
-  return call('protocolError', [kind, String(message), data === undefined || data === null ? undefined : toJson(data)]);
+  return component.protocolError(kind, String(message), data === undefined || data === null ? undefined : toJson(data));
 }
 
 /**
@@ -86,4 +89,4 @@ export function protocolError(kind: ProtocolErrorKind, message: string, data?: E
 }
 
 /** The 17 canonical codes, in the seed's order. */
-export const canonicalCodes = (): string[] => call('canonicalCodes', []);
+export const canonicalCodes = (): string[] => component.canonicalCodes();

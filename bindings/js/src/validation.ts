@@ -4,7 +4,7 @@
 // one reader maps JSON Schema keywords for every host. The component also
 // looks up in the call's arguments the value sent for an issue that lacks it.
 
-import { call } from './component.js';
+import * as component from './component.js';
 import { toJson } from './render.js';
 import type { CallToolResult, IssueCode, ValidationIssue, ValidationOptions } from './types.js';
 
@@ -131,7 +131,7 @@ export function renderValidation(action: string, issuesOrError: unknown, options
 }
 
 /** The envelope for a validation spec that is already JSON text (docs/component-api.md, "Specs"). */
-export const renderValidationJson = (specText: string): string => call('renderValidation', [String(specText)]);
+export const renderValidationJson = (specText: string): string => component.renderValidation(String(specText));
 
 /** The CallToolResult JSON text for a validation spec that is already JSON text. */
-export const validationResultJson = (specText: string): string => call('validationResult', [String(specText)]);
+export const validationResultJson = (specText: string): string => component.validationResult(String(specText));

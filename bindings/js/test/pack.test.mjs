@@ -41,20 +41,23 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball holds the built package and nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
-  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/mcp.js', 'generated/envelope.js', 'generated/core-wasm.js', 'generated/envelope.core.wasm', 'package.json', 'README.md']) {
+  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/mcp.js', 'dist/component.js', 'dist/load/node.js', 'dist/load/worker.js',
+    'dist/load/embedded.js', 'generated/core-wasm.js', 'generated/envelope.core.wasm', 'package.json', 'README.md']) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball`);
   }
-  assert.deepEqual(files.filter((f) => !/^(dist|generated)\//.test(f) && !['package.json', 'README.md'].includes(f)), []);
+  assert.deepEqual(files.filter((f) => !/^dist\//.test(f) && !['package.json', 'README.md', 'generated/core-wasm.js', 'generated/envelope.core.wasm'].includes(f)), []);
 });
 
-test('the browser path imports only its own files: no Node built-ins, no WASI shims, no packages', () => {
+test('the package imports only its own files: Node built-ins only in the Node loader, no WASI shims, no packages', () => {
   const js = packed.files.map((f) => f.path).filter((f) => f.endsWith('.js') && f !== 'dist/mcp.js');
   const specifiers = /(?:^|[;\s}])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]|require\s*\(/g;
   for (const file of js) {
     const source = readFileSync(join(project, 'node_modules', 'mcp-envelope', file), 'utf8');
     for (const match of source.matchAll(specifiers)) {
       const specifier = match[1] ?? match[2] ?? 'require(';
-      assert.ok(specifier.startsWith('./') || specifier.startsWith('../'), `${file} imports ${specifier}`);
+      const allowed = specifier.startsWith('./') || specifier.startsWith('../') || specifier === '#core-module' ||
+        (file === 'dist/load/node.js' && specifier === 'node:fs');
+      assert.ok(allowed, `${file} imports ${specifier}`);
     }
   }
   // Only the MCP integration reaches outside the package, for Zod (an optional peer dependency).

@@ -1,0 +1,39 @@
+// Size budgets: sizes only, never timings (those vary with the machine; see
+// bench/bench.mjs). README.md, "Size budgets", says where each number comes from.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { bundleWorker, nodeEntryFiles, wasmCopies } from './measure.mjs';
+
+const GLUE_BUDGET = 40_000; // bytes, raw: the JavaScript between the API and the core module
+const NODE_ENTRY_BUDGET = 420_000; // bytes, raw: everything `import 'mcp-envelope'` + a first render loads in Node
+
+const loaded = nodeEntryFiles();
+const total = (files) => files.reduce((sum, f) => sum + f.raw, 0);
+const describe = (files) => files.map((f) => `${f.file} ${f.raw}`).join(', ');
+
+test(`the JS glue is at most ${GLUE_BUDGET} bytes`, () => {
+  // The glue is component.ts (the canonical ABI) and the loader the runtime picked; jco's own bindings are not loaded.
+  const glue = loaded.filter((f) => f.file === 'dist/component.js' || f.file.startsWith('dist/load/'));
+  assert.deepEqual(glue.map((f) => f.file), ['dist/component.js', 'dist/load/node.js']);
+  assert.deepEqual(loaded.filter((f) => f.file.startsWith('generated/jco/')), []);
+  assert.ok(total(glue) <= GLUE_BUDGET, `glue ${total(glue)} bytes: ${describe(glue)}`);
+});
+
+test(`the default Node entry loads at most ${NODE_ENTRY_BUDGET} bytes, the wasm once, as a file`, () => {
+  const wasm = loaded.filter((f) => f.file.endsWith('.wasm') || f.file === 'generated/core-wasm.js');
+  assert.deepEqual(wasm.map((f) => f.file), ['generated/envelope.core.wasm']);
+  assert.ok(total(loaded) <= NODE_ENTRY_BUDGET, `${total(loaded)} bytes: ${describe(loaded)}`);
+});
+
+test('a Workers bundle holds one copy of the wasm', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'mcp-envelope-size-'));
+  try {
+    const bundle = await bundleWorker(work);
+    assert.equal(wasmCopies(bundle), 1, describe(bundle));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
