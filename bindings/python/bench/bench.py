@@ -1,8 +1,17 @@
-"""Measures the Python package: import time (cold compile and warm cache), the
-per-call cost of `render` against a hand-written pure-Python renderer of the
-same bytes (side by side, interleaved, in one run), and the wheel's size.
+"""Measures the Python package, each figure side by side with its reference in one run:
 
-Run: bindings/python/.venv/bin/python bindings/python/bench/bench.py
+- per call, on the inputs every host times (benches/inputs.json): `render` (the seed spec, XML),
+  `validation` (a 20-field spec), `readBack` (`parse_envelope` of the seed envelope), each on the
+  direct path the package uses and on wasmtime's public call path (MCP_ENVELOPE_PUBLIC_CALLS=1),
+  against a hand-written pure-Python version giving the same bytes or dict (pure_python.py);
+- cold start: a fresh process importing the package and rendering once, with wasmtime's compile
+  cache warm and with none, against one doing `import wasmtime.component`;
+- the wheel's size.
+
+Medians of interleaved rounds, so machine load hits every candidate alike. Writes JSON rows to its
+first argument (default build/bench/python.json) and prints them as a table.
+
+Run: bindings/python/.venv/bin/python bindings/python/bench/bench.py [out.json]
 (after scripts/test-python has built and installed the wheel).
 """
 
@@ -15,128 +24,119 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import mcp_envelope as me
 from mcp_envelope import _component
 
 sys.path.insert(0, str(Path(__file__).parent))
-from pure_python_render import render_xml  # noqa: E402
+from pure_python import read_back, render_validation, render_xml  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[3]
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
-ROUNDS = 7
-CALLS = 5000
-
-SEED = {
-    "code": "NOT_FOUND",
-    "message": "No invoice with that ID",
-    "suggestion": "List invoices first, then retry with a real ID",
-    "availableActions": ["billing.list_invoices"],
-    "details": {"requestedId": "inv_2026_9999"},
-    "retryAfter": 30,
-}
-SMALL = {"code": "RATE_LIMITED", "message": "Too many invoice lookups", "retryAfter": 30, "correlationId": "req-7f3a"}
-ESCAPED = {
-    "code": "VALIDATION_ERROR",
-    "message": "amount <= 0 & currency \"EUR\" ]]> rejected\r\n",
-    "details": {'field "a"': "x\ty", "strict": True, "limit": 5},
-    "category": "validation",
-    "retryable": True,
-    "customerMessage": "Please check the amount.",
-}
-
-IMPORT_SCRIPT = """
-import time
-t0 = time.perf_counter()
-import mcp_envelope
-t1 = time.perf_counter()
-mcp_envelope.render({"code": "X", "message": "m"})
-t2 = time.perf_counter()
-print(t1 - t0, t2 - t0)
-"""
+INPUTS = json.loads((ROOT / "benches" / "inputs.json").read_text(encoding="utf-8"))
+ROUNDS = 9
+SAMPLE_SECONDS = 0.05  # per candidate and round
+COLD_RUNS = 9
 
 
-def import_times(cache_home: str) -> tuple[float, float]:
-    # wasmtime's compile cache lives in $XDG_CACHE_HOME/wasmtime by default.
-    env = dict(os.environ, XDG_CACHE_HOME=cache_home, MCP_ENVELOPE_CACHE="")
-    out = subprocess.run([sys.executable, "-c", IMPORT_SCRIPT], env=env, capture_output=True, text=True, check=True)
-    a, b = out.stdout.split()
-    return float(a), float(b)
+def per_call_rows() -> list[dict]:
+    defaults = {code: me.defaults_for(code) for code in me.canonical_codes()}
+    recovery = {code: d["recovery"] for code, d in defaults.items() if d}
+    cases = {  # case: (the package's call, the pure-Python one, the reference's name)
+        "render": (lambda: me.render(INPUTS["render"]), lambda: render_xml(INPUTS["render"], recovery),
+                   "pure-Python renderer"),
+        "validation": (lambda: me.render_validation_spec(INPUTS["validation"]),
+                       lambda: render_validation(INPUTS["validation"]), "pure-Python validation renderer"),
+        "readBack": (lambda: me.parse_envelope(INPUTS["readBack"]), lambda: read_back(INPUTS["readBack"], defaults),
+                     "pure-Python envelope reader"),
+    }  # fmt: skip
+    direct, public = _component.Runtime(public_calls=False), _component.Runtime(public_calls=True)
+    if not direct.direct:
+        print("warning: the load-time check refused the direct path; both rows are the public path", file=sys.stderr)
+    paths = {"": direct, " (public path)": public}
+    for case, (ours, pure, _) in cases.items():
+        for runtime in paths.values():
+            _component.replace_runtime(runtime)
+            assert ours() == pure(), f"{case}: the pure-Python reference must give the same answer"
+    candidates: dict[str, tuple[Callable[[], object], _component.Runtime | None]] = {}
+    for case, (ours, pure, _) in cases.items():
+        candidates |= {case + suffix: (ours, runtime) for suffix, runtime in paths.items()}
+        candidates[case + " reference"] = (pure, None)
+    counts = {name: calls_per_sample(fn, runtime) for name, (fn, runtime) in candidates.items()}
+    samples: dict[str, list[float]] = {name: [] for name in candidates}
+    for _ in range(ROUNDS):
+        for name, (fn, runtime) in candidates.items():
+            samples[name].append(time_calls(fn, runtime, counts[name]))
+    median = {name: statistics.median(times) for name, times in samples.items()}
+    return [
+        {"table": "per-call", "case": case + suffix, "value": round(median[case + suffix], 2), "unit": "µs",
+         "reference": round(median[case + " reference"], 2), "referenceName": reference_name}
+        for case, (_, _, reference_name) in cases.items() for suffix in paths
+    ]  # fmt: skip
 
 
-def import_wasmtime_alone() -> float:
-    script = "import time; t = time.perf_counter(); import wasmtime.component; print(time.perf_counter() - t)"
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    return float(out.stdout)
-
-
-def measure_imports() -> dict[str, float]:
-    cold_import, cold_first, warm_import, warm_first = [], [], [], []
-    for _ in range(5):
-        with tempfile.TemporaryDirectory() as d:
-            i, f = import_times(os.path.join(d, "cache"))  # empty cache: compiles, then writes it
-            cold_import.append(i)
-            cold_first.append(f)
-            i, f = import_times(os.path.join(d, "cache"))  # the entry just written
-            warm_import.append(i)
-            warm_first.append(f)
-    return {
-        "import mcp_envelope (ms)": statistics.median(cold_import + warm_import) * 1e3,
-        "import wasmtime alone, for reference (ms)": statistics.median(
-            [import_wasmtime_alone() for _ in range(5)]
-        ) * 1e3,
-        "import + first render, cold cache (ms)": statistics.median(cold_first) * 1e3,
-        "import + first render, warm cache (ms)": statistics.median(warm_first) * 1e3,
-    }
-
-
-def per_call(fn, calls: int = CALLS) -> float:
+def time_calls(fn: Callable[[], object], runtime: _component.Runtime | None, calls: int) -> float:
+    if runtime is not None:
+        _component.replace_runtime(runtime)
     start = time.perf_counter()
     for _ in range(calls):
         fn()
     return (time.perf_counter() - start) / calls * 1e6
 
 
-def measure_calls(spec: dict) -> dict[str, float]:
-    recovery = {c: me.defaults_for(c)["recovery"] for c in me.canonical_codes()}
-    assert render_xml(spec, recovery) == me.render(spec), "the pure-Python renderer must give the same bytes"
-    runtime = _component.runtime()
-    spec_json = json.dumps(spec, separators=(",", ":"), ensure_ascii=False)
-    instance = runtime._instance()
-    generic = instance.funcs["render"]
-    candidates = {
-        "mcp_envelope.render(dict)": lambda: me.render(spec),
-        "runtime.call_result (JSON text in)": lambda: runtime.call_result("render", spec_json, "xml"),
-        "wasmtime generic Func call (JSON text in)": lambda: generic(instance.store, spec_json, "xml"),
-        "pure-Python renderer": lambda: render_xml(spec, recovery),
-    }
-    samples: dict[str, list[float]] = {name: [] for name in candidates}
-    for _ in range(ROUNDS):  # interleaved, so machine load hits all alike
-        for name, fn in candidates.items():
-            samples[name].append(per_call(fn))
-    return {name: min(times) for name, times in samples.items()}
+def calls_per_sample(fn: Callable[[], object], runtime: _component.Runtime | None) -> int:
+    per_call = min(time_calls(fn, runtime, 200) for _ in range(3)) / 1e6
+    return max(200, int(SAMPLE_SECONDS / per_call))
 
 
-def wheel_size() -> tuple[str, int] | None:
+def cold_start_rows() -> list[dict]:
+    render = f"import mcp_envelope; mcp_envelope.render({INPUTS['render']!r})"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_ENVELOPE_")}
+    with tempfile.TemporaryDirectory() as tmp:
+        warm = dict(env, XDG_CACHE_HOME=os.path.join(tmp, "warm"))  # wasmtime's cache: $XDG_CACHE_HOME/wasmtime
+        run(render, warm)  # fills it
+        runs: dict[str, list[float]] = {"reference": [], "warm": [], "none": []}
+        for i in range(COLD_RUNS):
+            runs["reference"].append(run("import wasmtime.component", env))
+            runs["warm"].append(run(render, warm))
+            runs["none"].append(run(render, dict(env, XDG_CACHE_HOME=os.path.join(tmp, f"empty-{i}"))))
+    reference = round(statistics.median(runs["reference"]), 1)
+    return [
+        {"table": "cold-start", "case": f"import + first render ({label})", "value": round(statistics.median(runs[key]), 1),
+         "unit": "ms", "reference": reference, "referenceName": "import wasmtime.component"}
+        for key, label in (("warm", "warm cache"), ("none", "no cache"))
+    ]  # fmt: skip
+
+
+def run(code: str, env: dict[str, str]) -> float:
+    """A fresh process's wall time, in ms."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    return (time.perf_counter() - start) * 1e3
+
+
+def size_rows() -> list[dict]:
     wheels = sorted((PACKAGE_DIR / "dist").glob("mcp_envelope-*.whl"))
-    return (wheels[-1].name, wheels[-1].stat().st_size) if wheels else None
+    if not wheels:
+        print("no wheel in bindings/python/dist: run scripts/test-python first", file=sys.stderr)
+        return []
+    return [{"table": "size", "case": "wheel", "value": wheels[-1].stat().st_size, "unit": "bytes"}]
 
 
 def main() -> None:
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores")
-    for name, ms in measure_imports().items():
-        print(f"{name:<45} {ms:8.1f}")
-    for label, spec in (("seed invoice example", SEED), ("small spec", SMALL), ("escaping-heavy spec", ESCAPED)):
-        results = measure_calls(spec)
-        pure = results["pure-Python renderer"]
-        print(f"\nper call, {label} (best of {ROUNDS} rounds of {CALLS}):")
-        for name, us in results.items():
-            print(f"  {name:<45} {us:8.1f} us   {us / pure:5.2f}x pure Python")
-    wheel = wheel_size()
-    if wheel:
-        print(f"\nwheel {wheel[0]}: {wheel[1]} bytes ({wheel[1] / 1024:.0f} KiB)")
-    else:
-        print("\nno wheel in bindings/python/dist: run scripts/test-python first")
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "build" / "bench" / "python.json")
+    rows = per_call_rows() + cold_start_rows() + size_rows()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"host": "python", "rows": rows}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; medians of {ROUNDS} rounds ({COLD_RUNS} processes)")
+    for row in rows:
+        line = f"{row['table']:<10} {row['case']:<40} {row['value']:>10} {row['unit']}"
+        if "reference" in row:
+            line += f"   {row['value'] / row['reference']:5.2f}x  {row['referenceName']} {row['reference']} {row['unit']}"
+        print(line)
+    print(f"written to {out}")
 
 
 if __name__ == "__main__":

@@ -1,42 +1,43 @@
-"""The one module that talks to the component, through wasmtime's public
-`wasmtime.component` API. It loads the component once per process (wasmtime's
-compile cache makes later processes fast) and keeps a store and instance per
-thread (a store is not thread-safe, and wasm runs without the GIL). Every call
-shares one path: Python values in as compact JSON text, text out, a refusal
-raised with the component's exact words, and a trap (which discards the
+"""The one module that talks to the component. It loads the component once per
+process (wasmtime's compile cache makes later processes fast) and keeps a store
+and instance per thread (a store is not thread-safe, and wasm runs without the
+GIL). Calls go through wasmtime's public `wasmtime.component` API, or, for the
+string functions, through a direct path over wasmtime's C API when the
+load-time check finds it gives the public path's answers (`_direct_works`).
+Every call shares one path: Python values in as compact JSON text, text out, a
+refusal raised with the component's exact words, and a trap (which discards the
 thread's instance) logged with a correlation id and answered as the caller says.
 """
 
 from __future__ import annotations
 
+import _thread  # the primitives `threading` wraps (`local`, `Lock`), without its 0.5 ms import
 import atexit
-import datetime
-import decimal
-import enum
+import ctypes
 import json
-import logging
-import math
 import os
-import threading
-import uuid
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
 import wasmtime
-from wasmtime.component import Component, Linker, Variant
+from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType, ResultType, String, Variant
 
 from .errors import MalformedEnvelope, SpecError, new_correlation_id
 
 API_INSTANCE = "mcp:envelope/api@0.2.0"
 WASM_FILE = "mcp_envelope.wasm"
 CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the path of a wasmtime cache config (TOML) file
-FUNCTIONS = (
-    "canonical-codes", "code-defaults", "render", "call-tool-result", "protocol-error", "internal-error-result",
-    "render-validation", "validation-result", "read-envelope", "error-of-result",
-)  # fmt: skip
-
-logger = logging.getLogger("mcp_envelope")
+PUBLIC_CALLS_ENV = "MCP_ENVELOPE_PUBLIC_CALLS"  # "1": never the direct path
+# Every function, with the parameter count of those the direct path calls (a string, then a `format`).
+FUNCTIONS: dict[str, int | None] = {
+    "canonical-codes": None, "code-defaults": None, "protocol-error": None, "internal-error-result": None,
+    "render": 2, "call-tool-result": 2, "render-validation": 1, "validation-result": 1, "read-envelope": 1,
+    "error-of-result": 1,
+}  # fmt: skip
+FORMATS = ("xml", "json", "text")
+# wasmtime's private ctypes bindings, for the direct path only; a later wasmtime without them means the public path.
+_ffi: Any = getattr(wasmtime, "_ffi", None)
 
 
 class ComponentUnavailable(RuntimeError):
@@ -57,6 +58,16 @@ def _config() -> wasmtime.Config:
     return config
 
 
+def _direct_signature(ty: FuncType, count: int) -> bool:
+    """A string (then a `format`) in, `result<string, string>` or `result<option<string>, string>` out."""
+    params, result, ok = [t for _, t in ty.params], ty.result, getattr(ty.result, "ok", None)
+    return (
+        len(params) == count and isinstance(params[0], String) and isinstance(result, ResultType)
+        and isinstance(result.err, String) and isinstance(ok.payload if isinstance(ok, OptionType) else ok, String)
+        and (count == 1 or isinstance(params[1], EnumType) and params[1].names == list(FORMATS))
+    )  # fmt: skip
+
+
 class _Instance:
     """One store and instance, used by one thread only."""
 
@@ -66,12 +77,27 @@ class _Instance:
             self.store.set_limits(memory_size=runtime.memory_limit)
         instance = Linker(runtime.engine).instantiate(self.store, runtime.component)
         self.funcs = {name: instance.get_func(self.store, index) for name, index in runtime.indices.items()}
+        if runtime.arg is not None:
+            self.use_direct_path(runtime.arg)
+
+    def use_direct_path(self, arg: Any) -> None:
+        """Each function's C handle, and per `format` an argument array: the text (set per call), then the case."""
+        self.context = self.store._context()
+        self.refs = {name: ctypes.byref(f._func) for name, f in self.funcs.items()}  # type: ignore[union-attr]
+        string, case, self.args = _ffi.WASMTIME_COMPONENT_STRING.value, _ffi.WASMTIME_COMPONENT_ENUM.value, {}
+        for format in (None, *FORMATS):
+            values = [(string,)] + ([(case, len(format), format.encode())] if format else [])
+            array = (arg * len(values))(*values)
+            self.args[format] = (array, ctypes.cast(array, ctypes.POINTER(_ffi.wasmtime_component_val_t)), len(values))
 
 
 class Runtime:
     """The engine and compiled component for this process, and its per-thread instances."""
 
-    def __init__(self, wasm_path: str | os.PathLike[str] | None = None, memory_limit: int | None = None) -> None:
+    def __init__(
+        self, wasm_path: str | os.PathLike[str] | None = None, memory_limit: int | None = None,
+        public_calls: bool | None = None,
+    ) -> None:  # fmt: skip
         try:
             wasm = Path(wasm_path or Path(__file__).with_name(WASM_FILE)).read_bytes()
         except OSError as e:
@@ -79,7 +105,7 @@ class Runtime:
                 f"the component {WASM_FILE} is missing from the mcp_envelope package ({e}); "
                 "build it with scripts/build-component, then reinstall"
             ) from e
-        self.memory_limit, self.engine = memory_limit, wasmtime.Engine(_config())
+        self.memory_limit, self.engine, self.arg, self.direct = memory_limit, wasmtime.Engine(_config()), None, False
         try:
             self.component = Component(self.engine, wasm)
         except Exception as e:
@@ -92,7 +118,10 @@ class Runtime:
         if len(self.indices) < len(FUNCTIONS):
             missing = ", ".join(name for name in FUNCTIONS if name not in self.indices)
             raise ComponentUnavailable(f"the component's {API_INSTANCE} lacks {missing}")
-        self._local = threading.local()
+        self._local = _thread._local()
+        if not (os.environ.get(PUBLIC_CALLS_ENV) == "1" if public_calls is None else public_calls):
+            self.arg = self._direct_works()
+        self.direct = self.arg is not None
 
     def _instance(self) -> _Instance:
         instance: _Instance | None = getattr(self._local, "instance", None)
@@ -101,19 +130,81 @@ class Runtime:
         return instance
 
     def call_result(self, name: str, *args: Any) -> tuple[bool, Any]:
-        """A call through wasmtime's public API: (True, value), or (False, message) for a `result`'s `err`.
-        A `result` comes back as a `Variant` (`.tag`, `.payload`; None for `ok(none)`)."""
+        """(True, value), or (False, message) for a `result`'s `err` (None for `ok(none)`)."""
+        if self.direct and FUNCTIONS[name]:
+            return self._call_direct(name, *args)
         instance = self._instance()
-        try:
+        try:  # a `result` comes back as a `Variant` (`.tag`, `.payload`)
             value = instance.funcs[name](instance.store, *args)  # type: ignore[misc]
         except (wasmtime.WasmtimeError, wasmtime.Trap) as e:
             self._local.instance = None
             raise ComponentTrap(f"{name} trapped: {e}") from None
         return (value.tag == "ok", value.payload) if isinstance(value, Variant) else (True, value)
 
+    # The direct path. wasmtime-py's public `Func.__call__` rebuilds the function's type from the C API and
+    # converts every value through it on each call (22 of a render's 31 µs); this makes the same C call,
+    # `wasmtime_component_func_call`, with argument arrays laid out once per thread and the text borrowed from
+    # Python (the C API reads arguments through a `const` pointer and copies them in), and reads the result's
+    # string in place. The result slot is fresh per call: wasmtime drops what a slot held before writing it.
+    def _direct_works(self) -> Any:
+        """The load-time check: the C value layout wasmtime-py declares, each function's signature as the
+        public API reports it, and probe calls giving the public path's answers. Its `_Arg` type, or None."""
+        try:
+            val, vec, union = _ffi.wasmtime_component_val_t, _ffi.wasm_byte_vec_t, _ffi.wasmtime_component_valunion_t
+            rest = ctypes.sizeof(val) - val.of.offset - ctypes.sizeof(vec)
+
+            class _Arg(ctypes.Structure):  # a string or enum case: its size and UTF-8 bytes, borrowed from `bytes`
+                _fields_ = [("kind", ctypes.c_uint8), ("size", ctypes.c_size_t), ("data", ctypes.c_char_p),
+                            ("rest", ctypes.c_uint8 * rest)]  # fmt: skip
+
+            cases = [getattr(union, case).offset for case in ("string", "enumeration", "option", "result")]
+            if (_Arg.size.offset, _Arg.data.offset, ctypes.sizeof(_Arg), *cases) != (
+                val.of.offset + vec.size.offset, val.of.offset + vec.data.offset, ctypes.sizeof(val), 0, 0, 0, 0
+            ):
+                return None
+            instance = self._instance()
+            for name, count in FUNCTIONS.items():
+                func = instance.funcs[name]
+                if count is not None and not (func and _direct_signature(func.type(instance.store), count)):
+                    return None
+            self.arg = _Arg
+            instance.use_direct_path(_Arg)
+            probes = [("render", ('{"code":"X","message":"\u00e9 <"}', f)) for f in FORMATS] + [
+                ("render", ('{"code":""}', "xml")), ("error-of-result", ('{"content":[]}',)),
+                ("error-of-result", ('{"isError":true,"content":[{"type":"text","text":"no"}]}',)),
+            ]  # fmt: skip
+            for name, args in probes:  # self.direct is still False: call_result takes the public path
+                if self._call_direct(name, *args) != self.call_result(name, *args):
+                    return None
+            return _Arg
+        except Exception:  # anything unexpected, such as a wasmtime-py whose bindings differ: the public path
+            return None
+
+    def _call_direct(self, name: str, text: str, format: str | None = None) -> tuple[bool, str | None]:
+        instance, data, result = self._instance(), text.encode(), _ffi.wasmtime_component_val_t()
+        array, pointer, count = instance.args[format]
+        array[0].size, array[0].data = len(data), data
+        try:
+            error = _ffi.dll.wasmtime_component_func_call(
+                instance.refs[name], instance.context, pointer, count, ctypes.byref(result), 1
+            )
+            if error:
+                self._local.instance = None
+                raise ComponentTrap(f"{name} trapped: {wasmtime.WasmtimeError._from_ptr(error)}")
+            outcome = result.of.result
+            value = outcome.val.contents  # both cases of these results hold a value
+            if value.kind == _ffi.WASMTIME_COMPONENT_OPTION.value:  # ok(option<string>)
+                if not value.of.option:
+                    return True, None
+                value = value.of.option.contents
+            return bool(outcome.is_ok), ctypes.string_at(value.of.string.data, value.of.string.size).decode()
+        finally:
+            array[0].data = None  # the thread's array does not keep the text alive
+            _ffi.dll.wasmtime_component_val_delete(ctypes.byref(result))
+
 
 _runtime: Runtime | None = None
-_runtime_lock = threading.Lock()
+_runtime_lock = _thread.allocate_lock()
 
 
 def runtime() -> Runtime:
@@ -142,6 +233,8 @@ def _release_at_exit() -> None:
 
 def plain(value: Any) -> Any:
     """The JSON value of an odd Python value (Decimal, dates, bytes, sets, enums, UUIDs); TypeError for others."""
+    import datetime, decimal, enum, uuid  # noqa: E401 (here, not at import: 3 ms there, and rarely needed)
+
     if isinstance(value, decimal.Decimal):
         return str(value) if not value.is_finite() else int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, (datetime.date, datetime.time)):
@@ -155,10 +248,13 @@ def plain(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
+_INF = float("inf")
+
+
 def json_safe(value: Any, depth: int = 0) -> Any:
     """A copy of a sent value that JSON always holds (NaN as text, keys as strings, odd values `plain` or `str`):
     a sent value is shown, never refused, whatever the model sent or a validator put in its error."""
-    if isinstance(value, float) and not math.isfinite(value):
+    if isinstance(value, float) and not -_INF < value < _INF:  # NaN and the infinities
         return repr(value)
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
@@ -212,6 +308,9 @@ def call(
         ok, value = loaded.call_result(name, *args)
     except ComponentTrap as trap:
         correlation_id = new_correlation_id()
+        import logging  # here, not at import: it costs 3 ms there, and only a trap needs it
+
+        logger = logging.getLogger("mcp_envelope")
         logger.error("mcp-envelope component trapped (correlation id %s): %s", correlation_id, trap)
         if on_trap is not None:
             return on_trap(correlation_id)

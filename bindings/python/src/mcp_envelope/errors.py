@@ -4,7 +4,7 @@ client side with the component's outcome for an error result."""
 
 from __future__ import annotations
 
-import secrets
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,4 +39,5 @@ class EnvelopeError(Exception):
 
 def new_correlation_id() -> str:
     """A fresh id to quote to the user and find the log line by: `err_` and 16 hex digits."""
-    return "err_" + secrets.token_hex(8)
+    # What secrets.token_hex(8) does, without the 4 ms that importing `secrets` (hashlib, random) adds to import.
+    return "err_" + os.urandom(8).hex()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -17,13 +18,14 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 from pydantic import ValidationError as PydanticValidationError
 
-from ._component import logger
 from .envelope import Format, ToolError, internal_error_result, protocol_error
 from .errors import new_correlation_id
 from .validation import validation_error
 
 # JSON-RPC "internal error", for when even the component cannot answer.
 INTERNAL_ERROR = -32603
+
+logger = logging.getLogger("mcp_envelope")
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 

@@ -18,7 +18,6 @@ English message (used only for `custom`).
 from __future__ import annotations
 
 import ast
-import decimal
 import json
 import sys
 from collections.abc import Iterable, Mapping
@@ -193,7 +192,7 @@ def _issue(e: Any) -> dict[str, Any]:
         elif key.endswith("length"):
             origin = "object" if isinstance(sent, dict) else "set" if isinstance(sent, (set, frozenset)) else "array"
         else:
-            origin = "number" if isinstance(bound, (int, float, decimal.Decimal)) else "date"
+            origin = "number" if isinstance(bound, (int, float)) or _is_instance(bound, "decimal", "Decimal") else "date"
         issue.update(code=code, origin=origin)
         issue["minimum" if code == "too_small" else "maximum"] = _number(bound)
         if not inclusive:
