@@ -171,7 +171,7 @@ pub(crate) fn deltas_from_raw(raw: &RawValue) -> Result<Vec<ContractDelta>, Spec
 pub(crate) fn read_contract_awareness(xml: &mut XmlReader<'_>) -> Result<(Vec<ContractDelta>, usize), ParseError> {
     let (mut deltas, mut omitted) = (Vec::new(), 0);
     while let Some((item, empty)) = xml.next_child()? {
-        match item.name().as_ref() {
+        match item.name() {
             "delta" => {
                 let severity = xml.required_attribute(&item, "delta", "severity")?;
                 let Some(severity) = DeltaSeverity::from_wire(&severity) else {

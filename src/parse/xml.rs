@@ -1,11 +1,10 @@
-//! Reads the `<tool_error>` envelope with quick-xml.
+//! Reads the `<tool_error>` envelope.
 
 use crate::code::Category;
 use crate::delta::read_contract_awareness;
 use crate::error::ParseError;
 use crate::model::{Severity, ToolError};
-use crate::xml::XmlReader;
-use quick_xml::events::Event;
+use crate::xml::{Event, XmlReader};
 
 /// `30 seconds` or `1 second` back to a number.
 pub(crate) fn seconds(text: &str) -> Result<u32, String> {
@@ -22,7 +21,7 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
         Event::Empty(start) => (start, true),
         _ => return xml.malformed("expected the <tool_error> start tag"),
     };
-    if root.name().as_ref() != "tool_error" {
+    if root.name() != "tool_error" {
         return Err(ParseError::NoEnvelope);
     }
     let mut error = ToolError::default();
@@ -41,7 +40,7 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
     }
     let mut has_message = false;
     while let Some((section, empty)) = xml.next_child()? {
-        match section.name().as_ref() {
+        match section.name() {
             "message" => {
                 error.message = xml.text(&section, empty)?;
                 has_message = true;
@@ -49,7 +48,7 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
             "recovery" => error.suggestion = Some(xml.text(&section, empty)?),
             "available_actions" if !empty => {
                 while let Some((item, item_empty)) = xml.next_child()? {
-                    if item.name().as_ref() == "action" {
+                    if item.name() == "action" {
                         error.available_actions.push(xml.text(&item, item_empty)?);
                     } else {
                         xml.skip(&item, item_empty)?;
@@ -58,7 +57,7 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
             }
             "details" if !empty => {
                 while let Some((item, item_empty)) = xml.next_child()? {
-                    if item.name().as_ref() != "detail" {
+                    if item.name() != "detail" {
                         xml.skip(&item, item_empty)?;
                         continue;
                     }

@@ -3,8 +3,7 @@
 
 use crate::delta::{read_contract_awareness, ContractDelta};
 use crate::error::ParseError;
-use crate::xml::XmlReader;
-use quick_xml::events::Event;
+use crate::xml::{Event, XmlReader};
 
 /// A `<validation_error>` as read back.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -42,12 +41,12 @@ pub(crate) fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseErro
     let mut xml = XmlReader::new(&text[at..], "<validation_error> envelope");
     let root = match xml.next()? {
         Event::Start(start) => start,
-        Event::Empty(start) if start.name().as_ref() == "validation_error" => {
+        Event::Empty(start) if start.name() == "validation_error" => {
             return xml.malformed("<validation_error> has no <recovery>")
         }
         _ => return Err(ParseError::NoEnvelope),
     };
-    if root.name().as_ref() != "validation_error" {
+    if root.name() != "validation_error" {
         return Err(ParseError::NoEnvelope);
     }
     let mut envelope = ValidationEnvelope {
@@ -58,7 +57,7 @@ pub(crate) fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseErro
     };
     let mut has_recovery = false;
     while let Some((section, empty)) = xml.next_child()? {
-        match section.name().as_ref() {
+        match section.name() {
             "field" => {
                 let name = xml.required_attribute(&section, "field", "name")?;
                 envelope.fields.push((name, xml.text(&section, empty)?));
