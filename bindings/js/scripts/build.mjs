@@ -1,12 +1,11 @@
-// Builds the package from the component: jco unpacks its core module into
-// generated/ (also written as base64 for runtimes that cannot read a file,
-// src/load/embedded.ts), then the hand-written TypeScript goes into dist/.
-// jco's JavaScript bindings go to generated/jco/, which the package does not
-// load or ship: test/abi.test.mjs checks src/component.ts against them.
+// Builds the package from the component: jco transpiles it into generated/
+// (its JavaScript bindings and the core module, also written as base64 for
+// runtimes that cannot read a file, src/load/embedded.ts), then the
+// hand-written TypeScript goes into dist/.
 // Needs build/mcp-envelope.wasm (scripts/build-component at the repository
 // root) and the pinned jco in tools/.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,21 +36,19 @@ rmSync(generated, { recursive: true, force: true });
 rmSync(join(pkg, 'dist'), { recursive: true, force: true });
 mkdirSync(generated);
 
-// --instantiation sync: the bindings take the compiled core module from the
-// caller, as src/component.ts does; the test loads them the same way.
-const jcoOut = join(generated, 'jco');
+// --instantiation sync: the bindings take the compiled core module from
+// src/component.ts, which gets it from the runtime's loader (#core-module).
 run(jco, [
-  'transpile', component, '-o', jcoOut, '--name', 'envelope',
+  'transpile', component, '-o', generated, '--name', 'envelope',
   '--instantiation', 'sync', '--no-nodejs-compat', '--minify', '--quiet',
 ]);
-// src/component.ts speaks to exactly one core module that imports nothing.
-const cores = readdirSync(jcoOut).filter((f) => f.endsWith('.wasm'));
-const imports = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(join(jcoOut, 'envelope.core.wasm'))));
+// The loaders hand over exactly one core module, which imports nothing.
+const cores = readdirSync(generated).filter((f) => f.endsWith('.wasm'));
+const imports = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(join(generated, 'envelope.core.wasm'))));
 if (cores.join() !== 'envelope.core.wasm' || imports.length > 0) {
-  console.error(`build: the component now holds ${cores.join(', ')} with ${imports.length} imports; src/component.ts expects one core module importing nothing`);
+  console.error(`build: the component now holds ${cores.join(', ')} with ${imports.length} imports; the loaders expect one core module importing nothing`);
   process.exit(1);
 }
-copyFileSync(join(jcoOut, 'envelope.core.wasm'), join(generated, 'envelope.core.wasm'));
 
 const core = readFileSync(join(generated, 'envelope.core.wasm'));
 writeFileSync(join(generated, 'core-wasm.js'),
