@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 365_000, gzip: 150_000 };
+const BUDGET = { raw: 335_000, gzip: 140_000 };
 const path = process.argv[2] ?? 'build/mcp-envelope.wasm';
 const bytes = readFileSync(path);
 const sizes = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
