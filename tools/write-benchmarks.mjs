@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 
 const [dir = 'build/bench', out = 'BENCHMARKS.md'] = process.argv.slice(2);
-const HOSTS = { rust: 'Rust (native, wasmtime)', node: 'JS package in Node', python: 'Python package' };
+const HOSTS = { component: 'every host', rust: 'Rust (native, wasmtime)', node: 'JS package in Node', python: 'Python package' };
 const reports = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
   .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
 if (reports.length === 0) throw new Error(`no benchmark reports in ${dir}`);
@@ -40,6 +40,6 @@ ${table('cold-start', '| host | what | time | reference | over the reference |',
 ## Sizes
 
 ${table('size', '| host | file | raw | gzip -9 |',
-  (r) => `| ${HOSTS[r.host] ?? r.host} | ${r.case} | ${figure(r.value, 'bytes')} | ${r.gzip !== undefined ? figure(r.gzip, 'bytes') : ''} |`)}`;
+  (r) => `| ${HOSTS[r.host] ?? r.host} | ${r.case} | ${figure(r.value, r.unit)} | ${r.gzip !== undefined ? figure(r.gzip, 'bytes') : ''} |`)}`;
 writeFileSync(out, text);
 console.log(`wrote ${out} from ${reports.map((r) => r.host).join(', ')}`);
