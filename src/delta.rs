@@ -5,7 +5,6 @@
 use crate::error::{ParseError, SpecError};
 use crate::json::{array, fail, object, one_of, optional_string, push_json_string, string, Member};
 use crate::xml::{escape_attribute, escape_content, XmlReader};
-use serde_json::value::RawValue;
 
 /// Deltas an envelope lists in `<contract_awareness>` before a `<more_deltas>` count.
 pub const DEFAULT_MAX_DELTAS: usize = 5;
@@ -125,7 +124,7 @@ pub fn delta(text: &str, at: &str) -> Result<ContractDelta, SpecError> {
         (None, None, None, None, None, None);
     for (key, raw) in object(text, &at)? {
         let what = Member(&at, &key);
-        match key.as_str() {
+        match key.as_ref() {
             "action" => action = optional_string(&raw, &what)?,
             "severity" => severity = Some(one_of(&raw, &what, DeltaSeverity::ALL, DeltaSeverity::as_str)?),
             "field" => field = Some(string(&raw, &what)?),
@@ -151,19 +150,18 @@ pub fn delta(text: &str, at: &str) -> Result<ContractDelta, SpecError> {
 
 /// Reads a list of deltas given as a JSON array (the tool error spec's `deltas`).
 pub(crate) fn deltas_from_json(text: &str) -> Result<Vec<ContractDelta>, SpecError> {
-    let raw: Box<RawValue> =
-        serde_json::from_str(text).map_err(|e| SpecError(format!("invalid JSON in \"deltas\": {e}")))?;
-    deltas_from_raw(&raw)
+    let raw = crate::json::parse_raw(text).map_err(|e| SpecError(format!("invalid JSON in \"deltas\": {e}")))?;
+    deltas_from_raw(raw)
 }
 
-pub(crate) fn deltas_from_raw(raw: &RawValue) -> Result<Vec<ContractDelta>, SpecError> {
-    if raw.get() == "null" {
+pub(crate) fn deltas_from_raw(raw: &str) -> Result<Vec<ContractDelta>, SpecError> {
+    if raw == "null" {
         return Ok(Vec::new());
     }
     array(raw, &"\"deltas\"")?
         .iter()
         .enumerate()
-        .map(|(i, item)| delta(item.get(), &format!("deltas[{i}]")))
+        .map(|(i, item)| delta(item, &format!("deltas[{i}]")))
         .collect()
 }
 

@@ -13,12 +13,11 @@
 
 use crate::code::Category;
 use crate::error::{ParseError, SpecError};
-use crate::json::{kind_of_text, parse_object, push_json_string};
+use crate::json::{kind_of_text, parse_value, push_json_string, repaired_object, Value};
 use crate::model::{Severity, ToolError};
 use crate::parse::json::joined_text_blocks;
 use crate::render::{call_tool_result, Format};
 use crate::validation::{envelope_to_json, ValidationEnvelope, VALIDATION_RECOVERY};
-use serde_json::Value;
 
 /// The code a `<validation_error>` reads as.
 pub const VALIDATION_CODE: &str = "VALIDATION_ERROR";
@@ -179,12 +178,12 @@ impl ClientOutcome {
 /// ```
 pub fn error_of_result(result: &str) -> Result<Option<ClientOutcome>, SpecError> {
     let refused = || SpecError("the result must be a CallToolResult: a JSON object with a \"content\" array".into());
-    let members = parse_object(result).map_err(|e| match kind_of_text(result, &e) {
+    let members = repaired_object(result, |text, e| match kind_of_text(text, &e) {
         Some(_) => refused(),
         None => SpecError(format!("invalid CallToolResult JSON: {e}")),
     })?;
-    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.get());
-    let content: Value = match member("content").map(serde_json::from_str) {
+    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_ref());
+    let content = match member("content").map(parse_value) {
         Some(Ok(content @ Value::Array(_))) => content,
         _ => return Err(refused()),
     };

@@ -11,11 +11,10 @@
 
 use crate::code::Category;
 use crate::json::{
-    boolean, fail, is_null, kind_of, kind_of_text, one_of, optional_string, parse_object, push_json_array,
-    push_json_object, push_json_string, repeated_key, string, string_list, value, Entries, Quoted,
+    boolean, fail, is_null, kind_of, kind_of_text, one_of, optional_string, push_json_array, push_json_object,
+    push_json_string, repaired_object, repeated_key, string, string_list, value, Quoted, Reader, Value, A_JSON_OBJECT,
 };
 use crate::model::{Severity, ToolError};
-use serde_json::Value;
 
 pub use crate::error::SpecError;
 
@@ -37,7 +36,7 @@ pub const KEYS: [&str; 12] = [
 
 /// Reads a spec. `null` for an optional key means "not set".
 pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
-    let members = parse_object(text).map_err(|e| match kind_of_text(text, &e) {
+    let members = repaired_object(text, |text, e| match kind_of_text(text, &e) {
         Some(kind) => SpecError(format!("the spec must be a JSON object, not {kind}")),
         None => SpecError(format!("invalid spec JSON: {e}")),
     })?;
@@ -48,7 +47,7 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
     let (mut has_code, mut has_message) = (false, false);
     for (key, raw) in members {
         let what = Quoted(&key);
-        match key.as_str() {
+        match key.as_ref() {
             "code" => {
                 error.code = string(&raw, &what)?;
                 if error.code.is_empty() {
@@ -63,7 +62,7 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
             "suggestion" => error.suggestion = optional_string(&raw, &what)?,
             "availableActions" if is_null(&raw) => error.available_actions = Vec::new(),
             "availableActions" => error.available_actions = string_list(&raw, &what)?,
-            "details" => error.details = details(raw.get())?,
+            "details" => error.details = details(&raw)?,
             "retryAfter" => error.retry_after = retry_after(value(&raw, &what)?)?,
             "severity" if is_null(&raw) => error.severity = Severity::Error,
             "severity" => error.severity = one_of(&raw, &what, Severity::ALL, Severity::as_str)?,
@@ -73,7 +72,7 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
             "retryable" => error.retryable = Some(boolean(&raw, &what)?),
             "customerMessage" => error.customer_message = optional_string(&raw, &what)?,
             "correlationId" => error.correlation_id = optional_string(&raw, &what)?,
-            "deltas" => error.deltas = crate::delta::deltas_from_json(raw.get())?,
+            "deltas" => error.deltas = crate::delta::deltas_from_json(&raw)?,
             _ => return fail(format!("unknown key {key:?} (expected one of: {})", KEYS.join(", "))),
         }
     }
@@ -146,19 +145,19 @@ fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
     if raw == "null" {
         return Ok(Vec::new());
     }
-    let entries: Entries<Value> = serde_json::from_str(raw).map_err(|e| match kind_of_text(raw, &e) {
-        Some(kind) => SpecError(format!("\"details\" must be an object, not {kind}")),
-        None => SpecError(format!("invalid spec JSON in \"details\": {e}")),
-    })?;
-    if let Some(key) = repeated_key(&entries.0) {
+    let entries =
+        Reader::read_all(raw, |r| r.map(A_JSON_OBJECT, Reader::value)).map_err(|e| match kind_of_text(raw, &e) {
+            Some(kind) => SpecError(format!("\"details\" must be an object, not {kind}")),
+            None => SpecError(format!("invalid spec JSON in \"details\": {e}")),
+        })?;
+    if let Some(key) = repeated_key(&entries) {
         return fail(format!("\"details\" has the key {key:?} twice"));
     }
     Ok(entries
-        .0
         .into_iter()
         .map(|(key, value)| match value {
-            Value::String(s) => (key, s),
-            other => (key, other.to_string()),
+            Value::String(s) => (key.into_owned(), s.into_owned()),
+            other => (key.into_owned(), other.to_string()),
         })
         .collect())
 }
@@ -168,7 +167,7 @@ fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
 fn retry_after(value: Value) -> Result<Option<u32>, SpecError> {
     let seconds = match value {
         Value::Null => return Ok(None),
-        Value::Number(n) => n.as_f64().filter(|s| s.is_finite()),
+        Value::Number(n) => n.parse::<f64>().ok().filter(|s| s.is_finite()),
         other => {
             return fail(format!(
                 "\"retryAfter\" must be a number of seconds, not {}",

@@ -2,9 +2,8 @@
 
 use super::ParseError;
 use crate::code::Category;
-use crate::json::{kind_of, parse_object, Entries};
+use crate::json::{kind_of, parse_value, repaired_object, Reader, Value, A_JSON_OBJECT};
 use crate::model::{Severity, ToolError};
-use serde_json::Value;
 
 pub(super) enum JsonEnvelope {
     Error(ToolError),
@@ -18,13 +17,13 @@ fn malformed<T>(why: String) -> Result<T, ParseError> {
 
 pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     // Text after the object (a log line's tail) is not part of the envelope.
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&serde_json::value::RawValue>();
-    let object = match stream.next() {
-        Some(Ok(raw)) => raw.get(),
-        Some(Err(e)) => return malformed(e.to_string()),
-        None => return Err(ParseError::NoEnvelope),
-    };
-    let members = parse_object(object).or_else(|e| malformed(e.to_string()))?;
+    // The text starts with `{`, which ends itself: nothing after it is checked.
+    let mut reader = Reader::new(text);
+    if reader.whitespace().is_none() {
+        return Err(ParseError::NoEnvelope);
+    }
+    let object = reader.raw().or_else(|e| malformed(e.to_string()))?;
+    let members = repaired_object(object, |_, e| e).or_else(|e| malformed(e.to_string()))?;
     let has = |key: &str| members.iter().any(|(k, _)| k == key);
     if has("content") && !has("reason") {
         return tool_result_text(&members);
@@ -35,18 +34,18 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     let mut error = ToolError::default();
     for (key, raw) in &members {
         if key == "details" {
-            let entries: Entries<Value> =
-                serde_json::from_str(raw.get()).or_else(|e| malformed(format!("\"details\": {e}")))?;
-            for (k, v) in entries.0 {
+            let entries = Reader::read_all(raw, |r| r.map(A_JSON_OBJECT, Reader::value))
+                .or_else(|e| malformed(format!("\"details\": {e}")))?;
+            for (k, v) in entries {
                 match v {
-                    Value::String(s) => error.details.push((k, s)),
+                    Value::String(s) => error.details.push((k.into_owned(), s.into_owned())),
                     other => return malformed(format!("\"details\".{k:?} is {}, not a string", kind_of(&other))),
                 }
             }
             continue;
         }
-        let value: Value = serde_json::from_str(raw.get()).or_else(|e| malformed(e.to_string()))?;
-        match key.as_str() {
+        let value = parse_value(raw).or_else(|e| malformed(e.to_string()))?;
+        match key.as_ref() {
             "code" => error.code = string(key, value)?,
             "reason" => error.message = string(key, value)?,
             "recovery" => error.suggestion = Some(string(key, value)?),
@@ -78,7 +77,7 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
                 }
                 other => return malformed(format!("\"availableActions\" is {}, not an array", kind_of(&other))),
             },
-            "contractDeltas" => error.deltas = crate::delta::deltas_from_json(raw.get()).or_else(|e| malformed(e.0))?,
+            "contractDeltas" => error.deltas = crate::delta::deltas_from_json(raw).or_else(|e| malformed(e.0))?,
             "retryAfter" => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
                 Some(n) => error.retry_after = Some(n),
                 None => return malformed(format!("\"retryAfter\" is {value}, not a whole number of seconds")),
@@ -89,20 +88,19 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     Ok(JsonEnvelope::Error(error))
 }
 
-fn string(key: &str, value: Value) -> Result<String, ParseError> {
+fn string(key: &str, value: Value<'_>) -> Result<String, ParseError> {
     match value {
-        Value::String(s) => Ok(s),
+        Value::String(s) => Ok(s.into_owned()),
         other => malformed(format!("{key:?} is {}, not a string", kind_of(&other))),
     }
 }
 
-fn tool_result_text(members: &[(String, Box<serde_json::value::RawValue>)]) -> Result<JsonEnvelope, ParseError> {
+fn tool_result_text(members: &crate::json::Members<'_>) -> Result<JsonEnvelope, ParseError> {
     let content = members
         .iter()
         .find(|(k, _)| k == "content")
-        .map(|(_, v)| v.get())
-        .unwrap_or("null");
-    let blocks: Value = serde_json::from_str(content).or_else(|e| malformed(e.to_string()))?;
+        .map_or("null", |(_, v)| v.as_ref());
+    let blocks = parse_value(content).or_else(|e| malformed(e.to_string()))?;
     match joined_text_blocks(&blocks) {
         Some(text) => Ok(JsonEnvelope::ToolResultText(text)),
         None => Err(ParseError::NoEnvelope),
@@ -111,7 +109,7 @@ fn tool_result_text(members: &[(String, Box<serde_json::value::RawValue>)]) -> R
 
 /// The text blocks of a `CallToolResult`'s `content`, joined with a newline
 /// (an envelope may follow a block of partial output); `None` when there is none.
-pub(crate) fn joined_text_blocks(content: &Value) -> Option<String> {
+pub(crate) fn joined_text_blocks(content: &Value<'_>) -> Option<String> {
     let texts: Vec<&str> = content
         .as_array()
         .into_iter()

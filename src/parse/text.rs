@@ -4,6 +4,7 @@
 
 use super::ParseError;
 use crate::code::Category;
+use crate::json::{Reader, A_JSON_OBJECT, A_SEQUENCE};
 use crate::model::{Severity, ToolError};
 
 const START: &str = "error_code: ";
@@ -56,13 +57,13 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
                 )
             }
             "available_actions" => {
-                error.available_actions =
-                    serde_json::from_str(&value).or_else(|e| malformed(format!("available_actions: {e}")))?
+                error.available_actions = Reader::read_all(&value, |r| r.seq(A_SEQUENCE, owned_string))
+                    .or_else(|e| malformed(format!("available_actions: {e}")))?
             }
             "details" => {
-                let entries: crate::json::Entries<String> =
-                    serde_json::from_str(&value).or_else(|e| malformed(format!("details: {e}")))?;
-                error.details = entries.0;
+                let entries = Reader::read_all(&value, |r| r.map(A_JSON_OBJECT, owned_string))
+                    .or_else(|e| malformed(format!("details: {e}")))?;
+                error.details = entries.into_iter().map(|(k, v)| (k.into_owned(), v)).collect();
             }
             "retry_after" => error.retry_after = Some(super::xml::seconds(&value).or_else(malformed)?),
             "contract_changes" => {
@@ -78,6 +79,10 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
         return malformed("no what_failed line after error_code".to_owned());
     }
     Ok(error)
+}
+
+fn owned_string(reader: &mut Reader<'_>) -> Result<String, crate::json::Error> {
+    reader.string().map(|s| s.into_owned())
 }
 
 /// `key: value` where the key is lower-case letters and underscores.

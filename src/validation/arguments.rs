@@ -7,33 +7,32 @@
 
 use super::model::{IssueCode, ValidationIssue};
 use super::path::PathSegment;
-use crate::json::Entries;
-use serde_json::value::RawValue;
+use crate::json::{parse_object, Reader, A_SEQUENCE};
 
 /// The JSON text at `path` in `arguments`, or `None` when nothing is there.
-pub(crate) fn value_at(arguments: &RawValue, path: &[PathSegment]) -> Option<String> {
-    let mut here: Box<RawValue> = RawValue::from_string(arguments.get().to_owned()).ok()?;
+pub(crate) fn value_at(arguments: &str, path: &[PathSegment]) -> Option<String> {
+    let mut here = arguments;
     for segment in path {
-        here = step(&here, segment)?;
+        here = step(here, segment)?;
     }
-    Some(here.get().to_owned())
+    Some(here.to_owned())
 }
 
 /// One step into an object (by key; an index is its decimal key) or an array
 /// (by index; a key that is a plain decimal number is an index).
-fn step(here: &RawValue, segment: &PathSegment) -> Option<Box<RawValue>> {
-    match here.get().trim_start().as_bytes().first()? {
+fn step<'a>(here: &'a str, segment: &PathSegment) -> Option<&'a str> {
+    match here.trim_start().as_bytes().first()? {
         b'{' => {
-            let entries: Entries<Box<RawValue>> = serde_json::from_str(here.get()).ok()?;
+            let entries = parse_object(here).ok()?;
             let key = match segment {
                 PathSegment::Key(key) => key.clone(),
                 PathSegment::Index(i) => i.to_string(),
             };
             // A repeated key: the last one is what JSON parsers keep.
-            entries.0.into_iter().rev().find(|(k, _)| *k == key).map(|(_, v)| v)
+            entries.into_iter().rev().find(|(k, _)| *k == key).map(|(_, v)| v)
         }
         b'[' => {
-            let items: Vec<Box<RawValue>> = serde_json::from_str(here.get()).ok()?;
+            let items = Reader::read_all(here, |r| r.seq(A_SEQUENCE, Reader::raw)).ok()?;
             let index = match segment {
                 PathSegment::Index(i) => usize::try_from(*i).ok()?,
                 PathSegment::Key(key) => decimal_index(key)?,
@@ -56,13 +55,13 @@ pub(crate) fn decimal_index(text: &str) -> Option<usize> {
 
 /// Whether the value at `path` in `arguments` is an array (for JSON pointers,
 /// whose segments do not say whether `0` is an index or a key).
-pub(crate) fn is_array_at(arguments: &RawValue, path: &[PathSegment]) -> bool {
+pub(crate) fn is_array_at(arguments: &str, path: &[PathSegment]) -> bool {
     value_at(arguments, path).is_some_and(|text| text.trim_start().starts_with('['))
 }
 
 /// Gives each issue that lacks the sent value the one at its path. A missing
 /// field and unknown keys are about the object around them, so they get none.
-pub(crate) fn fill_sent_values(issues: &mut [ValidationIssue], arguments: &RawValue) {
+pub(crate) fn fill_sent_values(issues: &mut [ValidationIssue], arguments: &str) {
     for issue in issues {
         if issue.input.is_none() && !matches!(issue.code, IssueCode::MissingRequired | IssueCode::UnrecognizedKeys) {
             issue.input = value_at(arguments, &issue.path);

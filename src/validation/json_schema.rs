@@ -8,9 +8,8 @@ use super::arguments::{decimal_index, is_array_at};
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::path::PathSegment;
 use crate::error::SpecError;
-use crate::json::{array, fail, object, Entries};
-use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use crate::json::{array, fail, object, parse_object, parse_value, Error, Reader, Value, A_MAP};
+use std::borrow::Cow;
 
 /// Format names validators use for the neutral ones the templates know.
 fn format_name(format: &str) -> &str {
@@ -22,19 +21,21 @@ fn format_name(format: &str) -> &str {
 }
 
 /// One raw error, its members read.
-struct RawError {
+struct RawError<'a> {
     keyword: String,
     path: Vec<PathSegment>,
-    params: Map<String, Value>,
-    schema: Option<Value>,
-    parent: Option<Map<String, Value>>,
-    data: Option<Box<RawValue>>,
+    /// An object; empty when absent or unreadable.
+    params: Value<'a>,
+    schema: Option<Value<'a>>,
+    /// An object, if any.
+    parent: Option<Value<'a>>,
+    data: Option<Cow<'a, str>>,
     message: Option<String>,
 }
 
-impl RawError {
+impl<'a> RawError<'a> {
     /// `params[name]`, else the keyword's own value in the schema.
-    fn param(&self, name: &str) -> Option<&Value> {
+    fn param(&self, name: &str) -> Option<&Value<'a>> {
         self.params.get(name).or(self.schema.as_ref())
     }
 
@@ -48,7 +49,7 @@ impl RawError {
         let mut issue = ValidationIssue::new(code).at(self.path.clone());
         issue.message = self.message.clone();
         if !matches!(self.keyword.as_str(), "required" | "additionalProperties") {
-            issue.input = self.data.as_ref().map(|d| d.get().to_owned());
+            issue.input = self.data.as_ref().map(|d| d.to_string());
         }
         issue
     }
@@ -56,7 +57,7 @@ impl RawError {
 
 /// The first type of a `type` value (`"string"`, `["null", "integer"]`, ajv's
 /// `"string,null"`), skipping `null`: rarely what the model meant to send.
-fn first_type(value: &Value) -> Option<String> {
+fn first_type(value: &Value<'_>) -> Option<String> {
     let names: Vec<String> = match value {
         Value::String(s) => s.split(',').map(str::to_owned).collect(),
         Value::Array(items) => items.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
@@ -65,10 +66,10 @@ fn first_type(value: &Value) -> Option<String> {
     names.iter().find(|t| *t != "null").or(names.first()).cloned()
 }
 
-fn bound_text(value: Option<&Value>) -> Option<String> {
+fn bound_text(value: Option<&Value<'_>>) -> Option<String> {
     match value? {
         Value::Number(n) => Some(n.to_string()),
-        Value::String(s) => Some(s.clone()),
+        Value::String(s) => Some(s.to_string()),
         _ => None,
     }
 }
@@ -76,10 +77,7 @@ fn bound_text(value: Option<&Value>) -> Option<String> {
 /// Reads `jsonSchemaErrors` into issues, in the root schema's property order
 /// when it is known (ajv reports `required` and `additionalProperties` first,
 /// Zod in declaration order: sorted, the same failures give the same envelope).
-pub(crate) fn issues_from_errors(
-    raw: &RawValue,
-    arguments: Option<&RawValue>,
-) -> Result<Vec<ValidationIssue>, SpecError> {
+pub(crate) fn issues_from_errors(raw: &str, arguments: Option<&str>) -> Result<Vec<ValidationIssue>, SpecError> {
     let errors = array(raw, &"\"jsonSchemaErrors\"")?
         .iter()
         .enumerate()
@@ -164,7 +162,7 @@ pub(crate) fn issues_from_errors(
     Ok(issues)
 }
 
-fn keyword_issue(error: &RawError) -> ValidationIssue {
+fn keyword_issue(error: &RawError<'_>) -> ValidationIssue {
     let keyword = error.keyword.as_str();
     match keyword {
         "type" => {
@@ -247,7 +245,7 @@ fn keyword_issue(error: &RawError) -> ValidationIssue {
 /// The next property of a `required` list missing from the object that has
 /// not been reported yet (Python's `jsonschema` reports one error per
 /// property without naming it apart from its English message).
-fn next_missing(error: &RawError, reported: &[(Vec<PathSegment>, String)]) -> Option<String> {
+fn next_missing(error: &RawError<'_>, reported: &[(Vec<PathSegment>, String)]) -> Option<String> {
     let present = object_keys(error.data.as_deref());
     let required = error.schema.as_ref()?.as_array()?;
     required
@@ -259,50 +257,61 @@ fn next_missing(error: &RawError, reported: &[(Vec<PathSegment>, String)]) -> Op
 
 /// Keys of the object not declared in `properties` (patterns in
 /// `patternProperties` are not evaluated: the core has no regex engine).
-fn extra_keys(error: &RawError) -> Vec<String> {
+fn extra_keys(error: &RawError<'_>) -> Vec<String> {
     let declared = error
         .parent
         .as_ref()
         .and_then(|p| p.get("properties"))
-        .and_then(Value::as_object);
+        .filter(|d| d.is_object());
     object_keys(error.data.as_deref())
         .into_iter()
-        .filter(|k| !declared.is_some_and(|d| d.contains_key(k)))
+        .filter(|k| declared.is_none_or(|d| d.get(k).is_none()))
         .collect()
 }
 
-fn object_keys(data: Option<&RawValue>) -> Vec<String> {
-    data.and_then(|d| serde_json::from_str::<Entries<&RawValue>>(d.get()).ok())
-        .map(|entries| entries.0.into_iter().map(|(k, _)| k).collect())
+fn object_keys(data: Option<&str>) -> Vec<String> {
+    data.and_then(|d| parse_object(d).ok())
+        .map(|members| members.into_iter().map(|(k, _)| k.into_owned()).collect())
         .unwrap_or_default()
 }
 
 /// The property order of the root schema, from an error at the root that carries it.
-fn root_property_order(errors: &[RawError]) -> Option<Vec<String>> {
+fn root_property_order(errors: &[RawError<'_>]) -> Option<Vec<String>> {
     errors.iter().filter(|e| e.path.is_empty()).find_map(|e| {
-        e.parent
-            .as_ref()?
-            .get("properties")?
-            .as_object()
-            .map(|p| p.keys().cloned().collect())
+        let properties = e.parent.as_ref()?.get("properties")?;
+        properties
+            .is_object()
+            .then(|| properties.keys().into_iter().map(str::to_owned).collect())
     })
 }
 
-fn read_error(raw: &RawValue, at: &str, arguments: Option<&RawValue>) -> Result<RawError, SpecError> {
+/// A member read with `read`, borrowing from the text when it can.
+fn member_value<'a>(member: &Cow<'a, str>, read: fn(&str) -> Result<Value<'_>, Error>) -> Option<Value<'a>> {
+    match member {
+        Cow::Borrowed(text) => read(text).ok(),
+        Cow::Owned(text) => read(text).ok().map(Value::into_owned),
+    }
+}
+
+fn map(text: &str) -> Result<Value<'_>, Error> {
+    Reader::read_all(text, |r| r.map(A_MAP, Reader::value)).map(Value::Object)
+}
+
+fn read_error<'a>(raw: &'a str, at: &str, arguments: Option<&str>) -> Result<RawError<'a>, SpecError> {
     let mut error = RawError {
         keyword: String::new(),
         path: Vec::new(),
-        params: Map::new(),
+        params: Value::Object(Vec::new()),
         schema: None,
         parent: None,
         data: None,
         message: None,
     };
     let mut has_keyword = false;
-    for (key, member) in object(raw.get(), &at)? {
+    for (key, member) in object(raw, &at)? {
         let what = crate::json::Member(&at, &key);
         // Metadata a validator adds beyond these (schemaPath, plugins' own) is ignored.
-        match key.as_str() {
+        match key.as_ref() {
             "keyword" => {
                 error.keyword = crate::json::string(&member, &what)?;
                 has_keyword = true;
@@ -314,9 +323,9 @@ fn read_error(raw: &RawValue, at: &str, arguments: Option<&RawValue>) -> Result<
             "path" => error.path = super::path::read_path(&member, &what)?,
             // Each is optional metadata: one a JSON parser cannot hold (a
             // schema nested past its depth limit) is left out, not refused.
-            "params" => error.params = serde_json::from_str(member.get()).unwrap_or_default(),
-            "schema" => error.schema = serde_json::from_str(member.get()).ok(),
-            "parentSchema" => error.parent = serde_json::from_str(member.get()).ok(),
+            "params" => error.params = member_value(&member, map).unwrap_or(Value::Object(Vec::new())),
+            "schema" => error.schema = member_value(&member, parse_value),
+            "parentSchema" => error.parent = member_value(&member, map),
             "data" => error.data = Some(member),
             "message" => error.message = crate::json::optional_string(&member, &what)?,
             _ => {}
@@ -331,7 +340,7 @@ fn read_error(raw: &RawValue, at: &str, arguments: Option<&RawValue>) -> Result<
 /// The path of a JSON pointer (`/items/0/sku`). A pointer does not say whether
 /// `0` is an index or a key: an index where the arguments hold an array there,
 /// and where no arguments are given, an index when it is a plain number.
-fn pointer_path(pointer: &str, arguments: Option<&RawValue>) -> Vec<PathSegment> {
+fn pointer_path(pointer: &str, arguments: Option<&str>) -> Vec<PathSegment> {
     let mut path = Vec::new();
     if pointer.is_empty() {
         return path;

@@ -4,9 +4,7 @@
 //! and the arguments object itself as `(arguments)`.
 
 use crate::error::SpecError;
-use crate::json::{array, fail, kind_of, value};
-use serde_json::value::RawValue;
-use serde_json::Value;
+use crate::json::{array, fail, kind_of, value, Value};
 
 /// One step of a path into the arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,13 +70,13 @@ fn is_plain_key(key: &str) -> bool {
 }
 
 /// Reads a path: an array of keys (strings) and indices (whole numbers).
-pub(crate) fn read_path(raw: &RawValue, what: &dyn std::fmt::Display) -> Result<Vec<PathSegment>, SpecError> {
+pub(crate) fn read_path(raw: &str, what: &dyn std::fmt::Display) -> Result<Vec<PathSegment>, SpecError> {
     array(raw, what)?
         .iter()
         .enumerate()
         .map(|(i, segment)| match value(segment, what)? {
-            Value::String(key) => Ok(PathSegment::Key(key)),
-            Value::Number(n) if n.as_u64().is_some() => Ok(PathSegment::Index(n.as_u64().unwrap_or_default())),
+            Value::String(key) => Ok(PathSegment::Key(key.into_owned())),
+            Value::Number(n) if n.parse::<u64>().is_ok() => Ok(PathSegment::Index(n.parse().unwrap_or_default())),
             other => fail(format!(
                 "{what}[{i}] must be a key (string) or an index (whole number), not {}",
                 describe(&other)

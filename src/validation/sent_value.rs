@@ -2,6 +2,8 @@
 //! numbers as written, arrays and objects summarized. Works on the JSON text
 //! with a flat scanner, so no depth or size of value can overflow or flood.
 
+use crate::json::parse_string;
+
 /// Characters of a string shown before the cut.
 const MAX_STRING_CHARS: usize = 80;
 /// Digits of a number shown before the cut.
@@ -16,7 +18,7 @@ pub(crate) fn describe(json: Option<&str>) -> String {
         return "nothing".to_owned();
     };
     match json.as_bytes().first() {
-        Some(b'"') => match serde_json::from_str::<String>(json) {
+        Some(b'"') => match parse_string(json) {
             Ok(text) => quote(&text),
             Err(_) => quote(json),
         },
@@ -52,9 +54,7 @@ pub(crate) fn describe(json: Option<&str>) -> String {
 
 /// The length of a sent string in characters, if the value is a string.
 pub(crate) fn string_length(json: Option<&str>) -> Option<usize> {
-    serde_json::from_str::<String>(json?.trim())
-        .ok()
-        .map(|s| s.chars().count())
+    parse_string(json?.trim()).ok().map(|s| s.chars().count())
 }
 
 /// `'text'` with control characters written as escapes (a field line stays one
@@ -105,7 +105,7 @@ fn top_level(json: &str) -> TopLevel {
                     let rest = json.get(i + 1..).unwrap_or("").trim_start();
                     if rest.starts_with(':') {
                         let raw = json.get(start..=i.min(bytes.len() - 1)).unwrap_or("\"\"");
-                        keys.push(serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_owned()));
+                        keys.push(parse_string(raw).map_or_else(|_| raw.to_owned(), |k| k.into_owned()));
                     }
                 }
             }

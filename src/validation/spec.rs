@@ -16,7 +16,6 @@ use crate::json::{
     array, boolean, count, fail, number_text, object, one_of, optional_string, push_json_string, string, string_list,
     Member,
 };
-use serde_json::value::RawValue;
 
 /// Everything `render_validation` needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +38,7 @@ pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
     let mut deltas = Vec::new();
     let mut options = ValidationOptions::default();
     for (key, raw) in &members {
-        match key.as_str() {
+        match key.as_ref() {
             "action" => action = Some(string(raw, &"\"action\"")?),
             "issues" => issues = Some(issues_from_raw(raw)?),
             "jsonSchemaErrors" => schema_issues = Some(super::json_schema::issues_from_errors(raw, arguments)?),
@@ -77,12 +76,12 @@ pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
 /// Reads the CLI's input: `{"issues": [..], "deltas"?: [..]}` or a bare issues array.
 pub fn issues_and_deltas_from_json(text: &str) -> Result<(Vec<ValidationIssue>, Vec<ContractDelta>), SpecError> {
     if text.trim_start().starts_with('[') {
-        let raw: Box<RawValue> = serde_json::from_str(text).map_err(|e| SpecError(format!("invalid JSON: {e}")))?;
-        return Ok((issues_from_raw(&raw)?, Vec::new()));
+        let raw = crate::json::parse_raw(text).map_err(|e| SpecError(format!("invalid JSON: {e}")))?;
+        return Ok((issues_from_raw(raw)?, Vec::new()));
     }
     let (mut issues, mut deltas) = (None, Vec::new());
     for (key, raw) in object(text, &"the input")? {
-        match key.as_str() {
+        match key.as_ref() {
             "issues" => issues = Some(issues_from_raw(&raw)?),
             "deltas" => deltas = deltas_from_raw(&raw)?,
             _ => {
@@ -98,11 +97,11 @@ pub fn issues_and_deltas_from_json(text: &str) -> Result<(Vec<ValidationIssue>, 
     ))
 }
 
-fn issues_from_raw(raw: &RawValue) -> Result<Vec<ValidationIssue>, SpecError> {
+fn issues_from_raw(raw: &str) -> Result<Vec<ValidationIssue>, SpecError> {
     array(raw, &"\"issues\"")?
         .iter()
         .enumerate()
-        .map(|(i, item)| issue(item.get(), &format!("issues[{i}]")))
+        .map(|(i, item)| issue(item, &format!("issues[{i}]")))
         .collect()
 }
 
@@ -118,16 +117,16 @@ pub fn issue(text: &str, at: &str) -> Result<ValidationIssue, SpecError> {
     let (mut minimum, mut maximum) = (None, None);
     for (key, raw) in &members {
         let what = Member(&at, key);
-        match key.as_str() {
+        match key.as_ref() {
             "code" | "errors" | "issues" | "note" | "params" => {}
             "path" => issue.path = read_path(raw, &what)?,
-            "input" => issue.input = Some(raw.get().to_owned()),
+            "input" => issue.input = Some(raw.to_string()),
             "expected" => issue.expected = optional_string(raw, &what)?,
             "format" => issue.format = optional_string(raw, &what)?,
             "pattern" => issue.pattern = optional_string(raw, &what)?,
             "origin" => issue.origin = optional_string(raw, &what)?,
             "message" => issue.message = optional_string(raw, &what)?,
-            "values" => issue.values = array(raw, &what)?.iter().map(|v| v.get().to_owned()).collect(),
+            "values" => issue.values = array(raw, &what)?.iter().map(|v| (*v).to_owned()).collect(),
             "keys" => issue.keys = string_list(raw, &what)?,
             "minimum" => minimum = Some(number_text(raw, &what)?),
             "maximum" => maximum = Some(number_text(raw, &what)?),
