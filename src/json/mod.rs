@@ -329,14 +329,10 @@ pub(crate) fn string(raw: &str, what: &dyn fmt::Display) -> Result<String, SpecE
 }
 
 pub(crate) fn optional_string(raw: &str, what: &dyn fmt::Display) -> Result<Option<String>, SpecError> {
-    if raw.starts_with('"') {
-        return string(raw, what).map(Some);
+    if is_null(raw) {
+        return Ok(None);
     }
-    match value(raw, what)? {
-        Value::Null => Ok(None),
-        Value::String(s) => Ok(Some(s.into_owned())),
-        other => fail(format!("{what} must be a string, not {}", kind_of(&other))),
-    }
+    string(raw, what).map(Some)
 }
 
 pub(crate) fn boolean(raw: &str, what: &dyn fmt::Display) -> Result<bool, SpecError> {

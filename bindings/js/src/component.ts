@@ -46,34 +46,22 @@ function call<T>(run: (api: Api) => T, Refusal: Refusal = TypeError): T {
   }
 }
 
-// Checked before the call, so a bad value is the caller's TypeError, not a component failure.
-const FORMATS: readonly string[] = ['xml', 'json', 'text'];
+// Checked before the call, so a bad value is the caller's TypeError, not a
+// component failure. Formats are checked once, by render.ts's `formatOf`,
+// which every caller goes through.
 const KINDS: readonly string[] = ['parse-error', 'invalid-request', 'method-not-found', 'invalid-params', 'internal-error'];
-
-function format(value: Format): Format {
-  if (!FORMATS.includes(value)) throw new TypeError(`format must be "xml", "json" or "text", not ${JSON.stringify(String(value))}`);
-  return value;
-}
 
 export const canonicalCodes = (): string[] => call((c) => c.canonicalCodes());
 /** A canonical code's defaults as JSON text; undefined for a custom code. */
 export const codeDefaults = (code: string): string | undefined => call((c) => c.codeDefaults(code));
-export function render(spec: string, as: Format): string {
-  const f = format(as);
-  return call((c) => c.render(spec, f));
-}
-export function callToolResult(spec: string, as: Format): string {
-  const f = format(as);
-  return call((c) => c.callToolResult(spec, f));
-}
+export const render = (spec: string, format: Format): string => call((c) => c.render(spec, format));
+export const callToolResult = (spec: string, format: Format): string => call((c) => c.callToolResult(spec, format));
 export function protocolError(kind: ProtocolErrorKind, message: string, data: string | undefined): string {
   if (!KINDS.includes(kind)) throw new TypeError(`unknown protocol error kind ${JSON.stringify(String(kind))}`);
   return call((c) => c.protocolError(kind, message, data));
 }
-export function internalErrorResult(tool: string, correlationId: string, as: Format): string {
-  const f = format(as);
-  return call((c) => c.internalErrorResult(tool, correlationId, f));
-}
+export const internalErrorResult = (tool: string, correlationId: string, format: Format): string =>
+  call((c) => c.internalErrorResult(tool, correlationId, format));
 export const renderValidation = (spec: string): string => call((c) => c.renderValidation(spec));
 export const validationResult = (spec: string): string => call((c) => c.validationResult(spec));
 /** The reading as JSON text; a broken envelope is refused with a SyntaxError. */
