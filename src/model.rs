@@ -7,6 +7,8 @@
 use crate::code::Category;
 use crate::code::{self, CodeDefaults};
 use crate::delta::{shown_deltas, ContractDelta, DEFAULT_MAX_DELTAS};
+use crate::limits::Limits;
+use crate::locale::Locale;
 
 /// How bad the failure is. `Error` and `Critical` mark the result `isError: true`;
 /// `Warning` is guidance on a result that still succeeded.
@@ -64,6 +66,21 @@ pub struct ToolError {
     /// Contract changes since the contract the model learned; the BREAKING
     /// and RISKY ones are rendered, most severe first, at most five.
     pub deltas: Vec<ContractDelta>,
+    /// The catalog for default words (recovery hints); English by default.
+    pub locale: Locale,
+    /// Whether the fixed lines that steer the model follow `locale` too.
+    pub localize_steering: bool,
+    /// The caps this error is rendered under; `None` means `Limits::DEFAULT`.
+    pub limits: Option<Limits>,
+    /// Attach `_meta["io.modelcontextprotocol/toolFailure"]` to the `CallToolResult`.
+    pub tool_failure: Option<ToolFailureMeta>,
+}
+
+/// Asks for the proposed ToolFailure metadata (SEP-3313) on the result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ToolFailureMeta {
+    /// The current time, Unix epoch milliseconds: `retryNotBefore` is this plus the retry-after.
+    pub now_ms: Option<u64>,
 }
 
 impl ToolError {
@@ -149,6 +166,28 @@ impl ToolError {
         self
     }
 
+    pub fn locale(mut self, locale: Locale) -> Self {
+        self.locale = locale;
+        self
+    }
+
+    /// Caps other than the defaults for this error.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = Some(limits);
+        self
+    }
+
+    /// Attaches the proposed ToolFailure metadata to the `CallToolResult`.
+    pub fn tool_failure_meta(mut self, meta: ToolFailureMeta) -> Self {
+        self.tool_failure = Some(meta);
+        self
+    }
+
+    /// The caps in force: as set, else the defaults.
+    pub fn limits_or_default(&self) -> Limits {
+        self.limits.unwrap_or_default()
+    }
+
     /// The contract changes the envelope lists, and how many more it only counts.
     pub fn listed_deltas(&self) -> (Vec<&ContractDelta>, usize) {
         let mut shown = shown_deltas(&self.deltas);
@@ -211,6 +250,10 @@ impl ToolError {
             customer_message: self.customer_message_text().map(str::to_owned),
             correlation_id: self.correlation_id_text().map(str::to_owned),
             deltas: self.deltas.clone(),
+            locale: self.locale,
+            localize_steering: self.localize_steering,
+            limits: self.limits,
+            tool_failure: self.tool_failure,
         }
     }
 }

@@ -14,12 +14,14 @@ use crate::json::{
     boolean, fail, is_null, kind_of, kind_of_text, one_of, optional_string, push_json_array, push_json_object,
     push_json_string, repaired_object, repeated_key, string, string_list, value, Quoted, Reader, Value, A_JSON_OBJECT,
 };
-use crate::model::{Severity, ToolError};
+use crate::limits::Limits;
+use crate::locale::Locale;
+use crate::model::{Severity, ToolError, ToolFailureMeta};
 
 pub use crate::error::SpecError;
 
 /// The keys a spec may have, in the order `to_json` writes them.
-pub const KEYS: [&str; 12] = [
+pub const KEYS: [&str; 16] = [
     "code",
     "message",
     "suggestion",
@@ -32,6 +34,10 @@ pub const KEYS: [&str; 12] = [
     "customerMessage",
     "correlationId",
     "deltas",
+    "locale",
+    "localizeSteering",
+    "limits",
+    "toolFailure",
 ];
 
 /// Reads a spec. `null` for an optional key means "not set".
@@ -73,6 +79,13 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
             "customerMessage" => error.customer_message = optional_string(&raw, &what)?,
             "correlationId" => error.correlation_id = optional_string(&raw, &what)?,
             "deltas" => error.deltas = crate::delta::deltas_from_json(&raw)?,
+            "locale" if is_null(&raw) => error.locale = Locale::En,
+            "locale" => error.locale = one_of(&raw, &what, Locale::ALL, Locale::as_str)?,
+            "localizeSteering" if is_null(&raw) => error.localize_steering = false,
+            "localizeSteering" => error.localize_steering = boolean(&raw, &what)?,
+            "limits" if is_null(&raw) => error.limits = None,
+            "limits" => error.limits = Some(Limits::from_json(&raw)?),
+            "toolFailure" => error.tool_failure = tool_failure(&raw)?,
             _ => return fail(format!("unknown key {key:?} (expected one of: {})", KEYS.join(", "))),
         }
     }
@@ -133,6 +146,21 @@ pub fn to_json_as_stated(e: &ToolError) -> String {
         out.push_str(",\"deltas\":");
         crate::delta::push_deltas_json(&mut out, &e.deltas.iter().collect::<Vec<_>>());
     }
+    if e.locale != Locale::En {
+        out.push_str(&format!(",\"locale\":\"{}\"", e.locale));
+    }
+    if e.localize_steering {
+        out.push_str(",\"localizeSteering\":true");
+    }
+    if let Some(limits) = &e.limits {
+        out.push_str(",\"limits\":");
+        out.push_str(&limits.to_json());
+    }
+    match e.tool_failure {
+        Some(ToolFailureMeta { now_ms: Some(now) }) => out.push_str(&format!(",\"toolFailure\":{{\"now\":{now}}}")),
+        Some(ToolFailureMeta { now_ms: None }) => out.push_str(",\"toolFailure\":true"),
+        None => {}
+    }
     out.push('}');
     out
 }
@@ -182,6 +210,34 @@ fn retry_after(value: Value) -> Result<Option<u32>, SpecError> {
         _ => fail(format!(
             "\"retryAfter\" is too large: the most it can be is {} seconds (about 136 years)",
             u32::MAX
+        )),
+    }
+}
+
+/// `true`, `false`/`null` (off), or `{"now": epoch milliseconds}`.
+fn tool_failure(raw: &str) -> Result<Option<ToolFailureMeta>, SpecError> {
+    let what = Quoted("toolFailure");
+    match value(raw, &what)? {
+        Value::Null | Value::Bool(false) => Ok(None),
+        Value::Bool(true) => Ok(Some(ToolFailureMeta::default())),
+        Value::Object(_) => {
+            let mut meta = ToolFailureMeta::default();
+            for (key, raw) in crate::json::object(raw, &what)? {
+                match key.as_ref() {
+                    "now" if is_null(&raw) => meta.now_ms = None,
+                    // u64, not `count`: epoch milliseconds overflow a wasm32 usize.
+                    "now" => match value(&raw, &what)?.as_u64() {
+                        Some(ms) => meta.now_ms = Some(ms),
+                        None => return fail("toolFailure.now must be Unix epoch milliseconds, a whole number"),
+                    },
+                    _ => return fail(format!("unknown key {key:?} in \"toolFailure\" (expected: now)")),
+                }
+            }
+            Ok(Some(meta))
+        }
+        other => fail(format!(
+            "\"toolFailure\" must be true, false or {{\"now\": milliseconds}}, not {}",
+            kind_of(&other)
         )),
     }
 }

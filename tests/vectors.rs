@@ -126,6 +126,14 @@ fn run(kind: CaseKind) -> Result<(), String> {
             (Ok(None), None) => Ok(()),
             (got, want) => Err(format!("error-of-result gave {got:?}, want {want:?}")),
         },
+        CaseKind::Call { name, input, outcome } => {
+            let got = common::calls::native(&name, &input);
+            match (got, outcome) {
+                (Ok(got), Ok(want)) => same(&format!("{name} output"), &got, &want),
+                (Err(got), Err(want)) => same(&format!("{name} refusal"), &got, &want),
+                (got, want) => Err(format!("{name} gave {got:?}, want {want:?}")),
+            }
+        }
         CaseKind::Protocol {
             kind,
             message,

@@ -1,5 +1,6 @@
 //! Helpers shared by the Rust vector runners.
 
+pub mod calls;
 pub mod vectors;
 
 /// Compares two strings; on a mismatch, says where they part, briefly (some are 1 MB).

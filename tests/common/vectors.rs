@@ -40,6 +40,14 @@ pub enum CaseKind {
     Read { input: String, outcome: ParseOutcome },
     /// `error-of-result`: the outcome JSON, or `None` for a result that is not an error.
     ErrorOfResult { result: String, outcome: Option<String> },
+    /// One JSON-in export (`call`, its kebab-case name) given `input` as compact
+    /// JSON: `Ok` is the exact text it returns (a JSON `output` compact, keys as
+    /// written), `Err` the exact refusal.
+    Call {
+        name: String,
+        input: String,
+        outcome: Result<String, String>,
+    },
 }
 
 pub enum ValidationOutcome {
@@ -114,6 +122,19 @@ fn by_format(value: &Value) -> Vec<(String, String)> {
 }
 
 fn kind_of(case: &Value) -> CaseKind {
+    if let Some(name) = case.get("call") {
+        let outcome = match (case.get("output"), case.get("refused")) {
+            (Some(Value::String(text)), _) => Ok(text.clone()),
+            (Some(output), _) => Ok(compact(output)),
+            (None, Some(why)) => Err(why.as_str().unwrap().to_owned()),
+            (None, None) => panic!("a call case needs output or refused"),
+        };
+        return CaseKind::Call {
+            name: name.as_str().unwrap().to_owned(),
+            input: compact(&case["input"]),
+            outcome,
+        };
+    }
     if let Some(input) = case.get("read") {
         // A string is the text; an object a CallToolResult, which crosses as its JSON.
         let input = input.as_str().map(str::to_owned).unwrap_or_else(|| compact(input));
