@@ -62,6 +62,7 @@ pub mod code;
 pub mod delta;
 mod error;
 mod json;
+mod ledger;
 pub mod limits;
 pub mod locale;
 mod model;
@@ -83,6 +84,7 @@ pub struct ReadmeDoctests;
 pub use code::{Category, CodeDefaults, CANONICAL_CODES};
 pub use error::{ParseError, SpecError};
 pub use json::repair_lone_surrogates;
+pub use ledger::{fingerprint, Ledger};
 pub use limits::Limits;
 pub use locale::Locale;
 pub use model::{Severity, ToolError, ToolFailureMeta};
@@ -90,5 +92,6 @@ pub use parse::parse;
 pub use read::{error_of_result, internal_error_result, read_envelope, ClientOutcome, Reading};
 pub use render::{
     call_tool_result, protocol_error, render, render_json, render_text, render_xml, Format, ProtocolErrorKind,
+    TOOL_FAILURE_KEY,
 };
 pub use xml::REPLACEMENT;

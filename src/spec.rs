@@ -95,6 +95,9 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
     if !has_message {
         return fail("missing \"message\": say what failed");
     }
+    if error.tool_failure.is_some() && error.correlation_id_text().is_none() {
+        return fail("\"toolFailure\" needs a \"correlationId\": the proposal requires one, to match the failure with the server's log");
+    }
     Ok(error)
 }
 

@@ -4,11 +4,11 @@
 mod common;
 
 use common::same;
-use common::vectors::{load_all, CaseKind, ParseOutcome, ValidationOutcome};
+use common::vectors::{load_all, CaseKind, LedgerStep, ParseOutcome, ValidationOutcome};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::validation::{self, envelope_to_json, parse_validation, validation_from_json, validation_result};
 use mcp_envelope::{
-    call_tool_result, error_of_result, parse, protocol_error, read_envelope, render, spec, Format, ParseError,
+    call_tool_result, error_of_result, parse, Ledger, protocol_error, read_envelope, render, spec, Format, ParseError,
     ProtocolErrorKind,
 };
 
@@ -133,6 +133,28 @@ fn run(kind: CaseKind) -> Result<(), String> {
                 (Err(got), Err(want)) => same(&format!("{name} refusal"), &got, &want),
                 (got, want) => Err(format!("{name} gave {got:?}, want {want:?}")),
             }
+        }
+        CaseKind::Ledger { stop_after, steps } => {
+            let mut ledger = Ledger::new(stop_after.unwrap_or(Ledger::DEFAULT_STOP_AFTER));
+            for (i, step) in steps.into_iter().enumerate() {
+                match step {
+                    LedgerStep::Failure {
+                        tool,
+                        spec: spec_text,
+                        arguments,
+                        format: f,
+                        result,
+                    } => {
+                        let error = spec::from_json(&spec_text).map_err(|e| format!("step {i}: spec refused: {e}"))?;
+                        let sent = ledger
+                            .failure(&tool, &error, arguments.as_deref())
+                            .map_err(|e| format!("step {i}: refused: {e}"))?;
+                        same(&format!("step {i} result"), &call_tool_result(&sent, format(&f)), &result)?;
+                    }
+                    LedgerStep::Success { tool } => ledger.success(&tool),
+                }
+            }
+            Ok(())
         }
         CaseKind::Protocol {
             kind,

@@ -3,12 +3,14 @@
 mod json;
 mod result;
 mod text;
+mod tool_failure;
 mod xml;
 
 pub use json::render_json;
 pub(crate) use result::text_result;
 pub use result::{call_tool_result, protocol_error, ProtocolErrorKind};
 pub use text::render_text;
+pub use tool_failure::TOOL_FAILURE_KEY;
 pub use xml::render_xml;
 
 use crate::model::ToolError;

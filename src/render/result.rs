@@ -22,8 +22,18 @@ use crate::model::ToolError;
 /// let result = call_tool_result(&e, Format::Text);
 /// assert!(result.ends_with(r#""isError":false}"#));
 /// ```
+///
+/// With `tool_failure` set (spec key `toolFailure`), an error result also
+/// carries the proposed `_meta["io.modelcontextprotocol/toolFailure"]`
+/// (see `render::tool_failure`).
 pub fn call_tool_result(error: &ToolError, format: Format) -> String {
-    text_result(&render(error, format), error.is_error())
+    let mut out = text_result(&render(error, format), error.is_error());
+    if error.tool_failure.is_some() {
+        out.pop(); // the closing brace
+        super::tool_failure::push_tool_failure_meta(&mut out, error);
+        out.push('}');
+    }
+    out
 }
 
 /// `{"content":[{"type":"text","text":..}],"isError":..}` around any envelope text.

@@ -48,6 +48,25 @@ pub enum CaseKind {
         input: String,
         outcome: Result<String, String>,
     },
+    /// A repeat ledger made with `stop_after` (`None`: the default), then each
+    /// step in order on the same ledger.
+    Ledger {
+        stop_after: Option<u32>,
+        steps: Vec<LedgerStep>,
+    },
+}
+
+pub enum LedgerStep {
+    /// `failure(tool, spec, arguments, format)` gives exactly `result` (compact CallToolResult JSON).
+    Failure {
+        tool: String,
+        spec: String,
+        arguments: Option<String>,
+        format: String,
+        result: String,
+    },
+    /// `success(tool)`.
+    Success { tool: String },
 }
 
 pub enum ValidationOutcome {
@@ -122,6 +141,29 @@ fn by_format(value: &Value) -> Vec<(String, String)> {
 }
 
 fn kind_of(case: &Value) -> CaseKind {
+    if let Some(options) = case.get("ledger") {
+        let steps = case["steps"].as_array().expect("a ledger case has steps");
+        let steps = steps
+            .iter()
+            .map(|step| {
+                let tool = step["tool"].as_str().unwrap().to_owned();
+                match step.get("failure") {
+                    Some(spec) => LedgerStep::Failure {
+                        tool,
+                        spec: compact(spec),
+                        arguments: step.get("arguments").map(compact),
+                        format: step.get("format").and_then(Value::as_str).unwrap_or("xml").to_owned(),
+                        result: compact(&step["result"]),
+                    },
+                    None => LedgerStep::Success { tool },
+                }
+            })
+            .collect();
+        return CaseKind::Ledger {
+            stop_after: options.get("stopAfter").map(|n| n.as_u64().unwrap() as u32),
+            steps,
+        };
+    }
     if let Some(name) = case.get("call") {
         let outcome = match (case.get("output"), case.get("refused")) {
             (Some(Value::String(text)), _) => Ok(text.clone()),
