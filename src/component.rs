@@ -3,11 +3,12 @@
 //! a refusal becomes `err` with the core's message, unchanged.
 
 use crate::validation::{render_validation_spec_json, validation_from_json, validation_result};
-use crate::{code, spec, Format, ProtocolErrorKind, Reading};
+use crate::{code, spec, Format, Ledger, ProtocolErrorKind, Reading};
+use std::cell::RefCell;
 
 wit_bindgen::generate!({ path: "wit", world: "envelope" });
 
-use exports::mcp::envelope::api::Guest;
+use exports::mcp::envelope::api::{Guest, GuestLedger};
 use exports::mcp::envelope::types as wit;
 
 struct Component;
@@ -15,6 +16,8 @@ struct Component;
 export!(Component);
 
 impl Guest for Component {
+    type Ledger = LedgerResource;
+
     fn canonical_codes() -> Vec<String> {
         code::CANONICAL_CODES.iter().map(|c| c.to_string()).collect()
     }
@@ -38,8 +41,28 @@ impl Guest for Component {
         Ok(crate::protocol_error(kind_from_wit(kind), &message, data.as_ref()))
     }
 
-    fn internal_error_result(tool: String, correlation_id: String, format: wit::Format) -> String {
-        crate::internal_error_result(&tool, &correlation_id, format_from_wit(format))
+    fn exception_result(spec: String) -> Result<String, String> {
+        crate::recovery::exception_result_json(&spec).map_err(|e| e.0)
+    }
+
+    fn upstream_error(spec: String) -> Result<String, String> {
+        crate::recovery::upstream_error_json(&spec).map_err(|e| e.0)
+    }
+
+    fn access_error(spec: String) -> Result<String, String> {
+        crate::recovery::access_error_json(&spec).map_err(|e| e.0)
+    }
+
+    fn empty_result(spec: String) -> Result<String, String> {
+        crate::recovery::empty_result_json(&spec).map_err(|e| e.0)
+    }
+
+    fn render_partial(spec: String) -> Result<String, String> {
+        crate::partial::render_partial_json(&spec).map_err(|e| e.0)
+    }
+
+    fn partial_result(spec: String) -> Result<String, String> {
+        crate::partial::partial_result_json(&spec).map_err(|e| e.0)
     }
 
     fn render_validation(spec: String) -> Result<String, String> {
@@ -61,6 +84,30 @@ impl Guest for Component {
         crate::error_of_result(&tool_result)
             .map(|outcome| outcome.map(|o| o.to_json()))
             .map_err(|e| e.0)
+    }
+}
+
+/// The `ledger` resource: the core's `Ledger` behind a `RefCell`, since
+/// resource methods take `&self` (a component instance is single-threaded).
+pub struct LedgerResource(RefCell<Ledger>);
+
+impl GuestLedger for LedgerResource {
+    fn new(stop_after: u32) -> Self {
+        LedgerResource(RefCell::new(Ledger::new(stop_after)))
+    }
+
+    fn failure(&self, tool: String, spec: String, arguments: Option<String>, format: wit::Format) -> Result<String, String> {
+        let error = spec::from_json(&spec).map_err(|e| e.0)?;
+        let sent = self
+            .0
+            .borrow_mut()
+            .failure(&tool, &error, arguments.as_deref())
+            .map_err(|e| e.0)?;
+        Ok(crate::call_tool_result(&sent, format_from_wit(format)))
+    }
+
+    fn success(&self, tool: String) {
+        self.0.borrow_mut().success(&tool);
     }
 }
 

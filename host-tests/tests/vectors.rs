@@ -6,7 +6,7 @@
 mod common;
 
 use common::same;
-use common::vectors::{load_all, CaseKind, ParseOutcome, ValidationOutcome};
+use common::vectors::{load_all, CaseKind, LedgerStep, ParseOutcome, ValidationOutcome};
 use host_tests::{format_to_wit, kind_to_wit, wit, Instance};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::validation::{self, envelope_to_json};
@@ -181,6 +181,41 @@ fn run(kind: CaseKind) -> Outcome {
                 (got, want) => Err(format!("error-of-result gave {got:?}, want {want:?}")),
             }
         }
+        CaseKind::Call { name, input, outcome } => {
+            let got = call(&mut i, &name, &input)?;
+            let native = common::calls::native(&name, &input);
+            if got != native {
+                return Err(format!("{name} gave {got:?}, the native core {native:?}"));
+            }
+            match (got, outcome) {
+                (Ok(got), Ok(want)) => same(&format!("{name} output"), &got, &want),
+                (Err(got), Err(want)) => same(&format!("{name} refusal"), &got, &want),
+                (got, want) => Err(format!("{name} gave {got:?}, want {want:?}")),
+            }
+        }
+        CaseKind::Ledger { stop_after, steps } => {
+            let ledger = i.api.ledger();
+            let stop_after = stop_after.unwrap_or(native::Ledger::DEFAULT_STOP_AFTER);
+            let handle = ledger.call_constructor(&mut i.store, stop_after).map_err(trap)?;
+            for (n, step) in steps.into_iter().enumerate() {
+                match step {
+                    LedgerStep::Failure {
+                        tool,
+                        spec,
+                        arguments,
+                        format: f,
+                        result,
+                    } => {
+                        let got = ledger
+                            .call_failure(&mut i.store, handle, &tool, &spec, arguments.as_deref(), format_to_wit(format(&f)))
+                            .map_err(trap)?;
+                        same(&format!("step {n} result"), &got?, &result)?;
+                    }
+                    LedgerStep::Success { tool } => ledger.call_success(&mut i.store, handle, &tool).map_err(trap)?,
+                }
+            }
+            handle.resource_drop(&mut i.store).map_err(trap)
+        }
         CaseKind::Protocol {
             kind,
             message,
@@ -195,4 +230,19 @@ fn run(kind: CaseKind) -> Outcome {
             same("protocol-error", &got?, &expected)
         }
     }
+}
+
+/// The component's export for a `call` vector.
+fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, String>, String> {
+    let store = &mut i.store;
+    match name {
+        "exception-result" => i.api.call_exception_result(store, input),
+        "upstream-error" => i.api.call_upstream_error(store, input),
+        "access-error" => i.api.call_access_error(store, input),
+        "empty-result" => i.api.call_empty_result(store, input),
+        "render-partial" => i.api.call_render_partial(store, input),
+        "partial-result" => i.api.call_partial_result(store, input),
+        _ => return Err(format!("no component export for the call {name:?}")),
+    }
+    .map_err(trap)
 }
