@@ -5,6 +5,8 @@
 //! recovery hint comes in every catalog (`en`, `pt-BR`); `defaults` gives the
 //! English one, `default_recovery` the one of a locale.
 
+use crate::error::SpecError;
+use crate::json::{fail, is_null, object, one_of, string, Quoted};
 use crate::locale::Locale;
 
 /// Which recovery branch a failure is on.
@@ -51,6 +53,38 @@ impl CodeDefaults {
         out.push('}');
         out
     }
+}
+
+/// `{"code", "locale"?}` in; the code's defaults as `code-defaults` gives
+/// them, with the recovery hint in that locale, out; `null` for a custom code.
+///
+/// ```
+/// use mcp_envelope::code::code_defaults_json;
+/// assert_eq!(
+///     code_defaults_json(r#"{"code":"CONFLICT","locale":"pt-BR"}"#).unwrap(),
+///     r#"{"category":"business","retryable":false,"recovery":"Leia o estado atual de novo e decida se a alteração ainda se aplica."}"#
+/// );
+/// assert_eq!(code_defaults_json(r#"{"code":"ORDER_NOT_FOUND"}"#).unwrap(), "null");
+/// ```
+pub fn code_defaults_json(input: &str) -> Result<String, SpecError> {
+    let (mut code, mut locale) = (None, Locale::En);
+    for (key, raw) in object(input, &"the request")? {
+        match key.as_ref() {
+            "code" => code = Some(string(&raw, &Quoted("code"))?),
+            "locale" if is_null(&raw) => locale = Locale::En,
+            "locale" => locale = one_of(&raw, &Quoted("locale"), Locale::ALL, Locale::as_str)?,
+            _ => return fail(format!("unknown key {key:?} (expected: code, locale)")),
+        }
+    }
+    let code = match code {
+        Some(code) if code.is_empty() => return fail("\"code\" must not be empty"),
+        Some(code) => code,
+        None => return fail("missing \"code\": name the code whose defaults you want"),
+    };
+    Ok(match (defaults(&code), default_recovery(&code, locale)) {
+        (Some(d), Some(recovery)) => CodeDefaults { recovery, ..d }.to_json(),
+        _ => "null".to_owned(),
+    })
 }
 
 macro_rules! canonical_codes {

@@ -254,6 +254,16 @@ impl ToolError {
     /// The same error with every field that only repeats a default unset:
     /// the smallest spec that renders the same envelope. A suggestion is a
     /// default when it equals the hint of the error's own locale.
+    ///
+    /// ```
+    /// use mcp_envelope::{code, spec, Locale, ToolError};
+    /// let pt = ToolError::new(code::CONFLICT, "m").locale(Locale::PtBr);
+    /// let stated = pt.clone().suggest(pt.recovery().unwrap());
+    /// assert_eq!(spec::to_json(&stated), r#"{"code":"CONFLICT","message":"m","locale":"pt-BR"}"#);
+    /// // The English hint is no default of a pt-BR error: it is the caller's choice.
+    /// let english = pt.suggest(code::defaults(code::CONFLICT).unwrap().recovery);
+    /// assert!(english.minimal().suggestion.is_some());
+    /// ```
     pub fn minimal(&self) -> ToolError {
         let defaults = self.defaults();
         let default_recovery = self.default_recovery();
@@ -267,8 +277,8 @@ impl ToolError {
             details: self.details.clone(),
             retry_after: self.retry_after,
             severity: self.severity,
-            category: self.category.filter(|c| defaults.map_or(true, |d| d.category != *c)),
-            retryable: self.retryable.filter(|r| defaults.map_or(true, |d| d.retryable != *r)),
+            category: self.category.filter(|c| defaults.is_none_or(|d| d.category != *c)),
+            retryable: self.retryable.filter(|r| defaults.is_none_or(|d| d.retryable != *r)),
             customer_message: self.customer_message_text().map(str::to_owned),
             correlation_id: self.correlation_id_text().map(str::to_owned),
             deltas: self.deltas.clone(),
