@@ -66,7 +66,8 @@ pub struct ToolError {
     /// Contract changes since the contract the model learned; the BREAKING
     /// and RISKY ones are rendered, most severe first, at most five.
     pub deltas: Vec<ContractDelta>,
-    /// The catalog for default words (recovery hints); English by default.
+    /// The catalog for words the core supplies (the default recovery hints,
+    /// customer messages); English by default. The caller's own words are never translated.
     pub locale: Locale,
     /// Whether the fixed lines that steer the model follow `locale` too.
     pub localize_steering: bool,
@@ -166,8 +167,15 @@ impl ToolError {
         self
     }
 
+    /// Chooses the catalog for the words the core supplies (default recovery hints).
     pub fn locale(mut self, locale: Locale) -> Self {
         self.locale = locale;
+        self
+    }
+
+    /// Lets the fixed lines that steer the model follow the locale too.
+    pub fn localize_steering(mut self, on: bool) -> Self {
+        self.localize_steering = on;
         self
     }
 
@@ -201,9 +209,21 @@ impl ToolError {
         code::defaults(&self.code)
     }
 
-    /// The recovery to render: the suggestion if set, else the code's default.
+    /// The recovery to render: the suggestion if set, else the code's default
+    /// in this error's locale.
+    ///
+    /// ```
+    /// use mcp_envelope::{code, Locale, ToolError};
+    /// let e = ToolError::new(code::CONFLICT, "Invoice changed").locale(Locale::PtBr);
+    /// assert_eq!(e.recovery(), Some("Leia o estado atual de novo e decida se a alteração ainda se aplica."));
+    /// ```
     pub fn recovery(&self) -> Option<&str> {
-        non_empty(&self.suggestion).or_else(|| self.defaults().map(|d| d.recovery))
+        non_empty(&self.suggestion).or_else(|| self.default_recovery())
+    }
+
+    /// The code's default recovery hint in this error's locale, if the code is canonical.
+    pub fn default_recovery(&self) -> Option<&'static str> {
+        code::default_recovery(&self.code, self.locale)
     }
 
     /// The category if set, else the code's default.
@@ -232,21 +252,33 @@ impl ToolError {
     }
 
     /// The same error with every field that only repeats a default unset:
-    /// the smallest spec that renders the same envelope.
+    /// the smallest spec that renders the same envelope. A suggestion is a
+    /// default when it equals the hint of the error's own locale.
+    ///
+    /// ```
+    /// use mcp_envelope::{code, spec, Locale, ToolError};
+    /// let pt = ToolError::new(code::CONFLICT, "m").locale(Locale::PtBr);
+    /// let stated = pt.clone().suggest(pt.recovery().unwrap());
+    /// assert_eq!(spec::to_json(&stated), r#"{"code":"CONFLICT","message":"m","locale":"pt-BR"}"#);
+    /// // The English hint is no default of a pt-BR error: it is the caller's choice.
+    /// let english = pt.suggest(code::defaults(code::CONFLICT).unwrap().recovery);
+    /// assert!(english.minimal().suggestion.is_some());
+    /// ```
     pub fn minimal(&self) -> ToolError {
         let defaults = self.defaults();
+        let default_recovery = self.default_recovery();
         ToolError {
             code: self.code.clone(),
             message: self.message.clone(),
             suggestion: non_empty(&self.suggestion)
-                .filter(|s| defaults.map_or(true, |d| d.recovery != *s))
+                .filter(|s| default_recovery != Some(*s))
                 .map(str::to_owned),
             available_actions: self.available_actions.clone(),
             details: self.details.clone(),
             retry_after: self.retry_after,
             severity: self.severity,
-            category: self.category.filter(|c| defaults.map_or(true, |d| d.category != *c)),
-            retryable: self.retryable.filter(|r| defaults.map_or(true, |d| d.retryable != *r)),
+            category: self.category.filter(|c| defaults.is_none_or(|d| d.category != *c)),
+            retryable: self.retryable.filter(|r| defaults.is_none_or(|d| d.retryable != *r)),
             customer_message: self.customer_message_text().map(str::to_owned),
             correlation_id: self.correlation_id_text().map(str::to_owned),
             deltas: self.deltas.clone(),

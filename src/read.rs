@@ -17,7 +17,7 @@ use crate::json::{kind_of_text, parse_value, push_json_string, repaired_object, 
 use crate::model::{Severity, ToolError};
 use crate::parse::json::joined_text_blocks;
 use crate::render::{call_tool_result, Format};
-use crate::validation::{envelope_to_json, ValidationEnvelope, VALIDATION_RECOVERY};
+use crate::validation::{envelope_to_json, ValidationEnvelope};
 
 /// The code a `<validation_error>` reads as.
 pub const VALIDATION_CODE: &str = "VALIDATION_ERROR";
@@ -80,11 +80,11 @@ impl Reading {
     pub fn to_json(&self) -> String {
         let (severity, category, retryable, recovery) = match self {
             Reading::ToolError(e) => (e.severity, e.category_or_default(), e.is_retryable(), e.recovery()),
-            Reading::ValidationError(_) => (
+            Reading::ValidationError(v) => (
                 Severity::Error,
                 Some(Category::Validation),
                 true,
-                Some(VALIDATION_RECOVERY),
+                Some(v.recovery_or_default()),
             ),
             Reading::None => return "{\"kind\":\"none\"}".to_owned(),
         };

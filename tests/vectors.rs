@@ -97,9 +97,15 @@ fn run(kind: CaseKind) -> Result<(), String> {
                     return Err(format!("parsed action {:?}, want {:?}", back.action, spec.action));
                 }
                 let listed = spec.issues.iter().take(spec.options.max_fields);
-                let want: Vec<(String, String)> = listed.map(|i| (i.field_name(), validation::field_text(i))).collect();
+                let want: Vec<(String, String)> = listed
+                    .map(|i| (i.field_name(), validation::field_text_in(i, spec.options.locale)))
+                    .collect();
                 if back.fields != want {
                     return Err(format!("parsed fields {:?}, want {want:?}", back.fields));
+                }
+                let recovery = validation::validation_recovery(spec.options);
+                if back.recovery != recovery {
+                    return Err(format!("parsed recovery {:?}, want {recovery:?}", back.recovery));
                 }
                 match parsed {
                     Some(want) => same("parsed envelope", &envelope_to_json(&back), &want),

@@ -6,7 +6,8 @@ use crate::json::{kind_of, parse_value, repaired_object, Reader, Value, A_JSON_O
 use crate::model::{Severity, ToolError};
 
 pub(super) enum JsonEnvelope {
-    Error(ToolError),
+    /// Boxed: a `ToolError` is far larger than the text variant.
+    Error(Box<ToolError>),
     /// A `CallToolResult`: its text blocks, joined, to be parsed in turn.
     ToolResultText(String),
 }
@@ -85,7 +86,7 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
             _ => {} // a newer version's field
         }
     }
-    Ok(JsonEnvelope::Error(error))
+    Ok(JsonEnvelope::Error(Box::new(error)))
 }
 
 fn string(key: &str, value: Value<'_>) -> Result<String, ParseError> {

@@ -1,161 +1,155 @@
 //! The text of one `<field>` line, from the issue's structured fields through
 //! our own templates: what is wrong, `You sent: ..`, `Expected ..`, each a
-//! sentence. The validator's English is used only where no template fits.
+//! sentence, in the words of a locale's catalog (`field_words`). The
+//! validator's own words are used only where no template fits.
 
+use super::field_words::{field_words, FieldWords};
 use super::model::{Bound, IssueCode, ValidationIssue};
-use super::sent_value::{describe, quote, string_length};
+use super::sent_value::{describe, quote, string_length, MAX_STRING_CHARS};
+use crate::locale::Locale;
 
 /// Allowed values listed before "and N more".
 const MAX_VALUES: usize = 10;
 /// Characters of a validator's own message kept before the cut.
 const MAX_MESSAGE_CHARS: usize = 200;
 
+/// The line of one issue in English (the wire format's own words).
+///
 /// ```
 /// use mcp_envelope::validation::{field_text, IssueCode, ValidationIssue};
 /// let issue = ValidationIssue::new(IssueCode::InvalidFormat).format("email").input_json(r#""not-an-email""#);
 /// assert_eq!(field_text(&issue), "Invalid email format. You sent: 'not-an-email'. Expected a valid email address.");
 /// ```
 pub fn field_text(issue: &ValidationIssue) -> String {
-    let sent = describe(issue.input.as_deref());
-    let (wrong, expected) = match issue.code {
-        IssueCode::MissingRequired => missing(issue),
-        IssueCode::InvalidType if issue.input.is_none() => missing(issue),
-        IssueCode::InvalidType => ("Wrong type".to_owned(), type_phrase(issue.expected.as_deref())),
-        IssueCode::TooSmall | IssueCode::TooBig => return size_text(issue, sent),
-        IssueCode::InvalidFormat => format_text(issue),
-        IssueCode::NotMultipleOf => {
-            let divisor = issue.divisor.as_deref().unwrap_or("the required step");
-            (
-                format!("Not a multiple of {divisor}"),
-                format!("a multiple of {divisor}"),
-            )
-        }
-        IssueCode::InvalidValue => value_text(issue),
-        IssueCode::UnrecognizedKeys => return keys_text(issue),
-        IssueCode::InvalidUnion => (
-            "Matches none of the allowed shapes".to_owned(),
-            "a value matching one of the allowed shapes".to_owned(),
-        ),
-        IssueCode::InvalidKey => ("Invalid key".to_owned(), "keys of the allowed form".to_owned()),
-        IssueCode::InvalidElement => ("Invalid element".to_owned(), "elements of the allowed form".to_owned()),
-        IssueCode::Custom => (
-            own_words(issue.message.as_deref()).unwrap_or_else(|| "Failed a check".to_owned()),
-            "a value that passes this check".to_owned(),
-        ),
-    };
-    format!("{wrong}. You sent: {sent}. Expected {expected}.")
+    field_text_in(issue, Locale::En)
 }
 
-fn missing(issue: &ValidationIssue) -> (String, String) {
-    let expected = match issue.expected.as_deref() {
-        Some(t) => type_phrase(Some(t)),
-        None => "a value".to_owned(),
+/// The line of one issue in a locale's words.
+///
+/// ```
+/// use mcp_envelope::validation::{field_text_in, IssueCode, ValidationIssue};
+/// use mcp_envelope::Locale;
+/// let issue = ValidationIssue::new(IssueCode::InvalidFormat).format("email").input_json(r#""not-an-email""#);
+/// assert_eq!(
+///     field_text_in(&issue, Locale::PtBr),
+///     "Formato de email inválido. Você enviou: 'not-an-email'. Esperado: um endereço de email válido."
+/// );
+/// ```
+pub fn field_text_in(issue: &ValidationIssue, locale: Locale) -> String {
+    let w = field_words(locale);
+    let sent = describe(issue.input.as_deref(), w);
+    let (wrong, expected) = match issue.code {
+        IssueCode::MissingRequired => missing(issue, w),
+        IssueCode::InvalidType if issue.input.is_none() => missing(issue, w),
+        IssueCode::InvalidType => (w.wrong_type.to_owned(), type_phrase(issue.expected.as_deref(), w)),
+        IssueCode::TooSmall | IssueCode::TooBig => return size_text(issue, sent, w),
+        IssueCode::InvalidFormat => format_text(issue, w),
+        IssueCode::NotMultipleOf => match issue.divisor.as_deref() {
+            Some(divisor) => ((w.not_multiple_of)(divisor), (w.a_multiple_of)(divisor)),
+            None => (w.not_multiple_of_step.to_owned(), w.a_multiple_of_step.to_owned()),
+        },
+        IssueCode::InvalidValue => value_text(issue, w),
+        IssueCode::UnrecognizedKeys => return keys_text(issue, w),
+        IssueCode::InvalidUnion => pair(w.invalid_union),
+        IssueCode::InvalidKey => pair(w.invalid_key),
+        IssueCode::InvalidElement => pair(w.invalid_element),
+        IssueCode::Custom => (
+            own_words(issue.message.as_deref(), w).unwrap_or_else(|| w.failed_check.to_owned()),
+            w.passing_value.to_owned(),
+        ),
     };
-    ("Missing required field".to_owned(), expected)
+    (w.line)(&wrong, &sent, &expected)
+}
+
+fn pair((wrong, expected): (&str, &str)) -> (String, String) {
+    (wrong.to_owned(), expected.to_owned())
+}
+
+fn missing(issue: &ValidationIssue, w: &FieldWords) -> (String, String) {
+    let expected = match issue.expected.as_deref() {
+        Some(t) => type_phrase(Some(t), w),
+        None => w.a_value.to_owned(),
+    };
+    (w.missing_required.to_owned(), expected)
 }
 
 /// "a string", "an integer": a type name with its article.
-fn type_phrase(type_name: Option<&str>) -> String {
+fn type_phrase(type_name: Option<&str>, w: &FieldWords) -> String {
+    let t = &w.types;
     match type_name.unwrap_or("") {
-        "" => "a value of another type".to_owned(),
-        "string" | "str" => "a string".to_owned(),
-        "number" | "float" => "a number".to_owned(),
-        "integer" | "int" | "bigint" => "an integer".to_owned(),
-        "boolean" | "bool" => "a boolean (true or false)".to_owned(),
-        "object" | "dict" | "record" => "an object".to_owned(),
-        "array" | "list" | "tuple" => "an array".to_owned(),
-        "null" | "none" => "null".to_owned(),
-        "date" => "a date".to_owned(),
-        other => format!("a value of type {}", quote(other)),
+        "" => t.other.to_owned(),
+        "string" | "str" => t.string.to_owned(),
+        "number" | "float" => t.number.to_owned(),
+        "integer" | "int" | "bigint" => t.integer.to_owned(),
+        "boolean" | "bool" => t.boolean.to_owned(),
+        "object" | "dict" | "record" => t.object.to_owned(),
+        "array" | "list" | "tuple" => t.array.to_owned(),
+        "null" | "none" => t.null.to_owned(),
+        "date" => t.date.to_owned(),
+        other => (w.a_value_of_type)(&quote(other, w)),
     }
 }
 
-/// The name in "Invalid {name} format" and what a valid value looks like.
-fn format_text(issue: &ValidationIssue) -> (String, String) {
+/// What is wrong ("Invalid email format") and what a valid value looks like.
+fn format_text(issue: &ValidationIssue, w: &FieldWords) -> (String, String) {
     let format = issue.format.as_deref().unwrap_or("");
-    let (name, expected): (&str, String) = match format {
-        "email" => ("email", "a valid email address".into()),
-        "url" | "uri" => ("URL", "a valid URL, such as https://example.com/page".into()),
-        "uuid" | "guid" => ("UUID", "a UUID, such as 123e4567-e89b-12d3-a456-426614174000".into()),
-        "datetime" | "date-time" => (
-            "date-time",
-            "an ISO 8601 date-time, such as 2026-01-31T09:30:00Z".into(),
+    if let Some((_, name, expected)) = w.formats.iter().find(|(names, _, _)| names.contains(&format)) {
+        return ((w.invalid_format)(name), (*expected).to_owned());
+    }
+    match format {
+        "regex" | "pattern" => (
+            w.pattern_mismatch.to_owned(),
+            match issue.pattern.as_deref() {
+                Some(p) => (w.matching_pattern)(&quote(p, w)),
+                None => w.matching_field_pattern.to_owned(),
+            },
         ),
-        "date" => ("date", "an ISO 8601 date, such as 2026-01-31".into()),
-        "time" => ("time", "an ISO 8601 time, such as 09:30:00".into()),
-        "duration" => ("duration", "an ISO 8601 duration, such as P3DT4H".into()),
-        "ipv4" => ("IPv4", "an IPv4 address, such as 192.0.2.1".into()),
-        "ipv6" => ("IPv6", "an IPv6 address, such as 2001:db8::1".into()),
-        "cidrv4" => ("IPv4 range", "an IPv4 range in CIDR form, such as 192.0.2.0/24".into()),
-        "cidrv6" => ("IPv6 range", "an IPv6 range in CIDR form, such as 2001:db8::/32".into()),
-        "e164" => (
-            "phone number",
-            "a phone number in E.164 form, such as +14155550123".into(),
-        ),
-        "base64" => ("base64", "base64-encoded text".into()),
-        "base64url" => ("base64url", "base64url-encoded text".into()),
-        "jwt" => ("JWT", "a JSON Web Token".into()),
-        "hostname" => ("hostname", "a hostname, such as api.example.com".into()),
-        "regex" | "pattern" => {
-            return match issue.pattern.as_deref() {
-                Some(p) => (
-                    "Does not match the required pattern".into(),
-                    format!("text matching the pattern {}", quote(p)),
-                ),
-                None => (
-                    "Does not match the required pattern".into(),
-                    "text matching the field's pattern".into(),
-                ),
-            }
-        }
-        "" => return ("Invalid format".into(), "a value in the field's format".into()),
+        "" => pair(w.no_format),
         other => {
-            return (
-                format!("Invalid {} format", quote(other)),
-                format!("a valid {}", quote(other)),
-            )
+            let quoted = quote(other, w);
+            ((w.invalid_format)(&quoted), (w.a_valid)(&quoted))
         }
-    };
-    (format!("Invalid {name} format"), expected)
+    }
 }
 
-fn value_text(issue: &ValidationIssue) -> (String, String) {
+fn value_text(issue: &ValidationIssue, w: &FieldWords) -> (String, String) {
     let shown: Vec<String> = issue
         .values
         .iter()
         .take(MAX_VALUES)
-        .map(|v| describe(Some(v)))
+        .map(|v| describe(Some(v), w))
         .collect();
     match issue.values.len() {
-        0 => ("Not an allowed value".into(), "one of the allowed values".into()),
-        1 => ("Not the allowed value".into(), format!("exactly {}", shown[0])),
-        n if n > MAX_VALUES => (
-            "Not one of the allowed values".into(),
-            format!("one of: {}, and {} more", shown.join(", "), n - MAX_VALUES),
-        ),
-        _ => (
-            "Not one of the allowed values".into(),
-            format!("one of: {}", shown.join(", ")),
+        0 => pair(w.not_allowed_value),
+        1 => (w.not_the_allowed_value.to_owned(), (w.exactly)(&shown[0])),
+        n => (
+            w.not_one_of_allowed.to_owned(),
+            (w.one_of)(&format!("{}{}", shown.join(", "), more(n, w))),
         ),
     }
 }
 
-fn keys_text(issue: &ValidationIssue) -> String {
-    let shown: Vec<String> = issue.keys.iter().take(MAX_VALUES).map(|k| quote(k)).collect();
-    let more = match issue.keys.len() {
-        n if n > MAX_VALUES => format!(", and {} more", n - MAX_VALUES),
+/// `, and N more` after a list cut at `MAX_VALUES`, else nothing.
+fn more(listed: usize, w: &FieldWords) -> String {
+    match listed {
+        n if n > MAX_VALUES => (w.and_more)(n - MAX_VALUES),
         _ => String::new(),
-    };
-    let listed = format!("{}{more}", shown.join(", "));
+    }
+}
+
+fn keys_text(issue: &ValidationIssue, w: &FieldWords) -> String {
+    let shown: Vec<String> = issue.keys.iter().take(MAX_VALUES).map(|k| quote(k, w)).collect();
+    let listed = format!("{}{}", shown.join(", "), more(issue.keys.len(), w));
     match issue.keys.len() {
-        0 => "Unrecognized keys. You sent: keys this object does not have. Expected only the declared keys.".into(),
-        1 => format!("Unrecognized key {listed}. You sent: {listed}. Expected only the declared keys; remove it."),
-        _ => format!("Unrecognized keys {listed}. You sent: {listed}. Expected only the declared keys; remove them."),
+        0 => w.unknown_keys_unnamed.to_owned(),
+        1 => (w.unknown_key)(&listed),
+        _ => (w.unknown_keys)(&listed),
     }
 }
 
 /// `too_small` and `too_big`, worded by what was measured.
-fn size_text(issue: &ValidationIssue, sent: String) -> String {
+fn size_text(issue: &ValidationIssue, sent: String, w: &FieldWords) -> String {
+    let s = &w.size;
     let small = issue.code == IssueCode::TooSmall;
     let bound = if small {
         issue.minimum.as_ref()
@@ -164,61 +158,61 @@ fn size_text(issue: &ValidationIssue, sent: String) -> String {
     };
     let origin = issue.origin.as_deref().unwrap_or("");
     let (wrong, unit, sent) = match (origin, small) {
-        ("string", true) => ("Too short", Some(("character", "characters")), with_length(sent, issue)),
-        ("string", false) => ("Too long", Some(("character", "characters")), with_length(sent, issue)),
-        ("array" | "set" | "list", true) => ("Too few items", Some(("item", "items")), sent),
-        ("array" | "set" | "list", false) => ("Too many items", Some(("item", "items")), sent),
-        ("object" | "map", true) => ("Too few entries", Some(("entry", "entries")), sent),
-        ("object" | "map", false) => ("Too many entries", Some(("entry", "entries")), sent),
-        ("file", true) => ("Too small", Some(("byte", "bytes")), sent),
-        ("file", false) => ("Too large", Some(("byte", "bytes")), sent),
-        ("date", true) => ("Too early", None, sent),
-        ("date", false) => ("Too late", None, sent),
-        (_, true) => ("Too small", None, sent),
-        (_, false) => ("Too large", None, sent),
+        ("string", true) => (s.too_short, Some(s.character), with_length(sent, issue, w)),
+        ("string", false) => (s.too_long, Some(s.character), with_length(sent, issue, w)),
+        ("array" | "set" | "list", true) => (s.too_few_items, Some(s.item), sent),
+        ("array" | "set" | "list", false) => (s.too_many_items, Some(s.item), sent),
+        ("object" | "map", true) => (s.too_few_entries, Some(s.entry), sent),
+        ("object" | "map", false) => (s.too_many_entries, Some(s.entry), sent),
+        ("file", true) => (s.too_small, Some(s.byte), sent),
+        ("file", false) => (s.too_large, Some(s.byte), sent),
+        ("date", true) => (s.too_early, None, sent),
+        ("date", false) => (s.too_late, None, sent),
+        (_, true) => (s.too_small, None, sent),
+        (_, false) => (s.too_large, None, sent),
     };
     let expected = match bound {
-        None => "a value within the allowed range".to_owned(),
-        Some(bound) => bound_phrase(bound, small, origin == "date", unit),
+        None => s.in_range.to_owned(),
+        Some(bound) => bound_phrase(bound, small, origin == "date", unit, w),
     };
-    format!("{wrong}. You sent: {sent}. Expected {expected}.")
+    (w.line)(wrong, &sent, &expected)
 }
 
-fn with_length(sent: String, issue: &ValidationIssue) -> String {
+/// The sent string with its length, unless the quote was cut (a cut quote
+/// already states the length).
+fn with_length(sent: String, issue: &ValidationIssue, w: &FieldWords) -> String {
     match string_length(issue.input.as_deref()) {
-        // A cut string already states its length.
-        Some(n) if !sent.ends_with("characters)") => {
-            format!("{sent} ({n} {})", if n == 1 { "character" } else { "characters" })
-        }
+        Some(n) if n <= MAX_STRING_CHARS => format!("{sent} ({})", (w.characters)(n)),
         _ => sent,
     }
 }
 
-fn bound_phrase(bound: &Bound, small: bool, date: bool, unit: Option<(&str, &str)>) -> String {
+fn bound_phrase(bound: &Bound, small: bool, date: bool, unit: Option<(&str, &str)>, w: &FieldWords) -> String {
+    let s = &w.size;
     let value = &bound.value;
     let quantity = match unit {
         Some((one, many)) => format!("{value} {}", if value == "1" { one } else { many }),
         None => value.clone(),
     };
     if bound.exact {
-        return format!("exactly {quantity}");
+        return (w.exactly)(&quantity);
     }
     match (date, small, bound.inclusive, unit.is_some()) {
-        (true, true, true, _) => format!("a date on or after {value}"),
-        (true, true, false, _) => format!("a date after {value}"),
-        (true, false, true, _) => format!("a date on or before {value}"),
-        (true, false, false, _) => format!("a date before {value}"),
-        (false, true, true, _) => format!("at least {quantity}"),
-        (false, true, false, true) => format!("more than {quantity}"),
-        (false, true, false, false) => format!("a value greater than {value}"),
-        (false, false, true, _) => format!("at most {quantity}"),
-        (false, false, false, true) => format!("fewer than {quantity}"),
-        (false, false, false, false) => format!("a value less than {value}"),
+        (true, true, true, _) => (s.on_or_after)(value),
+        (true, true, false, _) => (s.after)(value),
+        (true, false, true, _) => (s.on_or_before)(value),
+        (true, false, false, _) => (s.before)(value),
+        (false, true, true, _) => (s.at_least)(&quantity),
+        (false, true, false, true) => (s.more_than)(&quantity),
+        (false, true, false, false) => (s.greater_than)(value),
+        (false, false, true, _) => (s.at_most)(&quantity),
+        (false, false, false, true) => (s.fewer_than)(&quantity),
+        (false, false, false, false) => (s.less_than)(value),
     }
 }
 
 /// A validator's message as one clean sentence: one line, no trailing period, cut if long.
-fn own_words(message: Option<&str>) -> Option<String> {
+fn own_words(message: Option<&str>, w: &FieldWords) -> Option<String> {
     let text: String = message?.split_whitespace().collect::<Vec<_>>().join(" ");
     let text = text.trim_end_matches('.');
     if text.is_empty() {
@@ -227,8 +221,9 @@ fn own_words(message: Option<&str>) -> Option<String> {
     let total = text.chars().count();
     Some(if total > MAX_MESSAGE_CHARS {
         format!(
-            "{}… ({total} characters)",
-            text.chars().take(MAX_MESSAGE_CHARS).collect::<String>()
+            "{}… ({})",
+            text.chars().take(MAX_MESSAGE_CHARS).collect::<String>(),
+            (w.characters)(total)
         )
     } else {
         text.to_owned()

@@ -5,10 +5,12 @@
 //! docs/component-api.md.
 
 use super::arguments::{decimal_index, is_array_at};
+use super::field_words::field_words;
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::path::PathSegment;
 use crate::error::SpecError;
 use crate::json::{array, fail, object, parse_object, parse_value, Error, Reader, Value, A_MAP};
+use crate::locale::Locale;
 use std::borrow::Cow;
 
 /// Format names validators use for the neutral ones the templates know.
@@ -77,7 +79,11 @@ fn bound_text(value: Option<&Value<'_>>) -> Option<String> {
 /// Reads `jsonSchemaErrors` into issues, in the root schema's property order
 /// when it is known (ajv reports `required` and `additionalProperties` first,
 /// Zod in declaration order: sorted, the same failures give the same envelope).
-pub(crate) fn issues_from_errors(raw: &str, arguments: Option<&str>) -> Result<Vec<ValidationIssue>, SpecError> {
+pub(crate) fn issues_from_errors(
+    raw: &str,
+    arguments: Option<&str>,
+    locale: Locale,
+) -> Result<Vec<ValidationIssue>, SpecError> {
     let errors = array(raw, &"\"jsonSchemaErrors\"")?
         .iter()
         .enumerate()
@@ -122,7 +128,7 @@ pub(crate) fn issues_from_errors(raw: &str, arguments: Option<&str>) -> Result<V
                     }
                 }
             }
-            _ => issues.push(keyword_issue(error)),
+            _ => issues.push(keyword_issue(error, locale)),
         }
     }
     // A schema from Zod states a named `format` and the pattern behind it;
@@ -162,7 +168,7 @@ pub(crate) fn issues_from_errors(raw: &str, arguments: Option<&str>) -> Result<V
     Ok(issues)
 }
 
-fn keyword_issue(error: &RawError<'_>) -> ValidationIssue {
+fn keyword_issue(error: &RawError<'_>, locale: Locale) -> ValidationIssue {
     let keyword = error.keyword.as_str();
     match keyword {
         "type" => {
@@ -235,7 +241,7 @@ fn keyword_issue(error: &RawError<'_>) -> ValidationIssue {
         "propertyNames" => error.issue(IssueCode::InvalidKey),
         "uniqueItems" => {
             let mut issue = error.issue(IssueCode::Custom);
-            issue.message = Some("Has duplicate items".to_owned());
+            issue.message = Some(field_words(locale).duplicate_items.to_owned());
             issue
         }
         _ => error.issue(IssueCode::Custom),

@@ -12,6 +12,7 @@
 
 mod arguments;
 mod field_text;
+mod field_words;
 mod json_schema;
 mod model;
 mod parse;
@@ -22,13 +23,13 @@ mod spec;
 
 pub use crate::delta::{delta, deltas_for_action, shown_deltas};
 pub use crate::delta::{ContractDelta, DeltaSeverity};
-pub use field_text::field_text;
+pub use field_text::{field_text, field_text_in};
 pub use model::{Bound, IssueCode, ValidationIssue, ValidationOptions};
 pub(crate) use parse::parse_envelope as parse_validation_unwrapped;
 pub use parse::{parse_validation, ValidationEnvelope};
 pub use path::PathSegment;
 pub use path::{field_name, ROOT_NAME};
-pub use render::{render_validation, VALIDATION_RECOVERY};
+pub use render::{render_validation, validation_recovery, VALIDATION_RECOVERY, VALIDATION_RECOVERY_PT_BR};
 pub use spec::{envelope_to_json, issue, issues_and_deltas_from_json, validation_from_json, ValidationSpec};
 
 use crate::error::SpecError;

@@ -2,6 +2,7 @@
 //! argument, in structured fields, so every validator's issues read alike.
 
 use super::path::PathSegment;
+use crate::locale::Locale;
 
 /// What kind of problem an issue is: Zod 4's issue codes, plus `MissingRequired`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,13 +136,17 @@ impl ValidationIssue {
     }
 }
 
-/// Limits of the `<validation_error>` envelope.
+/// How the `<validation_error>` envelope is rendered: its limits and its words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ValidationOptions {
     /// Fields listed before a `<more_fields>` line counts the rest.
     pub max_fields: usize,
     /// Deltas listed in `<contract_awareness>` before a `<more_deltas>` line.
     pub max_deltas: usize,
+    /// The catalog of the field lines; English by default.
+    pub locale: Locale,
+    /// Whether the recovery line follows `locale` too (it stays English otherwise).
+    pub localize_steering: bool,
 }
 
 impl ValidationOptions {
@@ -154,6 +159,8 @@ impl Default for ValidationOptions {
         ValidationOptions {
             max_fields: Self::DEFAULT_MAX_FIELDS,
             max_deltas: Self::DEFAULT_MAX_DELTAS,
+            locale: Locale::En,
+            localize_steering: false,
         }
     }
 }

@@ -16,6 +16,22 @@ pub struct ValidationEnvelope {
     pub deltas: Vec<ContractDelta>,
     /// How many more contract changes the envelope said it left out.
     pub omitted_deltas: usize,
+    /// The recovery line as written: English, or the locale's when the
+    /// server asked for steering lines in its locale.
+    pub recovery: String,
+}
+
+impl ValidationEnvelope {
+    /// The recovery a client acts on: the line the envelope states, in
+    /// whichever language it was rendered; the wire format's English line
+    /// when the envelope's is empty.
+    pub fn recovery_or_default(&self) -> &str {
+        if self.recovery.is_empty() {
+            super::VALIDATION_RECOVERY
+        } else {
+            &self.recovery
+        }
+    }
 }
 
 /// Reads the first `<validation_error>` in `text` (also inside a `CallToolResult`).
@@ -67,7 +83,7 @@ pub(crate) fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseErro
                 xml.skip(&section, empty)?;
             }
             "recovery" => {
-                xml.text(&section, empty)?;
+                envelope.recovery = xml.text(&section, empty)?;
                 has_recovery = true;
             }
             "contract_awareness" if !empty => {

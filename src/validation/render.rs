@@ -1,17 +1,41 @@
 //! The `<validation_error>` envelope and the `<contract_awareness>` section
 //! it shares with `<tool_error>`.
 
-use super::field_text::field_text;
+use super::field_text::field_text_in;
 use super::model::{ValidationIssue, ValidationOptions};
 use crate::delta::{contract_awareness, deltas_for_action, ContractDelta};
+use crate::locale::Locale;
 use crate::xml::{element, escape_attribute, escape_content};
 
 /// The last line of every validation envelope, part of the wire format.
 pub const VALIDATION_RECOVERY: &str = "Fix the fields above and call the tool again. Do not explain the error.";
 
+/// The recovery line in pt-BR, rendered only when a spec asks for steering
+/// lines in its locale (`localizeSteering`): "Do not explain the error" is
+/// the instruction that keeps a model from apologising instead of calling again.
+pub const VALIDATION_RECOVERY_PT_BR: &str = "Corrija os campos acima e chame a tool de novo. Não explique o erro.";
+
+/// The recovery line the options ask for: English unless `localize_steering`.
+///
+/// ```
+/// use mcp_envelope::validation::{validation_recovery, ValidationOptions, VALIDATION_RECOVERY};
+/// use mcp_envelope::Locale;
+/// let pt = ValidationOptions { locale: Locale::PtBr, ..ValidationOptions::default() };
+/// assert_eq!(validation_recovery(pt), VALIDATION_RECOVERY);
+/// let steered = ValidationOptions { localize_steering: true, ..pt };
+/// assert!(validation_recovery(steered).starts_with("Corrija os campos acima"));
+/// ```
+pub fn validation_recovery(options: ValidationOptions) -> &'static str {
+    match (options.localize_steering, options.locale) {
+        (true, Locale::PtBr) => VALIDATION_RECOVERY_PT_BR,
+        _ => VALIDATION_RECOVERY,
+    }
+}
+
 /// Renders the envelope: one `<field>` per issue (up to `max_fields`, then a
 /// `<more_fields>` count), the contract changes that apply to `action`, and
-/// the recovery line. Two spaces per level, no trailing newline.
+/// the recovery line. Two spaces per level, no trailing newline. The field
+/// lines are in `options.locale`; the recovery line see [`validation_recovery`].
 ///
 /// ```
 /// use mcp_envelope::validation::{render_validation, IssueCode, PathSegment, ValidationIssue, ValidationOptions};
@@ -41,7 +65,7 @@ pub fn render_validation(
         out.push_str("\n  <field name=\"");
         escape_attribute(&mut out, &issue.field_name());
         out.push_str("\">");
-        escape_content(&mut out, &field_text(issue));
+        escape_content(&mut out, &field_text_in(issue, options.locale));
         out.push_str("</field>");
     }
     if issues.len() > options.max_fields {
@@ -53,7 +77,7 @@ pub fn render_validation(
     }
     let applicable: Vec<&ContractDelta> = deltas_for_action(deltas, action);
     contract_awareness(&mut out, &applicable, options.max_deltas);
-    element(&mut out, "  ", "recovery", VALIDATION_RECOVERY);
+    element(&mut out, "  ", "recovery", validation_recovery(options));
     out.push_str("\n</validation_error>");
     out
 }

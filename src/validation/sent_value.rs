@@ -2,53 +2,47 @@
 //! numbers as written, arrays and objects summarized. Works on the JSON text
 //! with a flat scanner, so no depth or size of value can overflow or flood.
 
+use super::field_words::FieldWords;
 use crate::json::parse_string;
 
 /// Characters of a string shown before the cut.
-const MAX_STRING_CHARS: usize = 80;
+pub(crate) const MAX_STRING_CHARS: usize = 80;
 /// Digits of a number shown before the cut.
 const MAX_NUMBER_CHARS: usize = 30;
 /// Keys of an object named before "and N more".
 const MAX_KEYS: usize = 5;
 
 /// `'text'`, `42`, `true`, `an array of 3 items`, `an object with keys 'a', 'b'`,
-/// or `nothing` when no value was sent.
-pub(crate) fn describe(json: Option<&str>) -> String {
+/// or `nothing` when no value was sent, in the catalog's words.
+pub(crate) fn describe(json: Option<&str>, words: &FieldWords) -> String {
     let Some(json) = json.map(str::trim) else {
-        return "nothing".to_owned();
+        return words.nothing.to_owned();
     };
     match json.as_bytes().first() {
         Some(b'"') => match parse_string(json) {
-            Ok(text) => quote(&text),
-            Err(_) => quote(json),
+            Ok(text) => quote(&text, words),
+            Err(_) => quote(json, words),
         },
         Some(b'[') => match top_level(json).items {
-            0 => "an empty array".to_owned(),
-            1 => "an array of 1 item".to_owned(),
-            n => format!("an array of {n} items"),
+            0 => words.empty_array.to_owned(),
+            n => (words.array_of)(n),
         },
         Some(b'{') => {
             let keys = top_level(json).keys;
             match keys.len() {
-                0 => "an empty object".to_owned(),
+                0 => words.empty_object.to_owned(),
                 n => {
-                    let shown: Vec<String> = keys.iter().take(MAX_KEYS).map(|k| quote(k)).collect();
-                    let noun = if n == 1 { "key" } else { "keys" };
-                    let more = if n > MAX_KEYS {
-                        format!(" and {} more", n - MAX_KEYS)
-                    } else {
-                        String::new()
-                    };
-                    format!("an object with {noun} {}{more}", shown.join(", "))
+                    let shown: Vec<String> = keys.iter().take(MAX_KEYS).map(|k| quote(k, words)).collect();
+                    (words.object_with_keys)(n, &shown.join(", "), n.saturating_sub(MAX_KEYS))
                 }
             }
         }
         Some(_) if json.chars().count() > MAX_NUMBER_CHARS => {
             let shown: String = json.chars().take(MAX_NUMBER_CHARS).collect();
-            format!("{shown}… ({} characters)", json.chars().count())
+            format!("{shown}… ({})", (words.characters)(json.chars().count()))
         }
         Some(_) => json.to_owned(),
-        None => "nothing".to_owned(),
+        None => words.nothing.to_owned(),
     }
 }
 
@@ -59,7 +53,7 @@ pub(crate) fn string_length(json: Option<&str>) -> Option<usize> {
 
 /// `'text'` with control characters written as escapes (a field line stays one
 /// line) and long text cut, the cut marked and the full length given.
-pub(crate) fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str, words: &FieldWords) -> String {
     let total = text.chars().count();
     let mut out = String::with_capacity(text.len().min(4 * MAX_STRING_CHARS) + 24);
     out.push('\'');
@@ -73,7 +67,7 @@ pub(crate) fn quote(text: &str) -> String {
         }
     }
     if total > MAX_STRING_CHARS {
-        out.push_str(&format!("…' ({total} characters)"));
+        out.push_str(&format!("…' ({})", (words.characters)(total)));
     } else {
         out.push('\'');
     }

@@ -13,9 +13,10 @@ use super::path::read_path;
 use crate::delta::{deltas_from_raw, push_deltas_json, ContractDelta};
 use crate::error::SpecError;
 use crate::json::{
-    array, boolean, count, fail, number_text, object, one_of, optional_string, push_json_string, string, string_list,
-    Member,
+    array, boolean, count, fail, is_null, number_text, object, one_of, optional_string, push_json_string, string,
+    string_list, Member,
 };
+use crate::locale::Locale;
 
 /// Everything `render_validation` needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,28 +28,36 @@ pub struct ValidationSpec {
 }
 
 /// Reads `{"action", "issues"?, "jsonSchemaErrors"?, "arguments"?, "deltas"?,
-/// "maxFields"?, "maxDeltas"?}`: neutral issues, then the issues of raw JSON
-/// Schema errors, each given the value sent at its path in `arguments` when it
-/// does not carry one.
+/// "maxFields"?, "maxDeltas"?, "locale"?, "localizeSteering"?}`: neutral
+/// issues, then the issues of raw JSON Schema errors, each given the value
+/// sent at its path in `arguments` when it does not carry one.
 pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
     let members = object(text, &"the validation spec")?;
     let arguments = members.iter().find(|(k, _)| k == "arguments").map(|(_, raw)| &**raw);
+    let mut options = ValidationOptions::default();
+    // Read first: the JSON Schema reader words the issues it makes up itself.
+    if let Some((_, raw)) = members.iter().find(|(k, _)| k == "locale") {
+        options.locale = locale(raw)?;
+    }
     let mut action = None;
     let (mut issues, mut schema_issues) = (None, None);
     let mut deltas = Vec::new();
-    let mut options = ValidationOptions::default();
     for (key, raw) in &members {
         match key.as_ref() {
             "action" => action = Some(string(raw, &"\"action\"")?),
             "issues" => issues = Some(issues_from_raw(raw)?),
-            "jsonSchemaErrors" => schema_issues = Some(super::json_schema::issues_from_errors(raw, arguments)?),
-            "arguments" => {}
+            "jsonSchemaErrors" => {
+                schema_issues = Some(super::json_schema::issues_from_errors(raw, arguments, options.locale)?)
+            }
+            "arguments" | "locale" => {}
             "deltas" => deltas = deltas_from_raw(raw)?,
             "maxFields" => options.max_fields = count(raw, &"\"maxFields\"")?,
             "maxDeltas" => options.max_deltas = count(raw, &"\"maxDeltas\"")?,
+            "localizeSteering" if is_null(raw) => options.localize_steering = false,
+            "localizeSteering" => options.localize_steering = boolean(raw, &"\"localizeSteering\"")?,
             _ => {
                 return fail(format!(
-                    "unknown key {key:?} in the validation spec (expected one of: action, issues, jsonSchemaErrors, arguments, deltas, maxFields, maxDeltas)"
+                    "unknown key {key:?} in the validation spec (expected one of: action, issues, jsonSchemaErrors, arguments, deltas, maxFields, maxDeltas, locale, localizeSteering)"
                 ))
             }
         }
@@ -95,6 +104,14 @@ pub fn issues_and_deltas_from_json(text: &str) -> Result<(Vec<ValidationIssue>, 
         issues.ok_or_else(|| SpecError("missing \"issues\": list what failed".into()))?,
         deltas,
     ))
+}
+
+/// `"en"` or `"pt-BR"`, spelled exactly; `null` is English, as in the error spec.
+fn locale(raw: &str) -> Result<Locale, SpecError> {
+    if is_null(raw) {
+        return Ok(Locale::En);
+    }
+    one_of(raw, &"\"locale\"", Locale::ALL, Locale::as_str)
 }
 
 fn issues_from_raw(raw: &str) -> Result<Vec<ValidationIssue>, SpecError> {
