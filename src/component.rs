@@ -22,8 +22,8 @@ impl Guest for Component {
         code::CANONICAL_CODES.iter().map(|c| c.to_string()).collect()
     }
 
-    fn code_defaults(code: String) -> Option<String> {
-        code::defaults(&code).map(|d| d.to_json())
+    fn code_defaults(request: String) -> Result<String, String> {
+        code::code_defaults_json(&request).map_err(|e| e.0)
     }
 
     fn render(spec: String, format: wit::Format) -> Result<String, String> {

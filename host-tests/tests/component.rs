@@ -36,18 +36,12 @@ fn canonical_codes_and_defaults_match_the_core() {
     let codes = i.api.call_canonical_codes(&mut i.store).unwrap();
     assert_eq!(codes, code::CANONICAL_CODES);
     for name in code::CANONICAL_CODES {
-        let got = i
-            .api
-            .call_code_defaults(&mut i.store, name)
-            .unwrap()
-            .expect("a canonical code has defaults");
-        assert_eq!(got, code::defaults(name).unwrap().to_json());
+        let request = format!("{{\"code\":\"{name}\"}}");
+        let got = i.api.call_code_defaults(&mut i.store, &request).unwrap();
+        assert_eq!(got, Ok(code::defaults(name).unwrap().to_json()));
     }
-    assert!(i
-        .api
-        .call_code_defaults(&mut i.store, "ORDER_NOT_FOUND")
-        .unwrap()
-        .is_none());
+    let custom = i.api.call_code_defaults(&mut i.store, r#"{"code":"ORDER_NOT_FOUND"}"#).unwrap();
+    assert_eq!(custom, Ok("null".to_owned()));
 }
 
 #[path = "../../tests/common/hostile_text.rs"]

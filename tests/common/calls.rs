@@ -4,7 +4,7 @@
 
 pub fn native(name: &str, input: &str) -> Result<String, String> {
     match name {
-        "localized-code-defaults" => mcp_envelope::code::code_defaults_json(input).map_err(|e| e.0),
+        "code-defaults" => mcp_envelope::code::code_defaults_json(input).map_err(|e| e.0),
         _ => panic!("no native function for the call {name:?}: add a row to tests/common/calls.rs"),
     }
 }
