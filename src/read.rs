@@ -15,7 +15,8 @@ use crate::code::Category;
 use crate::error::{ParseError, SpecError};
 use crate::json::{kind_of_text, parse_value, push_json_string, repaired_object, Value};
 use crate::model::{Severity, ToolError};
-use crate::parse::json::{joined_text_blocks, JsonEnvelope};
+use crate::parse::json::joined_text_blocks;
+use crate::parse::JsonText;
 use crate::partial::{PartialResult, PARTIAL_CODE};
 use crate::render::{call_tool_result, Format};
 use crate::validation::{envelope_to_json, ValidationEnvelope, VALIDATION_RECOVERY};
@@ -49,16 +50,15 @@ fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
     // markup, which its strings may hold.
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
-        match crate::parse::json::parse_json(trimmed) {
-            Ok(JsonEnvelope::Error(error)) => return Ok(Reading::ToolError(error)),
+        match crate::parse::read_json_text(trimmed)? {
+            JsonText::ToolError(error) => return Ok(Reading::ToolError(error)),
             // One level only: a result inside a result is not an envelope.
-            Ok(JsonEnvelope::ToolResultText(_)) => return Ok(Reading::None),
-            Err(ParseError::NoEnvelope) => {
+            JsonText::ToolResult => return Ok(Reading::None),
+            JsonText::Other => {
                 if let Some(partial) = crate::partial::read_json_form(trimmed)? {
                     return Ok(Reading::PartialResult(partial));
                 }
             }
-            Err(malformed) => return Err(malformed),
         }
     }
     // The earliest envelope is read, from where it starts to the end of the

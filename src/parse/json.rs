@@ -5,7 +5,7 @@ use crate::code::Category;
 use crate::json::{kind_of, parse_value, repaired_object, Reader, Value, A_JSON_OBJECT};
 use crate::model::{Severity, ToolError};
 
-pub(crate) enum JsonEnvelope {
+pub(super) enum JsonEnvelope {
     Error(ToolError),
     /// A `CallToolResult`: its text blocks, joined, to be parsed in turn.
     ToolResultText(String),
@@ -15,7 +15,7 @@ fn malformed<T>(why: String) -> Result<T, ParseError> {
     Err(ParseError::Malformed(format!("malformed JSON envelope: {why}")))
 }
 
-pub(crate) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
+pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     // Text after the object (a log line's tail) is not part of the envelope.
     // The text starts with `{`, which ends itself: nothing after it is checked.
     let mut reader = Reader::new(text);

@@ -42,6 +42,25 @@ fn parse_envelope(text: &str, unwrap_result: bool) -> Result<ToolError, ParseErr
     parse_markup(text)
 }
 
+/// What a text opening with `{` holds, as far as tool errors go.
+pub(crate) enum JsonText {
+    ToolError(ToolError),
+    /// A `CallToolResult`: at this level (one already unwrapped) no envelope.
+    ToolResult,
+    /// Some other JSON, or none at all: an envelope may still follow.
+    Other,
+}
+
+/// Reads a text opening with `{` as a JSON tool error; a broken one is an error.
+pub(crate) fn read_json_text(text: &str) -> Result<JsonText, ParseError> {
+    match json::parse_json(text) {
+        Ok(json::JsonEnvelope::Error(error)) => Ok(JsonText::ToolError(error)),
+        Ok(json::JsonEnvelope::ToolResultText(_)) => Ok(JsonText::ToolResult),
+        Err(ParseError::NoEnvelope) => Ok(JsonText::Other),
+        Err(malformed) => Err(malformed),
+    }
+}
+
 /// Where the earliest `<tool_error>` or `error_code:` envelope starts.
 pub(crate) fn markup_start(text: &str) -> Option<usize> {
     match (text.find("<tool_error"), text::find_start(text)) {
