@@ -10,7 +10,8 @@ use crate::json::{kind_of, parse_value, repaired_object, Reader, Value};
 use crate::xml::{Event, XmlReader};
 
 const XML_START: &str = "<partial_result";
-const TEXT_START: &str = "partial_result: ";
+/// The line that opens the text form, after the newline that ends the line before.
+const TEXT_LINE: &str = "\npartial_result: ";
 
 /// Reads the first partial result in `text`, in any form, also inside a `CallToolResult`.
 ///
@@ -43,12 +44,10 @@ pub(crate) fn markup_start(text: &str) -> Option<usize> {
 }
 
 fn text_start(text: &str) -> Option<usize> {
-    if text.starts_with(TEXT_START) {
+    if text.starts_with(&TEXT_LINE[1..]) {
         return Some(0);
     }
-    text.match_indices(&format!("\n{TEXT_START}"))
-        .next()
-        .map(|(at, _)| at + 1)
+    text.find(TEXT_LINE).map(|at| at + 1)
 }
 
 /// Reads the earliest partial result in the XML or text form.
