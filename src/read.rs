@@ -51,7 +51,7 @@ fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
         match crate::parse::read_json_text(trimmed)? {
-            JsonText::ToolError(error) => return Ok(Reading::ToolError(error)),
+            JsonText::ToolError(error) => return Ok(Reading::ToolError(*error)),
             // One level only: a result inside a result is not an envelope.
             JsonText::ToolResult => return Ok(Reading::None),
             JsonText::Other => {

@@ -44,7 +44,8 @@ fn parse_envelope(text: &str, unwrap_result: bool) -> Result<ToolError, ParseErr
 
 /// What a text opening with `{` holds, as far as tool errors go.
 pub(crate) enum JsonText {
-    ToolError(ToolError),
+    /// Boxed: a `ToolError` is far larger than the other variants.
+    ToolError(Box<ToolError>),
     /// A `CallToolResult`: at this level (one already unwrapped) no envelope.
     ToolResult,
     /// Some other JSON, or none at all: an envelope may still follow.
@@ -54,7 +55,7 @@ pub(crate) enum JsonText {
 /// Reads a text opening with `{` as a JSON tool error; a broken one is an error.
 pub(crate) fn read_json_text(text: &str) -> Result<JsonText, ParseError> {
     match json::parse_json(text) {
-        Ok(json::JsonEnvelope::Error(error)) => Ok(JsonText::ToolError(error)),
+        Ok(json::JsonEnvelope::Error(error)) => Ok(JsonText::ToolError(Box::new(error))),
         Ok(json::JsonEnvelope::ToolResultText(_)) => Ok(JsonText::ToolResult),
         Err(ParseError::NoEnvelope) => Ok(JsonText::Other),
         Err(malformed) => Err(malformed),
