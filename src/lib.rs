@@ -67,6 +67,7 @@ pub mod limits;
 pub mod locale;
 mod model;
 mod parse;
+pub mod partial;
 mod read;
 mod render;
 pub mod spec;

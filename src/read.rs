@@ -1,5 +1,5 @@
 //! Reading envelopes back as a client sees them: which envelope a text holds
-//! (a tool error, a validation error, or none), what it states, and the
+//! (a tool error, a validation error, a partial result, or none), what it states, and the
 //! effective values a client acts on; and what a client throws for an error
 //! result. Both packages' readers and throw helpers are this module.
 //!
@@ -16,6 +16,8 @@ use crate::error::{ParseError, SpecError};
 use crate::json::{kind_of_text, parse_value, push_json_string, repaired_object, Value};
 use crate::model::{Severity, ToolError};
 use crate::parse::json::joined_text_blocks;
+use crate::parse::JsonText;
+use crate::partial::{PartialResult, PARTIAL_CODE};
 use crate::render::{call_tool_result, Format};
 use crate::validation::{envelope_to_json, ValidationEnvelope};
 
@@ -29,6 +31,7 @@ pub const UNKNOWN_CODE: &str = "UNKNOWN_ERROR";
 pub enum Reading {
     ToolError(ToolError),
     ValidationError(ValidationEnvelope),
+    PartialResult(PartialResult),
     None,
 }
 
@@ -43,26 +46,59 @@ pub fn read_envelope(text: &str) -> Result<Reading, ParseError> {
 }
 
 fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
-    let validation_at = text.find("<validation_error");
-    // A tool error wins only when it starts before the validation envelope.
-    let before = validation_at.map_or(text, |at| &text[..at]);
-    match crate::parse::parse_unwrapped(before) {
-        Ok(error) => return Ok(Reading::ToolError(error)),
-        Err(ParseError::NoEnvelope) => {}
-        Err(malformed) => return Err(malformed),
+    // A JSON envelope is the whole text: it is read before any search for
+    // markup, which its strings may hold.
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        match crate::parse::read_json_text(trimmed)? {
+            JsonText::ToolError(error) => return Ok(Reading::ToolError(*error)),
+            // One level only: a result inside a result is not an envelope.
+            JsonText::ToolResult => return Ok(Reading::None),
+            JsonText::Other => {
+                if let Some(partial) = crate::partial::read_json_form(trimmed)? {
+                    return Ok(Reading::PartialResult(partial));
+                }
+            }
+        }
     }
-    match validation_at {
-        Some(_) => crate::validation::parse_validation_unwrapped(text).map(Reading::ValidationError),
-        None => Ok(Reading::None),
+    // The earliest envelope is read, from where it starts to the end of the
+    // text; one that is not an envelope after all (`<tool_errors>`) gives way
+    // to the next.
+    let mut starts = [
+        (crate::parse::markup_start(text), Kind::ToolError),
+        (text.find("<validation_error"), Kind::ValidationError),
+        (crate::partial::markup_start(text), Kind::PartialResult),
+    ];
+    starts.sort_by_key(|(at, _)| at.unwrap_or(usize::MAX));
+    for (_, kind) in starts.iter().filter(|(at, _)| at.is_some()) {
+        let reading = match kind {
+            Kind::ToolError => crate::parse::parse_markup(text).map(Reading::ToolError),
+            Kind::ValidationError => crate::validation::parse_validation_unwrapped(text).map(Reading::ValidationError),
+            Kind::PartialResult => crate::partial::parse_markup(text).map(Reading::PartialResult),
+        };
+        match reading {
+            Err(ParseError::NoEnvelope) => {}
+            other => return other,
+        }
     }
+    Ok(Reading::None)
+}
+
+/// The envelope kinds whose markup `read_unwrapped` looks for.
+#[derive(Clone, Copy)]
+enum Kind {
+    ToolError,
+    ValidationError,
+    PartialResult,
 }
 
 impl Reading {
-    /// The code a client sees: the envelope's, `VALIDATION_ERROR`, or none.
+    /// The code a client sees: the envelope's, `VALIDATION_ERROR`, `PARTIAL_RESULT`, or none.
     pub fn code(&self) -> Option<&str> {
         match self {
             Reading::ToolError(e) => Some(&e.code),
             Reading::ValidationError(_) => Some(VALIDATION_CODE),
+            Reading::PartialResult(_) => Some(PARTIAL_CODE),
             Reading::None => None,
         }
     }
@@ -72,6 +108,7 @@ impl Reading {
         match self {
             Reading::ToolError(e) => Some(e.message.clone()),
             Reading::ValidationError(v) => Some(validation_message(v)),
+            Reading::PartialResult(p) => Some(p.summary()),
             Reading::None => None,
         }
     }
@@ -86,11 +123,13 @@ impl Reading {
                 true,
                 Some(v.recovery_or_default()),
             ),
+            Reading::PartialResult(p) => (p.severity(), None, p.any_retryable(), Some(p.recovery_text())),
             Reading::None => return "{\"kind\":\"none\"}".to_owned(),
         };
         let mut out = String::from("{\"kind\":");
         out.push_str(match self {
             Reading::ToolError(_) => "\"tool_error\"",
+            Reading::PartialResult(_) => "\"partial_result\"",
             _ => "\"validation_error\"",
         });
         out.push_str(",\"code\":");
@@ -115,6 +154,10 @@ impl Reading {
             Reading::ValidationError(v) => {
                 out.push_str(",\"validation\":");
                 out.push_str(&envelope_to_json(v));
+            }
+            Reading::PartialResult(p) => {
+                out.push_str(",\"partial\":");
+                out.push_str(&crate::partial::to_json_as_stated(p));
             }
             Reading::None => {}
         }

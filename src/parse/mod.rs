@@ -9,6 +9,8 @@ pub(crate) mod json;
 mod text;
 pub(crate) mod xml;
 
+pub(crate) use text::split_field;
+
 pub use crate::error::ParseError;
 use crate::model::ToolError;
 
@@ -25,11 +27,6 @@ pub fn parse(text: &str) -> Result<ToolError, ParseError> {
     parse_envelope(text, true)
 }
 
-/// `parse` without unwrapping a `CallToolResult` (the caller did).
-pub(crate) fn parse_unwrapped(text: &str) -> Result<ToolError, ParseError> {
-    parse_envelope(text, false)
-}
-
 fn parse_envelope(text: &str, unwrap_result: bool) -> Result<ToolError, ParseError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
@@ -42,6 +39,39 @@ fn parse_envelope(text: &str, unwrap_result: bool) -> Result<ToolError, ParseErr
             Err(malformed) => return Err(malformed),
         }
     }
+    parse_markup(text)
+}
+
+/// What a text opening with `{` holds, as far as tool errors go.
+pub(crate) enum JsonText {
+    /// Boxed: a `ToolError` is far larger than the other variants.
+    ToolError(Box<ToolError>),
+    /// A `CallToolResult`: at this level (one already unwrapped) no envelope.
+    ToolResult,
+    /// Some other JSON, or none at all: an envelope may still follow.
+    Other,
+}
+
+/// Reads a text opening with `{` as a JSON tool error; a broken one is an error.
+pub(crate) fn read_json_text(text: &str) -> Result<JsonText, ParseError> {
+    match json::parse_json(text) {
+        Ok(json::JsonEnvelope::Error(error)) => Ok(JsonText::ToolError(error)),
+        Ok(json::JsonEnvelope::ToolResultText(_)) => Ok(JsonText::ToolResult),
+        Err(ParseError::NoEnvelope) => Ok(JsonText::Other),
+        Err(malformed) => Err(malformed),
+    }
+}
+
+/// Where the earliest `<tool_error>` or `error_code:` envelope starts.
+pub(crate) fn markup_start(text: &str) -> Option<usize> {
+    match (text.find("<tool_error"), text::find_start(text)) {
+        (Some(x), Some(t)) => Some(x.min(t)),
+        (x, t) => x.or(t),
+    }
+}
+
+/// Reads the earliest envelope in the XML or text form (not JSON).
+pub(crate) fn parse_markup(text: &str) -> Result<ToolError, ParseError> {
     let xml_at = text.find("<tool_error");
     let text_at = text::find_start(text);
     match (xml_at, text_at) {
@@ -65,7 +95,7 @@ pub(crate) fn tool_result_text(text: &str) -> Option<String> {
 }
 
 /// Makes a byte position in an error message relative to the whole input.
-fn shift(error: ParseError, offset: usize) -> ParseError {
+pub(crate) fn shift(error: ParseError, offset: usize) -> ParseError {
     match error {
         ParseError::Malformed(why) if offset > 0 => {
             ParseError::Malformed(format!("{why} (the envelope starts at byte {offset})"))

@@ -74,7 +74,9 @@ pub fn render_text(error: &ToolError) -> String {
     out
 }
 
-fn line(out: &mut String, key: &str, value: &str) {
+/// Appends a `key: value` line, the value's further lines indented by two
+/// spaces; the partial result's text form writes its lines with it too.
+pub(crate) fn line(out: &mut String, key: &str, value: &str) {
     if !out.is_empty() {
         out.push('\n');
     }

@@ -5,6 +5,8 @@
 pub fn native(name: &str, input: &str) -> Result<String, String> {
     match name {
         "code-defaults" => mcp_envelope::code::code_defaults_json(input).map_err(|e| e.0),
+        "render-partial" => mcp_envelope::partial::render_partial_json(input).map_err(|e| e.0),
+        "partial-result" => mcp_envelope::partial::partial_result_json(input).map_err(|e| e.0),
         _ => panic!("no native function for the call {name:?}: add a row to tests/common/calls.rs"),
     }
 }
