@@ -31,21 +31,17 @@ pub(crate) const HOST_SIGN_IN: &str =
 pub(crate) const AUTH_RECOVERY: &str = "Do not look for, ask for or pass a token, password or other credentials, \
 in tool arguments or in the chat. Tell the user they need to sign in; their app handles the sign-in.";
 
-pub(crate) fn auth_customer_message(locale: Locale) -> &'static str {
-    words(
-        locale,
-        "You need to sign in to continue.",
-        "Você precisa fazer login para continuar.",
-    )
-}
+/// The words for people (en, pt-BR) when the user must sign in.
+pub(crate) const AUTH_WORDS: (&str, &str) = (
+    "You need to sign in to continue.",
+    "Você precisa fazer login para continuar.",
+);
 
-pub(crate) fn forbidden_customer_message(locale: Locale) -> &'static str {
-    words(
-        locale,
-        "You don't have permission to do this. If you need it, ask an administrator for access.",
-        "Você não tem permissão para fazer isso. Se precisar, peça acesso a um administrador.",
-    )
-}
+/// The words for people (en, pt-BR) when access is denied: nothing about the object.
+pub(crate) const FORBIDDEN_WORDS: (&str, &str) = (
+    "You don't have permission to do this. If you need it, ask an administrator for access.",
+    "Você não tem permissão para fazer isso. Se precisar, peça acesso a um administrador.",
+);
 
 /// The error for an access failure. `action` is a verb ("refund"),
 /// `resource` what it applies to ("order A-8812"); either may be left out.
@@ -73,7 +69,7 @@ pub fn access_error(kind: AccessKind, action: Option<&str>, resource: Option<&st
             // The code's default recovery ("Do not retry or probe...") is the
             // one wanted: it is left to the code, and to the locale's catalog.
             ToolError::new(code::FORBIDDEN, format!("Not permitted: the caller may not {what}."))
-                .customer_message(forbidden_customer_message(locale))
+                .customer_message(words(locale, FORBIDDEN_WORDS))
                 .locale(locale)
         }
         AccessKind::AuthRequired => {
@@ -88,7 +84,7 @@ pub fn access_error(kind: AccessKind, action: Option<&str>, resource: Option<&st
                 format!("Authentication required{what}. {HOST_SIGN_IN}"),
             )
             .suggest(AUTH_RECOVERY)
-            .customer_message(auth_customer_message(locale))
+            .customer_message(words(locale, AUTH_WORDS))
             .locale(locale)
         }
     }
@@ -104,7 +100,9 @@ const KEYS: [&str; 5] = ["kind", "action", "resource", "correlationId", "locale"
 /// ```
 /// use mcp_envelope::recovery::access_error_json;
 /// let spec = access_error_json(r#"{"kind":"forbidden","resource":"order A-8812"}"#).unwrap();
-/// assert!(spec.starts_with(r#"{"code":"FORBIDDEN","message":"Not permitted: the caller may not access order A-8812.""#));
+/// assert!(spec.starts_with(
+///     r#"{"code":"FORBIDDEN","message":"Not permitted: the caller may not access order A-8812.""#
+/// ));
 /// ```
 pub fn access_error_json(text: &str) -> Result<String, SpecError> {
     let mut kind = None;

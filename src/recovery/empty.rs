@@ -122,7 +122,8 @@ const KEYS: [&str; 6] = [
 ///
 /// ```
 /// use mcp_envelope::recovery::empty_result_json;
-/// let result = empty_result_json(r#"{"what":"orders","suggestion":"Ask whether the customer used another email."}"#).unwrap();
+/// let input = r#"{"what":"orders","suggestion":"Ask whether the customer used another email."}"#;
+/// let result = empty_result_json(input).unwrap();
 /// assert!(result.contains(r#"Do not repeat the same query.\nNext step: Ask whether"#));
 /// ```
 pub fn empty_result_json(text: &str) -> Result<String, SpecError> {

@@ -45,7 +45,8 @@ pub fn fresh_correlation_id(random_hex: &str) -> Result<String, SpecError> {
     match random_hex.get(..ID_HEX_DIGITS) {
         Some(digits) => Ok(format!("err_{}", digits.to_ascii_lowercase())),
         None => fail(format!(
-            "\"random\" must have at least {ID_HEX_DIGITS} hex digits (it has {}): the host's randomness makes the fresh id",
+            "\"random\" must have at least {ID_HEX_DIGITS} hex digits (it has {}): \
+             the host's randomness makes the fresh id",
             random_hex.len()
         )),
     }
@@ -70,21 +71,19 @@ pub fn exception_error(tool: &str, correlation_id: &str, locale: Locale) -> Tool
     };
     let error = ToolError::new(code::INTERNAL_ERROR, message).locale(locale);
     if correlation_id.is_empty() {
-        return error.customer_message(words(
-            locale,
-            "Something went wrong on our side.",
-            "Algo deu errado do nosso lado.",
-        ));
+        return error.customer_message(words(locale, FAILED_WORDS));
     }
-    let customer = words(
-        locale,
-        "Something went wrong on our side. It was recorded under the reference {id}.",
-        "Algo deu errado do nosso lado. O problema foi registrado com a referência {id}.",
-    );
-    error
-        .correlation_id(correlation_id)
-        .customer_message(customer.replace("{id}", correlation_id))
+    let customer = words(locale, FAILED_UNDER_ID_WORDS).replace("{id}", correlation_id);
+    error.correlation_id(correlation_id).customer_message(customer)
 }
+
+/// The words for people (en, pt-BR) when there is no id to quote.
+const FAILED_WORDS: (&str, &str) = ("Something went wrong on our side.", "Algo deu errado do nosso lado.");
+/// The words for people (en, pt-BR), quoting the id: what support finds the log line by.
+const FAILED_UNDER_ID_WORDS: (&str, &str) = (
+    "Something went wrong on our side. It was recorded under the reference {id}.",
+    "Algo deu errado do nosso lado. O problema foi registrado com a referência {id}.",
+);
 
 /// The result, id and log line for an exception in `tool`, whose text is
 /// `exception`. `correlation_id` is the caller's or [`fresh_correlation_id`]'s.
@@ -92,9 +91,13 @@ pub fn exception_error(tool: &str, correlation_id: &str, locale: Locale) -> Tool
 /// ```
 /// use mcp_envelope::recovery::exception_result;
 /// use mcp_envelope::{Format, Locale};
-/// let report = exception_result("charge", "KeyError: 'password=hunter2'", "err_0123456789ab", Format::Text, Locale::En);
+/// let secret = "KeyError: 'password=hunter2'";
+/// let report = exception_result("charge", secret, "err_0123456789ab", Format::Text, Locale::En);
 /// assert!(!report.result.contains("hunter2"));
-/// assert_eq!(report.log, r#"code=INTERNAL_ERROR correlationId="err_0123456789ab" tool="charge" exception="KeyError: 'password=hunter2'""#);
+/// assert_eq!(
+///     report.log,
+///     r#"code=INTERNAL_ERROR correlationId="err_0123456789ab" tool="charge" exception="KeyError: 'password=hunter2'""#
+/// );
 /// ```
 pub fn exception_result(
     tool: &str,
@@ -163,7 +166,10 @@ pub fn exception_result_json(text: &str) -> Result<String, SpecError> {
         (Some(id), _) => id,
         (None, Some(random)) => fresh_correlation_id(&random)?,
         (None, None) => {
-            return fail("missing \"correlationId\" or \"random\": give the caller's correlation id, or host randomness (at least 12 hex digits) for a fresh one")
+            return fail(
+                "missing \"correlationId\" or \"random\": give the caller's correlation id, \
+                 or host randomness (at least 12 hex digits) for a fresh one",
+            )
         }
     };
     let report = exception_result(&tool, &exception, &correlation_id, format, chosen);

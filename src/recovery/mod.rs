@@ -21,7 +21,9 @@
 //! use mcp_envelope::recovery::{access_error, AccessKind};
 //! use mcp_envelope::{render_text, Locale};
 //! let e = access_error(AccessKind::Forbidden, Some("refund"), Some("order A-8812"), Locale::En);
-//! assert!(render_text(&e).starts_with("error_code: FORBIDDEN\nwhat_failed: Not permitted: the caller may not refund order A-8812."));
+//! assert!(render_text(&e).starts_with(
+//!     "error_code: FORBIDDEN\nwhat_failed: Not permitted: the caller may not refund order A-8812."
+//! ));
 //! ```
 
 mod access;
@@ -78,8 +80,8 @@ fn optional_text(raw: &str, key: &str) -> Result<Option<String>, SpecError> {
     Ok(optional_string(raw, &crate::json::Quoted(key))?.filter(|s| !s.is_empty()))
 }
 
-/// The words for people in the error's locale.
-fn words(locale: Locale, en: &'static str, pt_br: &'static str) -> &'static str {
+/// The words for people, given as `(en, pt-BR)`, in the error's locale.
+fn words(locale: Locale, (en, pt_br): (&'static str, &'static str)) -> &'static str {
     match locale {
         Locale::En => en,
         Locale::PtBr => pt_br,

@@ -4,7 +4,7 @@
 //! unless the caller opts into a sanitized excerpt shown as quoted data. The
 //! raw body is handed back, unchanged, for the log.
 
-use super::access::{auth_customer_message, forbidden_customer_message, AUTH_RECOVERY, HOST_SIGN_IN};
+use super::access::{AUTH_RECOVERY, AUTH_WORDS, FORBIDDEN_WORDS, HOST_SIGN_IN};
 use super::excerpt::{excerpt, MAX_EXCERPT_CHARS};
 use super::retry_after::{read_retry_after, RetryAfter};
 use super::{input, locale, optional_text, unknown_key, words};
@@ -93,72 +93,11 @@ pub fn upstream_error(failure: &UpstreamFailure) -> Result<UpstreamReport, SpecE
             failure.excerpt_chars
         ));
     }
-    let locale = failure.locale;
     let subject = failure
         .service
         .filter(|s| !s.is_empty())
         .unwrap_or("The upstream service");
-    let mut error = match status {
-        429 => ToolError::new(code::RATE_LIMITED, format!("{subject} is rate limiting requests (HTTP 429).")).customer_message(
-            words(
-                locale,
-                "The service is receiving too many requests right now. Please try again in a moment.",
-                "O serviço está recebendo muitas solicitações agora. Tente novamente em instantes.",
-            ),
-        ),
-        401 => ToolError::new(
-            code::AUTH_REQUIRED,
-            format!("{subject} refused the request as not authenticated (HTTP 401). {HOST_SIGN_IN}"),
-        )
-        .suggest(AUTH_RECOVERY)
-        .customer_message(auth_customer_message(locale)),
-        403 => ToolError::new(code::FORBIDDEN, format!("{subject} refused permission for this request (HTTP 403)."))
-            .customer_message(forbidden_customer_message(locale)),
-        404 => ToolError::new(
-            code::NOT_FOUND,
-            format!("{subject} reported that what was asked for does not exist (HTTP 404)."),
-        )
-        .customer_message(words(
-            locale,
-            "We couldn't find what you asked for.",
-            "Não encontramos o que você pediu.",
-        )),
-        408 | 504 => ToolError::new(code::TIMEOUT, format!("{subject} did not answer in time (HTTP {status}).")).customer_message(
-            words(
-                locale,
-                "The service took too long to respond. Please try again in a moment.",
-                "O serviço demorou demais para responder. Tente novamente em instantes.",
-            ),
-        ),
-        409 => ToolError::new(
-            code::CONFLICT,
-            format!("{subject} reported a conflict with the current state (HTTP 409)."),
-        )
-        .customer_message(words(
-            locale,
-            "This was changed by another request at the same time. Please check it and try again.",
-            "Isso foi alterado por outra solicitação ao mesmo tempo. Confira e tente novamente.",
-        )),
-        500..=599 => ToolError::new(UPSTREAM_UNAVAILABLE, format!("{subject} failed or is unavailable (HTTP {status})."))
-            .suggest("Wait, then make the same call once more; if it fails again, tell the user the service is unavailable.")
-            .category(Category::Transient)
-            .retryable(true)
-            .customer_message(words(
-                locale,
-                "A service we depend on is unavailable right now. Please try again later.",
-                "Um serviço do qual dependemos está indisponível no momento. Tente novamente mais tarde.",
-            )),
-        _ => ToolError::new(UPSTREAM_REJECTED, format!("{subject} rejected the request (HTTP {status})."))
-            .suggest("Do not repeat the same call: the upstream service refused it. Tell the user the request could not be completed.")
-            .category(Category::Business)
-            .retryable(false)
-            .customer_message(words(
-                locale,
-                "The request could not be completed.",
-                "Não foi possível concluir a solicitação.",
-            )),
-    }
-    .locale(locale);
+    let mut error = mapped(status, subject, failure.locale);
     let mut retry_after_ignored = None;
     // Only a failure worth retrying carries a wait: a retry-after on a
     // refusal would contradict "do not retry".
@@ -170,7 +109,8 @@ pub fn upstream_error(failure: &UpstreamFailure) -> Result<UpstreamReport, SpecE
                     Some(now) => error.retry_after = Some(date.seconds_after(now)),
                     None => {
                         return fail(format!(
-                            "\"now\" is needed: Retry-After is the date {header:?}, and the wait is that date minus the current time (Unix seconds)"
+                            "\"now\" is needed: Retry-After is the date {header:?}, \
+                             and the wait is that date minus the current time (Unix seconds)"
                         ))
                     }
                 },
@@ -194,6 +134,88 @@ pub fn upstream_error(failure: &UpstreamFailure) -> Result<UpstreamReport, SpecE
     })
 }
 
+/// The model's next step for [`UPSTREAM_UNAVAILABLE`]: one more try, then stop.
+const UNAVAILABLE_RECOVERY: &str =
+    "Wait, then make the same call once more; if it fails again, tell the user the service is unavailable.";
+/// The model's next step for [`UPSTREAM_REJECTED`].
+const REJECTED_RECOVERY: &str =
+    "Do not repeat the same call: the upstream service refused it. Tell the user the request could not be completed.";
+
+/// The error a status maps to, before the wait, the excerpt and the id.
+/// Canonical codes keep their default recovery (and category) unless a
+/// better one is needed; the custom codes state theirs.
+fn mapped(status: u16, subject: &str, locale: Locale) -> ToolError {
+    let (code, failed, customer) = match status {
+        429 => (code::RATE_LIMITED, "is rate limiting requests", RATE_LIMITED_WORDS),
+        401 => (
+            code::AUTH_REQUIRED,
+            "refused the request as not authenticated",
+            AUTH_WORDS,
+        ),
+        403 => (code::FORBIDDEN, "refused permission for this request", FORBIDDEN_WORDS),
+        404 => (
+            code::NOT_FOUND,
+            "reported that what was asked for does not exist",
+            NOT_FOUND_WORDS,
+        ),
+        408 | 504 => (code::TIMEOUT, "did not answer in time", TIMEOUT_WORDS),
+        409 => (
+            code::CONFLICT,
+            "reported a conflict with the current state",
+            CONFLICT_WORDS,
+        ),
+        500..=599 => (UPSTREAM_UNAVAILABLE, "failed or is unavailable", UNAVAILABLE_WORDS),
+        _ => (UPSTREAM_REJECTED, "rejected the request", REJECTED_WORDS),
+    };
+    let message = format!("{subject} {failed} (HTTP {status}).");
+    let error = ToolError::new(code, message)
+        .customer_message(words(locale, customer))
+        .locale(locale);
+    match code {
+        // The same words as `access-error`'s: one wording per failure.
+        code::AUTH_REQUIRED => ToolError {
+            message: format!("{} {HOST_SIGN_IN}", error.message),
+            ..error
+        }
+        .suggest(AUTH_RECOVERY),
+        UPSTREAM_UNAVAILABLE => error
+            .suggest(UNAVAILABLE_RECOVERY)
+            .category(Category::Transient)
+            .retryable(true),
+        UPSTREAM_REJECTED => error
+            .suggest(REJECTED_RECOVERY)
+            .category(Category::Business)
+            .retryable(false),
+        _ => error,
+    }
+}
+
+// The words for people, (en, pt-BR), per code.
+const RATE_LIMITED_WORDS: (&str, &str) = (
+    "The service is receiving too many requests right now. Please try again in a moment.",
+    "O serviço está recebendo muitas solicitações agora. Tente novamente em instantes.",
+);
+const NOT_FOUND_WORDS: (&str, &str) = (
+    "We couldn't find what you asked for.",
+    "Não encontramos o que você pediu.",
+);
+const TIMEOUT_WORDS: (&str, &str) = (
+    "The service took too long to respond. Please try again in a moment.",
+    "O serviço demorou demais para responder. Tente novamente em instantes.",
+);
+const CONFLICT_WORDS: (&str, &str) = (
+    "This was changed by another request at the same time. Please check it and try again.",
+    "Isso foi alterado por outra solicitação ao mesmo tempo. Confira e tente novamente.",
+);
+const UNAVAILABLE_WORDS: (&str, &str) = (
+    "A service we depend on is unavailable right now. Please try again later.",
+    "Um serviço do qual dependemos está indisponível no momento. Tente novamente mais tarde.",
+);
+const REJECTED_WORDS: (&str, &str) = (
+    "The request could not be completed.",
+    "Não foi possível concluir a solicitação.",
+);
+
 const EXPORT: &str = "upstream-error";
 const KEYS: [&str; 8] = [
     "status",
@@ -214,8 +236,9 @@ const KEYS: [&str; 8] = [
 /// ```
 /// use mcp_envelope::recovery::upstream_error_json;
 /// let out = upstream_error_json(r#"{"status":503,"headers":{"retry-after":"120"},"body":"<h1>down</h1>"}"#).unwrap();
-/// assert!(out.starts_with(r#"{"error":{"code":"UPSTREAM_UNAVAILABLE","message":"The upstream service failed or is unavailable (HTTP 503).""#));
-/// assert!(out.ends_with(r#""retryAfter":120,"category":"transient","retryable":true,"customerMessage":"A service we depend on is unavailable right now. Please try again later."},"log":{"status":503,"body":"<h1>down</h1>"}}"#));
+/// assert!(out.starts_with(r#"{"error":{"code":"UPSTREAM_UNAVAILABLE","message":"The upstream service failed"#));
+/// assert!(out.contains(r#""retryAfter":120,"category":"transient","retryable":true,"#));
+/// assert!(out.ends_with(r#""log":{"status":503,"body":"<h1>down</h1>"}}"#));
 /// ```
 pub fn upstream_error_json(text: &str) -> Result<String, SpecError> {
     let members = input(text, EXPORT)?;
