@@ -50,7 +50,7 @@ pub(crate) const FORBIDDEN_WORDS: (&str, &str) = (
 ///
 /// ```
 /// use mcp_envelope::recovery::{access_error, AccessKind};
-/// use mcp_envelope::{render_xml, Locale};
+/// use mcp_envelope::Locale;
 /// let e = access_error(AccessKind::AuthRequired, None, None, Locale::PtBr).correlation_id("req-1");
 /// assert_eq!(e.code, "AUTH_REQUIRED");
 /// assert!(e.message.contains("For the MCP client (host): sign the user in"));

@@ -18,10 +18,15 @@
 //! model stay English.
 //!
 //! ```
-//! use mcp_envelope::recovery::{access_error, AccessKind};
-//! use mcp_envelope::{render_text, Locale};
-//! let e = access_error(AccessKind::Forbidden, Some("refund"), Some("order A-8812"), Locale::En);
-//! assert!(render_text(&e).starts_with(
+//! use mcp_envelope::recovery::{access_error, upstream_error, AccessKind, UpstreamFailure};
+//! use mcp_envelope::{call_tool_result, render_text, Format, Locale};
+//!
+//! let failure = UpstreamFailure { status: 429, retry_after: Some("30"), ..Default::default() };
+//! let report = upstream_error(&failure).unwrap();
+//! assert_eq!(report.error.retry_after, Some(30));
+//! let denied = access_error(AccessKind::Forbidden, Some("refund"), Some("order A-8812"), Locale::En);
+//! assert!(call_tool_result(&denied, Format::Xml).ends_with(r#""isError":true}"#));
+//! assert!(render_text(&denied).starts_with(
 //!     "error_code: FORBIDDEN\nwhat_failed: Not permitted: the caller may not refund order A-8812."
 //! ));
 //! ```

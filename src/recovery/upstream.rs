@@ -45,20 +45,21 @@ pub struct UpstreamFailure<'a> {
 
 /// The error and what the log keeps.
 #[derive(Debug, Clone, PartialEq)]
-pub struct UpstreamReport {
+pub struct UpstreamReport<'a> {
     pub error: ToolError,
-    pub log: UpstreamLog,
+    pub log: UpstreamLog<'a>,
 }
 
-/// What stays out of the envelope, for the log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UpstreamLog {
+/// What stays out of the envelope, for the log (borrowed from the failure:
+/// a body of megabytes is not copied).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UpstreamLog<'a> {
     pub status: u16,
     /// The body exactly as given.
-    pub body: String,
+    pub body: &'a str,
     /// A `Retry-After` value that was read for a retryable failure but fits
     /// none of its forms: ignored, and kept here so it is not lost.
-    pub retry_after_ignored: Option<String>,
+    pub retry_after_ignored: Option<&'a str>,
 }
 
 /// Maps an upstream failure onto our codes: 429 RATE_LIMITED, 401
@@ -80,7 +81,7 @@ pub struct UpstreamLog {
 /// assert!(report.error.details.is_empty(), "no excerpt unless asked for");
 /// assert_eq!(report.log.body, "{\"error\":\"slow down\"}");
 /// ```
-pub fn upstream_error(failure: &UpstreamFailure) -> Result<UpstreamReport, SpecError> {
+pub fn upstream_error<'a>(failure: &UpstreamFailure<'a>) -> Result<UpstreamReport<'a>, SpecError> {
     let status = failure.status;
     if !(400..=599).contains(&status) {
         return fail(format!(
@@ -114,7 +115,7 @@ pub fn upstream_error(failure: &UpstreamFailure) -> Result<UpstreamReport, SpecE
                         ))
                     }
                 },
-                None => retry_after_ignored = Some(header.to_owned()),
+                None => retry_after_ignored = Some(header),
             }
         }
     }
@@ -128,7 +129,7 @@ pub fn upstream_error(failure: &UpstreamFailure) -> Result<UpstreamReport, SpecE
         error,
         log: UpstreamLog {
             status,
-            body: failure.body.to_owned(),
+            body: failure.body,
             retry_after_ignored,
         },
     })
@@ -282,8 +283,8 @@ pub fn upstream_error_json(text: &str) -> Result<String, SpecError> {
     let mut out = String::from("{\"error\":");
     out.push_str(&crate::spec::to_json(&report.error));
     out.push_str(&format!(",\"log\":{{\"status\":{},\"body\":", report.log.status));
-    push_json_string(&mut out, &report.log.body);
-    if let Some(ignored) = &report.log.retry_after_ignored {
+    push_json_string(&mut out, report.log.body);
+    if let Some(ignored) = report.log.retry_after_ignored {
         out.push_str(",\"retryAfterIgnored\":");
         push_json_string(&mut out, ignored);
     }
