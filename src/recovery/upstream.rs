@@ -84,9 +84,7 @@ pub struct UpstreamLog<'a> {
 pub fn upstream_error<'a>(failure: &UpstreamFailure<'a>) -> Result<UpstreamReport<'a>, SpecError> {
     let status = failure.status;
     if !(400..=599).contains(&status) {
-        return fail(format!(
-            "\"status\" is {status}: an upstream failure is an HTTP status from 400 to 599"
-        ));
+        return status_refused(status);
     }
     if failure.excerpt_chars > MAX_EXCERPT_CHARS {
         return fail(format!(
@@ -266,12 +264,10 @@ pub fn upstream_error_json(text: &str) -> Result<String, SpecError> {
     let Some(status) = status else {
         return fail("missing \"status\": the upstream's HTTP status code, 400 to 599");
     };
-    failure.status = u16::try_from(status).unwrap_or(u16::MAX);
-    if usize::from(failure.status) != status {
-        return fail(format!(
-            "\"status\" is {status}: an upstream failure is an HTTP status from 400 to 599"
-        ));
-    }
+    failure.status = match u16::try_from(status) {
+        Ok(status) => status,
+        Err(_) => return status_refused(status),
+    };
     failure.retry_after = headers
         .iter()
         .find(|(name, _)| name.eq_ignore_ascii_case("retry-after"))
@@ -309,12 +305,27 @@ fn read_headers(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
     Ok(headers)
 }
 
+fn status_refused<T>(status: impl std::fmt::Display) -> Result<T, SpecError> {
+    fail(format!(
+        "\"status\" is {status}: an upstream failure is an HTTP status from 400 to 599"
+    ))
+}
+
+/// The last second of the year 9999: a larger `now` is milliseconds by mistake.
+const LAST_SECOND_OF_9999: f64 = 253_402_300_799.0;
+
 /// Unix seconds, 0 or more; a fraction is kept (JavaScript's `Date.now() / 1000`).
+/// Milliseconds (what `toolFailure.now` takes) would make every date look
+/// past and every wait 0 without a word, so a value beyond the year 9999 is refused.
 fn now(raw: &str) -> Result<Option<f64>, SpecError> {
     let refused = || fail("\"now\" must be the current time in Unix seconds, a number 0 or more");
     match value(raw, &Quoted("now"))? {
         Value::Null => Ok(None),
         Value::Number(n) => match n.parse::<f64>() {
+            // The number is not echoed: each host's JSON writer spells it differently.
+            Ok(seconds) if seconds > LAST_SECOND_OF_9999 && seconds.is_finite() => {
+                fail("\"now\" is after the year 9999 in Unix seconds: milliseconds must be divided by 1000")
+            }
             Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Some(seconds)),
             _ => refused(),
         },
