@@ -57,15 +57,10 @@ pub(crate) const FORBIDDEN_WORDS: (&str, &str) = (
 /// assert_eq!(e.customer_message.as_deref(), Some("Você precisa fazer login para continuar."));
 /// ```
 pub fn access_error(kind: AccessKind, action: Option<&str>, resource: Option<&str>, locale: Locale) -> ToolError {
-    let (action, resource) = (action.filter(|s| !s.is_empty()), resource.filter(|s| !s.is_empty()));
+    let attempted = attempted(action, resource);
     match kind {
         AccessKind::Forbidden => {
-            let what = match (action, resource) {
-                (Some(action), Some(resource)) => format!("{action} {resource}"),
-                (Some(action), None) => action.to_owned(),
-                (None, Some(resource)) => format!("access {resource}"),
-                (None, None) => "do this".to_owned(),
-            };
+            let what = attempted.as_deref().unwrap_or("do this");
             // The code's default recovery ("Do not retry or probe...") is the
             // one wanted: it is left to the code, and to the locale's catalog.
             ToolError::new(code::FORBIDDEN, format!("Not permitted: the caller may not {what}."))
@@ -73,12 +68,7 @@ pub fn access_error(kind: AccessKind, action: Option<&str>, resource: Option<&st
                 .locale(locale)
         }
         AccessKind::AuthRequired => {
-            let what = match (action, resource) {
-                (Some(action), Some(resource)) => format!(" to {action} {resource}"),
-                (Some(action), None) => format!(" to {action}"),
-                (None, Some(resource)) => format!(" to access {resource}"),
-                (None, None) => String::new(),
-            };
+            let what = attempted.map(|what| format!(" to {what}")).unwrap_or_default();
             ToolError::new(
                 code::AUTH_REQUIRED,
                 format!("Authentication required{what}. {HOST_SIGN_IN}"),
@@ -87,6 +77,17 @@ pub fn access_error(kind: AccessKind, action: Option<&str>, resource: Option<&st
             .customer_message(words(locale, AUTH_WORDS))
             .locale(locale)
         }
+    }
+}
+
+/// What the caller tried, as a verb phrase: `refund order A-8812`, `refund`,
+/// `access order A-8812`; `None` when neither is given (empty is not given).
+fn attempted(action: Option<&str>, resource: Option<&str>) -> Option<String> {
+    match (action.filter(|s| !s.is_empty()), resource.filter(|s| !s.is_empty())) {
+        (Some(action), Some(resource)) => Some(format!("{action} {resource}")),
+        (Some(action), None) => Some(action.to_owned()),
+        (None, Some(resource)) => Some(format!("access {resource}")),
+        (None, None) => None,
     }
 }
 
