@@ -258,8 +258,12 @@ fn unknown(text: String, malformed: Option<String>) -> ClientOutcome {
 
 /// The `CallToolResult` JSON for an exception in a tool's own code: an
 /// INTERNAL_ERROR naming the tool and quoting the correlation id the host
-/// logged the exception under. Nothing of the exception enters it: its text
-/// can hold secrets, paths and hosts, and the model cannot act on it.
+/// logged the exception under, with English words for the user. Nothing of
+/// the exception enters it: its text can hold secrets, paths and hosts, and
+/// the model cannot act on it. The wording is
+/// [`exception_error`](crate::recovery::exception_error)'s; see
+/// [`exception_result`](crate::recovery::exception_result) for the log line
+/// and other locales.
 ///
 /// ```
 /// use mcp_envelope::{internal_error_result, Format};
@@ -267,11 +271,6 @@ fn unknown(text: String, malformed: Option<String>) -> ClientOutcome {
 /// assert!(result.contains("what_failed: get_invoice failed with an internal error."));
 /// ```
 pub fn internal_error_result(tool: &str, correlation_id: &str, format: Format) -> String {
-    let message = if tool.is_empty() {
-        "The tool failed with an internal error.".to_owned()
-    } else {
-        format!("{tool} failed with an internal error.")
-    };
-    let error = ToolError::new(crate::code::INTERNAL_ERROR, message).correlation_id(correlation_id);
+    let error = crate::recovery::exception_error(tool, correlation_id, crate::locale::Locale::En);
     call_tool_result(&error, format)
 }

@@ -1,0 +1,127 @@
+//! Permission and authentication failures, worded so neither sends the
+//! model the wrong way: FORBIDDEN never reveals whether the object exists
+//! (it reads the same either way, so it cannot be used to probe), and
+//! AUTH_REQUIRED addresses its fix to the host, since signing in is the MCP
+//! client's job and a model told "authentication failed" goes looking for a
+//! token to paste into an argument.
+
+use super::{input, locale, optional_text, unknown_key, words};
+use crate::code;
+use crate::error::SpecError;
+use crate::json::{fail, one_of, Quoted};
+use crate::locale::Locale;
+use crate::model::ToolError;
+
+/// Which access failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessKind {
+    /// The caller is known and may not do this: FORBIDDEN.
+    Forbidden,
+    /// The caller is not signed in (or no longer): AUTH_REQUIRED.
+    AuthRequired,
+}
+
+string_enum!(AccessKind { Forbidden = "forbidden", AuthRequired = "auth-required" });
+
+/// What the host must do for AUTH_REQUIRED, written after the failure.
+pub(crate) const HOST_SIGN_IN: &str =
+    "For the MCP client (host): sign the user in through this server's authorization flow, then repeat the call.";
+
+/// The model's part in AUTH_REQUIRED: no credentials from it, words for the user.
+pub(crate) const AUTH_RECOVERY: &str = "Do not look for, ask for or pass a token, password or other credentials, \
+in tool arguments or in the chat. Tell the user they need to sign in; their app handles the sign-in.";
+
+/// The words for people (en, pt-BR) when the user must sign in.
+pub(crate) const AUTH_WORDS: (&str, &str) = (
+    "You need to sign in to continue.",
+    "Você precisa fazer login para continuar.",
+);
+
+/// The words for people (en, pt-BR) when access is denied: nothing about the object.
+pub(crate) const FORBIDDEN_WORDS: (&str, &str) = (
+    "You don't have permission to do this. If you need it, ask an administrator for access.",
+    "Você não tem permissão para fazer isso. Se precisar, peça acesso a um administrador.",
+);
+
+/// The error for an access failure. `action` is a verb ("refund"),
+/// `resource` what it applies to ("order A-8812"); either may be left out.
+/// The wording depends on nothing else, so it cannot tell whether the object
+/// exists. The customer message is generic, in `locale`.
+///
+/// ```
+/// use mcp_envelope::recovery::{access_error, AccessKind};
+/// use mcp_envelope::Locale;
+/// let e = access_error(AccessKind::AuthRequired, None, None, Locale::PtBr).correlation_id("req-1");
+/// assert_eq!(e.code, "AUTH_REQUIRED");
+/// assert!(e.message.contains("For the MCP client (host): sign the user in"));
+/// assert_eq!(e.customer_message.as_deref(), Some("Você precisa fazer login para continuar."));
+/// ```
+pub fn access_error(kind: AccessKind, action: Option<&str>, resource: Option<&str>, locale: Locale) -> ToolError {
+    let attempted = attempted(action, resource);
+    match kind {
+        AccessKind::Forbidden => {
+            let what = attempted.as_deref().unwrap_or("do this");
+            // The code's default recovery ("Do not retry or probe...") is the
+            // one wanted: it is left to the code, and to the locale's catalog.
+            ToolError::new(code::FORBIDDEN, format!("Not permitted: the caller may not {what}."))
+                .customer_message(words(locale, FORBIDDEN_WORDS))
+                .locale(locale)
+        }
+        AccessKind::AuthRequired => {
+            let what = attempted.map(|what| format!(" to {what}")).unwrap_or_default();
+            ToolError::new(
+                code::AUTH_REQUIRED,
+                format!("Authentication required{what}. {HOST_SIGN_IN}"),
+            )
+            .suggest(AUTH_RECOVERY)
+            .customer_message(words(locale, AUTH_WORDS))
+            .locale(locale)
+        }
+    }
+}
+
+/// What the caller tried, as a verb phrase: `refund order A-8812`, `refund`,
+/// `access order A-8812`; `None` when neither is given (empty is not given).
+fn attempted(action: Option<&str>, resource: Option<&str>) -> Option<String> {
+    match (action.filter(|s| !s.is_empty()), resource.filter(|s| !s.is_empty())) {
+        (Some(action), Some(resource)) => Some(format!("{action} {resource}")),
+        (Some(action), None) => Some(action.to_owned()),
+        (None, Some(resource)) => Some(format!("access {resource}")),
+        (None, None) => None,
+    }
+}
+
+const EXPORT: &str = "access-error";
+const KEYS: [&str; 5] = ["kind", "action", "resource", "correlationId", "locale"];
+
+/// `access-error`: `{"kind": "forbidden"|"auth-required", "action"?,
+/// "resource"?, "correlationId"?, "locale"?}` to the error spec (as
+/// `render` and `call-tool-result` take it).
+///
+/// ```
+/// use mcp_envelope::recovery::access_error_json;
+/// let spec = access_error_json(r#"{"kind":"forbidden","resource":"order A-8812"}"#).unwrap();
+/// assert!(spec.starts_with(
+///     r#"{"code":"FORBIDDEN","message":"Not permitted: the caller may not access order A-8812.""#
+/// ));
+/// ```
+pub fn access_error_json(text: &str) -> Result<String, SpecError> {
+    let mut kind = None;
+    let (mut action, mut resource, mut correlation_id, mut chosen) = (None, None, None, Locale::En);
+    for (key, raw) in input(text, EXPORT)? {
+        match key.as_ref() {
+            "kind" => kind = Some(one_of(&raw, &Quoted("kind"), AccessKind::ALL, AccessKind::as_str)?),
+            "action" => action = optional_text(&raw, "action")?,
+            "resource" => resource = optional_text(&raw, "resource")?,
+            "correlationId" => correlation_id = optional_text(&raw, "correlationId")?,
+            "locale" => chosen = locale(&raw)?,
+            _ => return unknown_key(EXPORT, &key, &KEYS),
+        }
+    }
+    let Some(kind) = kind else {
+        return fail("missing \"kind\": \"forbidden\" (not allowed) or \"auth-required\" (not signed in)");
+    };
+    let mut error = access_error(kind, action.as_deref(), resource.as_deref(), chosen);
+    error.correlation_id = correlation_id;
+    Ok(crate::spec::to_json(&error))
+}

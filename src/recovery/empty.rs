@@ -1,0 +1,153 @@
+//! A query that ran and matched nothing is an answer, not an error: a
+//! success result (`isError: false`) saying so in words. "Nothing matched"
+//! and "could not look" must never share a shape, or an agent tells a
+//! customer they have no orders while the order system is down.
+
+use super::{input, locale, optional_text, unknown_key};
+use crate::error::SpecError;
+use crate::json::{boolean, fail, is_null, parse_value, push_json_string, string, Quoted};
+use crate::locale::Locale;
+
+/// A query that matched nothing.
+#[derive(Debug, Clone, Default)]
+pub struct EmptyResult<'a> {
+    /// What was searched for, as a plural noun: "orders".
+    pub what: &'a str,
+    /// What it was searched by, with its preposition: "for jo@example.com".
+    pub query: Option<&'a str>,
+    /// The next step worth taking: "Ask whether the customer used another email."
+    pub suggestion: Option<&'a str>,
+    /// The tool's `structuredContent` for an empty answer, as JSON text (an object).
+    pub structured_content: Option<&'a str>,
+    /// With `localize_steering`, the language of the text; alone it changes nothing.
+    pub locale: Locale,
+    /// The text steers the model, so it is English unless this asks for `locale`.
+    pub localize_steering: bool,
+}
+
+impl EmptyResult<'_> {
+    /// The result's text: the count, that the query ran, and the next step.
+    ///
+    /// ```
+    /// use mcp_envelope::recovery::EmptyResult;
+    /// let empty = EmptyResult { what: "orders", query: Some("for jo@example.com"), ..Default::default() };
+    /// assert_eq!(
+    ///     empty.text(),
+    ///     "0 orders found for jo@example.com.\nThe query ran and matched nothing: this is a valid answer, \
+    ///      not an error. Do not repeat the same query."
+    /// );
+    /// ```
+    pub fn text(&self) -> String {
+        let pt_br = self.localize_steering && self.locale == Locale::PtBr;
+        let query = self
+            .query
+            .filter(|q| !q.is_empty())
+            .map(|q| format!(" {q}"))
+            .unwrap_or_default();
+        let mut text = if pt_br {
+            format!(
+                "Resultado: 0 {}{query}.\nA consulta foi executada e não encontrou nada: esta é uma resposta \
+                 válida, não um erro. Não repita a mesma consulta.",
+                self.what
+            )
+        } else {
+            format!(
+                "0 {} found{query}.\nThe query ran and matched nothing: this is a valid answer, not an error. \
+                 Do not repeat the same query.",
+                self.what
+            )
+        };
+        if let Some(suggestion) = self.suggestion.filter(|s| !s.is_empty()) {
+            text.push_str(if pt_br { "\nPróximo passo: " } else { "\nNext step: " });
+            text.push_str(suggestion);
+        }
+        text
+    }
+}
+
+/// The `CallToolResult` JSON: the text, the `structuredContent` if given,
+/// `isError: false`. An empty `what`, or a `structuredContent` that is not
+/// a JSON object (MCP's `structuredContent` is one), is refused.
+///
+/// ```
+/// use mcp_envelope::recovery::{empty_result, EmptyResult};
+/// let result = empty_result(&EmptyResult {
+///     what: "invoices",
+///     structured_content: Some(r#"{"invoices": []}"#),
+///     ..Default::default()
+/// })
+/// .unwrap();
+/// assert!(result.ends_with(r#""structuredContent":{"invoices":[]},"isError":false}"#));
+/// ```
+pub fn empty_result(empty: &EmptyResult) -> Result<String, SpecError> {
+    if empty.what.is_empty() {
+        return fail("\"what\" must name what was searched for, as a plural noun such as \"orders\"");
+    }
+    let structured = match empty.structured_content {
+        None => None,
+        Some(raw) => match parse_value(raw) {
+            Ok(value) if value.is_object() => Some(value.to_string()),
+            Ok(value) => {
+                return fail(format!(
+                    "\"structuredContent\" must be a JSON object (MCP's structuredContent is one), not {}",
+                    value.kind()
+                ))
+            }
+            Err(e) => return fail(format!("invalid JSON in \"structuredContent\": {e}")),
+        },
+    };
+    let mut out = String::from("{\"content\":[{\"type\":\"text\",\"text\":");
+    push_json_string(&mut out, &empty.text());
+    out.push_str("}]");
+    if let Some(structured) = structured {
+        out.push_str(",\"structuredContent\":");
+        out.push_str(&structured);
+    }
+    out.push_str(",\"isError\":false}");
+    Ok(out)
+}
+
+const EXPORT: &str = "empty-result";
+const KEYS: [&str; 6] = [
+    "what",
+    "query",
+    "suggestion",
+    "structuredContent",
+    "locale",
+    "localizeSteering",
+];
+
+/// `empty-result`: `{"what", "query"?, "suggestion"?, "structuredContent"?,
+/// "locale"?, "localizeSteering"?}` to the `CallToolResult` JSON.
+///
+/// ```
+/// use mcp_envelope::recovery::empty_result_json;
+/// let input = r#"{"what":"orders","suggestion":"Ask whether the customer used another email."}"#;
+/// let result = empty_result_json(input).unwrap();
+/// assert!(result.contains(r#"Do not repeat the same query.\nNext step: Ask whether"#));
+/// ```
+pub fn empty_result_json(text: &str) -> Result<String, SpecError> {
+    let members = input(text, EXPORT)?;
+    let mut empty = EmptyResult::default();
+    let (mut what, mut query, mut suggestion) = (None, None, None);
+    for (key, raw) in &members {
+        match key.as_ref() {
+            "what" => what = Some(string(raw, &Quoted("what"))?),
+            "query" => query = optional_text(raw, "query")?,
+            "suggestion" => suggestion = optional_text(raw, "suggestion")?,
+            "structuredContent" if is_null(raw) => empty.structured_content = None,
+            "structuredContent" => empty.structured_content = Some(raw),
+            "locale" => empty.locale = locale(raw)?,
+            "localizeSteering" if is_null(raw) => empty.localize_steering = false,
+            "localizeSteering" => empty.localize_steering = boolean(raw, &Quoted("localizeSteering"))?,
+            _ => return unknown_key(EXPORT, key, &KEYS),
+        }
+    }
+    let Some(what) = what else {
+        return fail("missing \"what\": what was searched for, as a plural noun such as \"orders\"");
+    };
+    empty.what = &what;
+    empty.query = query.as_deref();
+    empty.suggestion = suggestion.as_deref();
+    empty_result(&empty)
+}

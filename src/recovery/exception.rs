@@ -1,0 +1,185 @@
+//! An exception in a tool's own code: INTERNAL_ERROR naming the tool, with a
+//! correlation id (the caller's, or a fresh one from the host's randomness),
+//! the code's recovery (do not retry blindly) and words for the user quoting
+//! the id. The exception's text never enters the envelope: it can hold
+//! secrets, paths and hosts, and the model cannot act on it. It is handed
+//! back in one log line under the same id.
+
+use super::{input, locale, optional_text, unknown_key, words};
+use crate::code;
+use crate::error::SpecError;
+use crate::json::{fail, one_of, push_json_string, string, Quoted};
+use crate::locale::Locale;
+use crate::model::ToolError;
+use crate::render::{call_tool_result, Format};
+
+/// How many hex digits of the host's randomness a fresh id takes.
+const ID_HEX_DIGITS: usize = 12;
+
+/// What an exception becomes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExceptionReport {
+    /// The error the result carries.
+    pub error: ToolError,
+    /// The `CallToolResult` JSON for the model.
+    pub result: String,
+    pub correlation_id: String,
+    /// One line for the log: `code=INTERNAL_ERROR correlationId="…" tool="…" exception="…"`.
+    pub log: String,
+}
+
+/// A fresh correlation id from the host's randomness: `err_` and its first
+/// 12 hex digits, lower-cased. The core has no randomness of its own.
+///
+/// ```
+/// use mcp_envelope::recovery::fresh_correlation_id;
+/// assert_eq!(fresh_correlation_id("9F86D081884C7D65").unwrap(), "err_9f86d081884c");
+/// assert!(fresh_correlation_id("9f86").is_err());
+/// ```
+pub fn fresh_correlation_id(random_hex: &str) -> Result<String, SpecError> {
+    if !random_hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return fail(
+            "\"random\" must hold only hex digits (0-9, a-f): the host's randomness, such as 12 random bytes in hex",
+        );
+    }
+    match random_hex.get(..ID_HEX_DIGITS) {
+        Some(digits) => Ok(format!("err_{}", digits.to_ascii_lowercase())),
+        None => fail(format!(
+            "\"random\" must have at least {ID_HEX_DIGITS} hex digits (it has {}): \
+             the host's randomness makes the fresh id",
+            random_hex.len()
+        )),
+    }
+}
+
+/// The INTERNAL_ERROR for an exception in `tool`: `TOOL failed with an
+/// internal error.` (`The tool failed ...` for an empty name), the code's
+/// recovery, the correlation id, and a customer message in `locale` quoting it.
+///
+/// ```
+/// use mcp_envelope::recovery::exception_error;
+/// use mcp_envelope::Locale;
+/// let e = exception_error("get_invoice", "err_7f3a", Locale::En);
+/// assert_eq!(e.message, "get_invoice failed with an internal error.");
+/// assert_eq!(e.correlation_id.as_deref(), Some("err_7f3a"));
+/// ```
+pub fn exception_error(tool: &str, correlation_id: &str, locale: Locale) -> ToolError {
+    let message = if tool.is_empty() {
+        "The tool failed with an internal error.".to_owned()
+    } else {
+        format!("{tool} failed with an internal error.")
+    };
+    let error = ToolError::new(code::INTERNAL_ERROR, message).locale(locale);
+    if correlation_id.is_empty() {
+        return error.customer_message(words(locale, FAILED_WORDS));
+    }
+    let customer = words(locale, FAILED_UNDER_ID_WORDS).replace("{id}", correlation_id);
+    error.correlation_id(correlation_id).customer_message(customer)
+}
+
+/// The words for people (en, pt-BR) when there is no id to quote.
+const FAILED_WORDS: (&str, &str) = ("Something went wrong on our side.", "Algo deu errado do nosso lado.");
+/// The words for people (en, pt-BR), quoting the id: what support finds the log line by.
+const FAILED_UNDER_ID_WORDS: (&str, &str) = (
+    "Something went wrong on our side. It was recorded under the reference {id}.",
+    "Algo deu errado do nosso lado. O problema foi registrado com a referência {id}.",
+);
+
+/// The result, id and log line for an exception in `tool`, whose text is
+/// `exception`. `correlation_id` is the caller's or [`fresh_correlation_id`]'s.
+///
+/// ```
+/// use mcp_envelope::recovery::exception_result;
+/// use mcp_envelope::{Format, Locale};
+/// let secret = "KeyError: 'password=hunter2'";
+/// let report = exception_result("charge", secret, "err_0123456789ab", Format::Text, Locale::En);
+/// assert!(!report.result.contains("hunter2"));
+/// assert_eq!(
+///     report.log,
+///     r#"code=INTERNAL_ERROR correlationId="err_0123456789ab" tool="charge" exception="KeyError: 'password=hunter2'""#
+/// );
+/// ```
+pub fn exception_result(
+    tool: &str,
+    exception: &str,
+    correlation_id: &str,
+    format: Format,
+    locale: Locale,
+) -> ExceptionReport {
+    let error = exception_error(tool, correlation_id, locale);
+    let result = call_tool_result(&error, format);
+    ExceptionReport {
+        error,
+        result,
+        correlation_id: correlation_id.to_owned(),
+        log: log_line(tool, exception, correlation_id),
+    }
+}
+
+/// logfmt: `key=value` pairs, each text as a JSON string, so a traceback's
+/// line breaks stay on one line and the line reads back unambiguously.
+fn log_line(tool: &str, exception: &str, correlation_id: &str) -> String {
+    let mut line = String::with_capacity(exception.len() + tool.len() + 80);
+    line.push_str("code=INTERNAL_ERROR correlationId=");
+    push_json_string(&mut line, correlation_id);
+    line.push_str(" tool=");
+    push_json_string(&mut line, tool);
+    line.push_str(" exception=");
+    push_json_string(&mut line, exception);
+    line
+}
+
+const EXPORT: &str = "exception-result";
+const KEYS: [&str; 6] = ["tool", "exception", "correlationId", "random", "format", "locale"];
+
+/// `exception-result`: `{"tool", "exception", "correlationId"?, "random"?,
+/// "format"?, "locale"?}` to `{"result": CallToolResult, "correlationId",
+/// "log"}`. The caller's `correlationId` wins over `random`; one of them is needed.
+///
+/// ```
+/// use mcp_envelope::recovery::exception_result_json;
+/// let out = exception_result_json(r#"{"tool":"charge","exception":"boom","random":"0123456789abcdef"}"#).unwrap();
+/// assert!(out.contains(r#""correlationId":"err_0123456789ab""#));
+/// ```
+pub fn exception_result_json(text: &str) -> Result<String, SpecError> {
+    let (mut tool, mut exception, mut given_id, mut random) = (None, None, None, None);
+    let (mut format, mut chosen) = (Format::Xml, Locale::En);
+    for (key, raw) in input(text, EXPORT)? {
+        match key.as_ref() {
+            "tool" => tool = Some(string(&raw, &Quoted("tool"))?),
+            "exception" => exception = Some(string(&raw, &Quoted("exception"))?),
+            "correlationId" => given_id = optional_text(&raw, "correlationId")?,
+            "random" => random = optional_text(&raw, "random")?,
+            "format" if crate::json::is_null(&raw) => format = Format::Xml,
+            "format" => format = one_of(&raw, &Quoted("format"), Format::ALL, Format::as_str)?,
+            "locale" => chosen = locale(&raw)?,
+            _ => return unknown_key(EXPORT, &key, &KEYS),
+        }
+    }
+    let Some(tool) = tool else {
+        return fail("missing \"tool\": the name of the tool that raised the exception");
+    };
+    let Some(exception) = exception else {
+        return fail("missing \"exception\": the exception's text, for the log line");
+    };
+    let correlation_id = match (given_id, random) {
+        (Some(id), _) => id,
+        (None, Some(random)) => fresh_correlation_id(&random)?,
+        (None, None) => {
+            return fail(
+                "missing \"correlationId\" or \"random\": give the caller's correlation id, \
+                 or host randomness (at least 12 hex digits) for a fresh one",
+            )
+        }
+    };
+    let report = exception_result(&tool, &exception, &correlation_id, format, chosen);
+    let mut out = String::with_capacity(report.result.len() + report.log.len() + 64);
+    out.push_str("{\"result\":");
+    out.push_str(&report.result);
+    out.push_str(",\"correlationId\":");
+    push_json_string(&mut out, &report.correlation_id);
+    out.push_str(",\"log\":");
+    push_json_string(&mut out, &report.log);
+    out.push('}');
+    Ok(out)
+}

@@ -1,0 +1,94 @@
+//! Recovery helpers: the failures every tool meets, each turned into the
+//! envelope that puts the model on the right branch (issue 10: items 2, 3, 5
+//! and 7; docs/recovery-helpers.md).
+//!
+//! - [`upstream_error`]: an upstream HTTP failure mapped onto our codes, its
+//!   body kept out of the envelope (an opt-in sanitized excerpt aside) and
+//!   handed back for the log;
+//! - [`exception_result`]: an exception in a tool's own code as INTERNAL_ERROR
+//!   with a correlation id, its text handed back for the log only;
+//! - [`access_error`]: FORBIDDEN that never says whether the object exists,
+//!   and AUTH_REQUIRED addressed to the host, so the model never goes looking
+//!   for a token;
+//! - [`empty_result`]: a query that ran and matched nothing, as a success.
+//!
+//! Each has a typed function and a `*_json` entry point (one JSON object in,
+//! JSON text out) that the component exports. The words for people
+//! (customer messages) come in `en` and `pt-BR`; the sentences that steer the
+//! model stay English.
+//!
+//! ```
+//! use mcp_envelope::recovery::{access_error, upstream_error, AccessKind, UpstreamFailure};
+//! use mcp_envelope::{call_tool_result, render_text, Format, Locale};
+//!
+//! let failure = UpstreamFailure { status: 429, retry_after: Some("30"), ..Default::default() };
+//! let report = upstream_error(&failure).unwrap();
+//! assert_eq!(report.error.retry_after, Some(30));
+//! let denied = access_error(AccessKind::Forbidden, Some("refund"), Some("order A-8812"), Locale::En);
+//! assert!(call_tool_result(&denied, Format::Xml).ends_with(r#""isError":true}"#));
+//! assert!(render_text(&denied).starts_with(
+//!     "error_code: FORBIDDEN\nwhat_failed: Not permitted: the caller may not refund order A-8812."
+//! ));
+//! ```
+
+mod access;
+mod empty;
+mod exception;
+mod excerpt;
+mod retry_after;
+mod upstream;
+
+pub use access::{access_error, access_error_json, AccessKind};
+pub use empty::{empty_result, empty_result_json, EmptyResult};
+pub use exception::{exception_error, exception_result, exception_result_json, fresh_correlation_id, ExceptionReport};
+pub use excerpt::{excerpt, MAX_EXCERPT_CHARS};
+pub use upstream::{
+    upstream_error, upstream_error_json, UpstreamFailure, UpstreamLog, UpstreamReport, EXCERPT_DETAIL,
+    UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,
+};
+
+use crate::error::SpecError;
+use crate::json::{fail, is_null, kind_of_text, one_of, optional_string, repaired_object, repeated_key, Members};
+use crate::locale::Locale;
+
+/// The members of an entry point's input object, refusing anything else and
+/// any repeated key. `export` names the input in messages (`upstream-error`).
+fn input<'a>(text: &'a str, export: &str) -> Result<Members<'a>, SpecError> {
+    let members = repaired_object(text, |text, e| match kind_of_text(text, &e) {
+        Some(kind) => SpecError(format!("the {export} input must be a JSON object, not {kind}")),
+        None => SpecError(format!("invalid {export} input JSON: {e}")),
+    })?;
+    if let Some(key) = repeated_key(&members) {
+        return fail(format!("the {export} input has the key {key:?} twice"));
+    }
+    Ok(members)
+}
+
+/// The refusal of a key an entry point does not know.
+fn unknown_key<T>(export: &str, key: &str, keys: &[&str]) -> Result<T, SpecError> {
+    fail(format!(
+        "unknown key {key:?} in the {export} input (expected one of: {})",
+        keys.join(", ")
+    ))
+}
+
+/// `"en"` or `"pt-BR"`; `null` is the default, English.
+fn locale(raw: &str) -> Result<Locale, SpecError> {
+    if is_null(raw) {
+        return Ok(Locale::En);
+    }
+    one_of(raw, &crate::json::Quoted("locale"), Locale::ALL, Locale::as_str)
+}
+
+/// An optional text where an empty string means "not given", as in a spec.
+fn optional_text(raw: &str, key: &str) -> Result<Option<String>, SpecError> {
+    Ok(optional_string(raw, &crate::json::Quoted(key))?.filter(|s| !s.is_empty()))
+}
+
+/// The words for people, given as `(en, pt-BR)`, in the error's locale.
+fn words(locale: Locale, (en, pt_br): (&'static str, &'static str)) -> &'static str {
+    match locale {
+        Locale::En => en,
+        Locale::PtBr => pt_br,
+    }
+}
