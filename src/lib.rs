@@ -91,7 +91,7 @@ pub use limits::Limits;
 pub use locale::Locale;
 pub use model::{Severity, ToolError, ToolFailureMeta};
 pub use parse::parse;
-pub use read::{error_of_result, internal_error_result, read_envelope, ClientOutcome, Reading};
+pub use read::{error_of_result, read_envelope, ClientOutcome, Reading};
 pub use recovery::{access_error_json, empty_result_json, exception_result_json, upstream_error_json};
 pub use render::{
     call_tool_result, protocol_error, render, render_json, render_text, render_xml, Format, ProtocolErrorKind,

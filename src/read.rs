@@ -18,7 +18,6 @@ use crate::model::{Severity, ToolError};
 use crate::parse::json::joined_text_blocks;
 use crate::parse::JsonText;
 use crate::partial::{PartialResult, PARTIAL_CODE};
-use crate::render::{call_tool_result, Format};
 use crate::validation::{envelope_to_json, ValidationEnvelope};
 
 /// The code a `<validation_error>` reads as.
@@ -254,23 +253,4 @@ fn unknown(text: String, malformed: Option<String>) -> ClientOutcome {
         reading: Reading::None,
         malformed,
     }
-}
-
-/// The `CallToolResult` JSON for an exception in a tool's own code: an
-/// INTERNAL_ERROR naming the tool and quoting the correlation id the host
-/// logged the exception under, with English words for the user. Nothing of
-/// the exception enters it: its text can hold secrets, paths and hosts, and
-/// the model cannot act on it. The wording is
-/// [`exception_error`](crate::recovery::exception_error)'s; see
-/// [`exception_result`](crate::recovery::exception_result) for the log line
-/// and other locales.
-///
-/// ```
-/// use mcp_envelope::{internal_error_result, Format};
-/// let result = internal_error_result("get_invoice", "err_7f3a", Format::Text);
-/// assert!(result.contains("what_failed: get_invoice failed with an internal error."));
-/// ```
-pub fn internal_error_result(tool: &str, correlation_id: &str, format: Format) -> String {
-    let error = crate::recovery::exception_error(tool, correlation_id, crate::locale::Locale::En);
-    call_tool_result(&error, format)
 }
