@@ -4,7 +4,7 @@
 
 use crate::error::{ParseError, SpecError};
 use crate::json::{array, fail, object, one_of, optional_string, push_json_string, string, Member};
-use crate::xml::{escape_attribute, escape_content, XmlReader};
+use crate::xml::{escape_attribute, escape_content, more_line, XmlReader};
 
 /// Deltas an envelope lists in `<contract_awareness>` before a `<more_deltas>` count.
 pub const DEFAULT_MAX_DELTAS: usize = 5;
@@ -51,13 +51,14 @@ pub fn shown_deltas(deltas: &[ContractDelta]) -> Vec<&ContractDelta> {
     of(DeltaSeverity::Breaking).chain(of(DeltaSeverity::Risky)).collect()
 }
 
-/// Appends the `<contract_awareness>` section (nothing when there are no deltas).
-pub(crate) fn contract_awareness(out: &mut String, deltas: &[&ContractDelta], max: usize) {
-    if deltas.is_empty() {
+/// Appends the `<contract_awareness>` section: the listed deltas, then a
+/// `<more_deltas>` count of the rest (nothing when there is neither).
+pub(crate) fn contract_awareness(out: &mut String, listed: &[&ContractDelta], omitted: usize) {
+    if listed.is_empty() && omitted == 0 {
         return;
     }
     out.push_str("\n  <contract_awareness>");
-    for delta in deltas.iter().take(max) {
+    for delta in listed {
         out.push_str("\n    <delta severity=\"");
         out.push_str(delta.severity.as_str());
         out.push('"');
@@ -79,13 +80,8 @@ pub(crate) fn contract_awareness(out: &mut String, deltas: &[&ContractDelta], ma
         escape_content(out, &delta.description);
         out.push_str("</delta>");
     }
-    if deltas.len() > max {
-        let more = deltas.len() - max;
-        let noun = if more == 1 { "change is" } else { "changes are" };
-        out.push_str(&format!(
-            "\n    <more_deltas count=\"{more}\">{more} more contract {noun} not listed.</more_deltas>"
-        ));
-    }
+    let nouns = ("contract change", "contract changes");
+    more_line(out, "    ", "more_deltas", omitted, listed.is_empty(), nouns);
     out.push_str("\n  </contract_awareness>");
 }
 

@@ -59,6 +59,7 @@ macro_rules! string_enum {
 }
 
 pub mod code;
+mod cut;
 pub mod delta;
 mod error;
 mod json;

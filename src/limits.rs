@@ -5,8 +5,8 @@
 //! details, and the whole envelope within `envelope_chars` where the kept
 //! parts allow. Characters are Unicode scalar values. Cutting is marked.
 
-use crate::json::{count, fail, object, Member, Quoted};
 use crate::error::SpecError;
+use crate::json::{count, fail, object, Member, Quoted};
 
 /// The caps one envelope is rendered under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,10 +51,16 @@ impl Limits {
             }
         }
         if limits.message_chars < Limits::MIN_MESSAGE_CHARS {
-            return fail(format!("limits.messageChars must be at least {}", Limits::MIN_MESSAGE_CHARS));
+            return fail(format!(
+                "limits.messageChars must be at least {}",
+                Limits::MIN_MESSAGE_CHARS
+            ));
         }
         if limits.envelope_chars < Limits::MIN_ENVELOPE_CHARS {
-            return fail(format!("limits.envelopeChars must be at least {}", Limits::MIN_ENVELOPE_CHARS));
+            return fail(format!(
+                "limits.envelopeChars must be at least {}",
+                Limits::MIN_ENVELOPE_CHARS
+            ));
         }
         Ok(limits)
     }

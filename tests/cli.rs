@@ -112,7 +112,7 @@ fn parse_without_an_envelope_exits_1() {
 #[test]
 fn bad_input_exits_2_with_one_line_on_stderr_and_nothing_on_stdout() {
     let cases: &[(&[&str], &str, &str)] = &[
-        (&["render"], r#"{"code":"NOT_FOUND","mesage":"x"}"#, "mcp-envelope: stdin: unknown key \"mesage\" (expected one of: code, message, suggestion, availableActions, details, retryAfter, severity, category, retryable, customerMessage, correlationId, deltas, locale, localizeSteering, limits, toolFailure)\n"),
+        (&["render"], r#"{"code":"NOT_FOUND","mesage":"x"}"#, "mcp-envelope: stdin: unknown key \"mesage\" (expected one of: code, message, suggestion, availableActions, omittedActions, details, omittedDetails, retryAfter, severity, category, retryable, customerMessage, correlationId, deltas, omittedDeltas, locale, localizeSteering, limits, toolFailure)\n"),
         (&["result"], "not json", "mcp-envelope: stdin: invalid spec JSON: expected ident at line 1 column 2\n"),
         (&["render"], r#"{"code":"X","message":"m","retryAfter":-3}"#, "mcp-envelope: stdin: \"retryAfter\" must not be negative\n"),
         (&["parse"], "<tool_error code=\"X\"><message>m</tool_error>", "mcp-envelope: malformed <tool_error> envelope at byte 31: ill-formed document: expected `</message>`, but `</tool_error>` was found\n"),

@@ -51,8 +51,10 @@ pub fn render_validation(
             "\n  <more_fields count=\"{more}\">{more} more invalid {noun} not listed.</more_fields>"
         ));
     }
-    let applicable: Vec<&ContractDelta> = deltas_for_action(deltas, action);
-    contract_awareness(&mut out, &applicable, options.max_deltas);
+    let mut applicable: Vec<&ContractDelta> = deltas_for_action(deltas, action);
+    let omitted = applicable.len().saturating_sub(options.max_deltas);
+    applicable.truncate(options.max_deltas);
+    contract_awareness(&mut out, &applicable, omitted);
     element(&mut out, "  ", "recovery", VALIDATION_RECOVERY);
     out.push_str("\n</validation_error>");
     out
