@@ -2,6 +2,9 @@
 //! of them an envelope tells the model about (BREAKING and RISKY, most severe
 //! first, at most five by default), and their XML and JSON forms.
 
+use std::borrow::Cow;
+
+use crate::cut::{capped, Marker};
 use crate::error::{ParseError, SpecError};
 use crate::json::{array, fail, object, one_of, optional_string, push_json_string, string, Member};
 use crate::xml::{escape_attribute, escape_content, more_line, XmlReader};
@@ -83,6 +86,29 @@ pub(crate) fn contract_awareness(out: &mut String, listed: &[&ContractDelta], om
     let nouns = ("contract change", "contract changes");
     more_line(out, "    ", "more_deltas", omitted, listed.is_empty(), nouns);
     out.push_str("\n  </contract_awareness>");
+}
+
+/// A contract change with each text cut; borrowed when none needs it.
+pub(crate) fn capped_delta(delta: &ContractDelta, max: usize, marker: Marker) -> Cow<'_, ContractDelta> {
+    let texts = [
+        Some(&delta.field),
+        Some(&delta.description),
+        delta.action.as_ref(),
+        delta.before.as_ref(),
+        delta.after.as_ref(),
+    ];
+    if texts.iter().flatten().all(|t| t.len() <= max) {
+        return Cow::Borrowed(delta);
+    }
+    let text = |t: &String| capped(t, max, marker).into_owned();
+    Cow::Owned(ContractDelta {
+        action: delta.action.as_ref().map(text),
+        severity: delta.severity,
+        field: text(&delta.field),
+        description: text(&delta.description),
+        before: delta.before.as_ref().map(text),
+        after: delta.after.as_ref().map(text),
+    })
 }
 
 /// The deltas as a JSON array (JSON and text forms of `<tool_error>`).

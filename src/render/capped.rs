@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 
 use crate::cut::{capped, Cut, Marker};
-use crate::delta::ContractDelta;
+use crate::delta::{capped_delta, ContractDelta};
 use crate::limits::Limits;
 use crate::model::ToolError;
 
@@ -116,29 +116,6 @@ fn listed_details<'a>(error: &'a ToolError, max: usize, marker: Marker) -> (Vec<
         shown.push((key, capped(value, max, marker)));
     }
     (shown, omitted)
-}
-
-/// A contract change with each text cut; borrowed when none needs it.
-fn capped_delta(delta: &ContractDelta, max: usize, marker: Marker) -> Cow<'_, ContractDelta> {
-    let texts = [
-        Some(&delta.field),
-        Some(&delta.description),
-        delta.action.as_ref(),
-        delta.before.as_ref(),
-        delta.after.as_ref(),
-    ];
-    if texts.iter().flatten().all(|t| t.len() <= max) {
-        return Cow::Borrowed(delta);
-    }
-    let text = |t: &String| capped(t, max, marker).into_owned();
-    Cow::Owned(ContractDelta {
-        action: delta.action.as_ref().map(text),
-        severity: delta.severity,
-        field: text(&delta.field),
-        description: text(&delta.description),
-        before: delta.before.as_ref().map(text),
-        after: delta.after.as_ref().map(text),
-    })
 }
 
 fn drop_details(view: &mut Capped<'_>, _: usize, _: &Limits) -> bool {

@@ -2,20 +2,34 @@
 //! our own templates: what is wrong, `You sent: ..`, `Expected ..`, each a
 //! sentence. The validator's English is used only where no template fits.
 
+use std::borrow::Cow;
+
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::sent_value::{describe, quote, string_length};
+use super::FIELD_CHARS;
+use crate::cut::{capped, Marker};
 
 /// Allowed values listed before "and N more".
 const MAX_VALUES: usize = 10;
 /// Characters of a validator's own message kept before the cut.
 const MAX_MESSAGE_CHARS: usize = 200;
 
+/// The text of one field line, at most `FIELD_CHARS` characters (cut marked).
+///
 /// ```
 /// use mcp_envelope::validation::{field_text, IssueCode, ValidationIssue};
 /// let issue = ValidationIssue::new(IssueCode::InvalidFormat).format("email").input_json(r#""not-an-email""#);
 /// assert_eq!(field_text(&issue), "Invalid email format. You sent: 'not-an-email'. Expected a valid email address.");
 /// ```
 pub fn field_text(issue: &ValidationIssue) -> String {
+    let text = uncapped_field_text(issue);
+    match capped(&text, FIELD_CHARS, Marker::English) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(cut) => cut,
+    }
+}
+
+fn uncapped_field_text(issue: &ValidationIssue) -> String {
     let sent = describe(issue.input.as_deref());
     let (wrong, expected) = match issue.code {
         IssueCode::MissingRequired => missing(issue),
@@ -185,12 +199,13 @@ fn size_text(issue: &ValidationIssue, sent: String) -> String {
 }
 
 fn with_length(sent: String, issue: &ValidationIssue) -> String {
+    // A cut string already states its length.
+    if sent.ends_with("characters)") {
+        return sent;
+    }
     match string_length(issue.input.as_deref()) {
-        // A cut string already states its length.
-        Some(n) if !sent.ends_with("characters)") => {
-            format!("{sent} ({n} {})", if n == 1 { "character" } else { "characters" })
-        }
-        _ => sent,
+        Some(n) => format!("{sent} ({n} {})", if n == 1 { "character" } else { "characters" }),
+        None => sent,
     }
 }
 
@@ -217,20 +232,41 @@ fn bound_phrase(bound: &Bound, small: bool, date: bool, unit: Option<(&str, &str
     }
 }
 
-/// A validator's message as one clean sentence: one line, no trailing period, cut if long.
+/// A validator's message as one clean sentence: one line, no trailing period,
+/// cut if long. One pass over the message, copying only what is kept, so a
+/// huge message costs a count, not copies.
 fn own_words(message: Option<&str>) -> Option<String> {
-    let text: String = message?.split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = text.trim_end_matches('.');
-    if text.is_empty() {
+    let (mut kept, mut total) = (String::new(), 0usize);
+    let mut last_word = "";
+    for word in message?.split_whitespace() {
+        if total > 0 {
+            if total < MAX_MESSAGE_CHARS + 1 {
+                kept.push(' ');
+            }
+            total += 1;
+        }
+        for c in word.chars() {
+            if total < MAX_MESSAGE_CHARS + 1 {
+                kept.push(c);
+            }
+            total += 1;
+        }
+        last_word = word;
+    }
+    // Trailing periods go: the template adds its own.
+    total -= last_word.len() - last_word.trim_end_matches('.').len();
+    if total == 0 {
         return None;
     }
-    let total = text.chars().count();
-    Some(if total > MAX_MESSAGE_CHARS {
-        format!(
-            "{}… ({total} characters)",
-            text.chars().take(MAX_MESSAGE_CHARS).collect::<String>()
-        )
-    } else {
-        text.to_owned()
-    })
+    if total > MAX_MESSAGE_CHARS {
+        let at = kept
+            .char_indices()
+            .nth(MAX_MESSAGE_CHARS)
+            .map_or(kept.len(), |(at, _)| at);
+        kept.truncate(at);
+        return Some(format!("{kept}… ({total} characters)"));
+    }
+    let at = kept.char_indices().nth(total).map_or(kept.len(), |(at, _)| at);
+    kept.truncate(at);
+    Some(kept)
 }

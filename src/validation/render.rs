@@ -3,7 +3,11 @@
 
 use super::field_text::field_text;
 use super::model::{ValidationIssue, ValidationOptions};
-use crate::delta::{contract_awareness, deltas_for_action, ContractDelta};
+use std::borrow::Cow;
+
+use super::FIELD_CHARS;
+use crate::cut::{capped, Marker};
+use crate::delta::{capped_delta, contract_awareness, deltas_for_action, ContractDelta};
 use crate::xml::{element, escape_attribute, escape_content};
 
 /// The last line of every validation envelope, part of the wire format.
@@ -11,7 +15,8 @@ pub const VALIDATION_RECOVERY: &str = "Fix the fields above and call the tool ag
 
 /// Renders the envelope: one `<field>` per issue (up to `max_fields`, then a
 /// `<more_fields>` count), the contract changes that apply to `action`, and
-/// the recovery line. Two spaces per level, no trailing newline.
+/// the recovery line. Two spaces per level, no trailing newline. Every text
+/// is at most `FIELD_CHARS` characters, cut marked as a tool error's are.
 ///
 /// ```
 /// use mcp_envelope::validation::{render_validation, IssueCode, PathSegment, ValidationIssue, ValidationOptions};
@@ -35,7 +40,7 @@ pub fn render_validation(
 ) -> String {
     let mut out = String::with_capacity(200 + 120 * issues.len().min(options.max_fields));
     out.push_str("<validation_error action=\"");
-    escape_attribute(&mut out, action);
+    escape_attribute(&mut out, &capped(action, FIELD_CHARS, Marker::English));
     out.push_str("\">");
     for issue in issues.iter().take(options.max_fields) {
         out.push_str("\n  <field name=\"");
@@ -51,10 +56,14 @@ pub fn render_validation(
             "\n  <more_fields count=\"{more}\">{more} more invalid {noun} not listed.</more_fields>"
         ));
     }
-    let mut applicable: Vec<&ContractDelta> = deltas_for_action(deltas, action);
+    let applicable: Vec<&ContractDelta> = deltas_for_action(deltas, action);
     let omitted = applicable.len().saturating_sub(options.max_deltas);
-    applicable.truncate(options.max_deltas);
-    contract_awareness(&mut out, &applicable, omitted);
+    let listed: Vec<Cow<'_, ContractDelta>> = applicable
+        .into_iter()
+        .take(options.max_deltas)
+        .map(|d| capped_delta(d, FIELD_CHARS, Marker::English))
+        .collect();
+    contract_awareness(&mut out, &listed.iter().map(|d| &**d).collect::<Vec<_>>(), omitted);
     element(&mut out, "  ", "recovery", VALIDATION_RECOVERY);
     out.push_str("\n</validation_error>");
     out
