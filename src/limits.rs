@@ -4,6 +4,14 @@
 //! text longer than `message_chars`, at most `actions` actions and `details`
 //! details, and the whole envelope within `envelope_chars` where the kept
 //! parts allow. Characters are Unicode scalar values. Cutting is marked.
+//! Every renderer applies them (`render/capped.rs`); docs/size-caps.md has
+//! the rules.
+//!
+//! ```
+//! use mcp_envelope::{render_json, Limits, ToolError};
+//! let e = ToolError::new("X", "y".repeat(100)).limits(Limits { message_chars: 40, ..Limits::DEFAULT });
+//! assert!(render_json(&e).contains(&format!("\"reason\":\"{}… [81 characters cut]\"", "y".repeat(19))));
+//! ```
 
 use crate::error::SpecError;
 use crate::json::{count, fail, object, Member, Quoted};
@@ -22,6 +30,7 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// 500 characters a text, 2000 an envelope, 10 actions, 10 details.
     pub const DEFAULT: Limits = Limits {
         message_chars: 500,
         envelope_chars: 2000,
@@ -72,6 +81,28 @@ impl Limits {
             self.message_chars, self.envelope_chars, self.actions, self.details
         )
     }
+}
+
+/// The limits in force for a partial `limits` object (`null`: the
+/// defaults), every key written: what a package shows as its defaults and
+/// how it checks a caller's limits before any render.
+///
+/// ```
+/// use mcp_envelope::limits::limits_json;
+/// assert_eq!(
+///     limits_json(r#"{"messageChars":300}"#).unwrap(),
+///     r#"{"messageChars":300,"envelopeChars":2000,"actions":10,"details":10}"#
+/// );
+/// assert_eq!(limits_json("null").unwrap(), limits_json("{}").unwrap());
+/// ```
+pub fn limits_json(input: &str) -> Result<String, SpecError> {
+    let input = crate::json::repair_lone_surrogates(input);
+    let limits = match crate::json::parse_raw(&input) {
+        Ok(raw) if crate::json::is_null(raw) => Limits::DEFAULT,
+        Ok(raw) => Limits::from_json(raw)?,
+        Err(e) => return fail(format!("invalid JSON in \"limits\": {e}")),
+    };
+    Ok(limits.to_json())
 }
 
 impl Default for Limits {

@@ -4,6 +4,7 @@
 
 pub fn native(name: &str, input: &str) -> Result<String, String> {
     match name {
+        "limits" => mcp_envelope::limits::limits_json(input).map_err(|e| e.0),
         _ => panic!("no native function for the call {name:?}: add a row to tests/common/calls.rs"),
     }
 }
