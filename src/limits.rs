@@ -105,6 +105,19 @@ pub fn limits_json(input: &str) -> Result<String, SpecError> {
     Ok(limits.to_json())
 }
 
+/// `text` as every envelope shows a text under a `max_chars` cap: whole
+/// when within it, else the longest prefix that fits with the English cut
+/// marker `… [N characters cut]`, cut on a character boundary.
+///
+/// ```
+/// use mcp_envelope::limits::cut_text;
+/// assert_eq!(cut_text("short", 40), "short");
+/// assert_eq!(cut_text(&"x".repeat(100), 40), format!("{}… [81 characters cut]", "x".repeat(19)));
+/// ```
+pub fn cut_text(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
+    crate::cut::capped(text, max_chars, crate::cut::Marker::English)
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits::DEFAULT
