@@ -262,7 +262,7 @@ impl ToolError {
             code: self.code.clone(),
             message: self.message.clone(),
             suggestion: non_empty(&self.suggestion)
-                .filter(|s| defaults.map_or(true, |d| d.recovery != *s))
+                .filter(|s| defaults.is_none_or(|d| d.recovery != *s))
                 .map(str::to_owned),
             available_actions: self.available_actions.clone(),
             omitted_actions: self.omitted_actions,
@@ -270,8 +270,8 @@ impl ToolError {
             omitted_details: self.omitted_details,
             retry_after: self.retry_after,
             severity: self.severity,
-            category: self.category.filter(|c| defaults.map_or(true, |d| d.category != *c)),
-            retryable: self.retryable.filter(|r| defaults.map_or(true, |d| d.retryable != *r)),
+            category: self.category.filter(|c| defaults.is_none_or(|d| d.category != *c)),
+            retryable: self.retryable.filter(|r| defaults.is_none_or(|d| d.retryable != *r)),
             customer_message: self.customer_message_text().map(str::to_owned),
             correlation_id: self.correlation_id_text().map(str::to_owned),
             deltas: self.deltas.clone(),

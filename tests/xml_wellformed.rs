@@ -123,7 +123,7 @@ fn any_validation_input_renders_well_formed_xml_that_reads_back() {
         let xml = render_validation(
             &action,
             &[issue.clone()],
-            &[delta.clone()],
+            std::slice::from_ref(&delta),
             ValidationOptions::default(),
         );
         let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("round {round}: {e}\n{xml}"));

@@ -6,7 +6,7 @@ use crate::json::{kind_of, parse_value, repaired_object, Reader, Value, A_JSON_O
 use crate::model::{Severity, ToolError};
 
 pub(super) enum JsonEnvelope {
-    Error(ToolError),
+    Error(Box<ToolError>),
     /// A `CallToolResult`: its text blocks, joined, to be parsed in turn.
     ToolResultText(String),
 }
@@ -88,7 +88,7 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
             _ => {} // a newer version's field
         }
     }
-    Ok(JsonEnvelope::Error(error))
+    Ok(JsonEnvelope::Error(Box::new(error)))
 }
 
 /// A count of items an envelope left out of a list.

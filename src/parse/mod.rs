@@ -35,7 +35,7 @@ fn parse_envelope(text: &str, unwrap_result: bool) -> Result<ToolError, ParseErr
     if trimmed.starts_with('{') {
         match json::parse_json(trimmed) {
             Err(ParseError::NoEnvelope) => {}
-            Ok(json::JsonEnvelope::Error(error)) => return Ok(error),
+            Ok(json::JsonEnvelope::Error(error)) => return Ok(*error),
             // One level only: a result inside a result is not an envelope.
             Ok(json::JsonEnvelope::ToolResultText(inner)) if unwrap_result => return parse_envelope(&inner, false),
             Ok(json::JsonEnvelope::ToolResultText(_)) => return Err(ParseError::NoEnvelope),

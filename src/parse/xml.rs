@@ -24,10 +24,13 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
     if root.name() != "tool_error" {
         return Err(ParseError::NoEnvelope);
     }
-    let mut error = ToolError::default();
-    error.code = match xml.attribute(&root, "code")? {
+    let code = match xml.attribute(&root, "code")? {
         Some(code) => code,
         None => return xml.malformed("<tool_error> has no code attribute"),
+    };
+    let mut error = ToolError {
+        code,
+        ..Default::default()
     };
     if let Some(severity) = xml.attribute(&root, "severity")? {
         error.severity = match Severity::from_wire(&severity) {

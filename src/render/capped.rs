@@ -20,6 +20,9 @@ use crate::model::ToolError;
 /// message, marker included: room for a marker and a few words.
 const MIN_KEPT_CHARS: usize = Limits::MIN_MESSAGE_CHARS;
 
+/// Listed details as shown: key and value, each cut to its cap.
+type Details<'a> = Vec<(Cow<'a, str>, Cow<'a, str>)>;
+
 /// An error as an envelope shows it, under its limits.
 pub(crate) struct Capped<'a> {
     /// The fields shown as set: severity, retry-after, category, retryable.
@@ -29,7 +32,7 @@ pub(crate) struct Capped<'a> {
     pub recovery: Option<Cow<'a, str>>,
     pub actions: Vec<Cow<'a, str>>,
     pub omitted_actions: usize,
-    pub details: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    pub details: Details<'a>,
     pub omitted_details: usize,
     pub customer_message: Option<Cut<'a>>,
     pub correlation_id: Option<Cow<'a, str>>,
@@ -99,9 +102,9 @@ impl<'a> Capped<'a> {
 /// The listed details with their texts cut. A cut key that would repeat a
 /// key already listed (two long keys alike up to the cut) is not listed but
 /// counted, so the JSON forms never hold a key twice.
-fn listed_details<'a>(error: &'a ToolError, max: usize, marker: Marker) -> (Vec<(Cow<'a, str>, Cow<'a, str>)>, usize) {
+fn listed_details<'a>(error: &'a ToolError, max: usize, marker: Marker) -> (Details<'a>, usize) {
     let (listed, mut omitted) = error.listed_details();
-    let mut shown: Vec<(Cow<'a, str>, Cow<'a, str>)> = Vec::with_capacity(listed.len());
+    let mut shown: Details<'a> = Vec::with_capacity(listed.len());
     let mut cut_keys = 0;
     for (key, value) in listed {
         let key = capped(key, max, marker);

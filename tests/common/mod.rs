@@ -10,8 +10,15 @@ pub fn same(what: &str, got: &str, want: &str) -> Result<(), String> {
     }
     let at = got.bytes().zip(want.bytes()).take_while(|(a, b)| a == b).count();
     let around = |s: &str| -> String {
-        let start = s.floor_char_boundary(at.saturating_sub(40));
-        let end = s.ceil_char_boundary((at + 80).min(s.len()));
+        // By hand: `floor_char_boundary` is newer than the crate's MSRV.
+        let mut start = at.saturating_sub(40).min(s.len());
+        while !s.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = (at + 80).min(s.len());
+        while !s.is_char_boundary(end) {
+            end += 1;
+        }
         format!("{:?}", &s[start..end])
     };
     Err(format!(
