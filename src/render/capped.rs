@@ -171,9 +171,11 @@ fn cut_message_further(view: &mut Capped<'_>, over: usize, _: &Limits) -> bool {
 /// Each character cut takes at least one character off the envelope (an
 /// escape only adds), so one cut is enough unless the floor stops it.
 fn cut_by(text: &mut Cut<'_>, over: usize, keep_at_most: usize) -> bool {
+    // The length as shown now, before a marker it ends with is read back:
+    // that marker may be in the other language, of another length.
+    let shown = text.chars();
     let current = text.reread();
     let kept = current.kept.chars().count();
-    let shown = current.chars();
     let target = shown.saturating_sub(over).max(MIN_KEPT_CHARS);
     replace_if_shorter(text, current.shortened(kept, target, keep_at_most))
 }
