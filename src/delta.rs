@@ -2,9 +2,12 @@
 //! of them an envelope tells the model about (BREAKING and RISKY, most severe
 //! first, at most five by default), and their XML and JSON forms.
 
+use std::borrow::Cow;
+
+use crate::cut::{capped, Marker};
 use crate::error::{ParseError, SpecError};
 use crate::json::{array, fail, object, one_of, optional_string, push_json_string, string, Member};
-use crate::xml::{escape_attribute, escape_content, XmlReader};
+use crate::xml::{escape_attribute, escape_content, more_line, XmlReader};
 
 /// Deltas an envelope lists in `<contract_awareness>` before a `<more_deltas>` count.
 pub const DEFAULT_MAX_DELTAS: usize = 5;
@@ -51,13 +54,14 @@ pub fn shown_deltas(deltas: &[ContractDelta]) -> Vec<&ContractDelta> {
     of(DeltaSeverity::Breaking).chain(of(DeltaSeverity::Risky)).collect()
 }
 
-/// Appends the `<contract_awareness>` section (nothing when there are no deltas).
-pub(crate) fn contract_awareness(out: &mut String, deltas: &[&ContractDelta], max: usize) {
-    if deltas.is_empty() {
+/// Appends the `<contract_awareness>` section: the listed deltas, then a
+/// `<more_deltas>` count of the rest (nothing when there is neither).
+pub(crate) fn contract_awareness(out: &mut String, listed: &[&ContractDelta], omitted: usize) {
+    if listed.is_empty() && omitted == 0 {
         return;
     }
     out.push_str("\n  <contract_awareness>");
-    for delta in deltas.iter().take(max) {
+    for delta in listed {
         out.push_str("\n    <delta severity=\"");
         out.push_str(delta.severity.as_str());
         out.push('"');
@@ -79,14 +83,32 @@ pub(crate) fn contract_awareness(out: &mut String, deltas: &[&ContractDelta], ma
         escape_content(out, &delta.description);
         out.push_str("</delta>");
     }
-    if deltas.len() > max {
-        let more = deltas.len() - max;
-        let noun = if more == 1 { "change is" } else { "changes are" };
-        out.push_str(&format!(
-            "\n    <more_deltas count=\"{more}\">{more} more contract {noun} not listed.</more_deltas>"
-        ));
-    }
+    let nouns = ("contract change", "contract changes");
+    more_line(out, "    ", "more_deltas", omitted, listed.is_empty(), nouns);
     out.push_str("\n  </contract_awareness>");
+}
+
+/// A contract change with each text cut; borrowed when none needs it.
+pub(crate) fn capped_delta(delta: &ContractDelta, max: usize, marker: Marker) -> Cow<'_, ContractDelta> {
+    let texts = [
+        Some(&delta.field),
+        Some(&delta.description),
+        delta.action.as_ref(),
+        delta.before.as_ref(),
+        delta.after.as_ref(),
+    ];
+    if texts.iter().flatten().all(|t| t.len() <= max) {
+        return Cow::Borrowed(delta);
+    }
+    let text = |t: &String| capped(t, max, marker).into_owned();
+    Cow::Owned(ContractDelta {
+        action: delta.action.as_ref().map(text),
+        severity: delta.severity,
+        field: text(&delta.field),
+        description: text(&delta.description),
+        before: delta.before.as_ref().map(text),
+        after: delta.after.as_ref().map(text),
+    })
 }
 
 /// The deltas as a JSON array (JSON and text forms of `<tool_error>`).

@@ -28,7 +28,8 @@
 //!
 //! The model (`ToolError`) is kept apart from the pure render functions
 //! (`render_xml`, `render_json`, `render_text`), the result builders
-//! (`call_tool_result`, `protocol_error`) and the reader (`parse`). The
+//! (`call_tool_result`, `protocol_error`) and the reader (`parse`). Every
+//! renderer applies the error's size caps (`Limits`; docs/size-caps.md). The
 //! WebAssembly component's glue lives in one module, `component`, compiled
 //! only for `wasm32`.
 
@@ -59,6 +60,7 @@ macro_rules! string_enum {
 }
 
 pub mod code;
+mod cut;
 pub mod delta;
 mod error;
 mod json;

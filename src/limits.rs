@@ -4,9 +4,17 @@
 //! text longer than `message_chars`, at most `actions` actions and `details`
 //! details, and the whole envelope within `envelope_chars` where the kept
 //! parts allow. Characters are Unicode scalar values. Cutting is marked.
+//! Every renderer applies them (`render/capped.rs`); docs/size-caps.md has
+//! the rules.
+//!
+//! ```
+//! use mcp_envelope::{render_json, Limits, ToolError};
+//! let e = ToolError::new("X", "y".repeat(100)).limits(Limits { message_chars: 40, ..Limits::DEFAULT });
+//! assert!(render_json(&e).contains(&format!("\"reason\":\"{}… [81 characters cut]\"", "y".repeat(19))));
+//! ```
 
-use crate::json::{count, fail, object, Member, Quoted};
 use crate::error::SpecError;
+use crate::json::{count, fail, object, Member, Quoted};
 
 /// The caps one envelope is rendered under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +30,7 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// 500 characters a text, 2000 an envelope, 10 actions, 10 details.
     pub const DEFAULT: Limits = Limits {
         message_chars: 500,
         envelope_chars: 2000,
@@ -51,10 +60,16 @@ impl Limits {
             }
         }
         if limits.message_chars < Limits::MIN_MESSAGE_CHARS {
-            return fail(format!("limits.messageChars must be at least {}", Limits::MIN_MESSAGE_CHARS));
+            return fail(format!(
+                "limits.messageChars must be at least {}",
+                Limits::MIN_MESSAGE_CHARS
+            ));
         }
         if limits.envelope_chars < Limits::MIN_ENVELOPE_CHARS {
-            return fail(format!("limits.envelopeChars must be at least {}", Limits::MIN_ENVELOPE_CHARS));
+            return fail(format!(
+                "limits.envelopeChars must be at least {}",
+                Limits::MIN_ENVELOPE_CHARS
+            ));
         }
         Ok(limits)
     }
@@ -66,6 +81,41 @@ impl Limits {
             self.message_chars, self.envelope_chars, self.actions, self.details
         )
     }
+}
+
+/// The limits in force for a partial `limits` object (`null`: the
+/// defaults), every key written: what a package shows as its defaults and
+/// how it checks a caller's limits before any render.
+///
+/// ```
+/// use mcp_envelope::limits::limits_json;
+/// assert_eq!(
+///     limits_json(r#"{"messageChars":300}"#).unwrap(),
+///     r#"{"messageChars":300,"envelopeChars":2000,"actions":10,"details":10}"#
+/// );
+/// assert_eq!(limits_json("null").unwrap(), limits_json("{}").unwrap());
+/// ```
+pub fn limits_json(input: &str) -> Result<String, SpecError> {
+    let input = crate::json::repair_lone_surrogates(input);
+    let limits = match crate::json::parse_raw(&input) {
+        Ok(raw) if crate::json::is_null(raw) => Limits::DEFAULT,
+        Ok(raw) => Limits::from_json(raw)?,
+        Err(e) => return fail(format!("invalid JSON in \"limits\": {e}")),
+    };
+    Ok(limits.to_json())
+}
+
+/// `text` as every envelope shows a text under a `max_chars` cap: whole
+/// when within it, else the longest prefix that fits with the English cut
+/// marker `… [N characters cut]`, cut on a character boundary.
+///
+/// ```
+/// use mcp_envelope::limits::cut_text;
+/// assert_eq!(cut_text("short", 40), "short");
+/// assert_eq!(cut_text(&"x".repeat(100), 40), format!("{}… [81 characters cut]", "x".repeat(19)));
+/// ```
+pub fn cut_text(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
+    crate::cut::capped(text, max_chars, crate::cut::Marker::English)
 }
 
 impl Default for Limits {

@@ -44,7 +44,9 @@ impl Severity {
 ///
 /// Two errors are equal when they say the same thing: an unset field equals
 /// that field set to its code's default, an empty optional string equals an
-/// unset one, and only the contract changes an envelope lists count.
+/// unset one, and of actions, details and contract changes only those an
+/// envelope lists count, with how many more it counts. Texts compare whole:
+/// an error and its envelope with a text cut (see `Limits`) differ.
 #[derive(Debug, Clone, Default)]
 pub struct ToolError {
     pub code: String,
@@ -52,8 +54,13 @@ pub struct ToolError {
     /// Rendered as the recovery; the code's default is used when unset.
     pub suggestion: Option<String>,
     pub available_actions: Vec<String>,
+    /// Actions that exist beyond those in `available_actions`, only counted
+    /// (an envelope read back states how many it left out).
+    pub omitted_actions: usize,
     /// Ordered key/value pairs; the builder keeps keys unique.
     pub details: Vec<(String, String)>,
+    /// Details beyond those in `details`, only counted.
+    pub omitted_details: usize,
     /// Whole seconds before a retry can help.
     pub retry_after: Option<u32>,
     pub severity: Severity,
@@ -66,6 +73,8 @@ pub struct ToolError {
     /// Contract changes since the contract the model learned; the BREAKING
     /// and RISKY ones are rendered, most severe first, at most five.
     pub deltas: Vec<ContractDelta>,
+    /// Contract changes beyond those in `deltas`, only counted.
+    pub omitted_deltas: usize,
     /// The catalog for words the core supplies (the default recovery hints,
     /// customer messages); English by default. The caller's own words are never translated.
     pub locale: Locale,
@@ -201,7 +210,21 @@ impl ToolError {
         let mut shown = shown_deltas(&self.deltas);
         let omitted = shown.len().saturating_sub(DEFAULT_MAX_DELTAS);
         shown.truncate(DEFAULT_MAX_DELTAS);
-        (shown, omitted)
+        (shown, self.omitted_deltas.saturating_add(omitted))
+    }
+
+    /// The actions the envelope lists (at most `limits.actions`), and how many more it only counts.
+    pub fn listed_actions(&self) -> (&[String], usize) {
+        let listed = &self.available_actions[..self.available_actions.len().min(self.limits_or_default().actions)];
+        let omitted = self.available_actions.len() - listed.len();
+        (listed, self.omitted_actions.saturating_add(omitted))
+    }
+
+    /// The details the envelope lists (at most `limits.details`), and how many more it only counts.
+    pub fn listed_details(&self) -> (&[(String, String)], usize) {
+        let listed = &self.details[..self.details.len().min(self.limits_or_default().details)];
+        let omitted = self.details.len() - listed.len();
+        (listed, self.omitted_details.saturating_add(omitted))
     }
 
     /// The defaults of this error's code, if it is canonical.
@@ -274,7 +297,9 @@ impl ToolError {
                 .filter(|s| default_recovery != Some(*s))
                 .map(str::to_owned),
             available_actions: self.available_actions.clone(),
+            omitted_actions: self.omitted_actions,
             details: self.details.clone(),
+            omitted_details: self.omitted_details,
             retry_after: self.retry_after,
             severity: self.severity,
             category: self.category.filter(|c| defaults.is_none_or(|d| d.category != *c)),
@@ -282,6 +307,7 @@ impl ToolError {
             customer_message: self.customer_message_text().map(str::to_owned),
             correlation_id: self.correlation_id_text().map(str::to_owned),
             deltas: self.deltas.clone(),
+            omitted_deltas: self.omitted_deltas,
             locale: self.locale,
             localize_steering: self.localize_steering,
             limits: self.limits,
@@ -295,15 +321,15 @@ impl PartialEq for ToolError {
         self.code == other.code
             && self.message == other.message
             && self.recovery() == other.recovery()
-            && self.available_actions == other.available_actions
-            && self.details == other.details
+            && self.listed_actions() == other.listed_actions()
+            && self.listed_details() == other.listed_details()
             && self.retry_after == other.retry_after
             && self.severity == other.severity
             && self.category_or_default() == other.category_or_default()
             && self.is_retryable() == other.is_retryable()
             && self.customer_message_text() == other.customer_message_text()
             && self.correlation_id_text() == other.correlation_id_text()
-            && self.listed_deltas().0 == other.listed_deltas().0
+            && self.listed_deltas() == other.listed_deltas()
     }
 }
 

@@ -21,12 +21,14 @@ use crate::model::{Severity, ToolError, ToolFailureMeta};
 pub use crate::error::SpecError;
 
 /// The keys a spec may have, in the order `to_json` writes them.
-pub const KEYS: [&str; 16] = [
+pub const KEYS: [&str; 19] = [
     "code",
     "message",
     "suggestion",
     "availableActions",
+    "omittedActions",
     "details",
+    "omittedDetails",
     "retryAfter",
     "severity",
     "category",
@@ -34,6 +36,7 @@ pub const KEYS: [&str; 16] = [
     "customerMessage",
     "correlationId",
     "deltas",
+    "omittedDeltas",
     "locale",
     "localizeSteering",
     "limits",
@@ -68,7 +71,9 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
             "suggestion" => error.suggestion = optional_string(&raw, &what)?,
             "availableActions" if is_null(&raw) => error.available_actions = Vec::new(),
             "availableActions" => error.available_actions = string_list(&raw, &what)?,
+            "omittedActions" => error.omitted_actions = omitted(&raw, &what)?,
             "details" => error.details = details(&raw)?,
+            "omittedDetails" => error.omitted_details = omitted(&raw, &what)?,
             "retryAfter" => error.retry_after = retry_after(value(&raw, &what)?)?,
             "severity" if is_null(&raw) => error.severity = Severity::Error,
             "severity" => error.severity = one_of(&raw, &what, Severity::ALL, Severity::as_str)?,
@@ -79,6 +84,7 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
             "customerMessage" => error.customer_message = optional_string(&raw, &what)?,
             "correlationId" => error.correlation_id = optional_string(&raw, &what)?,
             "deltas" => error.deltas = crate::delta::deltas_from_json(&raw)?,
+            "omittedDeltas" => error.omitted_deltas = omitted(&raw, &what)?,
             "locale" if is_null(&raw) => error.locale = Locale::En,
             "locale" => error.locale = one_of(&raw, &what, Locale::ALL, Locale::as_str)?,
             "localizeSteering" if is_null(&raw) => error.localize_steering = false,
@@ -121,10 +127,12 @@ pub fn to_json_as_stated(e: &ToolError) -> String {
         out.push_str(",\"availableActions\":");
         push_json_array(&mut out, &e.available_actions);
     }
+    push_count(&mut out, "omittedActions", e.omitted_actions);
     if !e.details.is_empty() {
         out.push_str(",\"details\":");
         push_json_object(&mut out, &e.details);
     }
+    push_count(&mut out, "omittedDetails", e.omitted_details);
     if let Some(seconds) = e.retry_after {
         out.push_str(&format!(",\"retryAfter\":{seconds}"));
     }
@@ -149,6 +157,7 @@ pub fn to_json_as_stated(e: &ToolError) -> String {
         out.push_str(",\"deltas\":");
         crate::delta::push_deltas_json(&mut out, &e.deltas.iter().collect::<Vec<_>>());
     }
+    push_count(&mut out, "omittedDeltas", e.omitted_deltas);
     if e.locale != Locale::En {
         out.push_str(&format!(",\"locale\":\"{}\"", e.locale));
     }
@@ -166,6 +175,22 @@ pub fn to_json_as_stated(e: &ToolError) -> String {
     }
     out.push('}');
     out
+}
+
+/// `,"name":N` when N is not 0.
+fn push_count(out: &mut String, name: &str, count: usize) {
+    if count > 0 {
+        out.push_str(&format!(",\"{name}\":{count}"));
+    }
+}
+
+/// How many items an envelope left out of a list beyond those given: a whole
+/// number; `null` is 0.
+fn omitted(raw: &str, what: &dyn std::fmt::Display) -> Result<usize, SpecError> {
+    if is_null(raw) {
+        return Ok(0);
+    }
+    crate::json::count(raw, what)
 }
 
 /// Detail values are shown as text: a string as itself, a number with its

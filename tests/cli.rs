@@ -99,6 +99,35 @@ fn parse_reads_any_form_back_to_the_spec() {
 }
 
 #[test]
+fn render_caps_a_16_mb_message_with_the_default_limits() {
+    let spec = format!(r#"{{"code":"X","message":"{}"}}"#, "x".repeat(16 << 20));
+    // 500 characters: 473 kept, then `… [16776743 characters cut]`.
+    let message = format!("{}… [16776743 characters cut]", "x".repeat(473));
+    let run = cli(&["render"], &spec);
+    let xml = format!("<tool_error code=\"X\" severity=\"error\">\n  <message>{message}</message>\n</tool_error>\n");
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (0, xml.as_str(), "")
+    );
+    let run = cli(&["result", "--format", "json"], &spec);
+    let json = format!(
+        r#"{{"content":[{{"type":"text","text":"{{\"code\":\"X\",\"severity\":\"error\",\"isRetryable\":false,\"reason\":\"{message}\"}}"}}],"isError":true}}"#
+    );
+    assert_eq!((run.status, run.stdout.trim_end()), (0, json.as_str()));
+}
+
+#[test]
+fn render_takes_the_limits_a_spec_gives() {
+    let spec = r#"{"code":"X","message":"The invoice service timed out after 30 seconds.","availableActions":["a","b"],"limits":{"messageChars":40,"actions":1}}"#;
+    let run = cli(&["render", "--format", "text"], spec);
+    assert_eq!(
+        run.stdout,
+        "error_code: X\nwhat_failed: The invoice service… [28 characters cut]\nretryable: false\n\
+         available_actions: [\"a\"]\nomitted_actions: 1\n"
+    );
+}
+
+#[test]
 fn parse_without_an_envelope_exits_1() {
     let run = cli(&["parse"], "Found 3 invoices.\n");
     assert_eq!(run.status, 1);
@@ -112,7 +141,7 @@ fn parse_without_an_envelope_exits_1() {
 #[test]
 fn bad_input_exits_2_with_one_line_on_stderr_and_nothing_on_stdout() {
     let cases: &[(&[&str], &str, &str)] = &[
-        (&["render"], r#"{"code":"NOT_FOUND","mesage":"x"}"#, "mcp-envelope: stdin: unknown key \"mesage\" (expected one of: code, message, suggestion, availableActions, details, retryAfter, severity, category, retryable, customerMessage, correlationId, deltas, locale, localizeSteering, limits, toolFailure)\n"),
+        (&["render"], r#"{"code":"NOT_FOUND","mesage":"x"}"#, "mcp-envelope: stdin: unknown key \"mesage\" (expected one of: code, message, suggestion, availableActions, omittedActions, details, omittedDetails, retryAfter, severity, category, retryable, customerMessage, correlationId, deltas, omittedDeltas, locale, localizeSteering, limits, toolFailure)\n"),
         (&["result"], "not json", "mcp-envelope: stdin: invalid spec JSON: expected ident at line 1 column 2\n"),
         (&["render"], r#"{"code":"X","message":"m","retryAfter":-3}"#, "mcp-envelope: stdin: \"retryAfter\" must not be negative\n"),
         (&["parse"], "<tool_error code=\"X\"><message>m</tool_error>", "mcp-envelope: malformed <tool_error> envelope at byte 31: ill-formed document: expected `</message>`, but `</tool_error>` was found\n"),

@@ -206,26 +206,26 @@ pub(crate) fn next_special(bytes: &[u8], from: usize) -> usize {
     i
 }
 
-pub(crate) fn push_json_array(out: &mut String, items: &[String]) {
+pub(crate) fn push_json_array<S: AsRef<str>>(out: &mut String, items: &[S]) {
     out.push('[');
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        push_json_string(out, item);
+        push_json_string(out, item.as_ref());
     }
     out.push(']');
 }
 
-pub(crate) fn push_json_object(out: &mut String, entries: &[(String, String)]) {
+pub(crate) fn push_json_object<K: AsRef<str>, V: AsRef<str>>(out: &mut String, entries: &[(K, V)]) {
     out.push('{');
     for (i, (key, value)) in entries.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        push_json_string(out, key);
+        push_json_string(out, key.as_ref());
         out.push(':');
-        push_json_string(out, value);
+        push_json_string(out, value.as_ref());
     }
     out.push('}');
 }

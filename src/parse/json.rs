@@ -79,6 +79,9 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
                 other => return malformed(format!("\"availableActions\" is {}, not an array", kind_of(&other))),
             },
             "contractDeltas" => error.deltas = crate::delta::deltas_from_json(raw).or_else(|e| malformed(e.0))?,
+            "omittedActions" => error.omitted_actions = count(key, &value)?,
+            "omittedDetails" => error.omitted_details = count(key, &value)?,
+            "omittedDeltas" => error.omitted_deltas = count(key, &value)?,
             "retryAfter" => match value.as_u64().and_then(|n| u32::try_from(n).ok()) {
                 Some(n) => error.retry_after = Some(n),
                 None => return malformed(format!("\"retryAfter\" is {value}, not a whole number of seconds")),
@@ -87,6 +90,14 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
         }
     }
     Ok(JsonEnvelope::Error(Box::new(error)))
+}
+
+/// A count of items an envelope left out of a list.
+fn count(key: &str, value: &Value<'_>) -> Result<usize, ParseError> {
+    match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
+        Some(n) => Ok(n),
+        None => malformed(format!("{key:?} is {value}, not a count")),
+    }
 }
 
 fn string(key: &str, value: Value<'_>) -> Result<String, ParseError> {

@@ -70,6 +70,9 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
                 error.deltas =
                     crate::delta::deltas_from_json(&value).or_else(|e| malformed(format!("contract_changes: {e}")))?
             }
+            "omitted_actions" => error.omitted_actions = count(key, &value)?,
+            "omitted_details" => error.omitted_details = count(key, &value)?,
+            "omitted_contract_changes" => error.omitted_deltas = count(key, &value)?,
             "customer_message" => error.customer_message = Some(value),
             "correlation_id" => error.correlation_id = Some(value),
             _ => {} // a newer version's field
@@ -90,6 +93,14 @@ pub(crate) fn split_field(line: &str) -> Option<(&str, &str)> {
     let (key, value) = line.split_once(": ")?;
     let is_key = !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
     is_key.then_some((key, value))
+}
+
+/// A count of items an envelope left out of a list: digits, as written.
+fn count(key: &str, value: &str) -> Result<usize, ParseError> {
+    match value.parse::<usize>() {
+        Ok(n) if value.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => malformed(format!("{key} is {value:?}, not a count")),
+    }
 }
 
 fn boolean(key: &str, value: &str) -> Result<bool, ParseError> {

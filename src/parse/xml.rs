@@ -51,15 +51,21 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
             "recovery" => error.suggestion = Some(xml.text(&section, empty)?),
             "available_actions" if !empty => {
                 while let Some((item, item_empty)) = xml.next_child()? {
-                    if item.name() == "action" {
-                        error.available_actions.push(xml.text(&item, item_empty)?);
-                    } else {
-                        xml.skip(&item, item_empty)?;
+                    match item.name() {
+                        "action" => error.available_actions.push(xml.text(&item, item_empty)?),
+                        "more_actions" => {
+                            error.omitted_actions = xml.count_attribute(&item)?;
+                            xml.skip(&item, item_empty)?;
+                        }
+                        _ => xml.skip(&item, item_empty)?,
                     }
                 }
             }
             "details" if !empty => {
                 while let Some((item, item_empty)) = xml.next_child()? {
+                    if item.name() == "more_details" {
+                        error.omitted_details = xml.count_attribute(&item)?;
+                    }
                     if item.name() != "detail" {
                         xml.skip(&item, item_empty)?;
                         continue;
@@ -90,7 +96,7 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
             }
             "customer_message" => error.customer_message = Some(xml.text(&section, empty)?),
             "correlation_id" => error.correlation_id = Some(xml.text(&section, empty)?),
-            "contract_awareness" if !empty => error.deltas = read_contract_awareness(&mut xml)?.0,
+            "contract_awareness" if !empty => (error.deltas, error.omitted_deltas) = read_contract_awareness(&mut xml)?,
             _ => xml.skip(&section, empty)?, // a newer version's section
         }
     }

@@ -52,13 +52,11 @@ pub fn excerpt(body: &str, max_chars: usize) -> Option<String> {
     Some(kept)
 }
 
-/// `… [N characters cut]`, appended to the kept text.
+/// `… [N characters cut]`, appended to the kept text: the one marker every
+/// cut in an envelope uses (`crate::cut`), plural even for 1, so readers and
+/// the envelope's own re-cutting recognize it.
 fn cut_marker(cut: usize) -> String {
-    if cut == 1 {
-        "… [1 character cut]".to_owned()
-    } else {
-        format!("… [{cut} characters cut]")
-    }
+    format!("… [{cut} characters cut]")
 }
 
 /// Calls `emit` with each character of the sanitized body: no markup, no
@@ -289,9 +287,9 @@ mod tests {
     #[test]
     fn cutting_counts_what_was_cut() {
         assert_eq!(excerpt("abc def", 4).as_deref(), Some("abc… [4 characters cut]"));
-        assert_eq!(excerpt("abcdef", 5).as_deref(), Some("abcde… [1 character cut]"));
+        assert_eq!(excerpt("abcdef", 5).as_deref(), Some("abcde… [1 characters cut]"));
         assert_eq!(excerpt("abc", 3).as_deref(), Some("abc"));
-        assert_eq!(excerpt("é😀x", 2).as_deref(), Some("é😀… [1 character cut]"));
+        assert_eq!(excerpt("é😀x", 2).as_deref(), Some("é😀… [1 characters cut]"));
         assert_eq!(excerpt("abc", 0), None);
         assert_eq!(excerpt(" \u{200b} <br/> ", 10), None);
     }

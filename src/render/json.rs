@@ -5,6 +5,7 @@
 //! retryability, since they are the point of this form. JSON escaping is
 //! lossless, so no character is replaced.
 
+use super::capped::{render_capped, Capped};
 use crate::delta::push_deltas_json;
 use crate::json::{push_json_array, push_json_object, push_json_string};
 use crate::model::ToolError;
@@ -20,9 +21,14 @@ use crate::model::ToolError;
 /// );
 /// ```
 pub fn render_json(error: &ToolError) -> String {
-    let mut out = String::with_capacity(200 + error.message.len());
+    render_capped(error, write)
+}
+
+fn write(view: &Capped<'_>) -> String {
+    let error = view.error;
+    let mut out = String::with_capacity(200 + view.message.kept.len());
     out.push_str("{\"code\":");
-    push_json_string(&mut out, &error.code);
+    push_json_string(&mut out, &view.code);
     out.push_str(",\"severity\":\"");
     out.push_str(error.severity.as_str());
     out.push('"');
@@ -37,39 +43,45 @@ pub fn render_json(error: &ToolError) -> String {
         ",\"isRetryable\":false"
     });
     out.push_str(",\"reason\":");
-    push_json_string(&mut out, &error.message);
-    if let Some(recovery) = error.recovery() {
+    push_json_string(&mut out, &view.message.text());
+    if let Some(recovery) = &view.recovery {
         out.push_str(",\"recovery\":");
         push_json_string(&mut out, recovery);
     }
-    if !error.available_actions.is_empty() {
+    if !view.actions.is_empty() {
         out.push_str(",\"availableActions\":");
-        push_json_array(&mut out, &error.available_actions);
+        push_json_array(&mut out, &view.actions);
     }
-    if !error.details.is_empty() {
+    count(&mut out, "omittedActions", view.omitted_actions);
+    if !view.details.is_empty() {
         out.push_str(",\"details\":");
-        push_json_object(&mut out, &error.details);
+        push_json_object(&mut out, &view.details);
     }
+    count(&mut out, "omittedDetails", view.omitted_details);
     if let Some(seconds) = error.retry_after {
         out.push_str(",\"retryAfter\":");
         out.push_str(&seconds.to_string());
     }
-    if let Some(text) = error.customer_message_text() {
+    if let Some(text) = &view.customer_message {
         out.push_str(",\"customerMessage\":");
-        push_json_string(&mut out, text);
+        push_json_string(&mut out, &text.text());
     }
-    if let Some(id) = error.correlation_id_text() {
+    if let Some(id) = &view.correlation_id {
         out.push_str(",\"correlationId\":");
         push_json_string(&mut out, id);
     }
-    let (deltas, omitted) = error.listed_deltas();
-    if !deltas.is_empty() {
+    if !view.deltas.is_empty() {
         out.push_str(",\"contractDeltas\":");
-        push_deltas_json(&mut out, &deltas);
+        push_deltas_json(&mut out, &view.deltas.iter().map(|d| &**d).collect::<Vec<_>>());
     }
-    if omitted > 0 {
-        out.push_str(&format!(",\"omittedDeltas\":{omitted}"));
-    }
+    count(&mut out, "omittedDeltas", view.omitted_deltas);
     out.push('}');
     out
+}
+
+/// `,"name":N` when anything was left out of a list.
+fn count(out: &mut String, name: &str, count: usize) {
+    if count > 0 {
+        out.push_str(&format!(",\"{name}\":{count}"));
+    }
 }

@@ -6,6 +6,7 @@
 //! so every line still starts with a key or with the indent. Lists and maps
 //! are written as JSON, which keeps names containing commas unambiguous.
 
+use super::capped::{render_capped, Capped};
 use super::seconds_text;
 use crate::delta::push_deltas_json;
 use crate::json::{push_json_array, push_json_object};
@@ -26,10 +27,15 @@ use crate::xml::replace_forbidden;
 /// );
 /// ```
 pub fn render_text(error: &ToolError) -> String {
-    let mut out = String::with_capacity(120 + error.message.len());
-    line(&mut out, "error_code", &error.code);
-    line(&mut out, "what_failed", &error.message);
-    if let Some(recovery) = error.recovery() {
+    render_capped(error, write)
+}
+
+fn write(view: &Capped<'_>) -> String {
+    let error = view.error;
+    let mut out = String::with_capacity(120 + view.message.kept.len());
+    line(&mut out, "error_code", &view.code);
+    line(&mut out, "what_failed", &view.message.text());
+    if let Some(recovery) = &view.recovery {
         line(&mut out, "next_action", recovery);
     }
     line(
@@ -43,35 +49,41 @@ pub fn render_text(error: &ToolError) -> String {
     if let Some(category) = error.category {
         line(&mut out, "category", category.as_str());
     }
-    if !error.available_actions.is_empty() {
+    if !view.actions.is_empty() {
         let mut list = String::new();
-        push_json_array(&mut list, &error.available_actions);
+        push_json_array(&mut list, &view.actions);
         line(&mut out, "available_actions", &list);
     }
-    if !error.details.is_empty() {
+    count(&mut out, "omitted_actions", view.omitted_actions);
+    if !view.details.is_empty() {
         let mut map = String::new();
-        push_json_object(&mut map, &error.details);
+        push_json_object(&mut map, &view.details);
         line(&mut out, "details", &map);
     }
+    count(&mut out, "omitted_details", view.omitted_details);
     if let Some(seconds) = error.retry_after {
         line(&mut out, "retry_after", &seconds_text(seconds));
     }
-    if let Some(text) = error.customer_message_text() {
-        line(&mut out, "customer_message", text);
+    if let Some(text) = &view.customer_message {
+        line(&mut out, "customer_message", &text.text());
     }
-    if let Some(id) = error.correlation_id_text() {
+    if let Some(id) = &view.correlation_id {
         line(&mut out, "correlation_id", id);
     }
-    let (deltas, omitted) = error.listed_deltas();
-    if !deltas.is_empty() {
+    if !view.deltas.is_empty() {
         let mut list = String::new();
-        push_deltas_json(&mut list, &deltas);
+        push_deltas_json(&mut list, &view.deltas.iter().map(|d| &**d).collect::<Vec<_>>());
         line(&mut out, "contract_changes", &list);
     }
-    if omitted > 0 {
-        line(&mut out, "omitted_contract_changes", &omitted.to_string());
-    }
+    count(&mut out, "omitted_contract_changes", view.omitted_deltas);
     out
+}
+
+/// `omitted_actions: N` when anything was left out of a list.
+fn count(out: &mut String, key: &str, count: usize) {
+    if count > 0 {
+        line(out, key, &count.to_string());
+    }
 }
 
 /// Appends a `key: value` line, the value's further lines indented by two

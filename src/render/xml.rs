@@ -7,9 +7,10 @@
 //! own, as elements rather than root attributes, so readers that match the
 //! root tag or look up known sections keep working.
 
-use crate::delta::{contract_awareness, shown_deltas, DEFAULT_MAX_DELTAS};
+use super::capped::{render_capped, Capped};
+use crate::delta::{contract_awareness, ContractDelta};
 use crate::model::ToolError;
-use crate::xml::{element, escape_attribute, escape_content};
+use crate::xml::{element, escape_attribute, escape_content, more_line};
 use std::fmt::Write;
 
 /// Renders the `<tool_error>` envelope.
@@ -25,30 +26,51 @@ use std::fmt::Write;
 /// );
 /// ```
 pub fn render_xml(error: &ToolError) -> String {
-    let mut out = String::with_capacity(160 + error.message.len());
+    render_capped(error, write)
+}
+
+fn write(view: &Capped<'_>) -> String {
+    let error = view.error;
+    let mut out = String::with_capacity(160 + view.message.kept.len());
     out.push_str("<tool_error code=\"");
-    escape_attribute(&mut out, &error.code);
+    escape_attribute(&mut out, &view.code);
     let _ = write!(out, "\" severity=\"{}\">", error.severity);
-    element(&mut out, "  ", "message", &error.message);
-    if let Some(recovery) = error.recovery() {
+    element(&mut out, "  ", "message", &view.message.text());
+    if let Some(recovery) = &view.recovery {
         element(&mut out, "  ", "recovery", recovery);
     }
-    if !error.available_actions.is_empty() {
+    if !view.actions.is_empty() || view.omitted_actions > 0 {
         out.push_str("\n  <available_actions>");
-        for action in &error.available_actions {
+        for action in &view.actions {
             element(&mut out, "    ", "action", action);
         }
+        more_line(
+            &mut out,
+            "    ",
+            "more_actions",
+            view.omitted_actions,
+            view.actions.is_empty(),
+            ("action", "actions"),
+        );
         out.push_str("\n  </available_actions>");
     }
-    if !error.details.is_empty() {
+    if !view.details.is_empty() || view.omitted_details > 0 {
         out.push_str("\n  <details>");
-        for (key, value) in &error.details {
+        for (key, value) in &view.details {
             out.push_str("\n    <detail key=\"");
             escape_attribute(&mut out, key);
             out.push_str("\">");
             escape_content(&mut out, value);
             out.push_str("</detail>");
         }
+        more_line(
+            &mut out,
+            "    ",
+            "more_details",
+            view.omitted_details,
+            view.details.is_empty(),
+            ("detail", "details"),
+        );
         out.push_str("\n  </details>");
     }
     if let Some(seconds) = error.retry_after {
@@ -60,14 +82,14 @@ pub fn render_xml(error: &ToolError) -> String {
     if let Some(retryable) = error.retryable {
         element(&mut out, "  ", "retryable", if retryable { "true" } else { "false" });
     }
-    if let Some(text) = error.customer_message_text() {
-        element(&mut out, "  ", "customer_message", text);
+    if let Some(text) = &view.customer_message {
+        element(&mut out, "  ", "customer_message", &text.text());
     }
-    if let Some(id) = error.correlation_id_text() {
+    if let Some(id) = &view.correlation_id {
         element(&mut out, "  ", "correlation_id", id);
     }
-    let deltas = shown_deltas(&error.deltas);
-    contract_awareness(&mut out, &deltas, DEFAULT_MAX_DELTAS);
+    let deltas: Vec<&ContractDelta> = view.deltas.iter().map(|d| &**d).collect();
+    contract_awareness(&mut out, &deltas, view.omitted_deltas);
     out.push_str("\n</tool_error>");
     out
 }

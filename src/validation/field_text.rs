@@ -6,7 +6,10 @@
 use super::field_words::{field_words, FieldWords};
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::sent_value::{describe, quote, string_length, MAX_STRING_CHARS};
+use super::FIELD_CHARS;
+use crate::cut::{capped, Marker};
 use crate::locale::Locale;
+use std::borrow::Cow;
 
 /// Allowed values listed before "and N more".
 const MAX_VALUES: usize = 10;
@@ -35,7 +38,17 @@ pub fn field_text(issue: &ValidationIssue) -> String {
 ///     "Formato de email inválido. Você enviou: 'not-an-email'. Esperado: um endereço de email válido."
 /// );
 /// ```
+/// The line is at most `FIELD_CHARS` characters, a cut marked in English as a
+/// tool error's are (cut markers steer the model).
 pub fn field_text_in(issue: &ValidationIssue, locale: Locale) -> String {
+    let text = uncapped_field_text(issue, locale);
+    match capped(&text, FIELD_CHARS, Marker::English) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(cut) => cut,
+    }
+}
+
+fn uncapped_field_text(issue: &ValidationIssue, locale: Locale) -> String {
     let w = field_words(locale);
     let sent = describe(issue.input.as_deref(), w);
     let (wrong, expected) = match issue.code {
@@ -213,19 +226,36 @@ fn bound_phrase(bound: &Bound, small: bool, date: bool, unit: Option<(&str, &str
 
 /// A validator's message as one clean sentence: one line, no trailing period, cut if long.
 fn own_words(message: Option<&str>, w: &FieldWords) -> Option<String> {
-    let text: String = message?.split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = text.trim_end_matches('.');
-    if text.is_empty() {
+    // One pass over the message, copying only what is kept, so a huge
+    // message costs a count, not copies.
+    let (mut kept, mut total) = (String::new(), 0usize);
+    let mut last_word = "";
+    for word in message?.split_whitespace() {
+        if total > 0 {
+            if total < MAX_MESSAGE_CHARS + 1 {
+                kept.push(' ');
+            }
+            total += 1;
+        }
+        for c in word.chars() {
+            if total < MAX_MESSAGE_CHARS + 1 {
+                kept.push(c);
+            }
+            total += 1;
+        }
+        last_word = word;
+    }
+    // Trailing periods go: the template adds its own.
+    total -= last_word.len() - last_word.trim_end_matches('.').len();
+    if total == 0 {
         return None;
     }
-    let total = text.chars().count();
-    Some(if total > MAX_MESSAGE_CHARS {
-        format!(
-            "{}… ({})",
-            text.chars().take(MAX_MESSAGE_CHARS).collect::<String>(),
-            (w.characters)(total)
-        )
-    } else {
-        text.to_owned()
-    })
+    if total > MAX_MESSAGE_CHARS {
+        let at = kept.char_indices().nth(MAX_MESSAGE_CHARS).map_or(kept.len(), |(at, _)| at);
+        kept.truncate(at);
+        return Some(format!("{kept}… ({})", (w.characters)(total)));
+    }
+    let at = kept.char_indices().nth(total).map_or(kept.len(), |(at, _)| at);
+    kept.truncate(at);
+    Some(kept)
 }

@@ -3,6 +3,7 @@
 //! written as `['a.b']` (a quote or backslash in the key gets a backslash),
 //! and the arguments object itself as `(arguments)`.
 
+use crate::cut::{capped, Marker};
 use crate::error::SpecError;
 use crate::json::{array, fail, kind_of, value, Value};
 
@@ -17,6 +18,8 @@ pub enum PathSegment {
 /// collide with a field: a key `(arguments)` is written `['(arguments)']`.
 pub const ROOT_NAME: &str = "(arguments)";
 
+/// At most `FIELD_CHARS` characters, the cut marked.
+///
 /// ```
 /// use mcp_envelope::validation::{field_name, PathSegment::{Index, Key}};
 /// assert_eq!(field_name(&[Key("items".into()), Index(0), Key("sku".into())]), "items[0].sku");
@@ -24,6 +27,14 @@ pub const ROOT_NAME: &str = "(arguments)";
 /// assert_eq!(field_name(&[]), "(arguments)");
 /// ```
 pub fn field_name(path: &[PathSegment]) -> String {
+    let name = uncapped_field_name(path);
+    match capped(&name, super::FIELD_CHARS, Marker::English) {
+        std::borrow::Cow::Borrowed(_) => name,
+        std::borrow::Cow::Owned(cut) => cut,
+    }
+}
+
+fn uncapped_field_name(path: &[PathSegment]) -> String {
     if path.is_empty() {
         return ROOT_NAME.to_owned();
     }

@@ -3,8 +3,11 @@
 
 use super::field_text::field_text_in;
 use super::model::{ValidationIssue, ValidationOptions};
-use crate::delta::{contract_awareness, deltas_for_action, ContractDelta};
+use super::FIELD_CHARS;
+use crate::cut::{capped, Marker};
+use crate::delta::{capped_delta, contract_awareness, deltas_for_action, ContractDelta};
 use crate::locale::Locale;
+use std::borrow::Cow;
 use crate::xml::{element, escape_attribute, escape_content};
 
 /// The last line of every validation envelope, part of the wire format.
@@ -36,6 +39,7 @@ pub fn validation_recovery(options: ValidationOptions) -> &'static str {
 /// `<more_fields>` count), the contract changes that apply to `action`, and
 /// the recovery line. Two spaces per level, no trailing newline. The field
 /// lines are in `options.locale`; the recovery line see [`validation_recovery`].
+/// Every text is at most `FIELD_CHARS` characters, cut marked as a tool error's are.
 ///
 /// ```
 /// use mcp_envelope::validation::{render_validation, IssueCode, PathSegment, ValidationIssue, ValidationOptions};
@@ -59,7 +63,7 @@ pub fn render_validation(
 ) -> String {
     let mut out = String::with_capacity(200 + 120 * issues.len().min(options.max_fields));
     out.push_str("<validation_error action=\"");
-    escape_attribute(&mut out, action);
+    escape_attribute(&mut out, &capped(action, FIELD_CHARS, Marker::English));
     out.push_str("\">");
     for issue in issues.iter().take(options.max_fields) {
         out.push_str("\n  <field name=\"");
@@ -76,7 +80,13 @@ pub fn render_validation(
         ));
     }
     let applicable: Vec<&ContractDelta> = deltas_for_action(deltas, action);
-    contract_awareness(&mut out, &applicable, options.max_deltas);
+    let omitted = applicable.len().saturating_sub(options.max_deltas);
+    let listed: Vec<Cow<'_, ContractDelta>> = applicable
+        .into_iter()
+        .take(options.max_deltas)
+        .map(|d| capped_delta(d, FIELD_CHARS, Marker::English))
+        .collect();
+    contract_awareness(&mut out, &listed.iter().map(|d| &**d).collect::<Vec<_>>(), omitted);
     element(&mut out, "  ", "recovery", validation_recovery(options));
     out.push_str("\n</validation_error>");
     out

@@ -28,20 +28,23 @@ pub(crate) fn describe(json: Option<&str>, words: &FieldWords) -> String {
             n => (words.array_of)(n),
         },
         Some(b'{') => {
-            let keys = top_level(json).keys;
-            match keys.len() {
+            let TopLevel { keys, key_count, .. } = top_level(json);
+            match key_count {
                 0 => words.empty_object.to_owned(),
                 n => {
-                    let shown: Vec<String> = keys.iter().take(MAX_KEYS).map(|k| quote(k, words)).collect();
+                    let shown: Vec<String> = keys.iter().map(|k| quote(k, words)).collect();
                     (words.object_with_keys)(n, &shown.join(", "), n.saturating_sub(MAX_KEYS))
                 }
             }
         }
-        Some(_) if json.chars().count() > MAX_NUMBER_CHARS => {
-            let shown: String = json.chars().take(MAX_NUMBER_CHARS).collect();
-            format!("{shown}… ({})", (words.characters)(json.chars().count()))
-        }
-        Some(_) => json.to_owned(),
+        Some(_) if json.len() <= MAX_NUMBER_CHARS => json.to_owned(),
+        Some(_) => match json.chars().count() {
+            total if total > MAX_NUMBER_CHARS => {
+                let shown: String = json.chars().take(MAX_NUMBER_CHARS).collect();
+                format!("{shown}… ({})", (words.characters)(total))
+            }
+            _ => json.to_owned(),
+        },
         None => words.nothing.to_owned(),
     }
 }
@@ -76,14 +79,16 @@ pub(crate) fn quote(text: &str, words: &FieldWords) -> String {
 
 struct TopLevel {
     items: usize,
+    /// The first `MAX_KEYS` keys of an object: all a line names.
     keys: Vec<String>,
+    key_count: usize,
 }
 
-/// Counts the items (and, for an object, collects the keys) of an array or
-/// object's top level, skipping nested values without recursing.
+/// Counts the items (and, for an object, the keys, keeping the first few) of
+/// an array or object's top level, skipping nested values without recursing.
 fn top_level(json: &str) -> TopLevel {
     let bytes = json.as_bytes();
-    let (mut depth, mut items, mut keys) = (0usize, 0usize, Vec::new());
+    let (mut depth, mut items, mut keys, mut key_count) = (0usize, 0usize, Vec::new(), 0usize);
     let mut saw_value = false;
     let mut i = 0;
     while i < bytes.len() {
@@ -97,7 +102,10 @@ fn top_level(json: &str) -> TopLevel {
                 if depth == 1 {
                     saw_value = true;
                     let rest = json.get(i + 1..).unwrap_or("").trim_start();
-                    if rest.starts_with(':') {
+                    if rest.starts_with(':') && keys.len() == MAX_KEYS {
+                        key_count += 1;
+                    } else if rest.starts_with(':') {
+                        key_count += 1;
                         let raw = json.get(start..=i.min(bytes.len() - 1)).unwrap_or("\"\"");
                         keys.push(parse_string(raw).map_or_else(|_| raw.to_owned(), |k| k.into_owned()));
                     }
@@ -120,5 +128,6 @@ fn top_level(json: &str) -> TopLevel {
     TopLevel {
         items: if saw_value { items + 1 } else { 0 },
         keys,
+        key_count,
     }
 }

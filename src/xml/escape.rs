@@ -15,6 +15,31 @@ pub(crate) fn element(out: &mut String, indent: &str, name: &str, text: &str) {
     out.push('>');
 }
 
+/// Appends `\n{indent}<{tag} count="N">N more {nouns} are not listed.</{tag}>`
+/// (nothing when `count` is 0): how an envelope counts what it leaves out of
+/// a list. "more" only when some items are listed; `one`/`many` are the
+/// noun's two numbers.
+pub(crate) fn more_line(
+    out: &mut String,
+    indent: &str,
+    tag: &str,
+    count: usize,
+    none_listed: bool,
+    nouns: (&str, &str),
+) {
+    if count == 0 {
+        return;
+    }
+    let more = if none_listed { "" } else { " more" };
+    let noun = if count == 1 { nouns.0 } else { nouns.1 };
+    let verb = if count == 1 { "is" } else { "are" };
+    out.push('\n');
+    out.push_str(indent);
+    out.push_str(&format!(
+        "<{tag} count=\"{count}\">{count}{more} {noun} {verb} not listed.</{tag}>"
+    ));
+}
+
 /// Whether XML 1.0 allows the character at all (its `Char` production).
 /// Rust strings hold no surrogates, so only C0 controls and U+FFFE/U+FFFF fail.
 fn is_xml_char(c: char) -> bool {

@@ -15,7 +15,7 @@ use std::collections::HashSet;
 mod escape;
 
 pub use escape::REPLACEMENT;
-pub(crate) use escape::{element, escape_attribute, escape_content, replace_forbidden};
+pub(crate) use escape::{element, escape_attribute, escape_content, more_line, replace_forbidden};
 
 /// What the reader found next; the end of input is `None`.
 pub(crate) enum Event<'a> {
