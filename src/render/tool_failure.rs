@@ -12,6 +12,7 @@
 //! `invalid_input`, `retryable_transient_error`); other codes are sent as they are.
 
 use crate::code::{self, Category};
+use crate::cut::{capped, Marker};
 use crate::json::push_json_string;
 use crate::model::ToolError;
 
@@ -50,12 +51,15 @@ pub(crate) fn push_tool_failure_meta(out: &mut String, error: &ToolError) {
         return;
     };
     let category = error.category_or_default();
+    // The texts are capped as the envelope's are: the metadata must not carry what the envelope cut.
+    let cap = error.limits_or_default().message_chars;
+    let marker = Marker::of(error.locale, error.localize_steering);
     out.push_str(",\"_meta\":{\"");
     out.push_str(TOOL_FAILURE_KEY);
     out.push_str("\":{\"class\":\"");
     out.push_str(class(category));
     out.push_str("\",\"code\":");
-    push_json_string(out, proposal_code(error));
+    push_json_string(out, &capped(proposal_code(error), cap, marker));
     // `retryable` and `retryNotBefore` are only meaningful for reliability failures.
     if category == Some(Category::Transient) {
         let retryable = error.is_retryable();
@@ -66,10 +70,10 @@ pub(crate) fn push_tool_failure_meta(out: &mut String, error: &ToolError) {
         }
     }
     out.push_str(",\"correlationId\":");
-    push_json_string(out, id);
+    push_json_string(out, &capped(id, cap, marker));
     if let Some(guidance) = error.recovery() {
         out.push_str(",\"agentGuidance\":");
-        push_json_string(out, guidance);
+        push_json_string(out, &capped(guidance, cap, marker));
     }
     out.push_str("}}");
 }
