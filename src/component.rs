@@ -26,6 +26,10 @@ impl Guest for Component {
         code::code_defaults_json(&request).map_err(|e| e.0)
     }
 
+    fn limits(request: String) -> Result<String, String> {
+        crate::limits::limits_json(&request).map_err(|e| e.0)
+    }
+
     fn render(spec: String, format: wit::Format) -> Result<String, String> {
         let error = spec::from_json(&spec).map_err(|e| e.0)?;
         Ok(crate::render(&error, format_from_wit(format)))

@@ -237,6 +237,7 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
     let store = &mut i.store;
     match name {
         "code-defaults" => i.api.call_code_defaults(store, input),
+        "limits" => i.api.call_limits(store, input),
         "exception-result" => i.api.call_exception_result(store, input),
         "upstream-error" => i.api.call_upstream_error(store, input),
         "access-error" => i.api.call_access_error(store, input),

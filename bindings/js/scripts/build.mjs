@@ -42,13 +42,32 @@ run(jco, [
   'transpile', component, '-o', generated, '--name', 'envelope',
   '--instantiation', 'sync', '--no-nodejs-compat', '--minify', '--quiet',
 ]);
-// The loaders hand over exactly one core module, which imports nothing.
-const cores = readdirSync(generated).filter((f) => f.endsWith('.wasm'));
-const imports = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(join(generated, 'envelope.core.wasm'))));
-if (cores.join() !== 'envelope.core.wasm' || imports.length > 0) {
-  console.error(`build: the component now holds ${cores.join(', ')} with ${imports.length} imports; the loaders expect one core module importing nothing`);
+// The loaders hand over exactly one core module, which imports only the
+// ledger resource's constructor hook. The two other modules jco names are
+// wit-component's shim (a one-entry table the host calls the ledger's
+// destructor through) and its fixup (which puts the destructor there): the
+// package stands in for both in JavaScript (src/component.ts), so every
+// runtime, Workers and useCoreModule included, still needs only one module.
+// They are checked to be exactly those two, then dropped.
+const describe = (name) => {
+  const module = new WebAssembly.Module(readFileSync(join(generated, name)));
+  const list = (items) => items.map((i) => `${'module' in i ? `${i.module}:` : ''}${i.name}/${i.kind}`).sort().join(' ');
+  return `imports [${list(WebAssembly.Module.imports(module))}] exports [${list(WebAssembly.Module.exports(module))}]`;
+};
+const EXPECTED = {
+  'envelope.core2.wasm': 'imports [] exports [$imports/table 0/function]',
+  'envelope.core3.wasm': 'imports [:$imports/table :0/function] exports []',
+};
+const cores = readdirSync(generated).filter((f) => f.endsWith('.wasm')).sort();
+const mainImports = describe('envelope.core.wasm').split(' exports ')[0];
+const helpers = cores.filter((f) => f !== 'envelope.core.wasm');
+if (cores[0] !== 'envelope.core.wasm' || !/^imports \[\[export\]mcp:envelope\/api@[0-9.]+:\[resource-new\]ledger\/function\]$/.test(mainImports) ||
+  helpers.join() !== Object.keys(EXPECTED).join() || helpers.some((f) => describe(f) !== EXPECTED[f])) {
+  console.error(`build: the component now holds ${cores.map((f) => `${f} (${describe(f)})`).join(', ')}; ` +
+    'the loaders expect envelope.core.wasm importing only [resource-new]ledger, and src/component.ts stands in for the ledger destructor\'s shim and fixup only');
   process.exit(1);
 }
+for (const helper of helpers) rmSync(join(generated, helper));
 
 const core = readFileSync(join(generated, 'envelope.core.wasm'));
 writeFileSync(join(generated, 'core-wasm.js'),
