@@ -100,7 +100,13 @@ impl GuestLedger for LedgerResource {
         LedgerResource(RefCell::new(Ledger::new(stop_after)))
     }
 
-    fn failure(&self, tool: String, spec: String, arguments: Option<String>, format: wit::Format) -> Result<String, String> {
+    fn failure(
+        &self,
+        tool: String,
+        spec: String,
+        arguments: Option<String>,
+        format: wit::Format,
+    ) -> Result<String, String> {
         let error = spec::from_json(&spec).map_err(|e| e.0)?;
         let sent = self
             .0

@@ -105,12 +105,8 @@ impl Ledger {
 /// context, has the rest (actions, details, customer message).
 fn repeat(error: &ToolError, count: u32) -> ToolError {
     let message = match steering_locale(error) {
-        Locale::PtBr => format!(
-            "Nada mudou desde a última tentativa: a mesma falha de novo ({count} seguidas)."
-        ),
-        Locale::En => format!(
-            "Nothing has changed since the last attempt: the same failure again ({count} in a row)."
-        ),
+        Locale::PtBr => format!("Nada mudou desde a última tentativa: a mesma falha de novo ({count} seguidas)."),
+        Locale::En => format!("Nothing has changed since the last attempt: the same failure again ({count} in a row)."),
     };
     ToolError {
         code: error.code.clone(),
@@ -203,14 +199,17 @@ fn hash_value(value: &Value) -> u64 {
         Value::Bool(b) => fnv(FNV_OFFSET, if *b { b"t" } else { b"f" }),
         Value::Number(n) => fnv(fnv(FNV_OFFSET, b"#"), n.as_bytes()),
         Value::String(s) => fnv(fnv(FNV_OFFSET, b"\""), s.as_bytes()),
-        Value::Array(items) => items
-            .iter()
-            .fold(fnv(FNV_OFFSET, b"["), |hash, item| fnv(hash, &hash_value(item).to_le_bytes())),
+        Value::Array(items) => items.iter().fold(fnv(FNV_OFFSET, b"["), |hash, item| {
+            fnv(hash, &hash_value(item).to_le_bytes())
+        }),
         Value::Object(_) => {
             // Each key once with its last value, as a map reads the object.
             let sum = value.keys().iter().fold(0u64, |sum, key| {
                 let member = fnv(fnv(fnv(FNV_OFFSET, b"\""), key.as_bytes()), b":");
-                let member = fnv(member, &hash_value(value.get(key).unwrap_or(&Value::Null)).to_le_bytes());
+                let member = fnv(
+                    member,
+                    &hash_value(value.get(key).unwrap_or(&Value::Null)).to_le_bytes(),
+                );
                 sum.wrapping_add(mix(member))
             });
             fnv(fnv(FNV_OFFSET, b"{"), &sum.to_le_bytes())
@@ -229,7 +228,10 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, fingerprint(r#"{"id":"inv_8","page":{"size":10,"from":2}}"#).unwrap());
         assert_ne!(fingerprint("[1,2]").unwrap(), fingerprint("[2,1]").unwrap());
-        assert_ne!(fingerprint(r#"{"a":1,"b":1}"#).unwrap(), fingerprint(r#"{"a":2,"b":2}"#).unwrap());
+        assert_ne!(
+            fingerprint(r#"{"a":1,"b":1}"#).unwrap(),
+            fingerprint(r#"{"a":2,"b":2}"#).unwrap()
+        );
         assert_ne!(fingerprint("1").unwrap(), fingerprint("\"1\"").unwrap());
     }
 

@@ -9,7 +9,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::limits::cut_text;
 use mcp_envelope::validation::{self, envelope_to_json, parse_validation, validation_from_json, validation_result};
 use mcp_envelope::{
-    call_tool_result, error_of_result, parse, Ledger, protocol_error, read_envelope, render, spec, Format, ParseError,
+    call_tool_result, error_of_result, parse, protocol_error, read_envelope, render, spec, Format, Ledger, ParseError,
     ProtocolErrorKind,
 };
 
@@ -158,7 +158,11 @@ fn run(kind: CaseKind) -> Result<(), String> {
                         let sent = ledger
                             .failure(&tool, &error, arguments.as_deref())
                             .map_err(|e| format!("step {i}: refused: {e}"))?;
-                        same(&format!("step {i} result"), &call_tool_result(&sent, format(&f)), &result)?;
+                        same(
+                            &format!("step {i} result"),
+                            &call_tool_result(&sent, format(&f)),
+                            &result,
+                        )?;
                     }
                     LedgerStep::Success { tool } => ledger.success(&tool),
                 }

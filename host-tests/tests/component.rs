@@ -40,7 +40,10 @@ fn canonical_codes_and_defaults_match_the_core() {
         let got = i.api.call_code_defaults(&mut i.store, &request).unwrap();
         assert_eq!(got, Ok(code::defaults(name).unwrap().to_json()));
     }
-    let custom = i.api.call_code_defaults(&mut i.store, r#"{"code":"ORDER_NOT_FOUND"}"#).unwrap();
+    let custom = i
+        .api
+        .call_code_defaults(&mut i.store, r#"{"code":"ORDER_NOT_FOUND"}"#)
+        .unwrap();
     assert_eq!(custom, Ok("null".to_owned()));
 }
 

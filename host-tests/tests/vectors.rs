@@ -207,7 +207,14 @@ fn run(kind: CaseKind) -> Outcome {
                         result,
                     } => {
                         let got = ledger
-                            .call_failure(&mut i.store, handle, &tool, &spec, arguments.as_deref(), format_to_wit(format(&f)))
+                            .call_failure(
+                                &mut i.store,
+                                handle,
+                                &tool,
+                                &spec,
+                                arguments.as_deref(),
+                                format_to_wit(format(&f)),
+                            )
                             .map_err(trap)?;
                         same(&format!("step {n} result"), &got?, &result)?;
                     }

@@ -63,7 +63,11 @@ pub(crate) fn push_tool_failure_meta(out: &mut String, error: &ToolError) {
     // `retryable` and `retryNotBefore` are only meaningful for reliability failures.
     if category == Some(Category::Transient) {
         let retryable = error.is_retryable();
-        out.push_str(if retryable { ",\"retryable\":true" } else { ",\"retryable\":false" });
+        out.push_str(if retryable {
+            ",\"retryable\":true"
+        } else {
+            ",\"retryable\":false"
+        });
         if let (true, Some(seconds), Some(now)) = (retryable, error.retry_after, meta.now_ms) {
             let not_before = now.saturating_add(u64::from(seconds).saturating_mul(1000));
             out.push_str(&format!(",\"retryNotBefore\":{not_before}"));

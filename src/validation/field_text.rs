@@ -251,7 +251,10 @@ fn own_words(message: Option<&str>, w: &FieldWords) -> Option<String> {
         return None;
     }
     if total > MAX_MESSAGE_CHARS {
-        let at = kept.char_indices().nth(MAX_MESSAGE_CHARS).map_or(kept.len(), |(at, _)| at);
+        let at = kept
+            .char_indices()
+            .nth(MAX_MESSAGE_CHARS)
+            .map_or(kept.len(), |(at, _)| at);
         kept.truncate(at);
         return Some(format!("{kept}… ({})", (w.characters)(total)));
     }

@@ -7,8 +7,8 @@ use super::FIELD_CHARS;
 use crate::cut::{capped, Marker};
 use crate::delta::{capped_delta, contract_awareness, deltas_for_action, ContractDelta};
 use crate::locale::Locale;
-use std::borrow::Cow;
 use crate::xml::{element, escape_attribute, escape_content};
+use std::borrow::Cow;
 
 /// The last line of every validation envelope, part of the wire format.
 pub const VALIDATION_RECOVERY: &str = "Fix the fields above and call the tool again. Do not explain the error.";
