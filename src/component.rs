@@ -116,6 +116,13 @@ impl GuestLedger for LedgerResource {
         Ok(crate::call_tool_result(&sent, format_from_wit(format)))
     }
 
+    fn observe(&self, tool: String, tool_result: String, arguments: Option<String>) -> Result<Option<String>, String> {
+        self.0
+            .borrow_mut()
+            .observe(&tool, &tool_result, arguments.as_deref())
+            .map_err(|e| e.0)
+    }
+
     fn success(&self, tool: String) {
         self.0.borrow_mut().success(&tool);
     }

@@ -25,7 +25,9 @@
 use crate::error::SpecError;
 use crate::json::{parse_value, Value};
 use crate::locale::Locale;
-use crate::model::{Severity, ToolError};
+use crate::model::{Severity, ToolError, ToolFailureMeta};
+use crate::read::{error_of_result, read_envelope, Reading};
+use crate::render::{call_tool_result, Format, TOOL_FAILURE_KEY};
 
 /// One tool's run of identical failures.
 #[derive(Debug, Clone)]
@@ -67,7 +69,22 @@ impl Ledger {
         if !error.is_error() {
             return Ok(error.clone());
         }
-        let count = match self.streaks.iter_mut().find(|s| s.tool == tool) {
+        let count = self.count(tool, error, fingerprint);
+        Ok(self.sent(error, count))
+    }
+
+    /// What the n-th identical failure in a row sends.
+    fn sent(&self, error: &ToolError, count: u32) -> ToolError {
+        match count {
+            1 => error.clone(),
+            n if n <= self.stop_after => repeat(error, n),
+            n => stop(error, n),
+        }
+    }
+
+    /// Records a failure; how many identical ones in a row that makes.
+    fn count(&mut self, tool: &str, error: &ToolError, fingerprint: Option<u64>) -> u32 {
+        match self.streaks.iter_mut().find(|s| s.tool == tool) {
             Some(s) if s.code == error.code && s.fingerprint == fingerprint => {
                 s.count = s.count.saturating_add(1);
                 s.count
@@ -85,12 +102,52 @@ impl Ledger {
                 });
                 1
             }
+        }
+    }
+
+    /// Watches a result a tool handler produced (`CallToolResult` JSON): what
+    /// an MCP integration calls after every handler, whatever built the result.
+    ///
+    /// - An error result holding a `<tool_error>` (any form) is a failure: the
+    ///   first of a streak gives `None` (send the result as it is); a repeat
+    ///   or a stop gives the `CallToolResult` JSON to send instead, in the
+    ///   form the handler used, with the ToolFailure metadata if it had some
+    ///   (without `retryNotBefore`: the result does not say what `now` was).
+    /// - A success ends the tool's streak; a warning rides on a success and
+    ///   leaves it alone, as do a `<validation_error>`, a partial result and an
+    ///   error result without an envelope (nothing says what failed).
+    ///
+    /// A text that is not a `CallToolResult` is refused.
+    ///
+    /// ```
+    /// use mcp_envelope::Ledger;
+    /// let mut ledger = Ledger::new(2);
+    /// let failed = r#"{"content":[{"type":"text","text":"error_code: TIMEOUT\nwhat_failed: Billing is slow\nretryable: true"}],"isError":true}"#;
+    /// assert_eq!(ledger.observe("pay", failed, None), Ok(None));
+    /// let again = ledger.observe("pay", failed, None).unwrap().unwrap();
+    /// assert!(again.contains("what_failed: Nothing has changed since the last attempt"));
+    /// ```
+    pub fn observe(&mut self, tool: &str, result: &str, arguments: Option<&str>) -> Result<Option<String>, SpecError> {
+        let fingerprint = arguments.map(fingerprint).transpose()?;
+        let Some(outcome) = error_of_result(result)? else {
+            match read_envelope(result) {
+                Ok(Reading::ToolError(warning)) if !warning.is_error() => {}
+                _ => self.success(tool),
+            }
+            return Ok(None);
         };
-        Ok(match count {
-            1 => error.clone(),
-            n if n <= self.stop_after => repeat(error, n),
-            n => stop(error, n),
-        })
+        let Reading::ToolError(mut error) = outcome.reading else {
+            return Ok(None);
+        };
+        let count = self.count(tool, &error, fingerprint);
+        if count == 1 {
+            return Ok(None);
+        }
+        if result.contains(TOOL_FAILURE_KEY) && error.correlation_id_text().is_some() {
+            error.tool_failure = Some(ToolFailureMeta::default());
+        }
+        let form = crate::parse::tool_result_text(result).map_or(Format::Xml, |text| crate::parse::form_of(&text));
+        Ok(Some(call_tool_result(&self.sent(&error, count), form)))
     }
 
     /// A success for `tool`: its streak ends.

@@ -164,6 +164,19 @@ fn run(kind: CaseKind) -> Result<(), String> {
                             &result,
                         )?;
                     }
+                    LedgerStep::Observe {
+                        tool,
+                        result,
+                        arguments,
+                        replaced,
+                    } => {
+                        let got = ledger
+                            .observe(&tool, &result, arguments.as_deref())
+                            .map_err(|e| format!("step {i}: refused: {e}"))?;
+                        if got != replaced {
+                            return Err(format!("step {i}: observe gave {got:?}, want {replaced:?}"));
+                        }
+                    }
                     LedgerStep::Success { tool } => ledger.success(&tool),
                 }
             }

@@ -218,6 +218,19 @@ fn run(kind: CaseKind) -> Outcome {
                             .map_err(trap)?;
                         same(&format!("step {n} result"), &got?, &result)?;
                     }
+                    LedgerStep::Observe {
+                        tool,
+                        result,
+                        arguments,
+                        replaced,
+                    } => {
+                        let got = ledger
+                            .call_observe(&mut i.store, handle, &tool, &result, arguments.as_deref())
+                            .map_err(trap)??;
+                        if got != replaced {
+                            return Err(format!("step {n}: observe gave {got:?}, want {replaced:?}"));
+                        }
+                    }
                     LedgerStep::Success { tool } => ledger.call_success(&mut i.store, handle, &tool).map_err(trap)?,
                 }
             }

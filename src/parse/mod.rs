@@ -82,6 +82,19 @@ pub(crate) fn parse_markup(text: &str) -> Result<ToolError, ParseError> {
     }
 }
 
+/// The form of the earliest tool error in `text` (XML when there is none).
+pub(crate) fn form_of(text: &str) -> crate::render::Format {
+    use crate::render::Format;
+    if text.trim_start().starts_with('{') {
+        return Format::Json;
+    }
+    match (text.find("<tool_error"), text::find_start(text)) {
+        (Some(x), Some(t)) if t < x => Format::Text,
+        (None, Some(_)) => Format::Text,
+        _ => Format::Xml,
+    }
+}
+
 /// The text block of a `CallToolResult` JSON, if `text` is one.
 pub(crate) fn tool_result_text(text: &str) -> Option<String> {
     let text = text.trim_start();

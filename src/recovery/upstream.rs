@@ -289,7 +289,9 @@ pub fn upstream_error_json(text: &str) -> Result<String, SpecError> {
 }
 
 /// The headers as `(name, value)`; a name given twice in any case is refused
-/// (which one would count?), a value must be a string.
+/// (which one would count?). A value is a string, or an array of strings
+/// (Node's `res.headers` gives `set-cookie` so), joined with `, ` as HTTP
+/// combines repeated fields; a number or boolean is taken as its text.
 fn read_headers(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
     let what = Quoted("headers");
     let mut headers: Vec<(String, String)> = Vec::new();
@@ -299,10 +301,37 @@ fn read_headers(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
                 "\"headers\" has {earlier:?} and {name:?}: header names are case-insensitive, so give each once"
             ));
         }
-        let value = string(&raw, &Member(&"headers", &name))?;
+        let value = header_value(&raw, &Member(&"headers", &name))?;
         headers.push((name.into_owned(), value));
     }
     Ok(headers)
+}
+
+fn header_value(raw: &str, what: &dyn std::fmt::Display) -> Result<String, SpecError> {
+    match crate::json::value(raw, what)? {
+        Value::String(s) => Ok(s.into_owned()),
+        number @ Value::Number(_) => Ok(number.to_string()),
+        Value::Bool(b) => Ok(b.to_string()),
+        Value::Array(items) => {
+            let mut joined = String::new();
+            for (i, item) in items.iter().enumerate() {
+                match item {
+                    Value::String(s) => {
+                        if i > 0 {
+                            joined.push_str(", ");
+                        }
+                        joined.push_str(s);
+                    }
+                    other => return fail(format!("{what}[{i}] must be a string, not {}", other.kind())),
+                }
+            }
+            Ok(joined)
+        }
+        other => fail(format!(
+            "{what} must be a string or an array of strings, not {}",
+            other.kind()
+        )),
+    }
 }
 
 fn status_refused<T>(status: impl std::fmt::Display) -> Result<T, SpecError> {

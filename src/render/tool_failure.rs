@@ -9,7 +9,8 @@
 //! act out of band), everything else is `capability` (this call as made cannot
 //! succeed). Canonical codes with a baseline term in the proposal use it
 //! (`auth_required`, `permission_denied`, `resource_not_found`,
-//! `invalid_input`, `retryable_transient_error`); other codes are sent as they are.
+//! `invalid_input`, and `retryable_transient_error` while it is retryable);
+//! other codes are sent as they are.
 
 use crate::code::{self, Category};
 use crate::cut::{capped, Marker};
@@ -36,7 +37,8 @@ fn proposal_code(error: &ToolError) -> &str {
         code::NOT_FOUND => "resource_not_found",
         other => match code::defaults(other).map(|d| d.category) {
             Some(Category::Validation) => "invalid_input",
-            Some(Category::Transient) => "retryable_transient_error",
+            // The baseline term says "retryable": not for a transient failure marked otherwise.
+            Some(Category::Transient) if error.is_retryable() => "retryable_transient_error",
             _ => other,
         },
     }

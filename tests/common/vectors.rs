@@ -65,6 +65,14 @@ pub enum LedgerStep {
         format: String,
         result: String,
     },
+    /// `observe(tool, result, arguments)` gives exactly `replaced` (compact
+    /// CallToolResult JSON), or `None` to send the result as it is.
+    Observe {
+        tool: String,
+        result: String,
+        arguments: Option<String>,
+        replaced: Option<String>,
+    },
     /// `success(tool)`.
     Success { tool: String },
 }
@@ -147,6 +155,14 @@ fn kind_of(case: &Value) -> CaseKind {
             .iter()
             .map(|step| {
                 let tool = step["tool"].as_str().unwrap().to_owned();
+                if let Some(result) = step.get("observe") {
+                    return LedgerStep::Observe {
+                        tool,
+                        result: compact(result),
+                        arguments: step.get("arguments").map(compact),
+                        replaced: step.get("replaced").filter(|r| !r.is_null()).map(compact),
+                    };
+                }
                 match step.get("failure") {
                     Some(spec) => LedgerStep::Failure {
                         tool,
