@@ -4,7 +4,9 @@
 // success).
 
 import { render, resultOf } from './render.js';
-import type { CallToolResult, Category, Code, ContractDelta, DetailValue, EnvelopeSpec, Format, Severity, TextContent } from './types.js';
+import type {
+  CallToolResult, Category, Code, ContractDelta, DetailValue, EnvelopeSpec, Format, Limits, Locale, Severity, TextContent,
+} from './types.js';
 
 type Spec = EnvelopeSpec & { availableActions: string[]; details: Record<string, DetailValue>; deltas: ContractDelta[] };
 
@@ -57,6 +59,18 @@ export class ErrorBuilder implements CallToolResult {
   /** What a person may be told; never internal detail. */
   customerMessage(message: string): this { return this.#set('customerMessage', message); }
   correlationId(id: string): this { return this.#set('correlationId', id); }
+  /** The catalog of the code's default recovery and of the words the core writes. */
+  locale(locale: Locale): this { return this.#set('locale', locale); }
+  /** With `pt-BR`: the lines that steer the model in Portuguese too. */
+  localizeSteering(localize = true): this { return this.#set('localizeSteering', localize); }
+  /** Size caps for this envelope (merged over earlier ones); unset keys keep the core's defaults. */
+  limits(limits: Limits): this { return this.#set('limits', { ...this.#spec.limits, ...limits }); }
+  /**
+   * Adds the ToolFailure metadata (`_meta`) to the result; needs a
+   * correlationId. `now` (Unix epoch milliseconds, the current time by
+   * default) gives a retryable failure its `retryNotBefore`.
+   */
+  toolFailure(now: number = Date.now()): this { return this.#set('toolFailure', { now }); }
 
   /** Appends tool names the model can call next. */
   actions(...names: string[]): this { return this.#set('availableActions', [...this.#spec.availableActions, ...names]); }
@@ -74,6 +88,8 @@ export class ErrorBuilder implements CallToolResult {
 
   /** The rendering the result carries (xml by default). */
   format(format: Format): this { this.#format = format; return this; }
+  /** The rendering set with `.format()`. */
+  get selectedFormat(): Format { return this.#format; }
 
   /** A copy of the spec built so far (empty lists and details left out). */
   toSpec(): EnvelopeSpec {

@@ -3,12 +3,24 @@
 // and reads the same bytes. The MCP SDK integration is in `mcp-envelope/mcp`.
 
 export type {
-  CallToolResult, CanonicalCode, Category, Code, ContractDelta, DetailValue, EnvelopeReading, EnvelopeSpec, ErrorOptions,
-  ErrorOutcome, Format, IssueCode, ProtocolError, ProtocolErrorKind, Reading, RenderOptions, Severity, TextContent,
-  ToolErrorReading, ValidationErrorReading, ValidationField, ValidationIssue, ValidationOptions, ValidationReport,
+  AccessKind, AccessOptions, CallToolResult, CanonicalCode, Category, Code, CodeDefaults, ContractDelta, DetailValue,
+  EmptyResultOptions, EnvelopeReading, EnvelopeSpec, ErrorOptions, ErrorOutcome, ExceptionOptions, ExceptionReport, Format,
+  HeadersLike, IssueCode, LedgerFailureOptions, Limits, Locale, PartialFailure, PartialReport, PartialResultReading,
+  PartialSpec, ProtocolError, ProtocolErrorKind, Reading, RenderOptions, Severity, TextContent, ToolErrorReading,
+  ToolFailureRequest, UpstreamFailure, UpstreamReport, ValidationErrorReading, ValidationField, ValidationIssue,
+  ValidationOptions, ValidationReport,
 } from './types.js';
-export { callToolResultJson, canonicalCodes, protocolError, protocolErrorJson, render, renderJson, toolError } from './render.js';
+export {
+  callToolResultJson, canonicalCodes, codeDefaults, codeDefaultsJson, limitsInForce, limitsInForceJson, protocolError,
+  protocolErrorJson, render, renderJson, toolError,
+} from './render.js';
 export { error, ErrorBuilder, isErrorBuilder } from './builder.js';
 export { EnvelopeError, parseEnvelope, throwIfError } from './read.js';
 export { renderValidation, renderValidationJson, toValidationIssues, validationError, validationResultJson } from './validation.js';
+export {
+  accessError, accessErrorJson, authRequired, emptyResult, emptyResultJson, exceptionResult, exceptionResultJson, forbidden,
+  upstreamError, upstreamErrorJson,
+} from './recovery.js';
+export { partialResult, partialResultJson, renderPartial, renderPartialJson } from './partial.js';
+export { Ledger } from './ledger.js';
 export { useCoreModule } from './component.js';

@@ -4,51 +4,78 @@
 
 import * as z from 'zod/v4';
 import { isErrorBuilder } from './builder.js';
-import { internalErrorResult } from './component.js';
 import { EnvelopeError } from './read.js';
-import { formatOf } from './render.js';
-import type { CallToolResult, EnvelopeToolOptions, InternalFailure } from './types.js';
+import { exceptionResult } from './recovery.js';
+import { codeDefaults, formatOf } from './render.js';
+import type { CallToolResult, EnvelopeToolOptions, InternalFailure, SessionLedger } from './types.js';
 import { validationError } from './validation.js';
 
 export type { EnvelopeToolOptions, InternalFailure } from './types.js';
 
-const defaultLogger = (f: InternalFailure) => console.error(`[mcp-envelope] ${f.tool} failed (correlation id ${f.correlationId}):`, f.error);
+/** One line on stderr: the component's logfmt line, the exception's stack in it as a JSON string. */
+const defaultLogger = (f: InternalFailure) => console.error(`[mcp-envelope] ${f.log}`);
 
 function isZodError(value: unknown): value is { issues: unknown[] } {
   return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
 }
 
 /**
- * The result a handler's return value or exception becomes. Exported for
- * hosts other than the MCP SDK; `args` are the call's arguments.
+ * The result a handler's return value or exception becomes, passed through
+ * `options.ledger` when there is one. Exported for hosts other than the MCP
+ * SDK; `args` are the call's arguments.
  */
 export function resultFor(outcome: { returned: unknown } | { thrown: unknown }, tool: string, args: unknown,
   options: EnvelopeToolOptions = {}): unknown {
-  // A builder is turned into its plain result, so nothing downstream depends on reading its getters.
-  if ('returned' in outcome) return isErrorBuilder(outcome.returned) ? outcome.returned.build() : outcome.returned;
-  const thrown = outcome.thrown;
+  const result = outcomeResult(outcome, tool, args, options);
+  if (options.ledger === undefined) return result;
+  return throughLedger(result, tool, args, options);
+}
+
+function outcomeResult(outcome: { returned: unknown } | { thrown: unknown }, tool: string, args: unknown,
+  options: EnvelopeToolOptions): unknown {
   try {
+    // A builder is turned into its plain result, so nothing downstream depends on reading its getters.
+    if ('returned' in outcome) return isErrorBuilder(outcome.returned) ? outcome.returned.build() : outcome.returned;
+    const thrown = outcome.thrown;
     if (isErrorBuilder(thrown)) return thrown.build();
     // An error read from another tool's result (throwIfError) is passed on as it came.
     if (thrown instanceof EnvelopeError) return { content: [{ type: 'text', text: thrown.raw }], isError: true };
-    if (isZodError(thrown)) return validationError(options.action ?? tool, thrown, { input: args });
+    if (isZodError(thrown)) return validationError(options.action ?? tool, thrown, { input: args, locale: options.locale });
     if (Array.isArray((thrown as CallToolResult | null)?.content) && (thrown as CallToolResult).isError === true) return thrown;
   } catch (conversionFailure) {
-    // A malformed envelope thrown by the handler is itself an internal failure.
+    // A builder whose spec is refused, or a malformed envelope thrown by the handler, is itself an internal failure.
     return internalError(conversionFailure, tool, options);
   }
-  return internalError(thrown, tool, options);
+  return internalError(outcome.thrown, tool, options);
 }
 
-/** INTERNAL_ERROR with a fresh correlation id, worded by the component; the exception goes to the logger only. */
+/** The component's INTERNAL_ERROR with a fresh correlation id; the exception goes to the logger only. */
 function internalError(error: unknown, tool: string, options: EnvelopeToolOptions): CallToolResult {
-  const correlationId = globalThis.crypto.randomUUID();
+  const { result, correlationId, log } = exceptionResult({ tool: String(tool), exception: error, format: formatOf(options),
+    locale: options.locale });
   try {
-    (options.logger ?? defaultLogger)({ correlationId, tool, error });
+    (options.logger ?? defaultLogger)({ correlationId, tool, error, log });
   } catch {
     // A failing logger must not turn into a different error for the model.
   }
-  return JSON.parse(internalErrorResult(String(tool), correlationId, formatOf(options))) as CallToolResult;
+  return result;
+}
+
+/**
+ * Every result goes through the ledger's `observe`: the core decides what
+ * counts (an error result holding a `<tool_error>`, in whatever form), what a
+ * repeat or a stop is sent as instead, and that a success ends the streak.
+ */
+function throughLedger(result: unknown, tool: string, args: unknown, options: EnvelopeToolOptions): unknown {
+  const plain = result as CallToolResult | null;
+  if (plain === null || typeof plain !== 'object' || !Array.isArray(plain.content)) return result;
+  try {
+    return options.ledger!.observe(tool, plain, { arguments: args }) ?? result;
+  } catch {
+    // A ledger whose component instance was reset after a failure: the
+    // result still reaches the model as it came.
+    return result;
+  }
 }
 
 /**
@@ -64,12 +91,29 @@ function internalError(error: unknown, tool: string, options: EnvelopeToolOption
  */
 export function withEnvelope<Args extends unknown[]>(tool: string, handler: (...args: Args) => unknown,
   options: EnvelopeToolOptions = {}): (...args: Args) => Promise<CallToolResult> {
+  checkOptions(options);
   return async (...args: Args) => {
     // The SDK calls `cb(args, extra)` for tools with an input schema and `cb(extra)` without.
     const toolArgs = args.length > 1 ? args[0] : undefined;
     const outcome = await Promise.resolve().then(() => handler(...args)).then((returned) => ({ returned }), (thrown) => ({ thrown }));
     return resultFor(outcome, tool, toolArgs, options) as CallToolResult;
   };
+}
+
+/**
+ * Refuses bad options when the tool is registered, not when a call first
+ * fails: a wrong format or locale would otherwise replace the envelope of
+ * the first exception with a refusal.
+ */
+function checkOptions(options: EnvelopeToolOptions): void {
+  formatOf(options);
+  // The component's own refusal of a locale it does not know.
+  if (options.locale !== undefined) codeDefaults('INTERNAL_ERROR', { locale: options.locale });
+  const ledger = options.ledger as Partial<SessionLedger> | undefined;
+  // Duck-typed, so a ledger from another copy of the package works too.
+  if (ledger !== undefined && typeof ledger?.observe !== 'function') {
+    throw new TypeError('options.ledger must be a Ledger (new Ledger() from mcp-envelope), one per server session');
+  }
 }
 
 /** The parts of the SDK's McpServer this module uses. */
@@ -122,7 +166,7 @@ export function registerTool<Schema extends z.ZodRawShape | z.ZodType | undefine
   const acceptAnything = z.looseObject({}).meta(listed);
   const checked = async (args: unknown, extra: unknown) => {
     const parsed = await schema.safeParseAsync(args, { reportInput: true });
-    if (!parsed.success) return validationError(options.action ?? name, parsed.error, { input: args });
+    if (!parsed.success) return validationError(options.action ?? name, parsed.error, { input: args, locale: options.locale });
     return handler(parsed.data as ArgsOf<Schema>, extra);
   };
   return server.registerTool(name, { ...config, inputSchema: acceptAnything }, withEnvelope(name, checked, options));

@@ -2,7 +2,9 @@
 // protocol-error object: each one call into the component.
 
 import * as component from './component.js';
-import type { CallToolResult, Code, EnvelopeSpec, ErrorOptions, Format, ProtocolError, ProtocolErrorKind, RenderOptions } from './types.js';
+import type {
+  CallToolResult, Code, CodeDefaults, EnvelopeSpec, ErrorOptions, Format, Limits, Locale, ProtocolError, ProtocolErrorKind, RenderOptions,
+} from './types.js';
 
 export function formatOf(options: RenderOptions | undefined): Format {
   if (options !== undefined && (options === null || typeof options !== 'object')) {
@@ -90,3 +92,38 @@ export function protocolError(kind: ProtocolErrorKind, message: string, data?: E
 
 /** The 17 canonical codes, in the seed's order. */
 export const canonicalCodes = (): string[] => component.canonicalCodes();
+
+/**
+ * A canonical code's category, retryability and default recovery (in
+ * `locale`'s catalog, English by default); `null` for a custom code.
+ *
+ * ```ts
+ * codeDefaults('NOT_FOUND', { locale: 'pt-BR' })?.recovery;  // 'Confira o identificador: …'
+ * ```
+ */
+export function codeDefaults(code: Code, options: { locale?: Locale } = {}): CodeDefaults | null {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`options must be an object such as { locale: 'pt-BR' }, not ${JSON.stringify(options)}`);
+  }
+  return JSON.parse(codeDefaultsJson(toJson({ code, locale: options.locale }, 'the request'))) as CodeDefaults | null;
+}
+
+/** `codeDefaults` with the request (`{"code", "locale"?}`) as JSON text; gives JSON text (`null` for a custom code). */
+export const codeDefaultsJson = (requestText: string): string => component.codeDefaults(String(requestText));
+
+/**
+ * The size caps in force for a spec's `limits` (docs/size-caps.md): every
+ * key, the ones not given at the core's defaults. Throws the TypeError a spec
+ * with these limits would get, so a server can check its limits at start-up.
+ *
+ * ```ts
+ * limitsInForce({ messageChars: 300 });  // { messageChars: 300, envelopeChars: …, actions: …, details: … }
+ * limitsInForce();                       // the defaults
+ * ```
+ */
+export function limitsInForce(limits: Limits | null = null): Required<Limits> {
+  return JSON.parse(limitsInForceJson(toJson(limits, 'the limits'))) as Required<Limits>;
+}
+
+/** `limitsInForce` with the limits as JSON text (`null` for the defaults); gives JSON text. */
+export const limitsInForceJson = (limitsText: string): string => component.limits(String(limitsText));

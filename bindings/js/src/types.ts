@@ -18,6 +18,33 @@ export type CanonicalCode =
   | 'TIMEOUT' | 'SERVER_BUSY' | 'DEPRECATED' | 'AUTH_REQUIRED' | 'HANDOFF_UPSTREAM_UNAVAILABLE'
   | 'HANDOFF_NAMESPACE_MISMATCH' | 'HANDOFF_CONNECTING';
 
+/**
+ * The catalog of words for people: `en` (the default) or `pt-BR`, spelled
+ * exactly so. It also picks a canonical code's default recovery; lines that
+ * steer the model stay English unless `localizeSteering` is set
+ * (docs/locales.md).
+ */
+export type Locale = 'en' | 'pt-BR';
+
+/** Size caps of one envelope; an absent key keeps the core's default (docs/size-caps.md). */
+export interface Limits {
+  /** The most characters of the message, or of any other single text; longer ones are cut with a marker. */
+  messageChars?: number;
+  /** The most characters of the whole envelope, where the kept parts allow. */
+  envelopeChars?: number;
+  /** The most available actions listed; the rest are counted. */
+  actions?: number;
+  /** The most details listed; the rest are counted. */
+  details?: number;
+}
+
+/**
+ * Asks for `_meta["io.modelcontextprotocol/toolFailure"]` on the result
+ * (SEP-3313, a draft; docs/tool-failure-meta.md): `true`, or `{ now }` in
+ * Unix epoch milliseconds to also get `retryNotBefore`. Needs a correlationId.
+ */
+export type ToolFailureRequest = boolean | { now: number };
+
 /** A canonical code, with autocomplete, or a custom one. */
 export type Code = CanonicalCode | (string & {});
 
@@ -44,6 +71,20 @@ export interface ErrorOptions {
   correlationId?: string | null;
   /** Contract changes since the model learned the tool; the BREAKING and RISKY ones are shown. */
   deltas?: readonly ContractDelta[] | null;
+  /** How many more actions there were than the envelope lists (a capped envelope read back states it). */
+  omittedActions?: number | null;
+  /** How many more details there were than the envelope lists. */
+  omittedDetails?: number | null;
+  /** How many more contract changes there were than the envelope lists. */
+  omittedDeltas?: number | null;
+  /** The catalog of the code's default recovery and of the words the core writes (English by default). */
+  locale?: Locale | null;
+  /** With `pt-BR`: the lines that steer the model (repeat and stop lines, among others) in Portuguese too. */
+  localizeSteering?: boolean | null;
+  /** Size caps for this envelope; the core's defaults apply without it. */
+  limits?: Limits | null;
+  /** Adds the ToolFailure metadata to the `CallToolResult`; the envelope text is unchanged. */
+  toolFailure?: ToolFailureRequest | null;
 }
 
 /** One error, as the CLI's JSON spec: `null` or absent means not set. */
@@ -63,7 +104,11 @@ export interface TextContent {
  */
 export type CallToolResult = {
   content: TextContent[];
+  /** A tool's structured output, passed through (an empty result with an output schema). */
+  structuredContent?: Record<string, unknown>;
   isError: boolean;
+  /** Result metadata: the ToolFailure classification when the spec asks for it. */
+  _meta?: Record<string, unknown>;
 };
 
 /** A contract change since the last known-good lockfile, shown in `<contract_awareness>`. */
@@ -119,8 +164,63 @@ export interface ValidationErrorReading extends ReadingCommon {
   validation: ValidationReport;
 }
 
+/** One item a partial result could not obtain. */
+export interface PartialFailure {
+  /** What could not be obtained. */
+  item: string;
+  /** Its error code, canonical or custom. */
+  code: Code;
+  /** What went wrong. */
+  message?: string | null;
+  /** A canonical code's own category when absent. */
+  category?: Category | null;
+  /** A canonical code's own retryability when absent; `false` for a custom code. */
+  retryable?: boolean | null;
+}
+
+/**
+ * A partial result (docs/partial-results.md): what was obtained, what failed
+ * with which code, what was already tried. The core writes the summary and
+ * the severity from the lists.
+ */
+export interface PartialSpec {
+  /** What was asked. */
+  task?: string | null;
+  /** One line per thing obtained; `[]` when nothing was. */
+  obtained: readonly string[];
+  /** At least one failed item: with nothing failed, the call succeeded. */
+  failed: readonly PartialFailure[];
+  /** One line per attempt already made, so the coordinator does not repeat it. */
+  tried?: readonly string[] | null;
+  /** The next step for the coordinator; a default one when absent. */
+  recovery?: string | null;
+  correlationId?: string | null;
+  /** `xml` (default), `json` or `text`. */
+  format?: Format | null;
+}
+
+/** A partial result as read back: the spec as stated, each item's category and retryability filled in. */
+export interface PartialReport {
+  task?: string;
+  obtained: string[];
+  failed: { item: string; code: Code; message?: string; category?: Category; retryable: boolean }[];
+  tried?: string[];
+  recovery?: string;
+  correlationId?: string;
+}
+
+/**
+ * A `<partial_result>` read back: code `PARTIAL_RESULT`, the summary as its
+ * message, severity `warning` when something was obtained (`error` when
+ * nothing was), category `null`, retryable when any failed item is.
+ */
+export interface PartialResultReading extends ReadingCommon {
+  kind: 'partial_result';
+  partial: PartialReport;
+}
+
 /** What `parseEnvelope` gives for a text that holds an envelope. */
-export type EnvelopeReading = ToolErrorReading | ValidationErrorReading;
+export type EnvelopeReading = ToolErrorReading | ValidationErrorReading | PartialResultReading;
 
 /** The component's reading of a text: an envelope, or `{ kind: 'none' }`. */
 export type Reading = EnvelopeReading | { kind: 'none' };
@@ -173,6 +273,10 @@ export interface ValidationOptions {
   maxFields?: number;
   /** At most this many deltas are listed (5 by default). */
   maxDeltas?: number;
+  /** The catalog of the field lines (English by default). */
+  locale?: Locale;
+  /** With `pt-BR`: the recovery line in Portuguese too (it stays English by default). */
+  localizeSteering?: boolean;
 }
 
 /** Options of the render functions. */
@@ -199,6 +303,8 @@ export interface InternalFailure {
   tool: string;
   /** The exception, as thrown. */
   error: unknown;
+  /** The component's logfmt line: code, correlation id, tool and the exception's text (its stack) as JSON strings. */
+  log: string;
 }
 
 /** Options of `withEnvelope` and `registerTool`. */
@@ -209,4 +315,125 @@ export interface EnvelopeToolOptions {
   logger?: (failure: InternalFailure) => void;
   /** The rendering of `<tool_error>` results (xml by default). */
   format?: Format;
+  /** The catalog of the words for people in the envelopes the wrapper makes (INTERNAL_ERROR, `<validation_error>`). */
+  locale?: Locale;
+  /**
+   * This server session's repeat ledger: every result holding a `<tool_error>`
+   * goes through it, so an identical failure gets a short "nothing has
+   * changed" and a run of them "stop retrying"; a success ends the streak.
+   */
+  ledger?: SessionLedger;
+}
+
+/** Options of `exceptionResult`. */
+export interface ExceptionOptions {
+  /** The tool whose code raised it. */
+  tool: string;
+  /** Whatever was thrown: its stack (or `name: message`, or `String(x)`) goes to `log`, never into the result. */
+  exception: unknown;
+  /** The caller's correlation id; a fresh one is made from `random` without it. */
+  correlationId?: string | null;
+  /** Hex host randomness (at least 12 digits) for a fresh id: 8 bytes from `crypto.getRandomValues` by default. */
+  random?: string | null;
+  /** The envelope's form inside the result (xml by default). */
+  format?: Format | null;
+  /** The customer message's catalog. */
+  locale?: Locale | null;
+}
+
+/** What `exceptionResult` gives. */
+export interface ExceptionReport {
+  /** INTERNAL_ERROR quoting the correlation id; nothing of the exception is in it. */
+  result: CallToolResult;
+  correlationId: string;
+  /** One logfmt line for the host's log, the exception text whole. */
+  log: string;
+}
+
+/**
+ * Response headers: a fetch `Headers` (or anything with its `forEach`, such
+ * as a `Map`), a plain record or `[name, value]` pairs. Values must be strings.
+ */
+export type HeadersLike =
+  | Readonly<Record<string, string | undefined>>
+  | Iterable<readonly [string, string]>
+  | { forEach(callback: (value: string, name: string) => void): void };
+
+/** An upstream HTTP failure, for `upstreamError`. */
+export interface UpstreamFailure {
+  /** The HTTP status, 400 to 599. */
+  status: number;
+  /** Only Retry-After is read, and only for the retryable statuses. */
+  headers?: HeadersLike | null;
+  /** The response body: kept out of the error unless `excerptChars` asks for a sanitized excerpt. */
+  body?: string | null;
+  /** The current time in Unix seconds, for a Retry-After date (`Date.now() / 1000` by default). */
+  now?: number | null;
+  /** How the message names the upstream (`The payment provider`); `The upstream service` without it. */
+  service?: string | null;
+  /** At most this many characters of the sanitized body in the error, quoted as data (0, the default, means none). */
+  excerptChars?: number | null;
+  correlationId?: string | null;
+  locale?: Locale | null;
+}
+
+/** What `upstreamError` gives: the error to send, and what to log. */
+export interface UpstreamReport {
+  error: EnvelopeSpec;
+  log: {
+    status: number;
+    /** The body as given, for the host's log. */
+    body: string;
+    /** A Retry-After value that fit no form, kept here instead of breaking the error path. */
+    retryAfterIgnored?: string;
+  };
+}
+
+/** `forbidden` (not allowed) or `auth-required` (not signed in). */
+export type AccessKind = 'forbidden' | 'auth-required';
+
+/** Options of `accessError`: the caller's words only, never whether the object exists. */
+export interface AccessOptions {
+  kind: AccessKind;
+  /** What the caller tried, as a verb phrase (`refund`). */
+  action?: string | null;
+  /** What it was tried on (`order A-8812`). */
+  resource?: string | null;
+  correlationId?: string | null;
+  locale?: Locale | null;
+}
+
+/** Options of `emptyResult`: a query that ran and matched nothing. */
+export interface EmptyResultOptions {
+  /** What was searched for, as a plural noun (`orders`). */
+  what: string;
+  /** The query, with its own preposition (`for jo@example.com`). */
+  query?: string | null;
+  /** The next step, if there is a useful one. */
+  suggestion?: string | null;
+  /** The tool's structured output (for an output schema), passed through. */
+  structuredContent?: Record<string, unknown> | null;
+  locale?: Locale | null;
+  /** With `pt-BR`: the text (which steers the model) in Portuguese too. */
+  localizeSteering?: boolean | null;
+}
+
+/** A canonical code's defaults, the recovery in the asked locale. */
+export interface CodeDefaults {
+  category: Category;
+  retryable: boolean;
+  recovery: string;
+}
+
+/** Options of `Ledger.failure`. */
+export interface LedgerFailureOptions {
+  /** The call's arguments as the model sent them: they join the key (without them, only tool and code do). */
+  arguments?: unknown;
+  /** The envelope's form (xml by default). */
+  format?: Format;
+}
+
+/** What the MCP integration needs of a ledger: a `Ledger` of this package (declared here, not imported, so types.ts imports nothing). */
+export interface SessionLedger {
+  observe(tool: string, result: unknown, options?: { arguments?: unknown }): CallToolResult | undefined;
 }

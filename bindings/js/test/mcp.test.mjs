@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { error, EnvelopeError, parseEnvelope, throwIfError, toolError } from 'mcp-envelope';
+import { error, EnvelopeError, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError } from 'mcp-envelope';
 import { registerTool, withEnvelope } from 'mcp-envelope/mcp';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
@@ -94,14 +94,22 @@ describe('MCP SDK integration', () => {
     assert.equal(envelope.message, 'throws_secret failed with an internal error.');
     assert.match(envelope.recovery, /^Do not retry blindly/);
     const { correlationId } = envelope.error;
-    assert.match(correlationId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    assert.deepEqual(result, toolError('INTERNAL_ERROR', { message: 'throws_secret failed with an internal error.', correlationId }));
+    // A fresh id from 8 random bytes: err_ and the first 12 hex digits.
+    assert.match(correlationId, /^err_[0-9a-f]{12}$/);
+    assert.equal(envelope.error.customerMessage, `Something went wrong on our side. It was recorded under the reference ${correlationId}.`);
+    // The same bytes as the component's exception result for that id, whatever the exception.
+    assert.deepEqual(result, exceptionResult({ tool: 'throws_secret', exception: 'anything', correlationId }).result);
     assert.ok(!JSON.stringify(result).includes('hunter2'), 'the secret reached the result');
     assert.ok(!JSON.stringify(result).includes('10.0.0.7'), 'the host reached the result');
     assert.equal(logged.length, 1);
-    assert.equal(logged[0].correlationId, correlationId);
-    assert.equal(logged[0].tool, 'throws_secret');
-    assert.match(logged[0].error.message, /hunter2/);
+    const [entry] = logged;
+    assert.deepEqual(Object.keys(entry), ['correlationId', 'tool', 'error', 'log']);
+    assert.equal(entry.correlationId, correlationId);
+    assert.equal(entry.tool, 'throws_secret');
+    assert.match(entry.error.message, /hunter2/);
+    // The log line holds the stack, one line, quoted as JSON.
+    assert.equal(entry.log, `code=INTERNAL_ERROR correlationId="${correlationId}" tool="throws_secret" exception=${JSON.stringify(entry.error.stack)}`);
+    assert.match(entry.error.stack, /^Error: connect ECONNREFUSED hunter2/);
   });
 
   test('every INTERNAL_ERROR gets a fresh correlation id', async () => {
@@ -161,5 +169,137 @@ describe('MCP SDK integration', () => {
     const failed = await call('plain_wrapped', { n: 2 });
     assert.equal(parseEnvelope(failed).code, 'INTERNAL_ERROR');
     assert.ok(!JSON.stringify(failed).includes('hunter2'));
+  });
+});
+
+// One server session with a repeat ledger and pt-BR words for people: the
+// ledger sees every result a tool sends, in the order the client calls.
+describe('a server session with a repeat ledger', () => {
+  const sessionLogged = [];
+  let session;
+  let sessionServer;
+  const notFound = (id) => error('NOT_FOUND', `No invoice ${id}`).suggest('List invoices first').actions('billing.list_invoices');
+  const NOW = 1764374400000;
+
+  before(async () => {
+    sessionServer = new McpServer({ name: 'billing', version: '1.0.0' });
+    const options = { ledger: new Ledger(), locale: 'pt-BR', logger: (failure) => sessionLogged.push(failure) };
+    registerTool(sessionServer, 'get_invoice', { inputSchema: { id: z.string() } }, async ({ id }) => {
+      if (id === 'ok') return { content: [{ type: 'text', text: 'invoice ok' }] };
+      if (id === 'old') return error('DEPRECATED', 'id is deprecated; use number').warning();
+      if (id === 'crash') throw new Error(`connect ECONNREFUSED ${SECRET}`);
+      if (id === 'plain') return toolError('CONFLICT', { message: 'Invoice changed', format: 'json' });
+      return notFound(id);
+    }, options);
+    registerTool(sessionServer, 'charge', {}, async () => {
+      throw error('RATE_LIMITED', 'Too many charges').retryAfter(30).correlationId('req_42').toolFailure(NOW)
+        .locale('pt-BR').localizeSteering();
+    }, options);
+    session = new Client({ name: 'test-client', version: '1.0.0' });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await Promise.all([sessionServer.connect(serverTransport), session.connect(clientTransport)]);
+  });
+
+  after(async () => {
+    await session.close();
+    await sessionServer.close();
+  });
+
+  const get = (id) => session.callTool({ name: 'get_invoice', arguments: { id } });
+
+  test('the same failure again is answered "nothing has changed", then "stop"', async () => {
+    // What a ledger of its own gives for the same three failures, byte for byte.
+    const mirror = new Ledger();
+    const expected = [1, 2, 3].map(() => mirror.failure('get_invoice', notFound('inv_9'), { arguments: { id: 'inv_9' } }));
+    mirror.dispose();
+    const results = [await get('inv_9'), await get('inv_9'), await get('inv_9')];
+    assert.deepEqual(results, expected);
+    assert.deepEqual(results[0], notFound('inv_9').build());
+    assert.deepEqual(results.map((r) => [parseEnvelope(r).severity, parseEnvelope(r).message]), [
+      ['error', 'No invoice inv_9'],
+      ['error', 'Nothing has changed since the last attempt: the same failure again (2 in a row).'],
+      ['critical', 'Stop retrying: this call has failed the same way 3 times in a row and nothing has changed.'],
+    ]);
+  });
+
+  test('a success ends the streak; other arguments start a new one', async () => {
+    assert.deepEqual(await get('ok'), { content: [{ type: 'text', text: 'invoice ok' }] });
+    assert.deepEqual(await get('inv_9'), notFound('inv_9').build());
+    assert.deepEqual(await get('inv_7'), notFound('inv_7').build());
+    assert.equal(parseEnvelope(await get('inv_7')).message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
+  });
+
+  test('a warning passes as it is and neither counts nor ends the streak', async () => {
+    const warning = await get('old');
+    assert.deepEqual(warning, error('DEPRECATED', 'id is deprecated; use number').warning().build());
+    assert.equal(parseEnvelope(await get('inv_7')).severity, 'critical');
+    await get('ok');
+  });
+
+  test('a result in another form is watched the same way, and a repeat comes back in its form', async () => {
+    const first = await get('plain');
+    assert.deepEqual(first, toolError('CONFLICT', { message: 'Invoice changed', format: 'json' }));
+    const second = await get('plain');
+    assert.ok(second.content[0].text.startsWith('{"code":"CONFLICT","severity":"error"'));
+    assert.equal(parseEnvelope(second).message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
+    await get('ok');
+  });
+
+  test('an exception goes through the ledger too; the logger gets every one, the customer message in pt-BR', async () => {
+    sessionLogged.length = 0;
+    const first = await get('crash');
+    const { correlationId } = parseEnvelope(first).error;
+    assert.deepEqual(first, exceptionResult({ tool: 'get_invoice', exception: '', correlationId, locale: 'pt-BR' }).result);
+    assert.equal(parseEnvelope(first).error.customerMessage,
+      `Algo deu errado do nosso lado. O problema foi registrado com a referência ${correlationId}.`);
+    const second = parseEnvelope(await get('crash'));
+    assert.equal(second.message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
+    // Each exception gets its own id and log entry; the repeat quotes the new one.
+    assert.equal(sessionLogged.length, 2);
+    assert.equal(sessionLogged[0].correlationId, correlationId);
+    assert.notEqual(sessionLogged[1].correlationId, correlationId);
+    assert.equal(second.error.correlationId, sessionLogged[1].correlationId);
+    assert.ok(sessionLogged.every((f) => f.log.includes('hunter2')));
+    assert.ok(!JSON.stringify(second).includes('hunter2'));
+    await get('ok');
+  });
+
+  test('the ToolFailure metadata stays on a repeat (without retryNotBefore: the result does not say when it was made)', async () => {
+    const first = await session.callTool({ name: 'charge', arguments: {} });
+    assert.deepEqual(first._meta, { 'io.modelcontextprotocol/toolFailure': {
+      class: 'reliability', code: 'retryable_transient_error', retryable: true, retryNotBefore: NOW + 30_000,
+      correlationId: 'req_42', agentGuidance: 'Aguarde o período de retry-after e faça a mesma chamada de novo.',
+    } });
+    const second = await session.callTool({ name: 'charge', arguments: {} });
+    // The repeat is made from what the result states; the spec's locale settings are not in it, so the line is English.
+    assert.equal(parseEnvelope(second).message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
+    assert.deepEqual(second._meta, { 'io.modelcontextprotocol/toolFailure': {
+      class: 'reliability', code: 'retryable_transient_error', retryable: true, correlationId: 'req_42',
+      agentGuidance: 'Aguarde o período de retry-after e faça a mesma chamada de novo.',
+    } });
+  });
+
+  test('arguments that fail the schema get a pt-BR <validation_error>, outside the ledger', async () => {
+    const result = await get(42);
+    assert.equal(result.isError, true);
+    assert.equal(result.content[0].text, [
+      '<validation_error action="get_invoice">',
+      "  <field name=\"id\">Tipo incorreto. Você enviou: 42. Esperado: uma string.</field>",
+      '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+      '</validation_error>',
+    ].join('\n'));
+  });
+});
+
+describe('tool options', () => {
+  test('a bad format, locale or ledger is refused when the tool is registered', () => {
+    const server = new McpServer({ name: 'billing', version: '1.0.0' });
+    const handler = async () => ({ content: [] });
+    assert.throws(() => registerTool(server, 'a', {}, handler, { locale: 'pt_BR' }),
+      { name: 'TypeError', message: '"locale" is "pt_BR"; expected one of: en, pt-BR' });
+    assert.throws(() => withEnvelope('b', handler, { format: 'yaml' }), { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
+    assert.throws(() => withEnvelope('c', handler, { ledger: {} }),
+      { name: 'TypeError', message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope), one per server session' });
+    assert.equal(typeof withEnvelope('d', handler, { ledger: new Ledger(), locale: 'en', format: 'json' }), 'function');
   });
 });

@@ -60,12 +60,13 @@ export default { fetch: () => new Response(render(spec), { headers: { 'content-t
  * kept as separate modules (wrangler uploads each as a compiled-wasm module,
  * which the worker imports as a WebAssembly.Module). The package is installed
  * as a symlink in the work folder's node_modules. Returns the bundle's files.
+ * `source` is the worker's code (by default, one that renders an envelope).
  */
-export async function bundleWorker(work) {
+export async function bundleWorker(work, source = WORKER) {
   const { build } = await import('esbuild');
   mkdirSync(join(work, 'node_modules'), { recursive: true });
   symlinkSync(pkg, join(work, 'node_modules', 'mcp-envelope'), 'dir');
-  writeFileSync(join(work, 'entry.mjs'), WORKER);
+  writeFileSync(join(work, 'entry.mjs'), source);
   const out = join(work, 'out');
   mkdirSync(out);
   const wasmModules = {

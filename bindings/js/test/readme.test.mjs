@@ -1,4 +1,5 @@
 // The root README's JavaScript quick start runs as written against the package.
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,3 +16,24 @@ test("the README's JavaScript quick start runs as written", () => {
   // Run from the package folder, where `import 'mcp-envelope'` resolves to this package.
   execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, stdio: 'pipe' });
 });
+
+// This package's README shows each recovery feature in TypeScript that is
+// also plain JavaScript: every block of that section runs as written.
+const own = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const recovery = own.split('\n## ').find((s) => s.startsWith('Recovery features'));
+const examples = [...(recovery ?? '').matchAll(/\n### (.+)\n[\s\S]*?```ts\n([\s\S]*?)```/g)];
+
+test('the package README has one example per recovery feature', () => {
+  assert.deepEqual(examples.map(([, title]) => title), ['Size caps', 'Upstream failures', 'Exceptions', 'Repeat ledger', 'Empty results',
+    'Partial results', 'Permission and authentication', 'Words in en and pt-BR', 'ToolFailure metadata']);
+});
+
+for (const [, title, code] of examples) {
+  test(`the package README's "${title}" example runs as written`, () => {
+    try {
+      execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, stdio: 'pipe', encoding: 'utf8' });
+    } catch (error) {
+      throw new Error(`"${title}" failed:\n${error.stderr}`);
+    }
+  });
+}

@@ -135,7 +135,8 @@ const KINDS = {
     if (!raw && ('issues' in spec) !== ('jsonSchemaErrors' in spec)) {
       // The same issues (or raw validator errors) through the idiomatic API give the same bytes.
       const found = spec.issues ?? spec.jsonSchemaErrors;
-      const options = { input: spec.arguments, deltas: spec.deltas, maxFields: spec.maxFields, maxDeltas: spec.maxDeltas };
+      const options = { input: spec.arguments, deltas: spec.deltas, maxFields: spec.maxFields, maxDeltas: spec.maxDeltas,
+        locale: spec.locale, localizeSteering: spec.localizeSteering };
       assertSame('renderValidation', api.renderValidation(spec.action, found, options), c.expected);
       if ('result' in c) {
         assertDeepEqual('validationError', api.validationError(spec.action, found, options), JSON.parse(c.result));
@@ -175,9 +176,59 @@ const KINDS = {
     const { code, message, reading, malformed } = thrown;
     assertSameJson('the EnvelopeError', { code, message, reading, ...('malformed' in thrown ? { malformed } : {}) }, c.outcome);
   },
+  call(api, c) {
+    const exported = CALLS[c.call];
+    if (exported === undefined) throw new Error(`a call of an export this runner does not know: ${c.call}`);
+    // The JSON-text function gives the export's own text; the idiomatic one takes the input as a native value.
+    const { json, native } = exported(api);
+    const inputText = JSON.stringify(c.input);
+    if ('refused' in c) {
+      assertThrows(`${c.call} (JSON text)`, () => json(inputText), c.refused, TypeError);
+      return;
+    }
+    const expected = typeof c.output === 'string' ? c.output : JSON.stringify(c.output);
+    assertSame(`${c.call} (JSON text)`, json(inputText), expected);
+    assertSameJson(`${c.call} (native)`, native(c.input), c.output);
+  },
+  ledger(api, c) {
+    const ledger = new api.Ledger(c.ledger.stopAfter);
+    try {
+      c.steps.forEach((step, index) => {
+        if (step.success) {
+          ledger.success(step.tool);
+        } else if ('observe' in step) {
+          const replaced = ledger.observe(step.tool, step.observe, { arguments: step.arguments });
+          assertSameJson(`step ${index + 1}: observe of ${step.tool}`, replaced ?? null, step.replaced);
+        } else {
+          const options = { arguments: step.arguments, format: step.format };
+          assertSameJson(`step ${index + 1}: failure of ${step.tool}`, ledger.failure(step.tool, step.failure, options), step.result);
+        }
+      });
+    } finally {
+      ledger.dispose();
+    }
+  },
+};
+
+/**
+ * Each JSON-in export, by its WIT name: the package's function taking JSON
+ * text and the one taking native values (the vector's input, as a value).
+ */
+const CALLS = {
+  'code-defaults': (api) => ({ json: api.codeDefaultsJson, native: (input) => api.codeDefaults(input.code, { locale: input.locale }) }),
+  limits: (api) => ({ json: api.limitsInForceJson, native: api.limitsInForce }),
+  'exception-result': (api) => ({ json: api.exceptionResultJson, native: api.exceptionResult }),
+  'upstream-error': (api) => ({ json: api.upstreamErrorJson, native: api.upstreamError }),
+  'access-error': (api) => ({ json: api.accessErrorJson, native: api.accessError }),
+  'empty-result': (api) => ({ json: api.emptyResultJson, native: api.emptyResult }),
+  'render-partial': (api) => ({ json: api.renderPartialJson, native: api.renderPartial }),
+  'partial-result': (api) => ({ json: api.partialResultJson, native: api.partialResult }),
 };
 
 function kindOf(c) {
+  // Before `input`, which a parse case has too.
+  if ('call' in c) return 'call';
+  if ('ledger' in c) return 'ledger';
   if ('errorOfResult' in c) return 'errorOfResult';
   if ('read' in c) return 'read';
   if ('parseValidation' in c) return 'validationParse';

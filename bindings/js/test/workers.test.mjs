@@ -14,16 +14,39 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import workerd from 'workerd';
-import { render } from 'mcp-envelope';
+import { Ledger, render } from 'mcp-envelope';
 import { bundleWorker, wasmCopies } from './measure.mjs';
 
 const START_TIMEOUT_MS = 20_000;
 let work;
 let bundle;
 
+// Renders an envelope, and runs a repeat ledger: the ledger resource's
+// destructor goes through the package's stand-in for wit-component's shim
+// modules, which must work where wasm cannot be compiled from bytes.
+const SPEC = { code: 'NOT_FOUND', message: 'No invoice with that ID', retryAfter: 30 };
+const WORKER = `import { Ledger, render } from 'mcp-envelope';
+const spec = ${JSON.stringify(SPEC)};
+export default {
+  fetch() {
+    const ledger = new Ledger(1);
+    const results = [ledger.failure('t', spec), ledger.failure('t', spec)];
+    ledger.dispose();
+    return new Response(render(spec) + '\\n' + JSON.stringify(results), { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  },
+};
+`;
+
+function expectedBody() {
+  const ledger = new Ledger(1);
+  const results = [ledger.failure('t', SPEC), ledger.failure('t', SPEC)];
+  ledger.dispose();
+  return `${render(SPEC)}\n${JSON.stringify(results)}`;
+}
+
 before(async () => {
   work = mkdtempSync(join(tmpdir(), 'mcp-envelope-workers-'));
-  bundle = await bundleWorker(work);
+  bundle = await bundleWorker(work, WORKER);
 });
 after(() => rmSync(work, { recursive: true, force: true }));
 
@@ -75,7 +98,8 @@ const worker :Workerd.Worker = (
     }
     const body = await response.text();
     assert.equal(response.status, 200, `${body}\n${log}`);
-    assert.equal(body, render({ code: 'NOT_FOUND', message: 'No invoice with that ID', retryAfter: 30 }));
+    assert.equal(body, expectedBody());
+    assert.match(body, /Stop retrying: this call has failed the same way 2 times in a row/);
   } finally {
     server.kill('SIGTERM');
     for (let waited = 0; !exited && waited < 5000; waited += 50) await sleep(50);

@@ -26,3 +26,42 @@ try {
 }
 // @ts-expect-error a reading of kind none is null, never returned
 parseEnvelope('x')?.kind === 'none';
+
+// The recovery helpers, partial results and the ledger, as a handler uses them.
+import {
+  accessError, authRequired, codeDefaults, emptyResult, exceptionResult, forbidden, Ledger, limitsInForce, partialResult,
+  renderPartial, upstreamError,
+} from 'mcp-envelope';
+import type { CallToolResult as SdkResult } from '@modelcontextprotocol/sdk/types.js';
+
+const ledger = new Ledger();
+registerTool(server, 'charge', { inputSchema: { amount: z.number() } }, async ({ amount }, extra) => {
+  const response = await fetch(`https://payments.example/charge?amount=${amount}`);
+  if (!response.ok) {
+    const { error: spec, log } = upstreamError({ status: response.status, headers: response.headers, body: await response.text() });
+    console.warn(log.status, log.body.length, log.retryAfterIgnored);
+    return toolError(spec.code, spec);
+  }
+  if (amount === 0) return emptyResult({ what: 'charges', structuredContent: { charges: [] } });
+  if (amount < 0) return forbidden({ action: 'refund', resource: `charge ${amount}`, locale: 'pt-BR' });
+  return partialResult({ obtained: ['charge 1'], failed: [{ item: 'charge 2', code: 'TIMEOUT', retryable: true }] });
+}, { ledger, locale: 'pt-BR', logger: ({ correlationId, log }) => console.error(correlationId, log.length) });
+
+const sdkResult: SdkResult = ledger.failure('charge', error('RATE_LIMITED', 'slow').retryAfter(3).toolFailure().limits({ messageChars: 100 }),
+  { arguments: { amount: 3 }, format: 'json' });
+const { result: crashed, correlationId: id, log: line } = exceptionResult({ tool: 'charge', exception: new Error('x'), locale: 'en' });
+const fromSdk: SdkResult = authRequired({ format: 'text' });
+console.log(sdkResult, crashed.isError, id, line, fromSdk, accessError({ kind: 'auth-required' }).code, renderPartial({ obtained: [], failed: [] }).length);
+console.log(codeDefaults('NOT_FOUND', { locale: 'pt-BR' })?.recovery, limitsInForce().messageChars);
+ledger.dispose();
+
+// A partial result reads back by kind.
+const partial = parseEnvelope(partialResult({ obtained: [], failed: [{ item: 'c', code: 'X' }] }));
+if (partial?.kind === 'partial_result') console.log(partial.partial.failed[0]?.retryable, partial.category);
+
+// @ts-expect-error the locale is spelled exactly: pt-BR, not pt_BR
+toolError('X', { message: 'm', locale: 'pt_BR' });
+// @ts-expect-error an access error is forbidden or auth-required
+accessError({ kind: 'unauthorized' });
+// @ts-expect-error toolFailure is true or { now }, in milliseconds
+error('X', 'm').correlationId('c').toolFailure('now');

@@ -1,0 +1,88 @@
+// The repeat ledger (docs/repeat-ledger.md): one per server session, it
+// remembers each tool's last failure in the component, so an identical retry
+// gets a short "nothing has changed" envelope and a run of them one telling
+// the model to stop. The core keeps the streaks and words the envelopes.
+
+import { type ErrorBuilder, isErrorBuilder } from './builder.js';
+import { LedgerHandle } from './component.js';
+import { formatOf, toJson } from './render.js';
+import type { CallToolResult, EnvelopeSpec, LedgerFailureOptions } from './types.js';
+
+const MAX_STOP_AFTER = 0xffff_ffff;
+
+/**
+ * Remembers each tool's last failure for one server session (make one per
+ * session: sessions are different conversations).
+ *
+ * ```ts
+ * const ledger = new Ledger();          // the third identical failure in a row says stop
+ * return ledger.failure('get_invoice', error('NOT_FOUND', `No invoice ${id}`), { arguments: args });
+ * ledger.success('get_invoice');        // after a call that worked: the streak ends
+ * ```
+ * Two failures are identical when the tool, the code and the arguments (when
+ * given) match. The memory lives in the component: `dispose()` (or `using`,
+ * where `Symbol.dispose` exists) frees it now rather than at garbage
+ * collection. If the component fails and is reset, this ledger's calls throw
+ * an Error saying so; make a new one.
+ */
+export class Ledger {
+  readonly #handle: LedgerHandle;
+
+  /**
+   * `stopAfter` identical failures are answered (the first in full, the
+   * others shortened) before the one telling the model to stop; 0 reads as 1.
+   */
+  constructor(stopAfter = 2) {
+    if (!Number.isInteger(stopAfter) || stopAfter < 0 || stopAfter > MAX_STOP_AFTER) {
+      throw new TypeError(`stopAfter must be a whole number from 0 to ${MAX_STOP_AFTER}, not ${String(stopAfter)}`);
+    }
+    this.#handle = new LedgerHandle(stopAfter);
+  }
+
+  /**
+   * The `CallToolResult` to send for this failure of `tool`: the error as
+   * given the first time, then the shortened repeat, then the stop. A warning
+   * is returned as it is and neither counts nor ends a streak. `spec` is an
+   * error spec or a builder (its format is used unless `format` is given).
+   */
+  failure(tool: string, spec: EnvelopeSpec | ErrorBuilder, options: LedgerFailureOptions = {}): CallToolResult {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options must be an object such as { arguments: args }, not ${JSON.stringify(options)}`);
+    }
+    const builder = isErrorBuilder(spec);
+    const format = formatOf({ format: options.format ?? (builder ? spec.selectedFormat : undefined) });
+    const specText = toJson(builder ? spec.toSpec() : spec);
+    // No arguments and `{}` are different keys, so `undefined` stays absent.
+    const args = options.arguments === undefined ? undefined : toJson(options.arguments, 'the arguments');
+    return JSON.parse(this.#handle.failure(String(tool), specText, args, format)) as CallToolResult;
+  }
+
+  /**
+   * Watches the result a handler produced (what the MCP integration does
+   * after every call): `undefined` to send it as it is, or the result to send
+   * instead for a repeated failure, in the handler's own form. A success ends
+   * the tool's streak. The core decides which results count (docs/repeat-ledger.md).
+   */
+  observe(tool: string, result: unknown, options: Pick<LedgerFailureOptions, 'arguments'> = {}): CallToolResult | undefined {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options must be an object such as { arguments: args }, not ${JSON.stringify(options)}`);
+    }
+    const args = options.arguments === undefined ? undefined : toJson(options.arguments, 'the arguments');
+    const replaced = this.#handle.observe(String(tool), toJson(result, 'the result'), args);
+    return replaced === undefined ? undefined : JSON.parse(replaced) as CallToolResult;
+  }
+
+  /** A call of `tool` that worked: its streak ends. */
+  success(tool: string): void {
+    this.#handle.success(String(tool));
+  }
+
+  /** Frees the ledger's memory in the component; it cannot be used afterwards. Calling it again does nothing. */
+  dispose(): void {
+    this.#handle.dispose();
+  }
+}
+
+// `using ledger = new Ledger()` where the runtime has Symbol.dispose (Node 20, recent browsers).
+const dispose = (Symbol as { dispose?: symbol }).dispose;
+if (dispose !== undefined) Object.defineProperty(Ledger.prototype, dispose, { value: Ledger.prototype.dispose, configurable: true, writable: true });
