@@ -18,11 +18,14 @@
 //! reader (`parse`) and the spec as JSON (`spec`). `read_envelope` reads it
 //! back as `Reading::PartialResult`.
 
+mod capped;
+mod limits;
 mod model;
 mod parse;
 mod render;
 mod spec;
 
+pub use limits::{partial_limits_json, PartialLimits};
 pub use model::{FailedItem, PartialResult, PARTIAL_CODE, PARTIAL_RECOVERY};
 pub use parse::parse_partial;
 pub(crate) use parse::{markup_start, parse_markup, read_json_form};
