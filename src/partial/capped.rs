@@ -161,7 +161,9 @@ fn drop_obtained(view: &mut Shown<'_>, writer: &Writer, out: &mut String, limits
 }
 
 /// Lists fewer of a list's entries, dropping from the last (counted), as
-/// few as bring the envelope within its total, or all.
+/// few as bring the envelope within its total; when none does, all, but only
+/// if that makes the envelope shorter (one short entry can take fewer
+/// characters than the count line that would replace it).
 ///
 /// Once one entry is dropped the list's count is shown, and each further
 /// entry dropped shortens the envelope: an entry takes more characters than
@@ -190,7 +192,12 @@ fn drop_from_the_last(
         }
     }
     *listed(view) = lo;
-    *out = (writer.envelope)(view);
+    let fewer = (writer.envelope)(view);
+    if overflow(&fewer, limits.envelope_chars) > 0 && fewer.chars().count() >= out.chars().count() {
+        *listed(view) = all;
+        return;
+    }
+    *out = fewer;
 }
 
 fn failure_messages_to_first_line(view: &mut Shown<'_>, writer: &Writer, out: &mut String, limits: &PartialLimits) {
