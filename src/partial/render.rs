@@ -7,9 +7,9 @@
 //! coordinator never needs the code table. The summary and the severity are
 //! written by the core from the counts.
 //!
-//! Every form is capped (`capped`, docs/size-caps.md): a list's entries
-//! beyond its cap are counted, last in the list's section (XML), after the
-//! list (JSON, text).
+//! Every form is capped (`capped`, docs/size-caps.md): each writer here
+//! writes what the capped view shows, and a list's entries beyond it are
+//! counted, last in the list's section (XML), after the list (JSON, text).
 
 use super::capped::{render_capped, Shown, ShownFailure, Writer};
 use super::model::PartialResult;
@@ -32,7 +32,20 @@ const TEXT: Writer = Writer {
     failure: push_failure_json,
 };
 
-/// Renders the partial result in the given format.
+/// Renders the partial result in the given format, under its limits.
+///
+/// ```
+/// use mcp_envelope::partial::{render_partial, FailedItem, PartialLimits, PartialResult};
+/// use mcp_envelope::Format;
+/// let p = PartialResult::new()
+///     .obtained(["A", "B", "C"])
+///     .failed(FailedItem::new("Company C", "FORBIDDEN"))
+///     .limits(PartialLimits { items: 2, ..PartialLimits::DEFAULT });
+/// assert!(render_partial(&p, Format::Xml).contains(
+///     "<item>B</item>\n    <more_items count=\"1\">1 more obtained item is not listed.</more_items>"
+/// ));
+/// assert!(render_partial(&p, Format::Json).contains(r#""obtained":["A","B"],"omittedObtained":1,"#));
+/// ```
 pub fn render_partial(partial: &PartialResult, format: Format) -> String {
     match format {
         Format::Xml => render_partial_xml(partial),
