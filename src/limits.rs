@@ -45,32 +45,15 @@ impl Limits {
     /// `{"messageChars","envelopeChars","actions","details"}`, each optional.
     pub fn from_json(raw: &str) -> Result<Limits, SpecError> {
         let mut limits = Limits::DEFAULT;
-        for (key, raw) in object(raw, &Quoted("limits"))? {
-            let what = Member(&"limits", &key);
-            match key.as_ref() {
-                "messageChars" => limits.message_chars = count(&raw, &what)?,
-                "envelopeChars" => limits.envelope_chars = count(&raw, &what)?,
-                "actions" => limits.actions = count(&raw, &what)?,
-                "details" => limits.details = count(&raw, &what)?,
-                _ => {
-                    return fail(format!(
-                        "unknown key {key:?} in \"limits\" (expected one of: messageChars, envelopeChars, actions, details)"
-                    ))
-                }
-            }
-        }
-        if limits.message_chars < Limits::MIN_MESSAGE_CHARS {
-            return fail(format!(
-                "limits.messageChars must be at least {}",
-                Limits::MIN_MESSAGE_CHARS
-            ));
-        }
-        if limits.envelope_chars < Limits::MIN_ENVELOPE_CHARS {
-            return fail(format!(
-                "limits.envelopeChars must be at least {}",
-                Limits::MIN_ENVELOPE_CHARS
-            ));
-        }
+        read_caps(
+            raw,
+            &mut [
+                Cap::new("messageChars", &mut limits.message_chars, Limits::MIN_MESSAGE_CHARS),
+                Cap::new("envelopeChars", &mut limits.envelope_chars, Limits::MIN_ENVELOPE_CHARS),
+                Cap::new("actions", &mut limits.actions, 0),
+                Cap::new("details", &mut limits.details, 0),
+            ],
+        )?;
         Ok(limits)
     }
 
@@ -96,13 +79,22 @@ impl Limits {
 /// assert_eq!(limits_json("null").unwrap(), limits_json("{}").unwrap());
 /// ```
 pub fn limits_json(input: &str) -> Result<String, SpecError> {
+    Ok(limits_in_force(input, Limits::DEFAULT, Limits::from_json)?.to_json())
+}
+
+/// A `limits` object given alone (a `limits`-style export's input): `null`
+/// is `default`, anything else is read by `read`.
+pub(crate) fn limits_in_force<T>(
+    input: &str,
+    default: T,
+    read: impl FnOnce(&str) -> Result<T, SpecError>,
+) -> Result<T, SpecError> {
     let input = crate::json::repair_lone_surrogates(input);
-    let limits = match crate::json::parse_raw(&input) {
-        Ok(raw) if crate::json::is_null(raw) => Limits::DEFAULT,
-        Ok(raw) => Limits::from_json(raw)?,
-        Err(e) => return fail(format!("invalid JSON in \"limits\": {e}")),
-    };
-    Ok(limits.to_json())
+    match crate::json::parse_raw(&input) {
+        Ok(raw) if crate::json::is_null(raw) => Ok(default),
+        Ok(raw) => read(raw),
+        Err(e) => fail(format!("invalid JSON in \"limits\": {e}")),
+    }
 }
 
 /// `text` as every envelope shows a text under a `max_chars` cap: whole
@@ -116,6 +108,44 @@ pub fn limits_json(input: &str) -> Result<String, SpecError> {
 /// ```
 pub fn cut_text(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
     crate::cut::capped(text, max_chars, crate::cut::Marker::English)
+}
+
+/// One key of a `limits` object: its name, the field it sets and the least
+/// value accepted.
+pub(crate) struct Cap<'a> {
+    key: &'static str,
+    value: &'a mut usize,
+    least: usize,
+}
+
+impl<'a> Cap<'a> {
+    pub(crate) fn new(key: &'static str, value: &'a mut usize, least: usize) -> Cap<'a> {
+        Cap { key, value, least }
+    }
+}
+
+/// Reads a `limits` object into `caps`, strictly: a key not among them, a
+/// value that is not a whole number, or one below its least is refused,
+/// naming the key. The keys left out keep their values. Every envelope's
+/// `limits` is read here, so each refuses in the same words.
+pub(crate) fn read_caps(raw: &str, caps: &mut [Cap<'_>]) -> Result<(), SpecError> {
+    for (key, raw) in object(raw, &Quoted("limits"))? {
+        let what = Member(&"limits", &key);
+        match caps.iter_mut().find(|cap| cap.key == key) {
+            Some(cap) => *cap.value = count(&raw, &what)?,
+            None => {
+                let keys: Vec<&str> = caps.iter().map(|cap| cap.key).collect();
+                return fail(format!(
+                    "unknown key {key:?} in \"limits\" (expected one of: {})",
+                    keys.join(", ")
+                ));
+            }
+        }
+    }
+    match caps.iter().find(|cap| *cap.value < cap.least) {
+        Some(cap) => fail(format!("limits.{} must be at least {}", cap.key, cap.least)),
+        None => Ok(()),
+    }
 }
 
 impl Default for Limits {

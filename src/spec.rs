@@ -186,7 +186,7 @@ fn push_count(out: &mut String, name: &str, count: usize) {
 
 /// How many items an envelope left out of a list beyond those given: a whole
 /// number; `null` is 0.
-fn omitted(raw: &str, what: &dyn std::fmt::Display) -> Result<usize, SpecError> {
+pub(crate) fn omitted(raw: &str, what: &dyn std::fmt::Display) -> Result<usize, SpecError> {
     if is_null(raw) {
         return Ok(0);
     }

@@ -83,6 +83,7 @@ fn sanitized_partial(p: &PartialResult) -> PartialResult {
         tried: all(&p.tried),
         recovery: p.recovery.as_deref().map(sanitized),
         correlation_id: p.correlation_id.as_deref().map(sanitized),
+        ..p.clone()
     }
 }
 

@@ -7,6 +7,7 @@ use common::same;
 use common::vectors::{load_all, CaseKind, LedgerStep, ParseOutcome, ValidationOutcome};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::limits::cut_text;
+use mcp_envelope::partial;
 use mcp_envelope::validation::{self, envelope_to_json, parse_validation, validation_from_json, validation_result};
 use mcp_envelope::{
     call_tool_result, error_of_result, parse, protocol_error, read_envelope, render, spec, Format, Ledger, ParseError,
@@ -19,6 +20,19 @@ fn main() {
         .map(|case| Trial::test(case.name, move || run(case.kind).map_err(Failed::from)))
         .collect();
     libtest_mimic::run(&Arguments::from_args(), trials).exit();
+}
+
+/// A partial result's envelope read back renders the same bytes under the
+/// spec's limits, in its format: caps cut once.
+fn partial_renders_again(input: &str, envelope: &str) -> Result<(), String> {
+    let (spec, format) = partial::partial_from_json(input).map_err(|e| e.0)?;
+    let mut back = partial::parse_partial(envelope).map_err(|e| format!("the envelope does not read back: {e}"))?;
+    back.limits = spec.limits;
+    same(
+        "render-partial of the envelope read back",
+        &partial::render_partial(&back, format),
+        envelope,
+    )
 }
 
 fn format(name: &str) -> Format {
@@ -138,6 +152,10 @@ fn run(kind: CaseKind) -> Result<(), String> {
         CaseKind::Call { name, input, outcome } => {
             let got = common::calls::native(&name, &input);
             match (got, outcome) {
+                (Ok(got), Ok(want)) if name == "render-partial" => {
+                    same(&format!("{name} output"), &got, &want)?;
+                    partial_renders_again(&input, &want)
+                }
                 (Ok(got), Ok(want)) => same(&format!("{name} output"), &got, &want),
                 (Err(got), Err(want)) => same(&format!("{name} refusal"), &got, &want),
                 (got, want) => Err(format!("{name} gave {got:?}, want {want:?}")),

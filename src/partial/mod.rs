@@ -16,13 +16,18 @@
 //! A third envelope kind beside `<tool_error>` and `<validation_error>`, built
 //! the same way: the model (`model`), the three forms (`render`), their
 //! reader (`parse`) and the spec as JSON (`spec`). `read_envelope` reads it
-//! back as `Reading::PartialResult`.
+//! back as `Reading::PartialResult`. Every form is capped as a tool error is
+//! (`PartialLimits`, `capped`; docs/size-caps.md): each text, each list (the
+//! rest counted) and the whole envelope.
 
+mod capped;
+mod limits;
 mod model;
 mod parse;
 mod render;
 mod spec;
 
+pub use limits::{partial_limits_json, PartialLimits};
 pub use model::{FailedItem, PartialResult, PARTIAL_CODE, PARTIAL_RECOVERY};
 pub use parse::parse_partial;
 pub(crate) use parse::{markup_start, parse_markup, read_json_form};

@@ -6,7 +6,12 @@
 //! silent: a failed item's category and retryability from its code's
 //! defaults, the recovery from `PARTIAL_RECOVERY`, the summary and the
 //! severity from the counts.
+//!
+//! Each list may come with a count of entries beyond it (`omitted_obtained`,
+//! `omitted_failed`, `omitted_tried`): what a capped envelope read back
+//! states. The summary and the severity count them, listed or not.
 
+use super::limits::PartialLimits;
 use crate::code::{self, Category};
 use crate::model::Severity;
 
@@ -110,21 +115,32 @@ impl PartialEq for FailedItem {
 /// ```
 ///
 /// Two results are equal when they say the same thing (see [`FailedItem`];
-/// an unset recovery equals `PARTIAL_RECOVERY`).
+/// an unset recovery equals `PARTIAL_RECOVERY`), and, as `ToolError` does,
+/// when their lists show the same entries under their caps and count the same
+/// number beyond them: 25 obtained lines equal their first 20 with
+/// `omitted_obtained: 5`. The limits themselves are not compared.
 #[derive(Debug, Clone, Default)]
 pub struct PartialResult {
     /// What was asked.
     pub task: Option<String>,
     /// What was obtained, one line each.
     pub obtained: Vec<String>,
+    /// Obtained entries not in `obtained`, only counted (a capped envelope's).
+    pub omitted_obtained: usize,
     /// What could not be obtained; a partial result has at least one.
     pub failed: Vec<FailedItem>,
+    /// Failed items not in `failed`, only counted.
+    pub omitted_failed: usize,
     /// What was already attempted, one line each.
     pub tried: Vec<String>,
+    /// Attempts not in `tried`, only counted.
+    pub omitted_tried: usize,
     /// The next step for the coordinator; `PARTIAL_RECOVERY` when unset.
     pub recovery: Option<String>,
     /// The id under which the server logged the call.
     pub correlation_id: Option<String>,
+    /// The caps it is rendered under; `PartialLimits::DEFAULT` when unset.
+    pub limits: Option<PartialLimits>,
 }
 
 impl PartialResult {
@@ -174,10 +190,53 @@ impl PartialResult {
         self
     }
 
-    /// The one-line summary every form opens with, from the counts:
-    /// `Obtained 2 of 3 items; 1 failed.`
+    /// Caps other than the defaults for this result.
+    pub fn limits(mut self, limits: PartialLimits) -> Self {
+        self.limits = Some(limits);
+        self
+    }
+
+    /// The caps in force: as set, else the defaults.
+    pub fn limits_or_default(&self) -> PartialLimits {
+        self.limits.unwrap_or_default()
+    }
+
+    /// How many things were obtained, listed or only counted.
+    pub fn obtained_count(&self) -> usize {
+        self.obtained.len().saturating_add(self.omitted_obtained)
+    }
+
+    /// How many items failed, listed or only counted.
+    pub fn failed_count(&self) -> usize {
+        self.failed.len().saturating_add(self.omitted_failed)
+    }
+
+    /// The obtained lines an envelope lists (at most `limits.items`), and how many more it only counts.
+    pub fn listed_obtained(&self) -> (&[String], usize) {
+        listed(&self.obtained, self.omitted_obtained, self.limits_or_default().items)
+    }
+
+    /// The failed items an envelope lists (at most `limits.items`), and how many more it only counts.
+    pub fn listed_failed(&self) -> (&[FailedItem], usize) {
+        listed(&self.failed, self.omitted_failed, self.limits_or_default().items)
+    }
+
+    /// The attempts an envelope lists (at most `limits.items`), and how many more it only counts.
+    pub fn listed_tried(&self) -> (&[String], usize) {
+        listed(&self.tried, self.omitted_tried, self.limits_or_default().items)
+    }
+
+    /// The one-line summary every form opens with, from the counts (listed
+    /// or not): `Obtained 2 of 3 items; 1 failed.`
+    ///
+    /// ```
+    /// use mcp_envelope::partial::{FailedItem, PartialResult};
+    /// let mut p = PartialResult::new().obtained(["Company A"]).failed(FailedItem::new("Company C", "FORBIDDEN"));
+    /// p.omitted_obtained = 24;
+    /// assert_eq!(p.summary(), "Obtained 25 of 26 items; 1 failed.");
+    /// ```
     pub fn summary(&self) -> String {
-        let (obtained, failed) = (self.obtained.len(), self.failed.len());
+        let (obtained, failed) = (self.obtained_count(), self.failed_count());
         let total = obtained.saturating_add(failed);
         let noun = if total == 1 { "item" } else { "items" };
         format!("Obtained {obtained} of {total} {noun}; {failed} failed.")
@@ -186,7 +245,7 @@ impl PartialResult {
     /// `Warning` when something was obtained (the call returned useful data,
     /// with a caveat), `Error` when nothing was.
     pub fn severity(&self) -> Severity {
-        if self.obtained.is_empty() {
+        if self.obtained_count() == 0 {
             Severity::Error
         } else {
             Severity::Warning
@@ -220,12 +279,19 @@ impl PartialResult {
 impl PartialEq for PartialResult {
     fn eq(&self, other: &Self) -> bool {
         self.task_text() == other.task_text()
-            && self.obtained == other.obtained
-            && self.failed == other.failed
-            && self.tried == other.tried
+            && self.listed_obtained() == other.listed_obtained()
+            && self.listed_failed() == other.listed_failed()
+            && self.listed_tried() == other.listed_tried()
             && self.recovery_text() == other.recovery_text()
             && self.correlation_id_text() == other.correlation_id_text()
     }
+}
+
+/// The first `cap` entries, and how many more are only counted: those given
+/// as counted and those beyond the cap.
+fn listed<T>(entries: &[T], counted: usize, cap: usize) -> (&[T], usize) {
+    let shown = &entries[..entries.len().min(cap)];
+    (shown, counted.saturating_add(entries.len() - shown.len()))
 }
 
 fn non_empty(text: &Option<String>) -> Option<&str> {

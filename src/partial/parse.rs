@@ -1,7 +1,7 @@
 //! Reads a partial result back from any of its three forms. The summary and
-//! the severity are not read: they follow from the lists, and are written
-//! again from them. Unknown sections, lines and keys are skipped, so newer
-//! envelopes still read.
+//! the severity are not read: they follow from the lists and their counts,
+//! and are written again from them. Unknown sections, lines and keys are
+//! skipped, so newer envelopes still read.
 
 use super::model::{FailedItem, PartialResult};
 use crate::code::Category;
@@ -89,11 +89,14 @@ pub(crate) fn read_json_form(text: &str) -> Result<Option<PartialResult>, ParseE
         match key.as_ref() {
             "task" => partial.task = Some(string(key, &value).or_else(|why| malformed("JSON", why))?),
             "obtained" => partial.obtained = strings(key, &value).or_else(|why| malformed("JSON", why))?,
+            "omittedObtained" => partial.omitted_obtained = json_count(key, &value)?,
             "failed" => {
                 partial.failed = failures(&value).or_else(|why| malformed("JSON", why))?;
                 has_failed = true;
             }
+            "omittedFailed" => partial.omitted_failed = json_count(key, &value)?,
             "tried" => partial.tried = strings(key, &value).or_else(|why| malformed("JSON", why))?,
+            "omittedTried" => partial.omitted_tried = json_count(key, &value)?,
             "recovery" => partial.recovery = Some(string(key, &value).or_else(|why| malformed("JSON", why))?),
             "correlationId" => {
                 partial.correlation_id = Some(string(key, &value).or_else(|why| malformed("JSON", why))?)
@@ -105,6 +108,22 @@ pub(crate) fn read_json_form(text: &str) -> Result<Option<PartialResult>, ParseE
         return malformed("JSON", "no \"failed\" list");
     }
     Ok(Some(partial))
+}
+
+/// A list's count in the JSON form: a whole number.
+fn json_count(key: &str, value: &Value<'_>) -> Result<usize, ParseError> {
+    match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
+        Some(n) => Ok(n),
+        None => malformed("JSON", format_args!("{key:?} is {value}, not a count")),
+    }
+}
+
+/// A list's count in the text form: digits only.
+fn text_count(key: &str, value: &str) -> Result<usize, ParseError> {
+    match value.parse::<usize>() {
+        Ok(n) if value.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
+        _ => malformed("text", format_args!("{key} is {value:?}, not a count")),
+    }
 }
 
 fn string(key: &str, value: &Value<'_>) -> Result<String, String> {
@@ -192,11 +211,14 @@ fn parse_text(text: &str) -> Result<PartialResult, ParseError> {
         match key {
             "task" => partial.task = Some(value),
             "obtained" => partial.obtained = strings(key, &list(key, &value)?).or_else(|why| malformed("text", why))?,
+            "omitted_obtained" => partial.omitted_obtained = text_count(key, &value)?,
             "failed" => {
                 partial.failed = failures(&list(key, &value)?).or_else(|why| malformed("text", why))?;
                 has_failed = true;
             }
+            "omitted_failed" => partial.omitted_failed = text_count(key, &value)?,
             "tried" => partial.tried = strings(key, &list(key, &value)?).or_else(|why| malformed("text", why))?,
+            "omitted_tried" => partial.omitted_tried = text_count(key, &value)?,
             "next_action" => partial.recovery = Some(value),
             "correlation_id" => partial.correlation_id = Some(value),
             _ => {} // partial_result, severity (written from the lists), or a newer version's field
@@ -226,18 +248,22 @@ fn parse_xml(text: &str) -> Result<PartialResult, ParseError> {
     while let Some((section, empty)) = xml.next_child()? {
         match section.name() {
             "task" => partial.task = Some(xml.text(&section, empty)?),
-            "obtained" if !empty => partial.obtained = items(&mut xml, "item")?,
+            "obtained" if !empty => {
+                (partial.obtained, partial.omitted_obtained) = items(&mut xml, "item", "more_items")?
+            }
             "failed" if !empty => {
                 while let Some((item, item_empty)) = xml.next_child()? {
-                    if item.name() == "failure" {
-                        let failed = failure_xml(&mut xml, &item, item_empty)?;
-                        partial.failed.push(failed);
-                    } else {
-                        xml.skip(&item, item_empty)?;
+                    match item.name() {
+                        "failure" => partial.failed.push(failure_xml(&mut xml, &item, item_empty)?),
+                        "more_failures" => {
+                            partial.omitted_failed = xml.count_attribute(&item)?;
+                            xml.skip(&item, item_empty)?;
+                        }
+                        _ => xml.skip(&item, item_empty)?,
                     }
                 }
             }
-            "tried" if !empty => partial.tried = items(&mut xml, "attempt")?,
+            "tried" if !empty => (partial.tried, partial.omitted_tried) = items(&mut xml, "attempt", "more_attempts")?,
             "recovery" => partial.recovery = Some(xml.text(&section, empty)?),
             "correlation_id" => partial.correlation_id = Some(xml.text(&section, empty)?),
             _ => xml.skip(&section, empty)?, // summary (written from the lists), or a newer version's section
@@ -249,17 +275,21 @@ fn parse_xml(text: &str) -> Result<PartialResult, ParseError> {
     Ok(partial)
 }
 
-/// The texts of a list section's `<{name}>` children; other children are skipped.
-fn items(xml: &mut XmlReader<'_>, name: &str) -> Result<Vec<String>, ParseError> {
-    let mut out = Vec::new();
+/// The texts of a list section's `<{name}>` children, and the count of its
+/// `<{more}>` child (0 without one); other children are skipped.
+fn items(xml: &mut XmlReader<'_>, name: &str, more: &str) -> Result<(Vec<String>, usize), ParseError> {
+    let (mut out, mut omitted) = (Vec::new(), 0);
     while let Some((item, empty)) = xml.next_child()? {
         if item.name() == name {
             out.push(xml.text(&item, empty)?);
         } else {
+            if item.name() == more {
+                omitted = xml.count_attribute(&item)?;
+            }
             xml.skip(&item, empty)?;
         }
     }
-    Ok(out)
+    Ok((out, omitted))
 }
 
 fn failure_xml(xml: &mut XmlReader<'_>, tag: &crate::xml::Tag<'_>, empty: bool) -> Result<FailedItem, ParseError> {

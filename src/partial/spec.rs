@@ -3,6 +3,7 @@
 //! spec: an unknown key, a repeated key or a value of the wrong type is
 //! refused, naming the key.
 
+use super::limits::PartialLimits;
 use super::model::{FailedItem, PartialResult};
 use crate::code::Category;
 use crate::error::SpecError;
@@ -11,15 +12,20 @@ use crate::json::{
     string_list, Item, Member, Quoted,
 };
 use crate::render::Format;
+use crate::spec::omitted;
 
 /// The keys a partial-result spec may have, in the order `to_json_as_stated` writes them.
-pub const KEYS: [&str; 7] = [
+pub const KEYS: [&str; 11] = [
     "task",
     "obtained",
+    "omittedObtained",
     "failed",
+    "omittedFailed",
     "tried",
+    "omittedTried",
     "recovery",
     "correlationId",
+    "limits",
     "format",
 ];
 
@@ -48,14 +54,19 @@ pub fn partial_from_json(text: &str) -> Result<(PartialResult, Format), SpecErro
                 partial.obtained = string_list(&raw, &what)?;
                 has_obtained = true;
             }
+            "omittedObtained" => partial.omitted_obtained = omitted(&raw, &what)?,
             "failed" => {
                 partial.failed = failed_items(&raw)?;
                 has_failed = true;
             }
+            "omittedFailed" => partial.omitted_failed = omitted(&raw, &what)?,
             "tried" if is_null(&raw) => partial.tried = Vec::new(),
             "tried" => partial.tried = string_list(&raw, &what)?,
+            "omittedTried" => partial.omitted_tried = omitted(&raw, &what)?,
             "recovery" => partial.recovery = optional_string(&raw, &what)?,
             "correlationId" => partial.correlation_id = optional_string(&raw, &what)?,
+            "limits" if is_null(&raw) => partial.limits = None,
+            "limits" => partial.limits = Some(PartialLimits::from_json(&raw)?),
             "format" if is_null(&raw) => format = Format::Xml,
             "format" => format = one_of(&raw, &what, Format::ALL, Format::as_str)?,
             _ => {
@@ -136,7 +147,8 @@ fn failed_item(text: &str, at: &Item<'_>) -> Result<FailedItem, SpecError> {
 
 /// Writes every field that is set, even one equal to its default: what an
 /// envelope read back states (the reading's `partial`). `obtained` and
-/// `failed` are always written; `tried` only when it lists something.
+/// `failed` are always written; `tried` only when it lists something, a
+/// count only when it is not 0.
 ///
 /// ```
 /// use mcp_envelope::partial::{to_json_as_stated, FailedItem, PartialResult};
@@ -155,6 +167,7 @@ pub fn to_json_as_stated(partial: &PartialResult) -> String {
     }
     out.push_str("\"obtained\":");
     push_json_array(&mut out, &partial.obtained);
+    push_count(&mut out, "omittedObtained", partial.omitted_obtained);
     out.push_str(",\"failed\":[");
     for (i, failed) in partial.failed.iter().enumerate() {
         if i > 0 {
@@ -177,10 +190,12 @@ pub fn to_json_as_stated(partial: &PartialResult) -> String {
         out.push('}');
     }
     out.push(']');
+    push_count(&mut out, "omittedFailed", partial.omitted_failed);
     if !partial.tried.is_empty() {
         out.push_str(",\"tried\":");
         push_json_array(&mut out, &partial.tried);
     }
+    push_count(&mut out, "omittedTried", partial.omitted_tried);
     if let Some(recovery) = &partial.recovery {
         out.push_str(",\"recovery\":");
         push_json_string(&mut out, recovery);
@@ -189,6 +204,17 @@ pub fn to_json_as_stated(partial: &PartialResult) -> String {
         out.push_str(",\"correlationId\":");
         push_json_string(&mut out, id);
     }
+    if let Some(limits) = &partial.limits {
+        out.push_str(",\"limits\":");
+        out.push_str(&limits.to_json());
+    }
     out.push('}');
     out
+}
+
+/// `,"name":N` when N is not 0: the spec's counts, the JSON form's too.
+pub(crate) fn push_count(out: &mut String, name: &str, count: usize) {
+    if count > 0 {
+        out.push_str(&format!(",\"{name}\":{count}"));
+    }
 }

@@ -67,7 +67,7 @@ pub(crate) fn render_capped(error: &ToolError, write: fn(&Capped<'_>) -> String)
 
 /// How many characters `out` is over `cap`; its bytes are counted only when
 /// they are over.
-fn overflow(out: &str, cap: usize) -> usize {
+pub(crate) fn overflow(out: &str, cap: usize) -> usize {
     if out.len() <= cap {
         return 0;
     }
@@ -139,16 +139,20 @@ fn drop_deltas(view: &mut Capped<'_>, _: usize, _: &Limits) -> bool {
 /// The message cut to its first line (up to the first CR or LF), when that
 /// makes it shorter.
 fn message_first_line(view: &mut Capped<'_>, _: usize, limits: &Limits) -> bool {
-    let message = view.message.reread();
-    let Some(end) = message.kept.find(['\n', '\r']) else {
+    cut_to_first_line(&mut view.message, limits.message_chars)
+}
+
+/// A text cut to its first line (up to its first CR or LF), marked, within
+/// `max` characters, when that makes it shorter: the total step the tool
+/// error's message and a partial result's failure messages share.
+pub(crate) fn cut_to_first_line(text: &mut Cut<'_>, max: usize) -> bool {
+    let current = text.reread();
+    let Some(end) = current.kept.find(['\n', '\r']) else {
         return false;
     };
-    let first_line = message.kept[..end].chars().count();
-    let kept = first_line + message.kept[end..].chars().count();
-    replace_if_shorter(
-        &mut view.message,
-        message.shortened(kept, limits.message_chars, first_line),
-    )
+    let first_line = current.kept[..end].chars().count();
+    let kept = first_line + current.kept[end..].chars().count();
+    replace_if_shorter(text, current.shortened(kept, max, first_line))
 }
 
 fn cut_customer_message(view: &mut Capped<'_>, over: usize, _: &Limits) -> bool {
@@ -159,18 +163,24 @@ fn cut_customer_message(view: &mut Capped<'_>, over: usize, _: &Limits) -> bool 
 }
 
 fn cut_message_further(view: &mut Capped<'_>, over: usize, _: &Limits) -> bool {
-    let message = view.message.reread();
-    let first_line = message
+    cut_first_line_by(&mut view.message, over)
+}
+
+/// Shortens a text by `over` characters, keeping at most its first line,
+/// but not below `MIN_KEPT_CHARS`.
+pub(crate) fn cut_first_line_by(text: &mut Cut<'_>, over: usize) -> bool {
+    let current = text.reread();
+    let first_line = current
         .kept
         .find(['\n', '\r'])
-        .map_or(usize::MAX, |end| message.kept[..end].chars().count());
-    cut_by(&mut view.message, over, first_line)
+        .map_or(usize::MAX, |end| current.kept[..end].chars().count());
+    cut_by(text, over, first_line)
 }
 
 /// Shortens a text by `over` characters, but not below `MIN_KEPT_CHARS`.
 /// Each character cut takes at least one character off the envelope (an
 /// escape only adds), so one cut is enough unless the floor stops it.
-fn cut_by(text: &mut Cut<'_>, over: usize, keep_at_most: usize) -> bool {
+pub(crate) fn cut_by(text: &mut Cut<'_>, over: usize, keep_at_most: usize) -> bool {
     // The length as shown now, before a marker it ends with is read back:
     // that marker may be in the other language, of another length.
     let shown = text.chars();

@@ -1,6 +1,6 @@
 //! Pure render functions: a `ToolError` in, the text a model reads out.
 
-mod capped;
+pub(crate) mod capped;
 mod json;
 mod result;
 mod text;

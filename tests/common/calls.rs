@@ -7,6 +7,7 @@ pub fn native(name: &str, input: &str) -> Result<String, String> {
         "code-defaults" => mcp_envelope::code::code_defaults_json(input).map_err(|e| e.0),
         "render-partial" => mcp_envelope::partial::render_partial_json(input).map_err(|e| e.0),
         "partial-result" => mcp_envelope::partial::partial_result_json(input).map_err(|e| e.0),
+        "partial-limits" => mcp_envelope::partial::partial_limits_json(input).map_err(|e| e.0),
         "upstream-error" => mcp_envelope::upstream_error_json(input).map_err(|e| e.0),
         "exception-result" => mcp_envelope::exception_result_json(input).map_err(|e| e.0),
         "access-error" => mcp_envelope::access_error_json(input).map_err(|e| e.0),

@@ -1,0 +1,85 @@
+//! The caps of a partial result: the text and total caps of every envelope
+//! (`messageChars`, `envelopeChars`, as `Limits` has them) and one cap on the
+//! entries each list shows (`items`).
+
+use crate::error::SpecError;
+use crate::limits::{limits_in_force, read_caps, Cap, Limits};
+
+/// The caps one partial result is rendered under.
+///
+/// `message_chars` and `envelope_chars` mean what they mean in `Limits`,
+/// with the same defaults and least values; `items` caps each of the three
+/// lists (obtained, failed, tried), the rest counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartialLimits {
+    /// The most characters of any single text, marker included.
+    pub message_chars: usize,
+    /// The most characters of the whole envelope, where the kept parts allow.
+    pub envelope_chars: usize,
+    /// The most entries each list shows; the rest are counted.
+    pub items: usize,
+}
+
+impl PartialLimits {
+    /// 500 characters a text, 2000 an envelope (as `Limits::DEFAULT`), 20
+    /// entries a list (as the validation envelope's fields).
+    pub const DEFAULT: PartialLimits = PartialLimits {
+        message_chars: Limits::DEFAULT.message_chars,
+        envelope_chars: Limits::DEFAULT.envelope_chars,
+        items: 20,
+    };
+    /// The smallest `items` accepted: the failed list always shows a failure
+    /// and its code, which an envelope cannot do with none.
+    pub const MIN_ITEMS: usize = 1;
+
+    /// `{"messageChars","envelopeChars","items"}`, each optional, refused
+    /// in the words of the error spec's `limits`.
+    ///
+    /// ```
+    /// use mcp_envelope::partial::PartialLimits;
+    /// assert_eq!(PartialLimits::from_json(r#"{"items":5}"#).unwrap().items, 5);
+    /// assert_eq!(PartialLimits::from_json(r#"{"items":0}"#).unwrap_err().0, "limits.items must be at least 1");
+    /// ```
+    pub fn from_json(raw: &str) -> Result<PartialLimits, SpecError> {
+        let mut limits = PartialLimits::DEFAULT;
+        read_caps(
+            raw,
+            &mut [
+                Cap::new("messageChars", &mut limits.message_chars, Limits::MIN_MESSAGE_CHARS),
+                Cap::new("envelopeChars", &mut limits.envelope_chars, Limits::MIN_ENVELOPE_CHARS),
+                Cap::new("items", &mut limits.items, PartialLimits::MIN_ITEMS),
+            ],
+        )?;
+        Ok(limits)
+    }
+
+    /// The same object, every key written.
+    pub fn to_json(&self) -> String {
+        format!(
+            "{{\"messageChars\":{},\"envelopeChars\":{},\"items\":{}}}",
+            self.message_chars, self.envelope_chars, self.items
+        )
+    }
+}
+
+impl Default for PartialLimits {
+    fn default() -> Self {
+        PartialLimits::DEFAULT
+    }
+}
+
+/// The proposed export `partial-limits`: the limits in force for a partial
+/// `limits` object of a partial-result spec (`null`: the defaults), every key
+/// written, or the refusal.
+///
+/// ```
+/// use mcp_envelope::partial::partial_limits_json;
+/// assert_eq!(
+///     partial_limits_json(r#"{"items":5}"#).unwrap(),
+///     r#"{"messageChars":500,"envelopeChars":2000,"items":5}"#
+/// );
+/// assert_eq!(partial_limits_json("null").unwrap(), partial_limits_json("{}").unwrap());
+/// ```
+pub fn partial_limits_json(input: &str) -> Result<String, SpecError> {
+    Ok(limits_in_force(input, PartialLimits::DEFAULT, PartialLimits::from_json)?.to_json())
+}
