@@ -69,6 +69,10 @@ impl Guest for Component {
         crate::partial::partial_result_json(&spec).map_err(|e| e.0)
     }
 
+    fn partial_limits(request: String) -> Result<String, String> {
+        crate::partial::partial_limits_json(&request).map_err(|e| e.0)
+    }
+
     fn render_validation(spec: String) -> Result<String, String> {
         render_validation_spec_json(&spec).map_err(|e| e.0)
     }

@@ -264,6 +264,7 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
         "empty-result" => i.api.call_empty_result(store, input),
         "render-partial" => i.api.call_render_partial(store, input),
         "partial-result" => i.api.call_partial_result(store, input),
+        "partial-limits" => i.api.call_partial_limits(store, input),
         _ => return Err(format!("no component export for the call {name:?}")),
     }
     .map_err(trap)
