@@ -104,6 +104,7 @@ export const accessError = (input: string): string => call((c) => c.accessError(
 export const emptyResult = (input: string): string => call((c) => c.emptyResult(input));
 export const renderPartial = (spec: string): string => call((c) => c.renderPartial(spec));
 export const partialResult = (spec: string): string => call((c) => c.partialResult(spec));
+export const partialLimits = (request: string): string => call((c) => c.partialLimits(request));
 export const renderValidation = (spec: string): string => call((c) => c.renderValidation(spec));
 export const validationResult = (spec: string): string => call((c) => c.validationResult(spec));
 /** The reading as JSON text; a broken envelope is refused with a SyntaxError. */

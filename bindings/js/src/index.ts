@@ -5,7 +5,7 @@
 export type {
   AccessKind, AccessOptions, CallToolResult, CanonicalCode, Category, Code, CodeDefaults, ContractDelta, DetailValue,
   EmptyResultOptions, EnvelopeReading, EnvelopeSpec, ErrorOptions, ErrorOutcome, ExceptionOptions, ExceptionReport, Format,
-  HeadersLike, IssueCode, LedgerFailureOptions, Limits, Locale, PartialFailure, PartialReport, PartialResultReading,
+  HeadersLike, IssueCode, LedgerFailureOptions, Limits, Locale, PartialFailure, PartialLimits, PartialReport, PartialResultReading,
   PartialSpec, ProtocolError, ProtocolErrorKind, Reading, RenderOptions, Severity, TextContent, ToolErrorReading,
   ToolFailureRequest, UpstreamFailure, UpstreamReport, ValidationErrorReading, ValidationField, ValidationIssue,
   ValidationOptions, ValidationReport,
@@ -21,6 +21,6 @@ export {
   accessError, accessErrorJson, authRequired, emptyResult, emptyResultJson, exceptionResult, exceptionResultJson, forbidden,
   upstreamError, upstreamErrorJson,
 } from './recovery.js';
-export { partialResult, partialResultJson, renderPartial, renderPartialJson } from './partial.js';
+export { partialLimitsInForce, partialLimitsInForceJson, partialResult, partialResultJson, renderPartial, renderPartialJson } from './partial.js';
 export { Ledger } from './ledger.js';
 export { useCoreModule } from './component.js';

@@ -4,7 +4,7 @@
 
 import * as component from './component.js';
 import { toJson } from './render.js';
-import type { CallToolResult, PartialSpec } from './types.js';
+import type { CallToolResult, PartialLimits, PartialSpec } from './types.js';
 
 /**
  * The `<partial_result>` envelope text (in the spec's `format`, xml by default).
@@ -32,3 +32,11 @@ export const renderPartialJson = (specText: string): string => component.renderP
 
 /** The `CallToolResult` JSON text for a partial result spec that is already JSON text. */
 export const partialResultJson = (specText: string): string => component.partialResult(String(specText));
+
+/** The caps a partial result is rendered under for these `limits` (`null`: the defaults); TypeError when refused. */
+export function partialLimitsInForce(limits: PartialLimits | null = null): Required<PartialLimits> {
+  return JSON.parse(partialLimitsInForceJson(toJson(limits, 'the limits'))) as Required<PartialLimits>;
+}
+
+/** `partialLimitsInForce` with the limits as JSON text; gives JSON text. */
+export const partialLimitsInForceJson = (limitsText: string): string => component.partialLimits(String(limitsText));

@@ -197,6 +197,19 @@ export interface PartialSpec {
   correlationId?: string | null;
   /** `xml` (default), `json` or `text`. */
   format?: Format | null;
+  /** Caps other than the defaults (docs/size-caps.md, "The partial result"). */
+  limits?: PartialLimits | null;
+  /** Entries left out of each list by the caps: what a partial result read back states. */
+  omittedObtained?: number | null;
+  omittedFailed?: number | null;
+  omittedTried?: number | null;
+}
+
+/** A partial result's caps: each text, the whole envelope, the entries listed per list. */
+export interface PartialLimits {
+  messageChars?: number;
+  envelopeChars?: number;
+  items?: number;
 }
 
 /** A partial result as read back: the spec as stated, each item's category and retryability filled in. */
@@ -207,6 +220,9 @@ export interface PartialReport {
   tried?: string[];
   recovery?: string;
   correlationId?: string;
+  omittedObtained?: number;
+  omittedFailed?: number;
+  omittedTried?: number;
 }
 
 /**

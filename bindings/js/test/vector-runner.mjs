@@ -188,7 +188,10 @@ const KINDS = {
     }
     const expected = typeof c.output === 'string' ? c.output : JSON.stringify(c.output);
     assertSame(`${c.call} (JSON text)`, json(inputText), expected);
-    assertSameJson(`${c.call} (native)`, native(c.input), c.output);
+    // A string output is exact text: a native function giving an object is compared as its JSON text.
+    const got = native(c.input);
+    if (typeof c.output === 'string' && typeof got !== 'string') assertSame(`${c.call} (native)`, JSON.stringify(got), c.output);
+    else assertSameJson(`${c.call} (native)`, got, c.output);
   },
   ledger(api, c) {
     const ledger = new api.Ledger(c.ledger.stopAfter);
@@ -223,6 +226,7 @@ const CALLS = {
   'empty-result': (api) => ({ json: api.emptyResultJson, native: api.emptyResult }),
   'render-partial': (api) => ({ json: api.renderPartialJson, native: api.renderPartial }),
   'partial-result': (api) => ({ json: api.partialResultJson, native: api.partialResult }),
+  'partial-limits': (api) => ({ json: api.partialLimitsInForceJson, native: api.partialLimitsInForce }),
 };
 
 function kindOf(c) {
