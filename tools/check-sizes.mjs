@@ -1,13 +1,18 @@
 // The component's size budget, checked by scripts/test (sizes only, never
 // timings): growth fails the tests. The budget is today's size with a little
-// headroom. The goal beyond it (150 KB raw, 60 KB gzip) needs the core to
-// shed more of what it pulls in: core::fmt, the allocator, panic strings.
+// headroom. Issue 10's recovery features took it from 273 KB to 418 KB raw
+// (118 to 174 KB gzip): the upstream mapping with its HTTP-date reader and
+// body sanitizer, the exception, access and empty-result helpers (about
+// 40 KB of code before wasm-opt), the partial-result envelope's three forms
+// and readers (30 KB), the caps (12 KB), the pt-BR catalogs (rodata), the
+// ledger (5 KB). The goal of 150 KB raw / 60 KB gzip needs the core written
+// for size: fewer `format!` sites, shared readers, a smaller allocator.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 285_000, gzip: 125_000 };
+const BUDGET = { raw: 430_000, gzip: 180_000 };
 const args = process.argv.slice(2);
 const rowsAt = args.indexOf('--rows');
 const rowsOut = rowsAt >= 0 ? args.splice(rowsAt, 2)[1] : undefined;
