@@ -17,19 +17,18 @@ test("the README's JavaScript quick start runs as written", () => {
   execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, stdio: 'pipe' });
 });
 
-// This package's README shows each recovery feature in TypeScript that is
-// also plain JavaScript: every block of that section runs as written.
-const own = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const recovery = own.split('\n## ').find((s) => s.startsWith('Recovery features'));
+// The root README shows each recovery feature in TypeScript that is also
+// plain JavaScript: every such block of that section runs as written.
+const recovery = readme.split('\n## ').find((s) => s.startsWith('Recovery features'));
 const examples = [...(recovery ?? '').matchAll(/\n### (.+)\n[\s\S]*?```ts\n([\s\S]*?)```/g)];
 
-test('the package README has one example per recovery feature', () => {
+test('the README has one TypeScript example per recovery feature', () => {
   assert.deepEqual(examples.map(([, title]) => title), ['Size caps', 'Upstream failures', 'Exceptions', 'Repeat ledger', 'Empty results',
     'Partial results', 'Permission and authentication', 'Words in en and pt-BR', 'ToolFailure metadata']);
 });
 
 for (const [, title, code] of examples) {
-  test(`the package README's "${title}" example runs as written`, () => {
+  test(`the README's "${title}" TypeScript example runs as written`, () => {
     try {
       execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, stdio: 'pipe', encoding: 'utf8' });
     } catch (error) {
