@@ -166,19 +166,11 @@ fn repeat(error: &ToolError, count: u32) -> ToolError {
         Locale::En => format!("Nothing has changed since the last attempt: the same failure again ({count} in a row)."),
     };
     ToolError {
-        code: error.code.clone(),
-        message,
-        suggestion: error.recovery().map(str::to_owned),
         severity: error.severity,
         category: error.category,
         retryable: error.retryable,
         retry_after: error.retry_after,
-        correlation_id: error.correlation_id.clone(),
-        locale: error.locale,
-        localize_steering: error.localize_steering,
-        limits: error.limits,
-        tool_failure: error.tool_failure,
-        ..Default::default()
+        ..successor(error, message, error.recovery())
     }
     .minimal()
 }
@@ -197,12 +189,21 @@ fn stop(error: &ToolError, count: u32) -> ToolError {
         ),
     };
     ToolError {
-        code: error.code.clone(),
-        message,
-        suggestion: Some(suggestion.to_owned()),
         severity: Severity::Critical,
         category: error.category_or_default(),
         retryable: Some(false),
+        ..successor(error, message, Some(suggestion))
+    }
+    .minimal()
+}
+
+/// A new error about the same failure: its code, correlation id and render
+/// settings (locale, caps, ToolFailure request) kept, nothing else.
+fn successor(error: &ToolError, message: String, suggestion: Option<&str>) -> ToolError {
+    ToolError {
+        code: error.code.clone(),
+        message,
+        suggestion: suggestion.map(str::to_owned),
         correlation_id: error.correlation_id.clone(),
         locale: error.locale,
         localize_steering: error.localize_steering,
@@ -210,7 +211,6 @@ fn stop(error: &ToolError, count: u32) -> ToolError {
         tool_failure: error.tool_failure,
         ..Default::default()
     }
-    .minimal()
 }
 
 /// The repeat and stop lines steer the model: English unless the error asks

@@ -10,27 +10,8 @@ mod hostile_text;
 
 use hostile_text::XorShift;
 
-/// Pieces that look like, or almost like, a cut marker.
-const MARKERS: &[&str] = &[
-    "… [12 characters cut]",
-    "… [",
-    " characters cut]",
-    "… [7 caracteres cortados]",
-    "… [0 characters cut]",
-];
-
 fn long_text(rng: &mut XorShift) -> String {
-    let mut text = String::new();
-    for _ in 0..rng.next() % 9 {
-        text.push_str(&rng.text());
-        if rng.next() % 4 == 0 {
-            text.push_str(MARKERS[(rng.next() % MARKERS.len() as u64) as usize]);
-        }
-        if rng.next() % 3 == 0 {
-            text.push_str(&"long words ".repeat((rng.next() % 40) as usize));
-        }
-    }
-    text
+    rng.long_text(9)
 }
 
 fn random_error(rng: &mut XorShift) -> ToolError {

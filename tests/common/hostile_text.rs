@@ -46,6 +46,15 @@ const PIECES: &[&str] = &[
     "\u{2028}",
 ];
 
+/// Pieces that look like, or almost like, a cut marker.
+const MARKERS: &[&str] = &[
+    "… [12 characters cut]",
+    "… [",
+    " characters cut]",
+    "… [7 caracteres cortados]",
+    "… [0 characters cut]",
+];
+
 pub struct XorShift(pub u64);
 
 impl XorShift {
@@ -62,5 +71,22 @@ impl XorShift {
         (0..len)
             .map(|_| PIECES[(self.next() % PIECES.len() as u64) as usize])
             .collect()
+    }
+
+    /// Up to `runs - 1` runs of random pieces, some with (near) cut markers
+    /// or long repeated words: text for the size caps to cut.
+    #[allow(dead_code)] // the size-cap tests use it; the other includers do not
+    pub fn long_text(&mut self, runs: u64) -> String {
+        let mut text = String::new();
+        for _ in 0..self.next() % runs {
+            text.push_str(&self.text());
+            if self.next() % 4 == 0 {
+                text.push_str(MARKERS[(self.next() % MARKERS.len() as u64) as usize]);
+            }
+            if self.next() % 3 == 0 {
+                text.push_str(&"long words ".repeat((self.next() % 40) as usize));
+            }
+        }
+        text
     }
 }
