@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -280,12 +281,18 @@ def test_canonical_codes_and_their_defaults():
         "recovery": "Retry once after a short wait; if it times out again, tell the user the service is slow.",
     }
     assert me.defaults_for("MY_OWN_CODE") is None
-
-
-def test_new_correlation_ids_are_distinct():
-    ids = {me.new_correlation_id() for _ in range(1000)}
-    assert len(ids) == 1000
-    assert all(i.startswith("err_") and len(i) == 20 for i in ids)
+    assert me.defaults_for("TIMEOUT", "pt-BR") == {
+        "category": "transient",
+        "retryable": True,
+        "recovery": "Tente de novo uma vez após uma breve espera; se o tempo esgotar outra vez, diga ao usuário que o "
+        "serviço está lento.",
+    }
+    assert me.defaults_for("MY_OWN_CODE", "pt-BR") is None
+    assert me.code_defaults_json({"code": "X"}) == "null"
+    with pytest.raises(me.SpecError, match=r'^"locale" is "pt"; expected one of: en, pt-BR$'):
+        me.defaults_for("TIMEOUT", "pt")  # type: ignore[arg-type]
+    with pytest.raises(me.SpecError, match=r'^"code" must not be empty$'):
+        me.defaults_for("")
 
 
 def test_nested_detail_values_are_shown_as_compact_json():
@@ -293,8 +300,95 @@ def test_nested_detail_values_are_shown_as_compact_json():
     assert '<detail key="filter">{"ids":[1,2]}</detail>' in text and '<detail key="note">null</detail>' in text
 
 
-def test_the_internal_error_result_is_the_components():
-    result = me.internal_error_result("billing.charge", "err_0123456789abcdef", "text")
-    assert result["isError"] is True
-    assert result["content"][0]["text"].startswith("error_code: INTERNAL_ERROR\nwhat_failed: billing.charge failed")
-    assert me.internal_error_result_json("", "c") == json.dumps(me.internal_error_result("", "c"), separators=(",", ":"))
+def test_the_old_internal_error_api_is_gone():
+    # The core makes correlation ids now (exception_result), so the package has neither function.
+    assert not hasattr(me, "internal_error_result") and not hasattr(me, "new_correlation_id")
+
+
+def test_tool_error_new_keywords_in_the_specs_order():
+    error = me.ToolError(
+        "RATE_LIMITED", "Muitas consultas", retry_after=30, correlation_id="req_42", locale="pt-BR",
+        localize_steering=True, limits={"message_chars": 300, "actions": 5}, tool_failure=1764374400000,
+    )  # fmt: skip
+    assert list(error.to_spec().items()) == [
+        ("code", "RATE_LIMITED"), ("message", "Muitas consultas"), ("retryAfter", 30), ("correlationId", "req_42"),
+        ("locale", "pt-BR"), ("localizeSteering", True), ("limits", {"messageChars": 300, "actions": 5}),
+        ("toolFailure", {"now": 1764374400000}),
+    ]  # fmt: skip
+    built = (
+        me.ToolError("RATE_LIMITED", "Muitas consultas").with_retry_after(30).with_correlation_id("req_42")
+        .with_locale("pt-BR").with_localize_steering().with_limits(message_chars=300).with_limits(actions=5)
+        .with_tool_failure(1764374400000)
+    )  # fmt: skip
+    assert built.to_spec() == error.to_spec()
+
+
+def test_tool_failure_metadata_dated_by_the_caller_or_the_clock():
+    error = me.ToolError("RATE_LIMITED", "Too many requests", retry_after=30, correlation_id="req_42")
+    assert me.call_tool_result_json(error.with_tool_failure(1764374400000).to_spec(), "json").endswith(
+        '"isError":true,"_meta":{"io.modelcontextprotocol/toolFailure":{"class":"reliability",'
+        '"code":"retryable_transient_error","retryable":true,"retryNotBefore":1764374430000,"correlationId":"req_42",'
+        '"agentGuidance":"Wait for the retry-after period, then make the same call again."}}}'
+    )
+    before = int(time.time() * 1000)
+    meta = error.with_tool_failure().to_result()["_meta"]["io.modelcontextprotocol/toolFailure"]
+    assert before + 30_000 <= meta["retryNotBefore"] <= int(time.time() * 1000) + 30_000  # the clock, in milliseconds
+    assert "_meta" not in error.with_tool_failure(False).to_result()
+    with pytest.raises(me.SpecError) as refused:
+        me.ToolError("X", "m", tool_failure=True).to_result()
+    assert str(refused.value) == (
+        '"toolFailure" needs a "correlationId": the proposal requires one, to match the failure with the server\'s log'
+    )
+
+
+def test_limits_cut_a_text_with_a_marked_cut():
+    error = me.ToolError("X", "y" * 100, limits={"message_chars": 40})
+    assert json.loads(error.render("json"))["reason"] == "y" * 19 + "… [81 characters cut]"
+    with pytest.raises(me.SpecError, match=r"^limits.messageChars must be at least 40$"):
+        me.ToolError("X", "m").with_limits(message_chars=10).render()
+    with pytest.raises(me.SpecError, match=r'^"limits" must be a JSON object, not a number$'):
+        me.ToolError("X", "m", limits=300).render()  # type: ignore[arg-type]
+    with pytest.raises(me.SpecError, match=r'^"limits" must be a JSON object, not a string$'):
+        me.limits_in_force("300")  # type: ignore[arg-type]
+
+
+def test_from_spec_raises_what_an_envelope_states_again():
+    error = me.ToolError("X", "m", available_actions=[f"a{i}" for i in range(12)], details={"k": "v"})
+    text = error.render()
+    assert '<more_actions count="2">' in text
+    stated = me.parse_envelope(text)["error"]
+    assert stated["omittedActions"] == 2
+    again = me.ToolError.from_spec(stated)
+    assert (again.omitted_actions, len(again.available_actions)) == (2, 10)
+    assert again.render() == text
+    spec = {"code": "X", "message": "m", "correlationId": "c", "toolFailure": {"now": 5}, "severity": None}
+    assert me.ToolError.from_spec(spec).to_spec() == {"code": "X", "message": "m", "correlationId": "c",
+                                                      "toolFailure": {"now": 5}}  # fmt: skip
+    with pytest.raises(TypeError, match=r"^not an error spec key: 'reason' \(expected one of: code, message, "):
+        me.ToolError.from_spec({"code": "X", "message": "m", "reason": "r"})
+
+
+def test_a_locale_for_the_words_the_core_writes():
+    assert me.ToolError("NOT_FOUND", "Nenhuma fatura com esse ID", locale="pt-BR").render() == (
+        '<tool_error code="NOT_FOUND" severity="error">\n'
+        "  <message>Nenhuma fatura com esse ID</message>\n"
+        "  <recovery>Confira o identificador: consulte o item ou liste os disponíveis e chame de novo com um que exista."
+        "</recovery>\n"
+        "</tool_error>"
+    )
+    issue = [{"path": ["id"], "code": "invalid_format", "format": "email", "input": "not-an-email"}]
+    field = (
+        '  <field name="id">Formato de email inválido. Você enviou: \'not-an-email\'. Esperado: um endereço de email '
+        "válido.</field>\n"
+    )
+    assert me.render_validation("billing.get_invoice", issue, locale="pt-BR", localize_steering=True) == (
+        '<validation_error action="billing.get_invoice">\n' + field +
+        "  <recovery>Corrija os campos acima e chame a tool de novo. Não explique o erro.</recovery>\n"
+        "</validation_error>"
+    )  # fmt: skip
+    result = me.validation_error("billing.get_invoice", issue, locale="pt-BR")
+    assert result["content"][0]["text"] == (
+        '<validation_error action="billing.get_invoice">\n' + field +
+        "  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n"
+        "</validation_error>"
+    )  # fmt: skip

@@ -45,6 +45,18 @@ def test_both_paths_give_the_same_answers(runtime_swap, seed_invoice):
             got.append(str(error.value))
         odd = {"code": "X", "message": "lone \ud800 surrogate, NUL \x00, é, \U0001f600", "details": {"": ""}}
         got.append(me.render(odd))
+        # The one-string functions the direct path also takes, answers and refusals alike.
+        got += [me.defaults_for("NOT_FOUND", "pt-BR"), me.defaults_for("MINE"), me.limits_in_force({"actions": 3})]
+        got += [me.exception_result("charge", "boom \ud800", random="9f86d081884c", locale="pt-BR")]
+        got += [me.upstream_error(503, headers={"Retry-After": "5"}, body="<b>é</b>", excerpt_chars=10)]
+        got += [me.access_error("forbidden", action="refund"), me.empty_result("pedidos", query="para é")]
+        partial = {"obtained": ["é"], "failed": [{"item": "\U0001f600", "code": "X"}], "format": "json"}
+        got += [me.render_partial(partial), me.partial_result_json(partial)]
+        for refused_call in (lambda: me.defaults_for(""), lambda: me.exception_result("t", "e", random="xyz"),
+                             lambda: me.empty_result(""), lambda: me.render_partial({"obtained": []})):  # fmt: skip
+            with pytest.raises(me.SpecError) as error:
+                refused_call()
+            got.append(str(error.value))
         return got
 
     assert answers(public=False) == answers(public=True)

@@ -16,12 +16,15 @@ from mcp_envelope import _component
 SMALL_MEMORY = 4 << 20
 HUGE_SPEC = {"code": "X", "message": "m" * (8 << 20)}
 
+# The component's exception-result for a trap: its fresh id (err_ and 12 hex digits) quoted twice.
 INTERNAL_XML = re.compile(
     r'<tool_error code="INTERNAL_ERROR" severity="error">\n'
     r"  <message>The tool failed with an internal error\.</message>\n"
     r"  <recovery>Do not retry blindly: the same call is likely to fail again\. Tell the user the tool failed, "
     r"quoting the correlation id if there is one\.</recovery>\n"
-    r"  <correlation_id>(err_[0-9a-f]{16})</correlation_id>\n"
+    r"  <customer_message>Something went wrong on our side\. It was recorded under the reference "
+    r"(err_[0-9a-f]{12})\.</customer_message>\n"
+    r"  <correlation_id>\1</correlation_id>\n"
     r"</tool_error>\Z"
 )
 
@@ -37,8 +40,11 @@ def test_a_trap_answers_internal_error_and_logs_the_cause(small_memory, caplog, 
     match = INTERNAL_XML.match(text)
     assert match, text[:500]
     [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
-    assert match.group(1) in record.getMessage()
-    assert "trapped" in record.getMessage()
+    # The core's log line for the trap, under the id the envelope quotes.
+    assert record.getMessage().startswith(
+        f'mcp-envelope component trapped: code=INTERNAL_ERROR correlationId="{match.group(1)}" tool="" '
+        'exception="render trapped: '
+    )
     # The next call runs on a fresh instance and is right again.
     assert me.render(seed_invoice["spec"]) == seed_invoice["xml"]
 
@@ -99,3 +105,38 @@ def test_a_trap_on_one_thread_leaves_the_others_alone(small_memory, seed_invoice
         thread.join()
     assert outputs == [seed_invoice["xml"]] * 2000
     assert len(trapped) == 3 and all(INTERNAL_XML.match(t) for t in trapped)
+
+
+def test_a_trap_in_the_new_entry_points(small_memory, caplog):
+    huge = "m" * (8 << 20)
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        empty = me.empty_result(huge)  # a result function answers INTERNAL_ERROR as a result
+        partial = me.render_partial({"obtained": [], "failed": [{"item": huge, "code": "X"}], "format": "json"})
+        with pytest.raises(_component.ComponentUnavailable, match=r"^upstream-error failed in the component "
+                           r"\(INTERNAL_ERROR, correlation id err_[0-9a-f]{12}\); the next call runs on a fresh instance$"):
+            me.upstream_error(503, body=huge)  # data, not an envelope: nothing to answer with
+    assert empty["isError"] is True and INTERNAL_XML.match(empty["content"][0]["text"])
+    # In the form the partial result's spec asked for.
+    assert partial.startswith('{"code":"INTERNAL_ERROR","severity":"error","errorCategory":"internal"')
+    ids = [re.search(r'correlationId="(err_[0-9a-f]{12})"', r.getMessage()).group(1) for r in caplog.records]
+    assert len(set(ids)) == 3 and ids[0] in empty["content"][0]["text"] and ids[1] in partial
+    assert me.empty_result("orders")["isError"] is False  # a fresh instance, right again
+
+
+def test_a_trap_in_a_ledger_starts_it_afresh(small_memory, caplog):
+    error = me.ToolError("NOT_FOUND", "No invoice inv_9")
+    with me.Ledger() as ledger, caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        assert ledger.failure("t", error)["content"][0]["text"].startswith('<tool_error code="NOT_FOUND"')
+        assert "Nothing has changed" in ledger.failure("t", error)["content"][0]["text"]
+        # A failure that traps even on the fresh ledger: the INTERNAL_ERROR, logged twice (two traps).
+        trapped = ledger.failure("t", me.ToolError("X", "m" * (8 << 20)), format="text")
+        assert trapped["content"][0]["text"].startswith("error_code: INTERNAL_ERROR\n")
+        assert len([r for r in caplog.records if "ledger.failure trapped" in r.getMessage()]) == 2
+        # The ledger works again, with its memory gone: the same failure is a first one.
+        assert ledger.failure("t", error) == error.to_result()
+        assert "Nothing has changed" in ledger.failure("t", error)["content"][0]["text"]
+        # A result too big to watch is sent as it is (None), after two traps logged; then the ledger works again.
+        huge = {"content": [{"type": "text", "text": "m" * (8 << 20)}], "isError": True}
+        assert ledger.observe("t", huge) is None
+        assert len([r for r in caplog.records if "ledger.observe trapped" in r.getMessage()]) == 2
+        assert ledger.observe("t", error.to_result()) is None and ledger.observe("t", error.to_result()) is not None

@@ -119,18 +119,22 @@ def test_any_other_exception_is_internal_error_and_the_secret_stays_in_the_log(c
     spec = error_of(result)
     assert spec["code"] == "INTERNAL_ERROR"
     assert spec["message"] == "charge failed with an internal error."
-    assert re.fullmatch(r"err_[0-9a-f]{16}", spec["correlationId"])
-    # The component's INTERNAL_ERROR result, byte for byte.
-    assert {k: wire_result(result)[k] for k in ("content", "isError")} == me.internal_error_result(
-        "charge", spec["correlationId"]
-    )
+    assert re.fullmatch(r"err_[0-9a-f]{12}", spec["correlationId"])
+    assert spec["customerMessage"] == f"Something went wrong on our side. It was recorded under the reference {spec['correlationId']}."
+    # The component's exception result, byte for byte: nothing of the exception is in it.
+    assert {k: wire_result(result)[k] for k in ("content", "isError")} == me.exception_result(
+        "charge", "anything at all", correlation_id=spec["correlationId"]
+    )["result"]
     with pytest.raises(me.EnvelopeError) as raised:
         me.raise_for_error(result)
     assert raised.value.retryable is False
     assert raised.value.recovery.startswith("Do not retry blindly")
+    # The core's one log line: the id, the tool, the traceback (as a JSON string) with the secret.
     [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
-    assert spec["correlationId"] in record.getMessage()
-    assert record.exc_info is not None and SECRET in str(record.exc_info[1])
+    line = record.getMessage()
+    assert line.startswith(f'code=INTERNAL_ERROR correlationId="{spec["correlationId"]}" tool="charge" exception="Traceback')
+    assert "\n" not in line and f"RuntimeError: could not open the card vault with {SECRET}" in line
+    assert record.correlation_id == spec["correlationId"]
 
 
 def test_a_warning_is_a_successful_result_with_guidance():
@@ -243,4 +247,4 @@ def test_a_tool_error_the_component_refuses_is_internal_error(caplog):
     assert spec["code"] == "INTERNAL_ERROR"
     [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
     assert spec["correlationId"] in record.getMessage()
-    assert isinstance(record.exc_info[1], me.SpecError)
+    assert 'mcp_envelope.errors.SpecError: \\"code\\" must not be empty' in record.getMessage()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 
 import pytest
 
@@ -32,6 +34,15 @@ def reading_of(text) -> dict:
     return reading
 
 
+def compact(value) -> str:
+    """JSON as the component writes it: compact, non-ASCII as itself, keys in their order."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+# What a rendering depends on beyond what an envelope states (vectors/README.md, the render kind).
+RENDERING_KEYS = ("limits", "locale", "localizeSteering")
+
+
 def run_render(case: dict) -> None:
     spec = case["spec"]
     for fmt, want in case["expected"].items():
@@ -40,8 +51,10 @@ def run_render(case: dict) -> None:
         assert back["kind"] == "tool_error"
         lossy = fmt in case.get("parsed", {})
         same_error(back["error"], case["parsed"][fmt] if lossy else spec)
-        if not lossy:  # the reading holds the faithful spec, so rendering it again gives the same text
-            same(f"{fmt} rendering of the reading", me.render(back["error"], fmt), want)
+        # The reading holds the faithful spec, so rendering it again (under the spec's limits and locale) gives the
+        # same text, lossy or not: caps cut once.
+        again = back["error"] | {key: spec[key] for key in RENDERING_KEYS if key in spec}
+        same(f"{fmt} rendering of the reading", me.render(again, fmt), want)
     for fmt, want in case.get("result", {}).items():
         same(f"{fmt} CallToolResult", me.call_tool_result_json(spec, fmt), want)
         assert me.call_tool_result(spec, fmt) == json.loads(want)
@@ -83,12 +96,13 @@ def run_validation(case: dict) -> None:
         assert me.validation_result_spec(spec) == json.loads(case["result"])
     back = reading_of(case["expected"])
     assert back["kind"] == "validation_error"
-    if isinstance(spec, dict):  # a lone surrogate reads back as U+FFFD
+    whole = isinstance(spec, dict) and len(spec["action"]) <= me.limits_in_force()["messageChars"]
+    if whole:  # an action within the caps reads back as sent, a lone surrogate as U+FFFD
         assert back["validation"]["action"] == spec["action"].encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     if "parsed" in case:
         assert back["validation"] == case["parsed"]
     # The same spec through the keyword API, when it is one that API can express.
-    known = {"action", "issues", "arguments", "deltas", "maxFields", "maxDeltas"}
+    known = {"action", "issues", "arguments", "deltas", "maxFields", "maxDeltas", "locale", "localizeSteering"}
     if isinstance(spec, dict) and set(spec) <= known and isinstance(spec.get("issues"), list):
         got = me.render_validation(
             spec["action"],
@@ -97,6 +111,8 @@ def run_validation(case: dict) -> None:
             deltas=spec.get("deltas"),
             max_fields=spec.get("maxFields"),
             max_deltas=spec.get("maxDeltas"),
+            locale=spec.get("locale"),
+            localize_steering=spec.get("localizeSteering"),
         )
         same("render_validation", got, case["expected"])
 
@@ -153,6 +169,105 @@ def run_error_of_result(case: dict) -> None:
     )
 
 
+def snake(key: str) -> str:
+    return re.sub(r"[A-Z]", lambda m: "_" + m.group().lower(), key)
+
+
+def package_supplies(name: str, given: dict, case: dict) -> bool:
+    """Whether the keyword function fills in, from the host, what this input leaves out on purpose: randomness for a
+    correlation id (exception_result), the clock (upstream_error); or takes what the input holds in another form
+    (upstream_error's headers as (name, value) pairs). Such a case runs through the `_json` function only."""
+    if name == "exception-result":
+        return "random" not in given and not (isinstance(given.get("correlationId"), str) and given["correlationId"])
+    if name == "upstream-error":
+        return isinstance(given.get("headers"), list) or case.get("refused", "").startswith('"now" is needed')
+    return False
+
+
+def keyword_call(function, name: str, given, case: dict):
+    """The keyword function's arguments for an input (snake_case keywords), or None when the input cannot be said
+    with keywords: not an object, a key that is no keyword, a required one missing, or `package_supplies`."""
+    if not isinstance(given, dict) or package_supplies(name, given, case):
+        return None
+    kwargs = {snake(key): value for key, value in given.items()}
+    params = inspect.signature(function).parameters
+    required = {p.name for p in params.values() if p.default is inspect.Parameter.empty}
+    if not set(kwargs) <= set(params) or not required <= set(kwargs):
+        return None
+    return lambda: function(**kwargs)
+
+
+def spec_call(function, name: str, given, case: dict):
+    """A function taking the spec itself (a dict, or JSON text for any other value)."""
+    return lambda: function(spec_argument(given))
+
+
+def limits_call(function, name: str, given, case: dict):
+    """`limits_in_force` and `partial_limits_in_force` take an object or None (the defaults); the other inputs go
+    through their `_json` function."""
+    return (lambda: function(given)) if given is None or isinstance(given, dict) else None
+
+
+# Each export: its `_json` function (the component's exact text), and its idiomatic function with how the input
+# maps onto it. Every case runs through the first, and through the second whenever the input can be said that way.
+CALLS = {
+    "code-defaults": (me.code_defaults_json, me.defaults_for, keyword_call),
+    "limits": (me.limits_in_force_json, me.limits_in_force, limits_call),
+    "exception-result": (me.exception_result_json, me.exception_result, keyword_call),
+    "upstream-error": (me.upstream_error_json, me.upstream_error, keyword_call),
+    "access-error": (me.access_error_json, me.access_error, keyword_call),
+    "empty-result": (me.empty_result_json, me.empty_result, keyword_call),
+    "render-partial": (me.render_partial, None, None),  # its text is its idiomatic form
+    "partial-result": (me.partial_result_json, me.partial_result, spec_call),
+    "partial-limits": (me.partial_limits_in_force_json, me.partial_limits_in_force, limits_call),
+}
+
+
+def idiomatic_call(case: dict):
+    """The call of the export's idiomatic function for this case, or None when the input cannot be said that way."""
+    name, given = case["call"], case["input"]
+    _, function, mapping = CALLS[name]  # an export this runner does not know fails here
+    return mapping and mapping(function, name, given, case)
+
+
+def check_outcome(what: str, call, case: dict, as_text) -> None:
+    if "refused" in case:
+        with pytest.raises(me.SpecError) as refused:
+            call()
+        same(f"{what} refusal", str(refused.value), case["refused"])
+        return
+    want = case["output"]
+    same(what, as_text(call()), want if isinstance(want, str) else compact(want))
+
+
+def run_call(case: dict) -> None:
+    name, given = case["call"], case["input"]
+    text_function = CALLS[name][0]
+    check_outcome(f"{name} text", lambda: text_function(spec_argument(given)), case, lambda text: text)
+    idiomatic = idiomatic_call(case)
+    if idiomatic:
+        check_outcome("idiomatic call", idiomatic, case, lambda value: value if isinstance(value, str) else compact(value))
+
+
+def run_ledger(case: dict) -> None:
+    """The steps on one Ledger (failure, observe, success); again with each failure as a ToolError
+    (`ToolError.from_spec`), which must not change a byte."""
+    options = {"stop_after": case["ledger"]["stopAfter"]} if "stopAfter" in case["ledger"] else {}
+    for as_error in (lambda spec: spec, me.ToolError.from_spec):
+        with me.Ledger(**options) as ledger:
+            for i, step in enumerate(case["steps"]):
+                if "success" in step:
+                    assert ledger.success(step["tool"]) is None
+                    continue
+                if "observe" in step:
+                    replaced = ledger.observe(step["tool"], step["observe"], **{k: step[k] for k in ("arguments",) if k in step})
+                    same(f"step {i} (observe)", compact(replaced), compact(step["replaced"]))
+                    continue
+                keywords = {key: step[key] for key in ("arguments", "format") if key in step}
+                got = ledger.failure(step["tool"], as_error(step["failure"]), **keywords)
+                same(f"step {i}", compact(got), compact(step["result"]))
+
+
 RUNNERS = {
     "render": run_render,
     "spec-error": run_spec_error,
@@ -163,6 +278,8 @@ RUNNERS = {
     "validation-parse": run_validation_parse,
     "read": run_read,
     "error-of-result": run_error_of_result,
+    "call": run_call,
+    "ledger": run_ledger,
 }
 
 
@@ -174,5 +291,14 @@ def test_vector(case: Case) -> None:
 def test_every_vector_file_is_read() -> None:
     files = {c.name.split(" / ")[0] for c in CASES}
     assert {"seed-examples", "spec-errors", "parse", "protocol-errors", "read-back", "client-errors"} <= files
-    assert {"read", "error-of-result", "validation", "render"} <= {c.kind for c in CASES}
+    assert {"exceptions", "upstream-errors", "access-errors", "empty-results", "partial-results"} <= files
+    assert {"repeat-ledger", "locales", "size-caps", "tool-failure-meta"} <= files
+    assert {"read", "error-of-result", "validation", "render", "call", "ledger"} <= {c.kind for c in CASES}
     assert len(CASES) >= 190
+
+
+def test_most_calls_are_idiomatic() -> None:
+    """The call cases the idiomatic functions cannot take are the few `keyword_call` names, not more."""
+    calls = [c for c in CASES if c.kind == "call" and CALLS[c.data["call"]][1] is not None]
+    left = [c.name for c in calls if idiomatic_call(c.data) is None]
+    assert len(calls) > 150 and len(left) <= 25, left

@@ -15,7 +15,7 @@ VECTORS_DIR = Path(__file__).resolve().parents[3] / "vectors"
 @dataclass
 class Case:
     name: str
-    kind: str  # the kinds of vectors/README.md: render, spec-error, parse, read, error-of-result, ...
+    kind: str  # the kinds of vectors/README.md: render, spec-error, parse, read, error-of-result, call, ledger, ...
     data: dict[str, Any]
 
 
@@ -38,6 +38,10 @@ def expand(value: Any) -> Any:
 
 
 def kind_of(case: dict[str, Any]) -> str:
+    if "call" in case:
+        return "call"
+    if "ledger" in case:
+        return "ledger"
     if "read" in case:
         return "read"
     if "errorOfResult" in case:

@@ -10,19 +10,29 @@ through one shared WebAssembly component.
     </tool_error>
 """
 
-from ._component import ComponentUnavailable, internal_error_result_json
-from .envelope import CodeDefaults, Format, ProtocolErrorKind, ToolError, call_tool_result, call_tool_result_json
-from .envelope import canonical_codes, defaults_for, internal_error_result, parse_envelope, protocol_error
+from ._component import ComponentUnavailable
+from .envelope import CodeDefaults, Format, Limits, Locale, ProtocolErrorKind, ToolError, call_tool_result
+from .envelope import call_tool_result_json, canonical_codes, code_defaults_json, defaults_for, limits_in_force
+from .envelope import limits_in_force_json, parse_envelope, protocol_error
 from .envelope import protocol_error_json, raise_for_error, render, tool_error
-from .errors import EnvelopeError, MalformedEnvelope, SpecError, new_correlation_id
+from .errors import EnvelopeError, MalformedEnvelope, SpecError
+from .ledger import Ledger
+from .recovery import AccessKind, ExceptionReport, UpstreamReport, access_error, access_error_json, auth_required
+from .recovery import empty_result, empty_result_json, exception_result, exception_result_json, forbidden
+from .recovery import PartialLimits, partial_limits_in_force, partial_limits_in_force_json, partial_result
+from .recovery import partial_result_json, render_partial, upstream_error, upstream_error_json
 from .validation import issues_from_pydantic, render_validation, render_validation_spec, validation_error
 from .validation import validation_result_json, validation_result_spec, validation_spec
 
 __all__ = [
-    "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "Format", "MalformedEnvelope", "ProtocolErrorKind",
-    "SpecError", "ToolError", "call_tool_result", "call_tool_result_json", "canonical_codes", "defaults_for",
-    "internal_error_result", "internal_error_result_json", "issues_from_pydantic", "new_correlation_id",
-    "parse_envelope", "protocol_error", "protocol_error_json", "raise_for_error", "render", "render_validation",
-    "render_validation_spec", "tool_error", "validation_error", "validation_result_json", "validation_result_spec",
+    "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Ledger",
+    "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError",
+    "UpstreamReport", "access_error", "access_error_json", "auth_required", "call_tool_result",
+    "call_tool_result_json", "canonical_codes", "code_defaults_json", "defaults_for", "empty_result",
+    "empty_result_json", "exception_result", "exception_result_json", "forbidden", "issues_from_pydantic",
+    "limits_in_force", "limits_in_force_json", "parse_envelope", "partial_limits_in_force",
+    "partial_limits_in_force_json", "partial_result", "partial_result_json", "protocol_error", "protocol_error_json",
+    "raise_for_error", "render", "render_partial", "render_validation", "render_validation_spec", "tool_error",
+    "upstream_error", "upstream_error_json", "validation_error", "validation_result_json", "validation_result_spec",
     "validation_spec",
 ]  # fmt: skip

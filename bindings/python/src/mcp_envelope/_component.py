@@ -6,7 +6,8 @@ string functions, through a direct path over wasmtime's C API when the
 load-time check finds it gives the public path's answers (`_direct_works`).
 Every call shares one path: Python values in as compact JSON text, text out, a
 refusal raised with the component's exact words, and a trap (which discards the
-thread's instance) logged with a correlation id and answered as the caller says.
+thread's instance) logged through the component's own `exception-result` (its
+correlation id, its log line) and answered as the caller says.
 """
 
 from __future__ import annotations
@@ -23,17 +24,20 @@ from typing import Any, NoReturn
 import wasmtime
 from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType, ResultType, String, Variant
 
-from .errors import MalformedEnvelope, SpecError, new_correlation_id
+from .errors import MalformedEnvelope, SpecError
 
-API_INSTANCE = "mcp:envelope/api@0.2.0"
+API_INSTANCE = "mcp:envelope/api@0.3.0"
 WASM_FILE = "mcp_envelope.wasm"
 CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the path of a wasmtime cache config (TOML) file
 PUBLIC_CALLS_ENV = "MCP_ENVELOPE_PUBLIC_CALLS"  # "1": never the direct path
-# Every function, with the parameter count of those the direct path calls (a string, then a `format`).
+# Every function, with the parameter count of those the direct path calls (a string, then a `format`). The
+# ledger resource's functions (ledger.py) always take the public path: a ledger lives in a store of its own.
 FUNCTIONS: dict[str, int | None] = {
-    "canonical-codes": None, "code-defaults": None, "protocol-error": None, "internal-error-result": None,
-    "render": 2, "call-tool-result": 2, "render-validation": 1, "validation-result": 1, "read-envelope": 1,
-    "error-of-result": 1,
+    "canonical-codes": None, "protocol-error": None, "render": 2, "call-tool-result": 2, "code-defaults": 1,
+    "limits": 1, "render-validation": 1, "validation-result": 1, "read-envelope": 1, "error-of-result": 1,
+    "exception-result": 1, "upstream-error": 1, "access-error": 1, "empty-result": 1, "render-partial": 1,
+    "partial-result": 1, "partial-limits": 1, "[constructor]ledger": None, "[method]ledger.failure": None,
+    "[method]ledger.observe": None, "[method]ledger.success": None,
 }  # fmt: skip
 FORMATS = ("xml", "json", "text")
 # wasmtime's private ctypes bindings, for the direct path only; a later wasmtime without them means the public path.
@@ -41,7 +45,8 @@ _ffi: Any = getattr(wasmtime, "_ffi", None)
 
 
 class ComponentUnavailable(RuntimeError):
-    """The component could not be loaded, or is not the one this package was written for."""
+    """The component could not be loaded, is not the one this package was written for, or failed on a call that
+    gives data rather than an envelope (the message names the logged correlation id)."""
 
 
 class ComponentTrap(Exception):
@@ -71,13 +76,13 @@ def _direct_signature(ty: FuncType, count: int) -> bool:
 class _Instance:
     """One store and instance, used by one thread only."""
 
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, direct: bool = True) -> None:
         self.store = wasmtime.Store(runtime.engine)
         if runtime.memory_limit is not None:
             self.store.set_limits(memory_size=runtime.memory_limit)
         instance = Linker(runtime.engine).instantiate(self.store, runtime.component)
         self.funcs = {name: instance.get_func(self.store, index) for name, index in runtime.indices.items()}
-        if runtime.arg is not None:
+        if direct and runtime.arg is not None:
             self.use_direct_path(runtime.arg)
 
     def use_direct_path(self, arg: Any) -> None:
@@ -172,6 +177,7 @@ class Runtime:
             probes = [("render", ('{"code":"X","message":"\u00e9 <"}', f)) for f in FORMATS] + [
                 ("render", ('{"code":""}', "xml")), ("error-of-result", ('{"content":[]}',)),
                 ("error-of-result", ('{"isError":true,"content":[{"type":"text","text":"no"}]}',)),
+                ("code-defaults", ('{"code":"NOT_FOUND","locale":"pt-BR"}',)), ("code-defaults", ('{"code":""}',)),
             ]  # fmt: skip
             for name, args in probes:  # self.direct is still False: call_result takes the public path
                 if self._call_direct(name, *args) != self.call_result(name, *args):
@@ -298,22 +304,19 @@ def check_format(format: str) -> str:
 
 
 def call(
-    name: str, *args: Any, refused: type[Exception] = SpecError, on_trap: Callable[[str], Any] | None = None
-) -> Any:
+    name: str, *args: Any, refused: type[Exception] = SpecError,
+    on_trap: Callable[[dict[str, Any]], Any] | None = None, format: str = "xml",
+) -> Any:  # fmt: skip
     """Calls a component function: its value, or `refused` raised with the words of an `err`. A trap is logged
-    with a fresh correlation id and `on_trap(correlation_id)` answers; without it, the call is made once more on
-    the fresh instance (for the functions that cannot refuse: a one-off trap costs their caller nothing)."""
+    through `trap_report` and `on_trap(report)` answers; without it, the call is made once more on the fresh
+    instance (for the functions that cannot refuse: a one-off trap costs their caller nothing)."""
     loaded = runtime()
     try:
         ok, value = loaded.call_result(name, *args)
     except ComponentTrap as trap:
-        correlation_id = new_correlation_id()
-        import logging  # here, not at import: it costs 3 ms there, and only a trap needs it
-
-        logger = logging.getLogger("mcp_envelope")
-        logger.error("mcp-envelope component trapped (correlation id %s): %s", correlation_id, trap)
+        report = trap_report(trap, format)
         if on_trap is not None:
-            return on_trap(correlation_id)
+            return on_trap(report)
         try:
             ok, value = loaded.call_result(name, *args)
         except ComponentTrap as again:
@@ -323,17 +326,37 @@ def call(
     return value
 
 
-def produce(name: str, spec: Mapping[str, Any] | str, format: str | None = None, result: bool = False) -> str:
-    """Envelope text (`CallToolResult` JSON when `result`) from a render function. After a trap it is the
-    INTERNAL_ERROR's instead: the error path must always give the model an envelope."""
+def trap_report(trap: Exception, format: str = "xml") -> dict[str, Any]:
+    """The component's `exception-result` for a trap, made on the fresh instance and logged: `{"result" (the
+    INTERNAL_ERROR `CallToolResult` in `format`), "correlationId", "log"}`. The id comes from the core, made
+    from host randomness, like any exception's; ComponentUnavailable when the fresh instance traps too."""
+    spec = {"tool": "", "exception": str(trap), "random": os.urandom(6).hex(), "format": format}
+    try:
+        ok, value = runtime().call_result("exception-result", to_json(spec))
+    except ComponentTrap as again:
+        raise ComponentUnavailable(f"the component fails on every call: {again}") from None
+    if not ok:  # only a component that is not this package's would refuse this spec
+        raise ComponentUnavailable(f"the component refused its own exception-result: {value}")
+    report: dict[str, Any] = json.loads(value)
+    import logging  # here, not at import: it costs 3 ms there, and only a trap needs it
 
-    def internal_error(correlation_id: str) -> str:
-        answer = internal_error_result_json("", correlation_id, format or "xml")
-        return answer if result else str(json.loads(answer)["content"][0]["text"])
+    logging.getLogger("mcp_envelope").error("mcp-envelope component trapped: %s", report["log"])
+    return report
+
+
+def produce(name: str, spec: Any, format: str | None = None, result: bool = False) -> str:
+    """Envelope text (`CallToolResult` JSON when `result`) from a render function; `format` is the function's
+    `format` argument (None for those whose spec holds it). After a trap it is the INTERNAL_ERROR's instead:
+    the error path must always give the model an envelope."""
+    inner = spec.get("format") if isinstance(spec, Mapping) else None  # the form the spec itself asks for
+    fallback = format or (inner if inner in FORMATS else "xml")
+
+    def internal_error(report: dict[str, Any]) -> str:
+        answer = report["result"]
+        return to_json(answer) if result else str(answer["content"][0]["text"])
 
     formats = () if format is None else (check_format(format),)
-    text = scrub(spec) if isinstance(spec, str) else to_json(spec)
-    value: str = call(name, text, *formats, on_trap=internal_error)
+    value: str = call(name, spec_text(spec), *formats, on_trap=internal_error, format=fallback)
     return value
 
 
@@ -345,14 +368,31 @@ def read(name: str, text_or_result: Any, refused: type[Exception] = MalformedEnv
         raise TypeError(f"expected text or a CallToolResult, not {type(text_or_result).__name__}")
     text = scrub(text_or_result) if isinstance(text_or_result, str) else to_json(text_or_result)
 
-    def unread(correlation_id: str) -> NoReturn:
-        raise refused(f"the envelope reader failed (INTERNAL_ERROR, correlation id {correlation_id}); the text was not read")
+    def unread(report: dict[str, Any]) -> NoReturn:
+        correlation_id = report["correlationId"]
+        raise refused(
+            f"the envelope reader failed (INTERNAL_ERROR, correlation id {correlation_id}); the text was not read"
+        )
 
     value: str | None = call(name, text, refused=refused, on_trap=unread)
     return value
 
 
-def internal_error_result_json(tool: str, correlation_id: str, format: str = "xml") -> str:
-    """The component's INTERNAL_ERROR `CallToolResult` JSON for `tool`, quoting `correlation_id`."""
-    text: str = call("internal-error-result", scrub(tool), scrub(correlation_id), check_format(format))
+def spec_text(spec: Any) -> str:
+    """A spec as the component reads it: JSON text as given (lone surrogates as U+FFFD), else compact JSON."""
+    return scrub(spec) if isinstance(spec, str) else to_json(spec)
+
+
+def call_json(name: str, spec: Any) -> str:
+    """A JSON-in, JSON-out function's exact text (`code-defaults`, `limits`, `exception-result`, ...);
+    SpecError with the component's words when it refuses the spec. After a trap, ComponentUnavailable naming the
+    logged correlation id: these give data, not an envelope, so there is no envelope to answer with."""
+
+    def failed(report: dict[str, Any]) -> NoReturn:
+        raise ComponentUnavailable(
+            f"{name} failed in the component (INTERNAL_ERROR, correlation id {report['correlationId']}); "
+            "the next call runs on a fresh instance"
+        )
+
+    text: str = call(name, spec_text(spec), on_trap=failed)
     return text

@@ -4,10 +4,11 @@ so a Python server sends the same bytes as every other host."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypedDict, get_args
 
-from ._component import call, internal_error_result_json, produce, read, scrub, to_json
+from ._component import call, call_json, produce, read, scrub, to_json
 from .errors import EnvelopeError
 
 Format = Literal["xml", "json", "text"]
@@ -15,6 +16,7 @@ ProtocolErrorKind = Literal["parse-error", "invalid-request", "method-not-found"
 PROTOCOL_ERROR_KINDS: tuple[str, ...] = get_args(ProtocolErrorKind)
 Severity = Literal["error", "critical", "warning"]
 Category = Literal["transient", "validation", "business", "permission", "internal"]
+Locale = Literal["en", "pt-BR"]
 
 
 class CodeDefaults(TypedDict):
@@ -41,12 +43,6 @@ def call_tool_result_json(spec: Mapping[str, Any] | str, format: Format = "xml")
     return produce("call-tool-result", spec, format, result=True)
 
 
-def internal_error_result(tool: str, correlation_id: str, format: Format = "xml") -> dict[str, Any]:
-    """The `CallToolResult` of an INTERNAL_ERROR in `tool`, quoting `correlation_id` and nothing of the cause."""
-    result: dict[str, Any] = json.loads(internal_error_result_json(tool, correlation_id, format))
-    return result
-
-
 def protocol_error(kind: ProtocolErrorKind, message: str, data: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A JSON-RPC error object (for a request that is itself wrong); `data`, an error spec, goes in its JSON form."""
     error: dict[str, Any] = json.loads(protocol_error_json(kind, message, data))
@@ -70,10 +66,53 @@ def canonical_codes() -> list[str]:
     return list(call("canonical-codes"))
 
 
-def defaults_for(code: str) -> CodeDefaults | None:
-    """`{"category", "retryable", "recovery"}` of a canonical code; None for a custom one."""
-    found = call("code-defaults", scrub(code))
-    return None if found is None else json.loads(found)
+def defaults_for(code: str, locale: Locale | None = None) -> CodeDefaults | None:
+    """`{"category", "retryable", "recovery"}` of a canonical code, the recovery in `locale` (English by
+    default); None for a custom one."""
+    request = {"code": code} if locale is None else {"code": code, "locale": locale}
+    found: CodeDefaults | None = json.loads(code_defaults_json(request))
+    return found
+
+
+class Limits(TypedDict):
+    """The size caps in force (docs/size-caps.md): the most characters of any one text and of the whole envelope,
+    the most actions and details listed (the rest are counted)."""
+
+    messageChars: int
+    envelopeChars: int
+    actions: int
+    details: int
+
+
+# The `limits` keys by their Python names; other keys go to the component as given (it names a wrong one).
+_LIMIT_KEYS = {"message_chars": "messageChars", "envelope_chars": "envelopeChars"}
+
+
+def limits_spec(limits: Any) -> Any:
+    """A spec's `limits` from Python names (`message_chars`, `envelope_chars`) or the spec's own; anything but a
+    mapping as it is, for the component to refuse in its words."""
+    if not isinstance(limits, Mapping):
+        return limits
+    return {_LIMIT_KEYS.get(key, key): value for key, value in limits.items()}
+
+
+def limits_in_force(limits: Mapping[str, Any] | None = None) -> Limits:
+    """The caps an error with these `limits` is rendered under, every key written (None: the defaults); SpecError
+    with the words a spec with them would get. A server can check its limits once, at start-up."""
+    found: Limits = json.loads(limits_in_force_json(to_json(limits_spec(limits))))  # a Python value, even text
+    return found
+
+
+def limits_in_force_json(limits: Mapping[str, Any] | str | None) -> str:
+    """`limits_in_force` for a spec's `limits` as it is (an object, its JSON text, or None), as the component's
+    exact JSON text."""
+    return call_json("limits", limits)
+
+
+def code_defaults_json(request: Mapping[str, Any] | str) -> str:
+    """The `code-defaults` answer for a request `{"code", "locale"?}` (a dict, or its JSON text) as the
+    component's exact JSON text: the defaults object, or `null` for a custom code."""
+    return call_json("code-defaults", request)
 
 
 def parse_envelope(text_or_result: Any) -> dict[str, Any] | None:
@@ -101,12 +140,33 @@ def tool_error(code: str, message: str, *, format: Format = "xml", **fields: Any
     return ToolError(code, message, **fields).to_result(format)
 
 
+# The spec's keys, in its order, and each one's keyword (ToolError.to_spec, ToolError.from_spec).
+_SPEC_KEYS = {
+    "code": "code", "message": "message", "suggestion": "suggestion", "availableActions": "available_actions",
+    "omittedActions": "omitted_actions", "details": "details", "omittedDetails": "omitted_details",
+    "retryAfter": "retry_after", "severity": "severity", "category": "category", "retryable": "retryable",
+    "customerMessage": "customer_message", "correlationId": "correlation_id", "deltas": "deltas",
+    "omittedDeltas": "omitted_deltas", "locale": "locale", "localizeSteering": "localize_steering",
+    "limits": "limits", "toolFailure": "tool_failure",
+}  # fmt: skip
+
+
+def now_ms() -> int:
+    """The current time in Unix epoch milliseconds, the unit of `toolFailure.now` (docs/tool-failure-meta.md)."""
+    return time.time_ns() // 1_000_000
+
+
 class ToolError(Exception):
     """An error a tool raises (or returns) for the model to recover from; the message is model-facing.
 
     The keywords are the spec's fields in snake_case; each `with_*` method sets
     one and returns the same error, so they chain. An object or array detail
-    value is shown as its compact JSON.
+    value is shown as its compact JSON. `locale` ("en" or "pt-BR") picks the
+    catalog of the words the core writes; `limits` (`message_chars`,
+    `envelope_chars`, `actions`, `details`) sets the size caps; `tool_failure`
+    (True, for the current time, or a time in epoch milliseconds) adds the
+    `toolFailure` metadata to the result; the `omitted_*` counts are what an
+    envelope read back states was cut.
 
     >>> ToolError("NOT_FOUND", "No invoice with that ID").with_actions("billing.list_invoices").to_spec()
     {'code': 'NOT_FOUND', 'message': 'No invoice with that ID', 'availableActions': ['billing.list_invoices']}
@@ -117,7 +177,10 @@ class ToolError(Exception):
         available_actions: Iterable[str] | None = None, details: Mapping[str, Any] | None = None,
         retry_after: float | None = None, severity: Severity = "error", category: Category | None = None,
         retryable: bool | None = None, customer_message: str | None = None, correlation_id: str | None = None,
-        deltas: Iterable[Mapping[str, Any]] | None = None,
+        deltas: Iterable[Mapping[str, Any]] | None = None, locale: Locale | None = None,
+        localize_steering: bool | None = None, limits: Mapping[str, Any] | None = None,
+        tool_failure: bool | int | None = None, omitted_actions: int | None = None,
+        omitted_details: int | None = None, omitted_deltas: int | None = None,
     ) -> None:  # fmt: skip
         super().__init__(message)
         self.code, self.message, self.suggestion, self.retry_after = code, message, suggestion, retry_after
@@ -126,6 +189,23 @@ class ToolError(Exception):
         self.severity, self.category, self.retryable = severity, category, retryable
         self.customer_message, self.correlation_id = customer_message, correlation_id
         self.deltas: list[dict[str, Any]] = [dict(d) for d in deltas or ()]
+        self.locale, self.localize_steering, self.tool_failure = locale, localize_steering, tool_failure
+        self.limits: Any = limits_spec({} if limits is None else limits)
+        self.omitted_actions, self.omitted_details = omitted_actions, omitted_details
+        self.omitted_deltas = omitted_deltas
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any]) -> ToolError:
+        """The error a spec describes: `upstream_error(...)["error"]`, `access_error(...)`, or a reading's
+        `"error"`, to raise from a tool. TypeError for a key the spec does not have."""
+        unknown = [key for key in spec if key not in _SPEC_KEYS]
+        if unknown:
+            raise TypeError(f"not an error spec key: {unknown[0]!r} (expected one of: {', '.join(_SPEC_KEYS)})")
+        fields = {_SPEC_KEYS[key]: value for key, value in spec.items() if value is not None}
+        failure = fields.get("tool_failure")
+        if isinstance(failure, Mapping):  # {"now": ms} as the spec states it
+            fields["tool_failure"] = failure.get("now", True)
+        return cls(**fields)
 
     def __repr__(self) -> str:
         return f"ToolError({self.code!r}, {self.message!r})"
@@ -174,15 +254,39 @@ class ToolError(Exception):
         """Adds contract changes; the BREAKING and RISKY ones become a `<contract_awareness>` section."""
         return self._set(deltas=[*self.deltas, *(dict(d) for d in deltas)])
 
+    def with_locale(self, locale: Locale) -> ToolError:
+        """The catalog ("en" or "pt-BR") of the words the core writes for people, such as the default recovery."""
+        return self._set(locale=locale)
+
+    def with_localize_steering(self, localize: bool = True) -> ToolError:
+        """Lines that steer the model (the repeat ledger's, the cut markers) in the locale too, not English."""
+        return self._set(localize_steering=localize)
+
+    def with_limits(
+        self, *, message_chars: int | None = None, envelope_chars: int | None = None, actions: int | None = None,
+        details: int | None = None,
+    ) -> ToolError:  # fmt: skip
+        """Sets size caps (the others keep their values, or the core's defaults); docs/size-caps.md."""
+        given = {"messageChars": message_chars, "envelopeChars": envelope_chars, "actions": actions, "details": details}
+        earlier = self.limits if isinstance(self.limits, Mapping) else {}
+        return self._set(limits={**earlier, **{k: v for k, v in given.items() if v is not None}})
+
+    def with_tool_failure(self, now: bool | int = True) -> ToolError:
+        """Adds the `toolFailure` metadata (SEP-3313, a draft) to the error's result; `now` in Unix epoch
+        milliseconds dates `retryNotBefore`, True takes the clock when the result is made."""
+        return self._set(tool_failure=now)
+
     def to_spec(self) -> dict[str, Any]:
-        """The camelCase spec dict, ready for `render()`; unset fields are left out."""
-        fields = {
-            "suggestion": self.suggestion, "availableActions": self.available_actions, "details": self.details,
-            "retryAfter": self.retry_after, "severity": None if self.severity == "error" else self.severity,
-            "category": self.category, "retryable": self.retryable, "customerMessage": self.customer_message,
-            "correlationId": self.correlation_id, "deltas": self.deltas,
-        }  # fmt: skip
-        return {"code": self.code, "message": self.message} | {k: v for k, v in fields.items() if v not in (None, [], {})}
+        """The camelCase spec dict, ready for `render()`; unset fields are left out, `tool_failure=True` is
+        dated now."""
+        failure = self.tool_failure
+        fields = {key: getattr(self, name) for key, name in _SPEC_KEYS.items()}
+        fields["severity"] = None if self.severity == "error" else self.severity
+        fields["toolFailure"] = None if failure is None or failure is False else {
+            "now": now_ms() if failure is True else failure
+        }
+        kept = ("code", "message")
+        return {key: value for key, value in fields.items() if key in kept or value not in (None, [], {})}
 
     def render(self, format: Format = "xml") -> str:
         return render(self.to_spec(), format)

@@ -4,7 +4,6 @@ client side with the component's outcome for an error result."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,10 +33,5 @@ class EnvelopeError(Exception):
         self.recovery: str | None = get("recovery")
         self.error: dict[str, Any] | None = get("error")  # a <tool_error>'s faithful spec
         self.validation: dict[str, Any] | None = get("validation")  # a <validation_error> as read
+        self.partial: dict[str, Any] | None = get("partial")  # a <partial_result> as read
         super().__init__(f"{self.code}: {self.message}")
-
-
-def new_correlation_id() -> str:
-    """A fresh id to quote to the user and find the log line by: `err_` and 16 hex digits."""
-    # What secrets.token_hex(8) does, without the 4 ms that importing `secrets` (hashlib, random) adds to import.
-    return "err_" + os.urandom(8).hex()

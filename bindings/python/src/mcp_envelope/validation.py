@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._component import json_safe, produce
+from .envelope import Locale
 
 
 def _is_instance(value: Any, module: str, name: str) -> bool:
@@ -40,13 +41,15 @@ def _raw_jsonschema_error(e: Any) -> dict[str, Any]:
 
 def validation_spec(
     action: str, issues_or_error: Any, *, input: Any = None, deltas: Iterable[Mapping[str, Any]] | None = None,
-    max_fields: int | None = None, max_deltas: int | None = None,
+    max_fields: int | None = None, max_deltas: int | None = None, locale: Locale | None = None,
+    localize_steering: bool | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The component's validation spec: `{"action", "issues" or "jsonSchemaErrors", "arguments"?, ...}`.
 
     `issues_or_error` is a pydantic v2 `ValidationError`, jsonschema errors (one, or a list such as
     `list(validator.iter_errors(arguments))`) or neutral issue dicts; `input`, the call's arguments, shows
-    what was sent where an issue does not say.
+    what was sent where an issue does not say. `locale` ("en" or "pt-BR") picks the words of the field lines;
+    `localize_steering` puts the recovery line in that locale too (it stays English otherwise).
     """
     spec: dict[str, Any] = {"action": action}
     if _is_instance(issues_or_error, "pydantic_core", "ValidationError"):
@@ -67,7 +70,8 @@ def validation_spec(
             f"not {type(issues_or_error).__name__}"
         )
     optional = {"arguments": json_safe(input), "deltas": None if deltas is None else [dict(d) for d in deltas],
-                "maxFields": max_fields, "maxDeltas": max_deltas}  # fmt: skip
+                "maxFields": max_fields, "maxDeltas": max_deltas, "locale": locale,
+                "localizeSteering": localize_steering}  # fmt: skip
     return spec | {key: value for key, value in optional.items() if value is not None}
 
 
@@ -94,10 +98,12 @@ def render_validation(action: str, issues_or_error: Any, **options: Any) -> str:
 
 def validation_error(
     action: str, issues_or_error: Any, *, input: Any = None, deltas: Iterable[Mapping[str, Any]] | None = None,
-    max_fields: int | None = None, max_deltas: int | None = None,
+    max_fields: int | None = None, max_deltas: int | None = None, locale: Locale | None = None,
+    localize_steering: bool | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The `CallToolResult` dict for arguments that failed validation (arguments as for `validation_spec`)."""
-    options = {"input": input, "deltas": deltas, "max_fields": max_fields, "max_deltas": max_deltas}
+    options = {"input": input, "deltas": deltas, "max_fields": max_fields, "max_deltas": max_deltas,
+               "locale": locale, "localize_steering": localize_steering}  # fmt: skip
     return validation_result_spec(validation_spec(action, issues_or_error, **options))
 
 

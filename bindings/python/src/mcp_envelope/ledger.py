@@ -1,0 +1,164 @@
+"""The repeat ledger: one conversation's memory of each tool's last failure, so
+an identical retry is told that nothing has changed and a run of them is told to
+stop (docs/repeat-ledger.md). The memory is the core's `ledger` resource; a
+resource lives in one store, so each Ledger has a store and instance of its own
+and a lock, and a ledger shared by a server's threads is safe.
+
+    >>> from mcp_envelope import Ledger, ToolError
+    >>> with Ledger() as ledger:
+    ...     error = ToolError("NOT_FOUND", "No invoice inv_9")
+    ...     first, second, third = (ledger.failure("get_invoice", error, arguments={"id": "inv_9"}) for _ in range(3))
+    >>> print(second["content"][0]["text"])
+    <tool_error code="NOT_FOUND" severity="error">
+      <message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>
+      <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>
+    </tool_error>
+"""
+
+from __future__ import annotations
+
+import _thread
+import json
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any
+
+import wasmtime
+
+from ._component import ComponentTrap, _Instance, check_format, json_safe, runtime, scrub, spec_text, to_json
+from ._component import trap_report
+from .envelope import Format, ToolError
+from .errors import SpecError
+
+_U32 = 1 << 32
+
+
+class Ledger:
+    """One conversation's repeat ledger: `failure()` gives the result to send for a failure of a tool (the error
+    itself, then a short "nothing has changed", then past `stop_after` identical ones an envelope telling the
+    model to stop), `success()` ends that tool's streak, and `observe()` does either for any result a handler
+    produced. Close it (or use `with`) to free its store early."""
+
+    def __init__(self, stop_after: int = 2) -> None:
+        if isinstance(stop_after, bool) or not isinstance(stop_after, int) or not 0 <= stop_after < _U32:
+            raise ValueError(f"stop_after must be a whole number from 0 to {_U32 - 1}, not {stop_after!r}")
+        self.stop_after = stop_after
+        self._lock = _thread.allocate_lock()
+        self._instance: _Instance | None = None
+        self._handle: Any = None
+        self._closed = False
+        self._runtime = runtime()
+        with self._lock:
+            self._open()
+
+    def _open(self) -> None:
+        """A fresh store, instance and ledger resource (at the start, and after a trap lost the old ones)."""
+        instance = _Instance(self._runtime, direct=False)
+        constructor = instance.funcs["[constructor]ledger"]
+        assert constructor is not None  # the runtime's load check found every function
+        self._handle = constructor(instance.store, self.stop_after)
+        self._instance = instance
+
+    def _call(self, method: str, *args: Any) -> Any:
+        """A method of the ledger resource, under the lock; ComponentTrap after a trap, the ledger made afresh."""
+        if self._closed:
+            raise ValueError("the ledger is closed")
+        instance = self._instance
+        assert instance is not None
+        func = instance.funcs[method]
+        assert func is not None
+        try:
+            return func(instance.store, self._handle, *args)
+        except (wasmtime.WasmtimeError, wasmtime.Trap) as e:
+            self._open()  # the trapped instance cannot be entered again, and its memory is gone with it
+            raise ComponentTrap(f"ledger.{method.rsplit('.', 1)[-1]} trapped: {e}") from None
+
+    def failure(
+        self, tool: str, error: ToolError | Mapping[str, Any] | str, *, arguments: Any = None, format: Format = "xml"
+    ) -> dict[str, Any]:
+        """The `CallToolResult` dict to send for this failure of `tool`. `error` is a ToolError or an error spec
+        (a dict, such as a reading's `"error"`, or its JSON text); `arguments`, the call's arguments as the model
+        sent them (a dict, or their JSON text), join the key: other arguments are another failure. SpecError
+        when the spec is refused. After a trap the ledger starts afresh (its memory is lost, and logged) and
+        this failure is its first."""
+        spec = spec_text(error.to_spec() if isinstance(error, ToolError) else error)
+        params = (scrub(tool), spec, self._arguments(arguments), check_format(format))
+        with self._lock:
+            try:
+                outcome = self._call("[method]ledger.failure", *params)
+            except ComponentTrap as trap:
+                trap_report(trap, format)  # logged; the fresh ledger takes this failure as its first
+                try:
+                    outcome = self._call("[method]ledger.failure", *params)
+                except ComponentTrap as again:  # this failure itself traps: its INTERNAL_ERROR instead
+                    answer: dict[str, Any] = trap_report(again, format)["result"]
+                    return answer
+        if outcome.tag != "ok":
+            raise SpecError(outcome.payload)
+        result: dict[str, Any] = json.loads(outcome.payload)
+        return result
+
+    def observe(self, tool: str, result: Any, *, arguments: Any = None) -> dict[str, Any] | None:
+        """Watches a result a handler of `tool` produced, whatever built it (a `CallToolResult` dict, the `mcp`
+        SDK's model, or its JSON text): None to send it as it is, or the `CallToolResult` dict to send instead
+        for a repeated failure, in the result's own form. The core decides: an error result holding a
+        `<tool_error>` is a failure; a success ends the streak; a warning, a `<validation_error>`, a partial
+        result or an error without an envelope leave it alone. SpecError for what is no `CallToolResult`.
+        After a trap the ledger starts afresh (its memory lost, and logged) and watches this result as its
+        first; if that traps too, the result is sent as it is."""
+        if callable(getattr(result, "model_dump", None)):  # the mcp SDK's CallToolResult
+            result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        params = (scrub(tool), spec_text(result), self._arguments(arguments))
+        with self._lock:
+            try:
+                outcome = self._call("[method]ledger.observe", *params)
+            except ComponentTrap as trap:
+                trap_report(trap)  # logged; the fresh ledger watches this result as its first
+                try:
+                    outcome = self._call("[method]ledger.observe", *params)
+                except ComponentTrap as again:
+                    trap_report(again)
+                    return None
+        if outcome.tag != "ok":
+            raise SpecError(outcome.payload)
+        replaced: dict[str, Any] | None = None if outcome.payload is None else json.loads(outcome.payload)
+        return replaced
+
+    @staticmethod
+    def _arguments(arguments: Any) -> str | None:
+        """The call's arguments as JSON text: as given when text (the model's own), else as JSON."""
+        if arguments is None:
+            return None
+        return scrub(arguments) if isinstance(arguments, str) else to_json(json_safe(arguments))
+
+    def success(self, tool: str) -> None:
+        """A success for `tool`: its streak ends."""
+        with self._lock:
+            try:
+                self._call("[method]ledger.success", scrub(tool))
+            except ComponentTrap as trap:  # the fresh ledger has no streak to end
+                trap_report(trap)
+
+    def close(self) -> None:
+        """Frees the ledger and its store; later calls raise ValueError. Closing twice is harmless."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            instance, handle, self._instance, self._handle = self._instance, self._handle, None, None
+            if instance is not None and handle is not None:
+                try:
+                    handle.drop(instance.store)
+                except (wasmtime.WasmtimeError, wasmtime.Trap):  # the store goes anyway
+                    pass
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Ledger(stop_after={self.stop_after}){' (closed)' if self._closed else ''}"
