@@ -28,7 +28,7 @@ export function resultFor(outcome: { returned: unknown } | { thrown: unknown }, 
   options: EnvelopeToolOptions = {}): unknown {
   const result = outcomeResult(outcome, tool, args, options);
   if (options.ledger === undefined) return result;
-  return throughLedger(result, tool, args, options);
+  return throughLedger(result, 'returned' in outcome ? outcome.returned : outcome.thrown, tool, args, options);
 }
 
 function outcomeResult(outcome: { returned: unknown } | { thrown: unknown }, tool: string, args: unknown,
@@ -62,15 +62,20 @@ function internalError(error: unknown, tool: string, options: EnvelopeToolOption
 }
 
 /**
- * Every result goes through the ledger's `observe`: the core decides what
- * counts (an error result holding a `<tool_error>`, in whatever form), what a
- * repeat or a stop is sent as instead, and that a success ends the streak.
+ * Every result goes through the ledger, and the core decides what counts: a
+ * builder (returned or thrown) as its own spec through `failure`, which keeps
+ * what only the spec says (locale, caps, the ToolFailure clock), as the
+ * Python integration does for a raised ToolError; any other result through
+ * `observe`, which reads it (a `<tool_error>` in any form counts, a success
+ * ends the streak) and answers a repeat in the handler's own form.
  */
-function throughLedger(result: unknown, tool: string, args: unknown, options: EnvelopeToolOptions): unknown {
+function throughLedger(result: unknown, source: unknown, tool: string, args: unknown, options: EnvelopeToolOptions): unknown {
   const plain = result as CallToolResult | null;
   if (plain === null || typeof plain !== 'object' || !Array.isArray(plain.content)) return result;
   try {
-    return options.ledger!.observe(tool, plain, { arguments: args }) ?? result;
+    const ledger = options.ledger!;
+    if (isErrorBuilder(source)) return ledger.failure(tool, source, { arguments: args });
+    return ledger.observe(tool, plain, { arguments: args }) ?? result;
   } catch {
     // A ledger whose component instance was reset after a failure: the
     // result still reaches the model as it came.
@@ -111,7 +116,7 @@ function checkOptions(options: EnvelopeToolOptions): void {
   if (options.locale !== undefined) codeDefaults('INTERNAL_ERROR', { locale: options.locale });
   const ledger = options.ledger as Partial<SessionLedger> | undefined;
   // Duck-typed, so a ledger from another copy of the package works too.
-  if (ledger !== undefined && typeof ledger?.observe !== 'function') {
+  if (ledger !== undefined && (typeof ledger?.observe !== 'function' || typeof ledger.failure !== 'function')) {
     throw new TypeError('options.ledger must be a Ledger (new Ledger() from mcp-envelope), one per server session');
   }
 }

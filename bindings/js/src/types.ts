@@ -451,5 +451,6 @@ export interface LedgerFailureOptions {
 
 /** What the MCP integration needs of a ledger: a `Ledger` of this package (declared here, not imported, so types.ts imports nothing). */
 export interface SessionLedger {
+  failure(tool: string, spec: EnvelopeSpec | object, options?: { arguments?: unknown }): CallToolResult;
   observe(tool: string, result: unknown, options?: { arguments?: unknown }): CallToolResult | undefined;
 }

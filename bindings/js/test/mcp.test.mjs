@@ -264,19 +264,15 @@ describe('a server session with a repeat ledger', () => {
     await get('ok');
   });
 
-  test('the ToolFailure metadata stays on a repeat (without retryNotBefore: the result does not say when it was made)', async () => {
+  test('a builder goes through as its own spec: its ToolFailure clock and its locale stay', async () => {
     const first = await session.callTool({ name: 'charge', arguments: {} });
     assert.deepEqual(first._meta, { 'io.modelcontextprotocol/toolFailure': {
       class: 'reliability', code: 'retryable_transient_error', retryable: true, retryNotBefore: NOW + 30_000,
       correlationId: 'req_42', agentGuidance: 'Aguarde o período de retry-after e faça a mesma chamada de novo.',
     } });
     const second = await session.callTool({ name: 'charge', arguments: {} });
-    // The repeat is made from what the result states; the spec's locale settings are not in it, so the line is English.
-    assert.equal(parseEnvelope(second).message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
-    assert.deepEqual(second._meta, { 'io.modelcontextprotocol/toolFailure': {
-      class: 'reliability', code: 'retryable_transient_error', retryable: true, correlationId: 'req_42',
-      agentGuidance: 'Aguarde o período de retry-after e faça a mesma chamada de novo.',
-    } });
+    assert.equal(parseEnvelope(second).message, 'Nada mudou desde a última tentativa: a mesma falha de novo (2 seguidas).');
+    assert.equal(second._meta['io.modelcontextprotocol/toolFailure'].retryNotBefore, NOW + 30_000);
   });
 
   test('arguments that fail the schema get a pt-BR <validation_error>, outside the ledger', async () => {
