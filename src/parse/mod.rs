@@ -9,7 +9,7 @@ pub(crate) mod json;
 mod text;
 pub(crate) mod xml;
 
-pub(crate) use text::split_field;
+pub(crate) use text::text_fields;
 
 pub use crate::error::ParseError;
 use crate::model::ToolError;

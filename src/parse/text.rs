@@ -21,7 +21,10 @@ fn malformed<T>(why: String) -> Result<T, ParseError> {
     Err(ParseError::Malformed(format!("malformed text envelope: {why}")))
 }
 
-pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
+/// The `key: value` fields of a text-form envelope, a value continued on
+/// lines indented by two spaces; they end at the first line that is neither.
+/// The tool error's and the partial result's text forms share it.
+pub(crate) fn text_fields(text: &str) -> Vec<(&str, String)> {
     let mut fields: Vec<(&str, String)> = Vec::new();
     for line in text.split('\n') {
         if let Some(continued) = line.strip_prefix("  ") {
@@ -36,6 +39,11 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
             None => break,
         }
     }
+    fields
+}
+
+pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
+    let fields = text_fields(text);
     let mut error = ToolError::default();
     let mut has_message = false;
     for (key, value) in fields {

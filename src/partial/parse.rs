@@ -185,20 +185,7 @@ fn failure(i: usize, value: &Value<'_>) -> Result<FailedItem, String> {
 /// continued on lines indented by two spaces; it ends at the first line that
 /// is neither.
 fn parse_text(text: &str) -> Result<PartialResult, ParseError> {
-    let mut fields: Vec<(&str, String)> = Vec::new();
-    for line in text.split('\n') {
-        if let Some(continued) = line.strip_prefix("  ") {
-            if let Some((_, value)) = fields.last_mut() {
-                value.push('\n');
-                value.push_str(continued);
-                continue;
-            }
-        }
-        match crate::parse::split_field(line) {
-            Some((key, value)) => fields.push((key, value.to_owned())),
-            None => break,
-        }
-    }
+    let fields = crate::parse::text_fields(text);
     let mut partial = PartialResult::default();
     let mut has_failed = false;
     let list = |key: &str, value: &str| -> Result<Value<'static>, ParseError> {
