@@ -97,7 +97,7 @@ fn owned_string(reader: &mut Reader<'_>) -> Result<String, crate::json::Error> {
 }
 
 /// `key: value` where the key is lower-case letters and underscores.
-pub(crate) fn split_field(line: &str) -> Option<(&str, &str)> {
+fn split_field(line: &str) -> Option<(&str, &str)> {
     let (key, value) = line.split_once(": ")?;
     let is_key = !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
     is_key.then_some((key, value))
