@@ -26,8 +26,8 @@ use crate::error::SpecError;
 use crate::json::{parse_value, Value};
 use crate::locale::Locale;
 use crate::model::{Severity, ToolError, ToolFailureMeta};
-use crate::read::{error_of_result, read_envelope, Reading};
-use crate::render::{call_tool_result, Format, TOOL_FAILURE_KEY};
+use crate::read::{read_tool_result, read_unwrapped, Reading};
+use crate::render::call_tool_result;
 
 /// One tool's run of identical failures.
 #[derive(Debug, Clone)]
@@ -129,24 +129,27 @@ impl Ledger {
     /// ```
     pub fn observe(&mut self, tool: &str, result: &str, arguments: Option<&str>) -> Result<Option<String>, SpecError> {
         let fingerprint = arguments.map(fingerprint).transpose()?;
-        let Some(outcome) = error_of_result(result)? else {
-            match read_envelope(result) {
-                Ok(Reading::ToolError(warning)) if !warning.is_error() => {}
-                _ => self.success(tool),
+        // The result is read once: whether it failed, its text, its `_meta`.
+        let read = read_tool_result(result, true)?;
+        let text = read.text.unwrap_or_default();
+        let reading = read_unwrapped(&text);
+        if !read.is_error {
+            if !matches!(&reading, Ok(Reading::ToolError(warning)) if !warning.is_error()) {
+                self.success(tool);
             }
             return Ok(None);
-        };
-        let Reading::ToolError(mut error) = outcome.reading else {
+        }
+        let Ok(Reading::ToolError(mut error)) = reading else {
             return Ok(None);
         };
         let count = self.count(tool, &error, fingerprint);
         if count == 1 {
             return Ok(None);
         }
-        if result.contains(TOOL_FAILURE_KEY) && error.correlation_id_text().is_some() {
+        if read.tool_failure_meta && error.correlation_id_text().is_some() {
             error.tool_failure = Some(ToolFailureMeta::default());
         }
-        let form = crate::parse::tool_result_text(result).map_or(Format::Xml, |text| crate::parse::form_of(&text));
+        let form = crate::parse::form_of(&text);
         Ok(Some(call_tool_result(&self.sent(&error, count), form)))
     }
 

@@ -44,7 +44,7 @@ pub fn read_envelope(text: &str) -> Result<Reading, ParseError> {
     }
 }
 
-fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
+pub(crate) fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
     // A JSON envelope is the whole text: it is read before any search for
     // markup, which its strings may hold.
     let trimmed = text.trim_start();
@@ -219,20 +219,10 @@ impl ClientOutcome {
 /// assert_eq!(error_of_result(r#"{"content":[]}"#), Ok(None));
 /// ```
 pub fn error_of_result(result: &str) -> Result<Option<ClientOutcome>, SpecError> {
-    let refused = || SpecError("the result must be a CallToolResult: a JSON object with a \"content\" array".into());
-    let members = repaired_object(result, |text, e| match kind_of_text(text, &e) {
-        Some(_) => refused(),
-        None => SpecError(format!("invalid CallToolResult JSON: {e}")),
-    })?;
-    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_ref());
-    let content = match member("content").map(parse_value) {
-        Some(Ok(content @ Value::Array(_))) => content,
-        _ => return Err(refused()),
-    };
-    if member("isError") != Some("true") {
+    let read = read_tool_result(result, false)?;
+    let Some(text) = read.text.filter(|_| read.is_error) else {
         return Ok(None);
-    }
-    let text = joined_text_blocks(&content).unwrap_or_default();
+    };
     let outcome = match read_unwrapped(&text) {
         Ok(Reading::None) => unknown(text, None),
         Ok(reading) => ClientOutcome {
@@ -244,6 +234,42 @@ pub fn error_of_result(result: &str) -> Result<Option<ClientOutcome>, SpecError>
         Err(malformed) => unknown(text, Some(malformed.to_string())),
     };
     Ok(Some(outcome))
+}
+
+/// A `CallToolResult` JSON, read once: what `error_of_result` and the
+/// ledger's `observe` need of it.
+pub(crate) struct ToolResultRead {
+    pub is_error: bool,
+    /// The text blocks joined with a newline: for an error result always,
+    /// for a success only when asked for (a copy `error_of_result` skips).
+    pub text: Option<String>,
+    /// Whether `_meta` carries the ToolFailure metadata.
+    pub tool_failure_meta: bool,
+}
+
+/// Reads a `CallToolResult` JSON; anything else is refused.
+pub(crate) fn read_tool_result(result: &str, text_of_success: bool) -> Result<ToolResultRead, SpecError> {
+    let refused = || SpecError("the result must be a CallToolResult: a JSON object with a \"content\" array".into());
+    let members = repaired_object(result, |text, e| match kind_of_text(text, &e) {
+        Some(_) => refused(),
+        None => SpecError(format!("invalid CallToolResult JSON: {e}")),
+    })?;
+    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_ref());
+    let content = match member("content").map(parse_value) {
+        Some(Ok(content @ Value::Array(_))) => content,
+        _ => return Err(refused()),
+    };
+    let is_error = member("isError") == Some("true");
+    let tool_failure_meta = match member("_meta").map(parse_value) {
+        Some(Ok(meta)) => meta.get(crate::render::TOOL_FAILURE_KEY).is_some(),
+        _ => false,
+    };
+    let text = (is_error || text_of_success).then(|| joined_text_blocks(&content).unwrap_or_default());
+    Ok(ToolResultRead {
+        is_error,
+        text,
+        tool_failure_meta,
+    })
 }
 
 fn unknown(text: String, malformed: Option<String>) -> ClientOutcome {
