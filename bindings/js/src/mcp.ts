@@ -26,9 +26,20 @@ function isZodError(value: unknown): value is { issues: unknown[] } {
  */
 export function resultFor(outcome: { returned: unknown } | { thrown: unknown }, tool: string, args: unknown,
   options: EnvelopeToolOptions = {}): unknown {
+  const source = 'returned' in outcome ? outcome.returned : outcome.thrown;
+  const { ledger } = options;
+  if (ledger !== undefined && isErrorBuilder(source)) {
+    // A builder goes through the ledger as its own spec (its locale, caps and
+    // ToolFailure clock kept, as Python's raised ToolError does), rendered once.
+    try {
+      return ledger.failure(tool, source, { arguments: args });
+    } catch {
+      // A refused spec or a reset ledger: the builder's own result, as without a ledger.
+      return outcomeResult(outcome, tool, args, options);
+    }
+  }
   const result = outcomeResult(outcome, tool, args, options);
-  if (options.ledger === undefined) return result;
-  return throughLedger(result, 'returned' in outcome ? outcome.returned : outcome.thrown, tool, args, options);
+  return ledger === undefined ? result : observed(result, tool, args, ledger);
 }
 
 function outcomeResult(outcome: { returned: unknown } | { thrown: unknown }, tool: string, args: unknown,
@@ -62,19 +73,14 @@ function internalError(error: unknown, tool: string, options: EnvelopeToolOption
 }
 
 /**
- * Every result goes through the ledger, and the core decides what counts: a
- * builder (returned or thrown) as its own spec through `failure`, which keeps
- * what only the spec says (locale, caps, the ToolFailure clock), as the
- * Python integration does for a raised ToolError; any other result through
- * `observe`, which reads it (a `<tool_error>` in any form counts, a success
- * ends the streak) and answers a repeat in the handler's own form.
+ * Any other result goes through the ledger's `observe`, and the core decides:
+ * a `<tool_error>` in any form counts and a repeat comes back in the
+ * handler's own form; a success ends the streak.
  */
-function throughLedger(result: unknown, source: unknown, tool: string, args: unknown, options: EnvelopeToolOptions): unknown {
+function observed(result: unknown, tool: string, args: unknown, ledger: SessionLedger): unknown {
   const plain = result as CallToolResult | null;
   if (plain === null || typeof plain !== 'object' || !Array.isArray(plain.content)) return result;
   try {
-    const ledger = options.ledger!;
-    if (isErrorBuilder(source)) return ledger.failure(tool, source, { arguments: args });
     return ledger.observe(tool, plain, { arguments: args }) ?? result;
   } catch {
     // A ledger whose component instance was reset after a failure: the
