@@ -83,16 +83,10 @@ class Ledger:
         this failure is its first."""
         spec = spec_text(error.to_spec() if isinstance(error, ToolError) else error)
         params = (scrub(tool), spec, self._arguments(arguments), check_format(format))
-        with self._lock:
-            try:
-                outcome = self._call("[method]ledger.failure", *params)
-            except ComponentTrap as trap:
-                trap_report(trap, format)  # logged; the fresh ledger takes this failure as its first
-                try:
-                    outcome = self._call("[method]ledger.failure", *params)
-                except ComponentTrap as again:  # this failure itself traps: its INTERNAL_ERROR instead
-                    answer: dict[str, Any] = trap_report(again, format)["result"]
-                    return answer
+        outcome = self._retrying("[method]ledger.failure", params, format)
+        if isinstance(outcome, dict):  # this failure itself trapped: its INTERNAL_ERROR instead
+            answer: dict[str, Any] = outcome["result"]
+            return answer
         if outcome.tag != "ok":
             raise SpecError(outcome.payload)
         result: dict[str, Any] = json.loads(outcome.payload)
@@ -109,20 +103,26 @@ class Ledger:
         if callable(getattr(result, "model_dump", None)):  # the mcp SDK's CallToolResult
             result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
         params = (scrub(tool), spec_text(result), self._arguments(arguments))
-        with self._lock:
-            try:
-                outcome = self._call("[method]ledger.observe", *params)
-            except ComponentTrap as trap:
-                trap_report(trap)  # logged; the fresh ledger watches this result as its first
-                try:
-                    outcome = self._call("[method]ledger.observe", *params)
-                except ComponentTrap as again:
-                    trap_report(again)
-                    return None
+        outcome = self._retrying("[method]ledger.observe", params)
+        if isinstance(outcome, dict):  # this result itself trapped: sent as it is
+            return None
         if outcome.tag != "ok":
             raise SpecError(outcome.payload)
         replaced: dict[str, Any] | None = None if outcome.payload is None else json.loads(outcome.payload)
         return replaced
+
+    def _retrying(self, method: str, params: tuple[Any, ...], format: str = "xml") -> Any:
+        """The method's outcome, under the lock. After a trap (logged) the fresh ledger takes the call as its
+        first; if that traps too, the trap's report (a dict with the INTERNAL_ERROR `"result"`) instead."""
+        with self._lock:
+            try:
+                return self._call(method, *params)
+            except ComponentTrap as trap:
+                trap_report(trap, format)  # logged; the fresh ledger takes this call as its first
+            try:
+                return self._call(method, *params)
+            except ComponentTrap as again:
+                return trap_report(again, format)
 
     @staticmethod
     def _arguments(arguments: Any) -> str | None:
