@@ -257,18 +257,17 @@ fn hash_value(value: &Value) -> u64 {
     match value {
         Value::Null => fnv(FNV_OFFSET, b"n"),
         Value::Bool(b) => fnv(FNV_OFFSET, if *b { b"t" } else { b"f" }),
-        Value::Number(n) => fnv(fnv(FNV_OFFSET, b"#"), n.as_bytes()),
+        Value::Number(n) => fnv(fnv(FNV_OFFSET, b"#"), n.as_str().as_bytes()),
         Value::String(s) => fnv(fnv(FNV_OFFSET, b"\""), s.as_bytes()),
         Value::Array(items) => items.iter().fold(fnv(FNV_OFFSET, b"["), |hash, item| {
             fnv(hash, &hash_value(item).to_le_bytes())
         }),
-        Value::Object(_) => {
+        Value::Object(members) => {
             // Each key once with its last value, as a map reads the object.
-            let sum = value.keys().iter().fold(0u64, |sum, key| {
-                let member = fnv(fnv(fnv(FNV_OFFSET, b"\""), key.as_bytes()), b":");
+            let sum = members.iter().fold(0u64, |sum, (key, member)| {
                 let member = fnv(
-                    member,
-                    &hash_value(value.get(key).unwrap_or(&Value::Null)).to_le_bytes(),
+                    fnv(fnv(fnv(FNV_OFFSET, b"\""), key.as_bytes()), b":"),
+                    &hash_value(member).to_le_bytes(),
                 );
                 sum.wrapping_add(mix(member))
             });

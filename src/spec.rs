@@ -11,12 +11,14 @@
 
 use crate::code::Category;
 use crate::json::{
-    boolean, fail, is_null, kind_of, kind_of_text, one_of, optional_string, push_json_array, push_json_object,
-    push_json_string, repaired_object, repeated_key, string, string_list, value, Quoted, Reader, Value, A_JSON_OBJECT,
+    boolean, compact, fail, is_null, kind_of, kind_of_text, members, one_of, optional_string, parse_string,
+    push_json_array, push_json_object, push_json_string, repaired_object, repeated_key, string, string_list, value,
+    Quoted, Value, A_JSON_OBJECT,
 };
 use crate::limits::Limits;
 use crate::locale::Locale;
 use crate::model::{Severity, ToolError, ToolFailureMeta};
+use serde_json::value::RawValue;
 
 pub use crate::error::SpecError;
 
@@ -201,19 +203,22 @@ fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
     if raw == "null" {
         return Ok(Vec::new());
     }
-    let entries =
-        Reader::read_all(raw, |r| r.map(A_JSON_OBJECT, Reader::value)).map_err(|e| match kind_of_text(raw, &e) {
-            Some(kind) => SpecError(format!("\"details\" must be an object, not {kind}")),
-            None => SpecError(format!("invalid spec JSON in \"details\": {e}")),
-        })?;
+    let entries: Vec<(_, &RawValue)> = members(raw, A_JSON_OBJECT).map_err(|e| match kind_of_text(raw, &e) {
+        Some(kind) => SpecError(format!("\"details\" must be an object, not {kind}")),
+        None => SpecError(format!("invalid spec JSON in \"details\": {e}")),
+    })?;
     if let Some(key) = repeated_key(&entries) {
         return fail(format!("\"details\" has the key {key:?} twice"));
     }
     Ok(entries
         .into_iter()
-        .map(|(key, value)| match value {
-            Value::String(s) => (key.into_owned(), s.into_owned()),
-            other => (key.into_owned(), other.to_string()),
+        .map(|(key, value)| {
+            let raw = value.get();
+            let text = match parse_string(raw) {
+                Ok(text) => text.into_owned(),
+                Err(_) => compact(raw),
+            };
+            (key.into_owned(), text)
         })
         .collect())
 }
@@ -223,7 +228,7 @@ fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
 fn retry_after(value: Value) -> Result<Option<u32>, SpecError> {
     let seconds = match value {
         Value::Null => return Ok(None),
-        Value::Number(n) => n.parse::<f64>().ok().filter(|s| s.is_finite()),
+        Value::Number(n) => n.as_str().parse::<f64>().ok().filter(|s| s.is_finite()),
         other => {
             return fail(format!(
                 "\"retryAfter\" must be a number of seconds, not {}",

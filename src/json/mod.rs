@@ -1,24 +1,170 @@
-//! JSON shared by every reader and writer: the reader (`reader`, `whole`,
-//! `value`: serde_json's rules and messages, without serde), objects read
+//! JSON shared by every reader and writer, on serde_json: objects read
 //! without losing anything (keys stay in order; a repeated key is kept so the
-//! caller can refuse it), the field readers both spec parsers use, lone
-//! surrogate escapes repaired, and the compact writers.
-
-mod reader;
-mod value;
-mod whole;
+//! caller can refuse it; values stay raw, `RawValue`, so a member is read
+//! only when its key is known and a raw value of any depth is never refused),
+//! the field readers the spec parsers use, and the compact writers.
+//!
+//! What is ours: [`repair_lone_surrogates`] (JavaScript writes a lone
+//! surrogate as an escape that no Rust JSON reader accepts) and the messages
+//! that name a key; the parsing, its messages and positions are serde_json's.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use crate::error::SpecError;
-pub(crate) use reader::{Error, Reader, A_JSON_OBJECT, A_MAP, A_SEQUENCE};
-pub(crate) use value::Value;
+pub(crate) use serde_json::Value;
+
+/// What a typed read expects, in serde's words.
+pub(crate) const A_JSON_OBJECT: &str = "a JSON object";
+pub(crate) const A_SEQUENCE: &str = "a sequence";
+pub(crate) const A_MAP: &str = "a map";
+
+/// A reading failure, displayed as serde_json displays it.
+#[derive(Debug)]
+pub(crate) struct Error(serde_json::Error);
+
+impl Error {
+    /// A type mismatch rather than bad syntax.
+    pub(crate) fn is_data(&self) -> bool {
+        self.0.classify() == serde_json::error::Category::Data
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// The members of a JSON object, in order, repeated keys included, each value
 /// as its raw JSON text.
 pub(crate) type Members<'a> = Vec<(Cow<'a, str>, Cow<'a, str>)>;
+
+/// A string, borrowed from the text unless it had escapes.
+pub(crate) struct Text<'a>(pub(crate) Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextVisitor;
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_string(TextVisitor)
+    }
+}
+
+/// An object's members in order, repeated keys kept, each value read as `T`;
+/// `expected` names what it must be (serde's "expected a map").
+pub(crate) struct MapOf<T> {
+    expected: &'static str,
+    item: PhantomData<T>,
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for MapOf<T> {
+    type Value = Vec<(Cow<'de, str>, T)>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for MapOf<T> {
+    type Value = Vec<(Cow<'de, str>, T)>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expected)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut members = Vec::new();
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+            members.push((key, map.next_value::<T>()?));
+        }
+        Ok(members)
+    }
+}
+
+/// An array's items, each read as `T`.
+pub(crate) struct SeqOf<T> {
+    expected: &'static str,
+    item: PhantomData<T>,
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for SeqOf<T> {
+    type Value = Vec<T>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for SeqOf<T> {
+    type Value = Vec<T>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expected)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<T>()? {
+            items.push(item);
+        }
+        Ok(items)
+    }
+}
+
+/// Reads the whole of `text` with `seed`: only whitespace may follow.
+pub(crate) fn read_all<'a, S: DeserializeSeed<'a>>(text: &'a str, seed: S) -> Result<S::Value, Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let value = seed.deserialize(&mut deserializer).map_err(Error)?;
+    deserializer.end().map_err(Error)?;
+    Ok(value)
+}
+
+/// The members of the object `text` holds, each read as `T`.
+pub(crate) fn members<'a, T: Deserialize<'a>>(
+    text: &'a str,
+    expected: &'static str,
+) -> Result<Vec<(Cow<'a, str>, T)>, Error> {
+    read_all(
+        text,
+        MapOf {
+            expected,
+            item: PhantomData,
+        },
+    )
+}
+
+/// The items of the array `text` holds, each read as `T`.
+pub(crate) fn items_of<'a, T: Deserialize<'a>>(text: &'a str, expected: &'static str) -> Result<Vec<T>, Error> {
+    read_all(
+        text,
+        SeqOf {
+            expected,
+            item: PhantomData,
+        },
+    )
+}
+
+/// The first JSON value in `text`, raw, and nothing after it read (a log
+/// line's tail is not part of an envelope); `None` when `text` is blank.
+pub(crate) fn leading_raw(text: &str) -> Option<Result<&str, Error>> {
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
+    values.next().map(|read| read.map(RawValue::get).map_err(Error))
+}
 
 /// The first key that appears more than once.
 pub(crate) fn repeated_key<K: AsRef<str>, V>(entries: &[(K, V)]) -> Option<&str> {
@@ -37,22 +183,25 @@ pub(crate) fn repeated_key<K: AsRef<str>, V>(entries: &[(K, V)]) -> Option<&str>
 /// Reads `text` as one JSON object whose values stay raw, for per-key
 /// reading. Callers repair lone surrogates first (see [`repair_lone_surrogates`]).
 pub(crate) fn parse_object(text: &str) -> Result<Vec<(Cow<'_, str>, &str)>, Error> {
-    Reader::read_all(text, |r| r.map(A_JSON_OBJECT, Reader::raw))
+    let members: Vec<(Cow<'_, str>, &RawValue)> = members(text, A_JSON_OBJECT)?;
+    Ok(members.into_iter().map(|(k, v)| (k, v.get())).collect())
 }
 
-/// Reads `text` as one JSON value, whole.
-pub(crate) fn parse_value(text: &str) -> Result<Value<'_>, Error> {
-    Reader::read_all(text, Reader::value)
+/// Reads `text` as one JSON value, whole (to serde_json's depth limit of 128).
+pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {
+    serde_json::from_str(text).map_err(Error)
 }
 
 /// Reads `text` as one JSON value kept raw (any depth), whitespace around it allowed.
 pub(crate) fn parse_raw(text: &str) -> Result<&str, Error> {
-    Reader::read_all(text, Reader::raw)
+    serde_json::from_str::<&RawValue>(text)
+        .map(RawValue::get)
+        .map_err(Error)
 }
 
 /// Reads `text` as one JSON string.
 pub(crate) fn parse_string(text: &str) -> Result<Cow<'_, str>, Error> {
-    Reader::read_all(text, Reader::string)
+    serde_json::from_str::<Text<'_>>(text).map(|t| t.0).map_err(Error)
 }
 
 /// The JSON text with each `\uD800`..`\uDFFF` escape that is not half of a
@@ -119,7 +268,14 @@ pub fn repair_lone_surrogates(text: &str) -> Cow<'_, str> {
 
 /// "a string", "an array": how error messages name what they got.
 pub(crate) fn kind_of(value: &Value) -> &'static str {
-    value.kind()
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// Names what a JSON text holds from its first character, for "must be an
@@ -138,72 +294,10 @@ pub(crate) fn kind_of_text(text: &str, error: &Error) -> Option<&'static str> {
     }
 }
 
-/// Appends `text` as a JSON string literal, escaped as serde_json escapes:
-/// `"` and `\` with a backslash, the control characters that have a short
-/// escape with it, other control characters as `\u00XX` (lower-case hex),
-/// everything else (`/` and non-ASCII included) as itself.
+/// Appends `text` as a JSON string literal, escaped as serde_json escapes it.
 pub(crate) fn push_json_string(out: &mut String, text: &str) {
-    out.reserve(text.len() + 2);
-    out.push('"');
-    let bytes = text.as_bytes();
-    let (mut i, mut copied) = (0, 0);
-    loop {
-        i = next_special(bytes, i);
-        let Some(&b) = bytes.get(i) else { break };
-        out.push_str(&text[copied..i]);
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(b >> 4)]));
-                out.push(char::from(HEX[usize::from(b & 0xf)]));
-            }
-        }
-        i += 1;
-        copied = i;
-    }
-    out.push_str(&text[copied..]);
-    out.push('"');
-}
-
-/// The index of the first `"`, `\` or control character at or after `from`
-/// (`bytes.len()` if none): where a JSON string needs an escape or ends.
-pub(crate) fn next_special(bytes: &[u8], from: usize) -> usize {
-    // Eight bytes at a time (as serde_json does): strings are most of the
-    // text, and this loop is most of the time spent reading and writing it.
-    // A byte's high bit is set in `found` where it is one of the three; the
-    // lowest such bit is always exact (a borrow only runs upwards).
-    const ONES: u64 = u64::MAX / 255;
-    let mut i = from;
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let chars = u64::from_le_bytes(word);
-        let control = chars.wrapping_sub(ONES * 0x20) & !chars;
-        let quote = chars ^ (ONES * u64::from(b'"'));
-        let quote = quote.wrapping_sub(ONES) & !quote;
-        let backslash = chars ^ (ONES * u64::from(b'\\'));
-        let backslash = backslash.wrapping_sub(ONES) & !backslash;
-        let found = (control | quote | backslash) & (ONES << 7);
-        if found != 0 {
-            return i + found.trailing_zeros() as usize / 8;
-        }
-        i += 8;
-    }
-    while let Some(&b) = bytes.get(i) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            break;
-        }
-        i += 1;
-    }
-    i
+    // Writing a `str` cannot fail.
+    out.push_str(&serde_json::to_string(text).unwrap_or_default());
 }
 
 pub(crate) fn push_json_array<S: AsRef<str>>(out: &mut String, items: &[S]) {
@@ -298,7 +392,7 @@ pub(crate) fn repaired_object<E>(text: &str, refused: impl FnOnce(&str, Error) -
     }
 }
 
-pub(crate) fn value<'a>(raw: &'a str, what: &dyn fmt::Display) -> Result<Value<'a>, SpecError> {
+pub(crate) fn value(raw: &str, what: &dyn fmt::Display) -> Result<Value, SpecError> {
     parse_value(raw).map_err(|e| SpecError(format!("invalid JSON in {what}: {e}")))
 }
 
@@ -308,11 +402,13 @@ pub(crate) fn array<'a>(raw: &'a str, what: &dyn fmt::Display) -> Result<Vec<&'a
 }
 
 fn items<'a>(raw: &'a str, what: &dyn fmt::Display, noun: &str) -> Result<Vec<&'a str>, SpecError> {
-    Reader::read_all(raw, |r| r.seq(A_SEQUENCE, Reader::raw)).map_err(|e| match kind_of_text(raw, &e) {
+    let items: Result<Vec<&RawValue>, Error> = items_of(raw, A_SEQUENCE);
+    let items = items.map_err(|e| match kind_of_text(raw, &e) {
         Some(kind) => SpecError(format!("{what} must be {noun}, not {kind}")),
         None if raw.trim_start().starts_with('{') => SpecError(format!("{what} must be {noun}, not an object")),
         None => SpecError(format!("invalid JSON in {what}: {e}")),
-    })
+    })?;
+    Ok(items.into_iter().map(RawValue::get).collect())
 }
 
 pub(crate) fn string(raw: &str, what: &dyn fmt::Display) -> Result<String, SpecError> {
@@ -323,7 +419,7 @@ pub(crate) fn string(raw: &str, what: &dyn fmt::Display) -> Result<String, SpecE
         }
     }
     match value(raw, what)? {
-        Value::String(s) => Ok(s.into_owned()),
+        Value::String(s) => Ok(s),
         other => fail(format!("{what} must be a string, not {}", kind_of(&other))),
     }
 }
@@ -352,8 +448,8 @@ pub(crate) fn count(raw: &str, what: &dyn fmt::Display) -> Result<usize, SpecErr
 /// A number or a string, as written (bounds, divisors).
 pub(crate) fn number_text(raw: &str, what: &dyn fmt::Display) -> Result<String, SpecError> {
     match value(raw, what)? {
-        Value::Number(n) => Ok(n.into_owned()),
-        Value::String(s) => Ok(s.into_owned()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::String(s) => Ok(s),
         other => fail(format!("{what} must be a number or a string, not {}", kind_of(&other))),
     }
 }
@@ -387,4 +483,52 @@ pub(crate) fn one_of<T: Copy>(
         },
         other => fail(format!("{what} must be one of: {}; not {}", names(), kind_of(&other))),
     }
+}
+
+/// A raw JSON value (already read, so well-formed) as compact JSON: no
+/// whitespace between tokens, each string escaped as serde_json escapes it,
+/// numbers and keys exactly as written. One pass over the text with no
+/// recursion, so a value of any depth (an upstream body, a nested detail) is
+/// written rather than refused at serde_json's depth limit of 128.
+pub(crate) fn compact(raw: &str) -> String {
+    let bytes = raw.as_bytes();
+    let mut out = String::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b' ' | b'\n' | b'\t' | b'\r' => i += 1,
+            b'"' => {
+                // The closing quote: the first `"` not escaped by a backslash.
+                let mut end = i + 1;
+                loop {
+                    end = next_quote_or_backslash(bytes, end);
+                    match bytes.get(end) {
+                        Some(b'\\') => end += 2,
+                        _ => break,
+                    }
+                }
+                let token = raw.get(i..=end).unwrap_or(&raw[i..]);
+                match parse_string(token) {
+                    Ok(text) => push_json_string(&mut out, &text),
+                    Err(_) => out.push_str(token),
+                }
+                i = end + 1;
+            }
+            _ => {
+                let start = i;
+                while matches!(bytes.get(i), Some(c) if !matches!(c, b' ' | b'\n' | b'\t' | b'\r' | b'"')) {
+                    i += 1;
+                }
+                out.push_str(&raw[start..i]);
+            }
+        }
+    }
+    out
+}
+
+fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
+    bytes[from.min(bytes.len())..]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\')
+        .map_or(bytes.len(), |at| from + at)
 }

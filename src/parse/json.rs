@@ -2,7 +2,7 @@
 
 use super::ParseError;
 use crate::code::Category;
-use crate::json::{kind_of, parse_value, repaired_object, Reader, Value, A_JSON_OBJECT};
+use crate::json::{kind_of, leading_raw, members as read_members, parse_value, repaired_object, Value, A_JSON_OBJECT};
 use crate::model::{Severity, ToolError};
 
 pub(super) enum JsonEnvelope {
@@ -19,11 +19,10 @@ fn malformed<T>(why: String) -> Result<T, ParseError> {
 pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     // Text after the object (a log line's tail) is not part of the envelope.
     // The text starts with `{`, which ends itself: nothing after it is checked.
-    let mut reader = Reader::new(text);
-    if reader.whitespace().is_none() {
+    let Some(object) = leading_raw(text) else {
         return Err(ParseError::NoEnvelope);
-    }
-    let object = reader.raw().or_else(|e| malformed(e.to_string()))?;
+    };
+    let object = object.or_else(|e| malformed(e.to_string()))?;
     let members = repaired_object(object, |_, e| e).or_else(|e| malformed(e.to_string()))?;
     let has = |key: &str| members.iter().any(|(k, _)| k == key);
     if has("content") && !has("reason") {
@@ -35,11 +34,11 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     let mut error = ToolError::default();
     for (key, raw) in &members {
         if key == "details" {
-            let entries = Reader::read_all(raw, |r| r.map(A_JSON_OBJECT, Reader::value))
-                .or_else(|e| malformed(format!("\"details\": {e}")))?;
+            let entries: Vec<(_, Value)> =
+                read_members(raw, A_JSON_OBJECT).or_else(|e| malformed(format!("\"details\": {e}")))?;
             for (k, v) in entries {
                 match v {
-                    Value::String(s) => error.details.push((k.into_owned(), s.into_owned())),
+                    Value::String(s) => error.details.push((k.into_owned(), s)),
                     other => return malformed(format!("\"details\".{k:?} is {}, not a string", kind_of(&other))),
                 }
             }
@@ -93,16 +92,16 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
 }
 
 /// A count of items an envelope left out of a list.
-fn count(key: &str, value: &Value<'_>) -> Result<usize, ParseError> {
+fn count(key: &str, value: &Value) -> Result<usize, ParseError> {
     match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
         Some(n) => Ok(n),
         None => malformed(format!("{key:?} is {value}, not a count")),
     }
 }
 
-fn string(key: &str, value: Value<'_>) -> Result<String, ParseError> {
+fn string(key: &str, value: Value) -> Result<String, ParseError> {
     match value {
-        Value::String(s) => Ok(s.into_owned()),
+        Value::String(s) => Ok(s),
         other => malformed(format!("{key:?} is {}, not a string", kind_of(&other))),
     }
 }
@@ -121,7 +120,7 @@ fn tool_result_text(members: &crate::json::Members<'_>) -> Result<JsonEnvelope, 
 
 /// The text blocks of a `CallToolResult`'s `content`, joined with a newline
 /// (an envelope may follow a block of partial output); `None` when there is none.
-pub(crate) fn joined_text_blocks(content: &Value<'_>) -> Option<String> {
+pub(crate) fn joined_text_blocks(content: &Value) -> Option<String> {
     let texts: Vec<&str> = content
         .as_array()
         .into_iter()

@@ -4,7 +4,7 @@
 
 use super::ParseError;
 use crate::code::Category;
-use crate::json::{Reader, A_JSON_OBJECT, A_SEQUENCE};
+use crate::json::{items_of, members, Text, A_JSON_OBJECT, A_SEQUENCE};
 use crate::model::{Severity, ToolError};
 
 const START: &str = "error_code: ";
@@ -65,13 +65,17 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
                 )
             }
             "available_actions" => {
-                error.available_actions = Reader::read_all(&value, |r| r.seq(A_SEQUENCE, owned_string))
-                    .or_else(|e| malformed(format!("available_actions: {e}")))?
+                let actions: Vec<Text<'_>> =
+                    items_of(&value, A_SEQUENCE).or_else(|e| malformed(format!("available_actions: {e}")))?;
+                error.available_actions = actions.into_iter().map(|t| t.0.into_owned()).collect();
             }
             "details" => {
-                let entries = Reader::read_all(&value, |r| r.map(A_JSON_OBJECT, owned_string))
-                    .or_else(|e| malformed(format!("details: {e}")))?;
-                error.details = entries.into_iter().map(|(k, v)| (k.into_owned(), v)).collect();
+                let entries: Vec<(_, Text<'_>)> =
+                    members(&value, A_JSON_OBJECT).or_else(|e| malformed(format!("details: {e}")))?;
+                error.details = entries
+                    .into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.0.into_owned()))
+                    .collect();
             }
             "retry_after" => error.retry_after = Some(super::xml::seconds(&value).or_else(malformed)?),
             "contract_changes" => {
@@ -90,10 +94,6 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
         return malformed("no what_failed line after error_code".to_owned());
     }
     Ok(error)
-}
-
-fn owned_string(reader: &mut Reader<'_>) -> Result<String, crate::json::Error> {
-    reader.string().map(|s| s.into_owned())
 }
 
 /// `key: value` where the key is lower-case letters and underscores.

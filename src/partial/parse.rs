@@ -6,7 +6,7 @@
 use super::model::{FailedItem, PartialResult};
 use crate::code::Category;
 use crate::error::ParseError;
-use crate::json::{kind_of, parse_value, repaired_object, Reader, Value};
+use crate::json::{kind_of, leading_raw, parse_value, repaired_object, Value};
 use crate::xml::{Event, XmlReader};
 
 const XML_START: &str = "<partial_result";
@@ -68,9 +68,7 @@ fn malformed<T>(form: &str, why: impl std::fmt::Display) -> Result<T, ParseError
 /// `kind` is `partial_result`. `None` for any other text.
 pub(crate) fn read_json_form(text: &str) -> Result<Option<PartialResult>, ParseError> {
     // Text after the object (a log line's tail) is not part of the envelope.
-    let mut reader = Reader::new(text);
-    reader.whitespace();
-    let Ok(object) = reader.raw() else {
+    let Some(Ok(object)) = leading_raw(text) else {
         return Ok(None);
     };
     let Ok(members) = repaired_object(object, |_, e| e) else {
@@ -111,7 +109,7 @@ pub(crate) fn read_json_form(text: &str) -> Result<Option<PartialResult>, ParseE
 }
 
 /// A list's count in the JSON form: a whole number.
-fn json_count(key: &str, value: &Value<'_>) -> Result<usize, ParseError> {
+fn json_count(key: &str, value: &Value) -> Result<usize, ParseError> {
     match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
         Some(n) => Ok(n),
         None => malformed("JSON", format_args!("{key:?} is {value}, not a count")),
@@ -126,14 +124,14 @@ fn text_count(key: &str, value: &str) -> Result<usize, ParseError> {
     }
 }
 
-fn string(key: &str, value: &Value<'_>) -> Result<String, String> {
+fn string(key: &str, value: &Value) -> Result<String, String> {
     match value {
         Value::String(s) => Ok(s.to_string()),
         other => Err(format!("{key:?} is {}, not a string", kind_of(other))),
     }
 }
 
-fn strings(key: &str, value: &Value<'_>) -> Result<Vec<String>, String> {
+fn strings(key: &str, value: &Value) -> Result<Vec<String>, String> {
     let Some(items) = value.as_array() else {
         return Err(format!("{key:?} is {}, not an array", kind_of(value)));
     };
@@ -145,7 +143,7 @@ fn strings(key: &str, value: &Value<'_>) -> Result<Vec<String>, String> {
 }
 
 /// The failed items, as the JSON and text forms write them: at least one.
-fn failures(value: &Value<'_>) -> Result<Vec<FailedItem>, String> {
+fn failures(value: &Value) -> Result<Vec<FailedItem>, String> {
     let Some(items) = value.as_array() else {
         return Err(format!("\"failed\" is {}, not an array", kind_of(value)));
     };
@@ -155,7 +153,7 @@ fn failures(value: &Value<'_>) -> Result<Vec<FailedItem>, String> {
     items.iter().enumerate().map(|(i, item)| failure(i, item)).collect()
 }
 
-fn failure(i: usize, value: &Value<'_>) -> Result<FailedItem, String> {
+fn failure(i: usize, value: &Value) -> Result<FailedItem, String> {
     if !value.is_object() {
         return Err(format!("failed[{i}] is {}, not an object", kind_of(value)));
     }
@@ -188,9 +186,9 @@ fn parse_text(text: &str) -> Result<PartialResult, ParseError> {
     let fields = crate::parse::text_fields(text);
     let mut partial = PartialResult::default();
     let mut has_failed = false;
-    let list = |key: &str, value: &str| -> Result<Value<'static>, ParseError> {
+    let list = |key: &str, value: &str| -> Result<Value, ParseError> {
         match parse_value(value) {
-            Ok(v) => Ok(v.into_owned()),
+            Ok(v) => Ok(v),
             Err(e) => malformed("text", format_args!("{key}: {e}")),
         }
     };

@@ -90,7 +90,7 @@ pub fn empty_result(empty: &EmptyResult) -> Result<String, SpecError> {
             Ok(value) => {
                 return fail(format!(
                     "\"structuredContent\" must be a JSON object (MCP's structuredContent is one), not {}",
-                    value.kind()
+                    crate::json::kind_of(&value)
                 ))
             }
             Err(e) => return fail(format!("invalid JSON in \"structuredContent\": {e}")),

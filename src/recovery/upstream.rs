@@ -309,7 +309,7 @@ fn read_headers(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
 
 fn header_value(raw: &str, what: &dyn std::fmt::Display) -> Result<String, SpecError> {
     match crate::json::value(raw, what)? {
-        Value::String(s) => Ok(s.into_owned()),
+        Value::String(s) => Ok(s),
         number @ Value::Number(_) => Ok(number.to_string()),
         Value::Bool(b) => Ok(b.to_string()),
         Value::Array(items) => {
@@ -322,14 +322,19 @@ fn header_value(raw: &str, what: &dyn std::fmt::Display) -> Result<String, SpecE
                         }
                         joined.push_str(s);
                     }
-                    other => return fail(format!("{what}[{i}] must be a string, not {}", other.kind())),
+                    other => {
+                        return fail(format!(
+                            "{what}[{i}] must be a string, not {}",
+                            crate::json::kind_of(other)
+                        ))
+                    }
                 }
             }
             Ok(joined)
         }
         other => fail(format!(
             "{what} must be a string or an array of strings, not {}",
-            other.kind()
+            crate::json::kind_of(&other)
         )),
     }
 }
@@ -350,7 +355,7 @@ fn now(raw: &str) -> Result<Option<f64>, SpecError> {
     let refused = || fail("\"now\" must be the current time in Unix seconds, a number 0 or more");
     match value(raw, &Quoted("now"))? {
         Value::Null => Ok(None),
-        Value::Number(n) => match n.parse::<f64>() {
+        Value::Number(n) => match n.as_str().parse::<f64>() {
             // The number is not echoed: each host's JSON writer spells it differently.
             Ok(seconds) if seconds > LAST_SECOND_OF_9999 && seconds.is_finite() => {
                 fail("\"now\" is after the year 9999 in Unix seconds: milliseconds must be divided by 1000")

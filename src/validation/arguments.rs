@@ -7,7 +7,8 @@
 
 use super::model::{IssueCode, ValidationIssue};
 use super::path::PathSegment;
-use crate::json::{parse_object, Reader, A_SEQUENCE};
+use crate::json::{items_of, parse_object, A_SEQUENCE};
+use serde_json::value::RawValue;
 
 /// The JSON text at `path` in `arguments`, or `None` when nothing is there.
 pub(crate) fn value_at(arguments: &str, path: &[PathSegment]) -> Option<String> {
@@ -32,12 +33,12 @@ fn step<'a>(here: &'a str, segment: &PathSegment) -> Option<&'a str> {
             entries.into_iter().rev().find(|(k, _)| *k == key).map(|(_, v)| v)
         }
         b'[' => {
-            let items = Reader::read_all(here, |r| r.seq(A_SEQUENCE, Reader::raw)).ok()?;
+            let items: Vec<&RawValue> = items_of(here, A_SEQUENCE).ok()?;
             let index = match segment {
                 PathSegment::Index(i) => usize::try_from(*i).ok()?,
                 PathSegment::Key(key) => decimal_index(key)?,
             };
-            items.into_iter().nth(index)
+            items.into_iter().nth(index).map(RawValue::get)
         }
         _ => None,
     }

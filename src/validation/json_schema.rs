@@ -9,7 +9,7 @@ use super::field_words::field_words;
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::path::PathSegment;
 use crate::error::SpecError;
-use crate::json::{array, fail, object, parse_object, parse_value, Error, Reader, Value, A_MAP};
+use crate::json::{array, fail, members, object, parse_object, parse_value, Error, Value, A_MAP};
 use crate::locale::Locale;
 use std::borrow::Cow;
 
@@ -27,17 +27,17 @@ struct RawError<'a> {
     keyword: String,
     path: Vec<PathSegment>,
     /// An object; empty when absent or unreadable.
-    params: Value<'a>,
-    schema: Option<Value<'a>>,
+    params: Value,
+    schema: Option<Value>,
     /// An object, if any.
-    parent: Option<Value<'a>>,
+    parent: Option<Value>,
     data: Option<Cow<'a, str>>,
     message: Option<String>,
 }
 
 impl<'a> RawError<'a> {
     /// `params[name]`, else the keyword's own value in the schema.
-    fn param(&self, name: &str) -> Option<&Value<'a>> {
+    fn param(&self, name: &str) -> Option<&Value> {
         self.params.get(name).or(self.schema.as_ref())
     }
 
@@ -59,7 +59,7 @@ impl<'a> RawError<'a> {
 
 /// The first type of a `type` value (`"string"`, `["null", "integer"]`, ajv's
 /// `"string,null"`), skipping `null`: rarely what the model meant to send.
-fn first_type(value: &Value<'_>) -> Option<String> {
+fn first_type(value: &Value) -> Option<String> {
     let names: Vec<String> = match value {
         Value::String(s) => s.split(',').map(str::to_owned).collect(),
         Value::Array(items) => items.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
@@ -68,7 +68,7 @@ fn first_type(value: &Value<'_>) -> Option<String> {
     names.iter().find(|t| *t != "null").or(names.first()).cloned()
 }
 
-fn bound_text(value: Option<&Value<'_>>) -> Option<String> {
+fn bound_text(value: Option<&Value>) -> Option<String> {
     match value? {
         Value::Number(n) => Some(n.to_string()),
         Value::String(s) => Some(s.to_string()),
@@ -285,29 +285,34 @@ fn object_keys(data: Option<&str>) -> Vec<String> {
 fn root_property_order(errors: &[RawError<'_>]) -> Option<Vec<String>> {
     errors.iter().filter(|e| e.path.is_empty()).find_map(|e| {
         let properties = e.parent.as_ref()?.get("properties")?;
-        properties
-            .is_object()
-            .then(|| properties.keys().into_iter().map(str::to_owned).collect())
+        properties.is_object().then(|| {
+            properties
+                .as_object()
+                .into_iter()
+                .flat_map(|m| m.keys().cloned())
+                .collect()
+        })
     })
 }
 
-/// A member read with `read`, borrowing from the text when it can.
-fn member_value<'a>(member: &Cow<'a, str>, read: fn(&str) -> Result<Value<'_>, Error>) -> Option<Value<'a>> {
-    match member {
-        Cow::Borrowed(text) => read(text).ok(),
-        Cow::Owned(text) => read(text).ok().map(Value::into_owned),
-    }
+/// A member read with `read`.
+fn member_value(member: &str, read: fn(&str) -> Result<Value, Error>) -> Option<Value> {
+    read(member).ok()
 }
 
-fn map(text: &str) -> Result<Value<'_>, Error> {
-    Reader::read_all(text, |r| r.map(A_MAP, Reader::value)).map(Value::Object)
+/// An object, each key once with its last value and at its first place.
+fn map(text: &str) -> Result<Value, Error> {
+    let members: Vec<(_, Value)> = members(text, A_MAP)?;
+    Ok(Value::Object(
+        members.into_iter().map(|(k, v)| (k.into_owned(), v)).collect(),
+    ))
 }
 
 fn read_error<'a>(raw: &'a str, at: &str, arguments: Option<&str>) -> Result<RawError<'a>, SpecError> {
     let mut error = RawError {
         keyword: String::new(),
         path: Vec::new(),
-        params: Value::Object(Vec::new()),
+        params: Value::Object(Default::default()),
         schema: None,
         parent: None,
         data: None,
@@ -329,7 +334,7 @@ fn read_error<'a>(raw: &'a str, at: &str, arguments: Option<&str>) -> Result<Raw
             "path" => error.path = super::path::read_path(&member, &what)?,
             // Each is optional metadata: one a JSON parser cannot hold (a
             // schema nested past its depth limit) is left out, not refused.
-            "params" => error.params = member_value(&member, map).unwrap_or(Value::Object(Vec::new())),
+            "params" => error.params = member_value(&member, map).unwrap_or(Value::Object(Default::default())),
             "schema" => error.schema = member_value(&member, parse_value),
             "parentSchema" => error.parent = member_value(&member, map),
             "data" => error.data = Some(member),

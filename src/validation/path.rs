@@ -86,8 +86,10 @@ pub(crate) fn read_path(raw: &str, what: &dyn std::fmt::Display) -> Result<Vec<P
         .iter()
         .enumerate()
         .map(|(i, segment)| match value(segment, what)? {
-            Value::String(key) => Ok(PathSegment::Key(key.into_owned())),
-            Value::Number(n) if n.parse::<u64>().is_ok() => Ok(PathSegment::Index(n.parse().unwrap_or_default())),
+            Value::String(key) => Ok(PathSegment::Key(key)),
+            Value::Number(n) if n.as_str().parse::<u64>().is_ok() => {
+                Ok(PathSegment::Index(n.as_str().parse().unwrap_or_default()))
+            }
             other => fail(format!(
                 "{what}[{i}] must be a key (string) or an index (whole number), not {}",
                 describe(&other)
