@@ -2,6 +2,7 @@
 //! `$repeat`/`$concat`, names each case `file / group / case`, and sorts the
 //! cases into their kinds. Used by the native runner and the wasmtime host.
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -117,7 +118,10 @@ pub fn load_all() -> Vec<Case> {
         // A Rust string cannot hold a lone surrogate: the file's `\ud800`
         // escapes read as U+FFFD, as the core reads them in a spec.
         let text = mcp_envelope::repair_lone_surrogates(&text);
-        let groups: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // Some cases nest deeper than serde_json's default limit of 128, on purpose.
+        let mut reader = serde_json::Deserializer::from_str(&text);
+        reader.disable_recursion_limit();
+        let groups = Value::deserialize(&mut reader).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for group in groups.as_array().expect("a vector file is an array of groups") {
             let group_name = group["description"].as_str().unwrap();
             for case in group["cases"].as_array().unwrap() {
