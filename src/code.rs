@@ -6,7 +6,7 @@
 //! English one, `default_recovery` the one of a locale.
 
 use crate::error::SpecError;
-use crate::json::{fail, is_null, object, one_of, string, Quoted};
+use crate::json::{fail, read_input};
 use crate::locale::Locale;
 
 /// Which recovery branch a failure is on.
@@ -67,15 +67,16 @@ impl CodeDefaults {
 /// assert_eq!(code_defaults_json(r#"{"code":"ORDER_NOT_FOUND"}"#).unwrap(), "null");
 /// ```
 pub fn code_defaults_json(input: &str) -> Result<String, SpecError> {
-    let (mut code, mut locale) = (None, Locale::En);
-    for (key, raw) in object(input, &"the request")? {
-        match key.as_ref() {
-            "code" => code = Some(string(&raw, &Quoted("code"))?),
-            "locale" if is_null(&raw) => locale = Locale::En,
-            "locale" => locale = one_of(&raw, &Quoted("locale"), Locale::ALL, Locale::as_str)?,
-            _ => return fail(format!("unknown key {key:?} (expected: code, locale)")),
-        }
+    /// The `code-defaults` request as written.
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields, expecting = "a request object")]
+    struct Request {
+        #[serde(default, deserialize_with = "crate::json::given")]
+        code: Option<String>,
+        locale: Option<Locale>,
     }
+    let request: Request = read_input(input, "the request")?;
+    let (code, locale) = (request.code, request.locale.unwrap_or(Locale::En));
     let code = match code {
         Some(code) if code.is_empty() => return fail("\"code\" must not be empty"),
         Some(code) => code,

@@ -6,7 +6,9 @@ use std::borrow::Cow;
 
 use crate::cut::{capped, Marker};
 use crate::error::{ParseError, SpecError};
-use crate::json::{array, fail, object, one_of, optional_string, push_json_string, string, Member};
+use serde::{Deserialize, Serialize};
+
+use crate::json::{read_list, read_member, Object};
 use crate::xml::{escape_attribute, escape_content, more_line, XmlReader};
 
 /// Deltas an envelope lists in `<contract_awareness>` before a `<more_deltas>` count.
@@ -25,14 +27,19 @@ pub enum DeltaSeverity {
 string_enum!(DeltaSeverity { Breaking = "BREAKING", Risky = "RISKY", Safe = "SAFE", Cosmetic = "COSMETIC" });
 
 /// One change between the contract a model learned and the current one.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Its JSON is the spec's `deltas` item, written in this order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a contract delta object")]
 pub struct ContractDelta {
-    /// The action it concerns; `None` for a tool-wide change.
-    pub action: Option<String>,
     pub severity: DeltaSeverity,
+    /// The action it concerns; `None` for a tool-wide change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
     pub field: String,
     pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub before: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
 }
 
@@ -113,78 +120,20 @@ pub(crate) fn capped_delta(delta: &ContractDelta, max: usize, marker: Marker) ->
 
 /// The deltas as a JSON array (JSON and text forms of `<tool_error>`).
 pub(crate) fn push_deltas_json(out: &mut String, deltas: &[&ContractDelta]) {
-    out.push('[');
-    for (i, delta) in deltas.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"severity\":\"");
-        out.push_str(delta.severity.as_str());
-        out.push('"');
-        for (name, value) in [
-            ("action", delta.action.as_deref()),
-            ("field", Some(delta.field.as_str())),
-            ("description", Some(delta.description.as_str())),
-            ("before", delta.before.as_deref()),
-            ("after", delta.after.as_deref()),
-        ] {
-            if let Some(value) = value {
-                out.push_str(",\"");
-                out.push_str(name);
-                out.push_str("\":");
-                push_json_string(out, value);
-            }
-        }
-        out.push('}');
-    }
-    out.push(']');
+    // Strings and enums only: writing them cannot fail.
+    out.push_str(&serde_json::to_string(deltas).unwrap_or_default());
 }
 
 /// Reads one contract delta; `at` names it in errors.
 pub fn delta(text: &str, at: &str) -> Result<ContractDelta, SpecError> {
-    let (mut action, mut severity, mut field, mut description, mut before, mut after) =
-        (None, None, None, None, None, None);
-    for (key, raw) in object(text, &at)? {
-        let what = Member(&at, &key);
-        match key.as_ref() {
-            "action" => action = optional_string(&raw, &what)?,
-            "severity" => severity = Some(one_of(&raw, &what, DeltaSeverity::ALL, DeltaSeverity::as_str)?),
-            "field" => field = Some(string(&raw, &what)?),
-            "description" => description = Some(string(&raw, &what)?),
-            "before" => before = optional_string(&raw, &what)?,
-            "after" => after = optional_string(&raw, &what)?,
-            _ => {
-                return fail(format!(
-                    "unknown key {key:?} in {at} (expected: action, severity, field, description, before, after)"
-                ))
-            }
-        }
-    }
-    Ok(ContractDelta {
-        action,
-        severity: severity.ok_or_else(|| SpecError(format!("{at} has no \"severity\"")))?,
-        field: field.ok_or_else(|| SpecError(format!("{at} has no \"field\"")))?,
-        description: description.ok_or_else(|| SpecError(format!("{at} has no \"description\"")))?,
-        before,
-        after,
-    })
+    read_member::<Object<ContractDelta>>(text, at).map(|d| d.0)
 }
 
-/// Reads a list of deltas given as a JSON array (the tool error spec's `deltas`).
+/// Reads a list of deltas given as a JSON array (`null`: none), as an
+/// envelope read back states it.
 pub(crate) fn deltas_from_json(text: &str) -> Result<Vec<ContractDelta>, SpecError> {
-    let raw = crate::json::parse_raw(text).map_err(|e| SpecError(format!("invalid JSON in \"deltas\": {e}")))?;
-    deltas_from_raw(raw)
-}
-
-pub(crate) fn deltas_from_raw(raw: &str) -> Result<Vec<ContractDelta>, SpecError> {
-    if raw == "null" {
-        return Ok(Vec::new());
-    }
-    array(raw, &"\"deltas\"")?
-        .iter()
-        .enumerate()
-        .map(|(i, item)| delta(item, &format!("deltas[{i}]")))
-        .collect()
+    let deltas: Option<Vec<Object<ContractDelta>>> = read_list(text, "deltas")?;
+    Ok(deltas.unwrap_or_default().into_iter().map(|d| d.0).collect())
 }
 
 /// Reads the deltas of a `<contract_awareness>` whose start tag was just read.

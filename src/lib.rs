@@ -56,6 +56,22 @@ macro_rules! string_enum {
                 f.write_str(self.as_str())
             }
         }
+
+        /// Written as its wire spelling.
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        /// Read from its wire spelling, exactly; serde names the others.
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                const WIRE: &[&str] = &[$($text),*];
+                let text = <crate::json::Text<'de>>::deserialize(deserializer)?.0;
+                $ty::from_wire(&text).ok_or_else(|| serde::de::Error::unknown_variant(&text, WIRE))
+            }
+        }
     };
 }
 

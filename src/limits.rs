@@ -14,7 +14,9 @@
 //! ```
 
 use crate::error::SpecError;
-use crate::json::{count, fail, object, Member, Quoted};
+use serde::Deserialize;
+
+use crate::json::{fail, read_member, Count, Object};
 
 /// The caps one envelope is rendered under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,17 +46,7 @@ impl Limits {
 
     /// `{"messageChars","envelopeChars","actions","details"}`, each optional.
     pub fn from_json(raw: &str) -> Result<Limits, SpecError> {
-        let mut limits = Limits::DEFAULT;
-        read_caps(
-            raw,
-            &mut [
-                Cap::new("messageChars", &mut limits.message_chars, Limits::MIN_MESSAGE_CHARS),
-                Cap::new("envelopeChars", &mut limits.envelope_chars, Limits::MIN_ENVELOPE_CHARS),
-                Cap::new("actions", &mut limits.actions, 0),
-                Cap::new("details", &mut limits.details, 0),
-            ],
-        )?;
-        Ok(limits)
+        read_member::<Object<LimitsInput>>(raw, "limits")?.0.in_force()
     }
 
     /// The same object, every key written.
@@ -89,11 +81,52 @@ pub(crate) fn limits_in_force<T>(
     default: T,
     read: impl FnOnce(&str) -> Result<T, SpecError>,
 ) -> Result<T, SpecError> {
-    let input = crate::json::repair_lone_surrogates(input);
-    match crate::json::parse_raw(&input) {
-        Ok(raw) if crate::json::is_null(raw) => Ok(default),
-        Ok(raw) => read(raw),
-        Err(e) => fail(format!("invalid JSON in \"limits\": {e}")),
+    if input.trim() == "null" {
+        return Ok(default);
+    }
+    read(input)
+}
+
+/// A `limits` object as written: each cap optional, `null` the default.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a limits object")]
+pub(crate) struct LimitsInput {
+    message_chars: Option<Count>,
+    envelope_chars: Option<Count>,
+    actions: Option<Count>,
+    details: Option<Count>,
+}
+
+impl LimitsInput {
+    /// The caps in force, each below its least value refused, naming the key.
+    pub(crate) fn in_force(&self) -> Result<Limits, SpecError> {
+        let d = Limits::DEFAULT;
+        Ok(Limits {
+            message_chars: at_least(
+                "messageChars",
+                self.message_chars,
+                d.message_chars,
+                Limits::MIN_MESSAGE_CHARS,
+            )?,
+            envelope_chars: at_least(
+                "envelopeChars",
+                self.envelope_chars,
+                d.envelope_chars,
+                Limits::MIN_ENVELOPE_CHARS,
+            )?,
+            actions: self.actions.map_or(d.actions, |c| c.0),
+            details: self.details.map_or(d.details, |c| c.0),
+        })
+    }
+}
+
+/// A cap as given (or its default), refused below `least`. Every envelope's
+/// `limits` is checked here, so each refuses in the same words.
+pub(crate) fn at_least(key: &str, given: Option<Count>, default: usize, least: usize) -> Result<usize, SpecError> {
+    match given {
+        Some(Count(value)) if value < least => fail(format!("limits.{key} must be at least {least}")),
+        Some(Count(value)) => Ok(value),
+        None => Ok(default),
     }
 }
 
@@ -108,44 +141,6 @@ pub(crate) fn limits_in_force<T>(
 /// ```
 pub fn cut_text(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
     crate::cut::capped(text, max_chars, crate::cut::Marker::English)
-}
-
-/// One key of a `limits` object: its name, the field it sets and the least
-/// value accepted.
-pub(crate) struct Cap<'a> {
-    key: &'static str,
-    value: &'a mut usize,
-    least: usize,
-}
-
-impl<'a> Cap<'a> {
-    pub(crate) fn new(key: &'static str, value: &'a mut usize, least: usize) -> Cap<'a> {
-        Cap { key, value, least }
-    }
-}
-
-/// Reads a `limits` object into `caps`, strictly: a key not among them, a
-/// value that is not a whole number, or one below its least is refused,
-/// naming the key. The keys left out keep their values. Every envelope's
-/// `limits` is read here, so each refuses in the same words.
-pub(crate) fn read_caps(raw: &str, caps: &mut [Cap<'_>]) -> Result<(), SpecError> {
-    for (key, raw) in object(raw, &Quoted("limits"))? {
-        let what = Member(&"limits", &key);
-        match caps.iter_mut().find(|cap| cap.key == key) {
-            Some(cap) => *cap.value = count(&raw, &what)?,
-            None => {
-                let keys: Vec<&str> = caps.iter().map(|cap| cap.key).collect();
-                return fail(format!(
-                    "unknown key {key:?} in \"limits\" (expected one of: {})",
-                    keys.join(", ")
-                ));
-            }
-        }
-    }
-    match caps.iter().find(|cap| *cap.value < cap.least) {
-        Some(cap) => fail(format!("limits.{} must be at least {}", cap.key, cap.least)),
-        None => Ok(()),
-    }
 }
 
 impl Default for Limits {

@@ -9,16 +9,20 @@
 //! assert_eq!(spec::to_json(&e), r#"{"code":"NOT_FOUND","message":"No invoice with that ID"}"#);
 //! ```
 
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
 use crate::code::Category;
+use crate::delta::ContractDelta;
 use crate::json::{
-    boolean, compact, fail, is_null, kind_of, kind_of_text, members, one_of, optional_string, parse_string,
-    push_json_array, push_json_object, push_json_string, repaired_object, repeated_key, string, string_list, value,
-    Quoted, Value, A_JSON_OBJECT,
+    compact, fail, given, parse_string, push_json_array, push_json_object, push_json_string, read_input, Count, Object,
 };
-use crate::limits::Limits;
+use crate::limits::LimitsInput;
 use crate::locale::Locale;
 use crate::model::{Severity, ToolError, ToolFailureMeta};
-use serde_json::value::RawValue;
 
 pub use crate::error::SpecError;
 
@@ -45,64 +49,66 @@ pub const KEYS: [&str; 19] = [
     "toolFailure",
 ];
 
+/// A spec as written: every key optional to serde, so that a missing `code`
+/// or `message` is refused in words of our own.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a spec object")]
+struct SpecInput {
+    #[serde(default, deserialize_with = "given")]
+    code: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    message: Option<String>,
+    suggestion: Option<String>,
+    available_actions: Option<Vec<String>>,
+    omitted_actions: Option<Count>,
+    details: Option<Details>,
+    omitted_details: Option<Count>,
+    retry_after: Option<Seconds>,
+    severity: Option<Severity>,
+    category: Option<Category>,
+    retryable: Option<bool>,
+    customer_message: Option<String>,
+    correlation_id: Option<String>,
+    deltas: Option<Vec<Object<ContractDelta>>>,
+    omitted_deltas: Option<Count>,
+    locale: Option<Locale>,
+    localize_steering: Option<bool>,
+    limits: Option<Object<LimitsInput>>,
+    tool_failure: Option<ToolFailureInput>,
+}
+
 /// Reads a spec. `null` for an optional key means "not set".
 pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
-    let members = repaired_object(text, |text, e| match kind_of_text(text, &e) {
-        Some(kind) => SpecError(format!("the spec must be a JSON object, not {kind}")),
-        None => SpecError(format!("invalid spec JSON: {e}")),
-    })?;
-    if let Some(key) = repeated_key(&members) {
-        return fail(format!("the key {key:?} appears twice"));
-    }
-    let mut error = ToolError::default();
-    let (mut has_code, mut has_message) = (false, false);
-    for (key, raw) in members {
-        let what = Quoted(&key);
-        match key.as_ref() {
-            "code" => {
-                error.code = string(&raw, &what)?;
-                if error.code.is_empty() {
-                    return fail("\"code\" must not be empty");
-                }
-                has_code = true;
-            }
-            "message" => {
-                error.message = string(&raw, &what)?;
-                has_message = true;
-            }
-            "suggestion" => error.suggestion = optional_string(&raw, &what)?,
-            "availableActions" if is_null(&raw) => error.available_actions = Vec::new(),
-            "availableActions" => error.available_actions = string_list(&raw, &what)?,
-            "omittedActions" => error.omitted_actions = omitted(&raw, &what)?,
-            "details" => error.details = details(&raw)?,
-            "omittedDetails" => error.omitted_details = omitted(&raw, &what)?,
-            "retryAfter" => error.retry_after = retry_after(value(&raw, &what)?)?,
-            "severity" if is_null(&raw) => error.severity = Severity::Error,
-            "severity" => error.severity = one_of(&raw, &what, Severity::ALL, Severity::as_str)?,
-            "category" if is_null(&raw) => error.category = None,
-            "category" => error.category = Some(one_of(&raw, &what, Category::ALL, Category::as_str)?),
-            "retryable" if is_null(&raw) => error.retryable = None,
-            "retryable" => error.retryable = Some(boolean(&raw, &what)?),
-            "customerMessage" => error.customer_message = optional_string(&raw, &what)?,
-            "correlationId" => error.correlation_id = optional_string(&raw, &what)?,
-            "deltas" => error.deltas = crate::delta::deltas_from_json(&raw)?,
-            "omittedDeltas" => error.omitted_deltas = omitted(&raw, &what)?,
-            "locale" if is_null(&raw) => error.locale = Locale::En,
-            "locale" => error.locale = one_of(&raw, &what, Locale::ALL, Locale::as_str)?,
-            "localizeSteering" if is_null(&raw) => error.localize_steering = false,
-            "localizeSteering" => error.localize_steering = boolean(&raw, &what)?,
-            "limits" if is_null(&raw) => error.limits = None,
-            "limits" => error.limits = Some(Limits::from_json(&raw)?),
-            "toolFailure" => error.tool_failure = tool_failure(&raw)?,
-            _ => return fail(format!("unknown key {key:?} (expected one of: {})", KEYS.join(", "))),
-        }
-    }
-    if !has_code {
-        return fail("missing \"code\": every error needs a code, canonical or custom");
-    }
-    if !has_message {
+    let spec: SpecInput = read_input(text, "the spec")?;
+    let code = match spec.code {
+        Some(code) if code.is_empty() => return fail("\"code\" must not be empty"),
+        Some(code) => code,
+        None => return fail("missing \"code\": every error needs a code, canonical or custom"),
+    };
+    let Some(message) = spec.message else {
         return fail("missing \"message\": say what failed");
-    }
+    };
+    let error = ToolError {
+        code,
+        message,
+        suggestion: spec.suggestion,
+        available_actions: spec.available_actions.unwrap_or_default(),
+        omitted_actions: spec.omitted_actions.unwrap_or_default().0,
+        details: spec.details.map(|d| d.0).unwrap_or_default(),
+        omitted_details: spec.omitted_details.unwrap_or_default().0,
+        retry_after: spec.retry_after.map(|s| s.0),
+        severity: spec.severity.unwrap_or(Severity::Error),
+        category: spec.category,
+        retryable: spec.retryable,
+        customer_message: spec.customer_message,
+        correlation_id: spec.correlation_id,
+        deltas: spec.deltas.unwrap_or_default().into_iter().map(|d| d.0).collect(),
+        omitted_deltas: spec.omitted_deltas.unwrap_or_default().0,
+        locale: spec.locale.unwrap_or(Locale::En),
+        localize_steering: spec.localize_steering.unwrap_or(false),
+        limits: spec.limits.map(|l| l.0.in_force()).transpose()?,
+        tool_failure: spec.tool_failure.and_then(|t| t.0),
+    };
     if error.tool_failure.is_some() && error.correlation_id_text().is_none() {
         return fail("\"toolFailure\" needs a \"correlationId\": the proposal requires one, to match the failure with the server's log");
     }
@@ -186,91 +192,123 @@ fn push_count(out: &mut String, name: &str, count: usize) {
     }
 }
 
-/// How many items an envelope left out of a list beyond those given: a whole
-/// number; `null` is 0.
-pub(crate) fn omitted(raw: &str, what: &dyn std::fmt::Display) -> Result<usize, SpecError> {
-    if is_null(raw) {
-        return Ok(0);
-    }
-    crate::json::count(raw, what)
-}
-
 /// Detail values are shown as text: a string as itself, a number with its
 /// written digits (so `12345678901234567890` stays exact), a boolean or `null`
-/// as its word, and an object or array as its compact JSON, so whatever a host
-/// holds in its details reaches the model rather than failing the error path.
-fn details(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
-    if raw == "null" {
-        return Ok(Vec::new());
-    }
-    let entries: Vec<(_, &RawValue)> = members(raw, A_JSON_OBJECT).map_err(|e| match kind_of_text(raw, &e) {
-        Some(kind) => SpecError(format!("\"details\" must be an object, not {kind}")),
-        None => SpecError(format!("invalid spec JSON in \"details\": {e}")),
-    })?;
-    if let Some(key) = repeated_key(&entries) {
-        return fail(format!("\"details\" has the key {key:?} twice"));
-    }
-    Ok(entries
-        .into_iter()
-        .map(|(key, value)| {
-            let raw = value.get();
-            let text = match parse_string(raw) {
-                Ok(text) => text.into_owned(),
-                Err(_) => compact(raw),
-            };
-            (key.into_owned(), text)
-        })
-        .collect())
-}
+/// as its word, and an object or array as its compact JSON at any depth, so
+/// whatever a host holds in its details reaches the model rather than failing
+/// the error path. Keys keep their order; a repeated key is refused.
+struct Details(Vec<(String, String)>);
 
-/// Seconds, rounded up to a whole second (a model told to wait 1.5 s must not
-/// come back after 1); negative or beyond `u32::MAX` (136 years) is refused.
-fn retry_after(value: Value) -> Result<Option<u32>, SpecError> {
-    let seconds = match value {
-        Value::Null => return Ok(None),
-        Value::Number(n) => n.as_str().parse::<f64>().ok().filter(|s| s.is_finite()),
-        other => {
-            return fail(format!(
-                "\"retryAfter\" must be a number of seconds, not {}",
-                kind_of(&other)
-            ))
+impl<'de> Deserialize<'de> for Details {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct DetailsVisitor;
+        impl<'de> Visitor<'de> for DetailsVisitor {
+            type Value = Details;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of details")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Details, A::Error> {
+                let mut details: Vec<(String, String)> = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    let raw = map.next_value::<Box<RawValue>>()?;
+                    if details.iter().any(|(k, _)| *k == key) {
+                        return Err(de::Error::custom(format!("the key {key:?} appears twice")));
+                    }
+                    let text = match parse_string(raw.get()) {
+                        Ok(text) => text.into_owned(),
+                        Err(_) => compact(raw.get()),
+                    };
+                    details.push((key, text));
+                }
+                Ok(Details(details))
+            }
         }
-    };
-    match seconds {
-        Some(s) if s < 0.0 => fail("\"retryAfter\" must not be negative"),
-        Some(s) if s.ceil() <= f64::from(u32::MAX) => Ok(Some(s.ceil() as u32)),
-        // The number is not echoed: each host's JSON writer spells it differently.
-        _ => fail(format!(
-            "\"retryAfter\" is too large: the most it can be is {} seconds (about 136 years)",
-            u32::MAX
-        )),
+        deserializer.deserialize_map(DetailsVisitor)
     }
 }
 
-/// `true`, `false`/`null` (off), or `{"now": epoch milliseconds}`.
-fn tool_failure(raw: &str) -> Result<Option<ToolFailureMeta>, SpecError> {
-    let what = Quoted("toolFailure");
-    match value(raw, &what)? {
-        Value::Null | Value::Bool(false) => Ok(None),
-        Value::Bool(true) => Ok(Some(ToolFailureMeta::default())),
-        Value::Object(_) => {
-            let mut meta = ToolFailureMeta::default();
-            for (key, raw) in crate::json::object(raw, &what)? {
-                match key.as_ref() {
-                    "now" if is_null(&raw) => meta.now_ms = None,
-                    // u64, not `count`: epoch milliseconds overflow a wasm32 usize.
-                    "now" => match value(&raw, &what)?.as_u64() {
-                        Some(ms) => meta.now_ms = Some(ms),
-                        None => return fail("toolFailure.now must be Unix epoch milliseconds, a whole number"),
-                    },
-                    _ => return fail(format!("unknown key {key:?} in \"toolFailure\" (expected: now)")),
+/// `retryAfter`: seconds, rounded up to a whole second (a model told to wait
+/// 1.5 s must not come back after 1); negative or beyond `u32::MAX` (136
+/// years) is refused.
+struct Seconds(u32);
+
+impl<'de> Deserialize<'de> for Seconds {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SecondsVisitor;
+        impl Visitor<'_> for SecondsVisitor {
+            type Value = Seconds;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number of seconds")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Seconds, E> {
+                self.visit_f64(v as f64)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Seconds, E> {
+                self.visit_f64(v as f64)
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Seconds, E> {
+                match v {
+                    s if s < 0.0 => Err(E::custom("must not be negative")),
+                    s if s.ceil() <= f64::from(u32::MAX) => Ok(Seconds(s.ceil() as u32)),
+                    // The number is not echoed: each host's JSON writer spells it differently.
+                    _ => Err(E::custom(format!(
+                        "too large: the most it can be is {} seconds (about 136 years)",
+                        u32::MAX
+                    ))),
                 }
             }
-            Ok(Some(meta))
         }
-        other => fail(format!(
-            "\"toolFailure\" must be true, false or {{\"now\": milliseconds}}, not {}",
-            kind_of(&other)
-        )),
+        deserializer.deserialize_f64(SecondsVisitor)
+    }
+}
+
+/// `toolFailure`: `true`, `false` (off), or `{"now": epoch milliseconds}`.
+struct ToolFailureInput(Option<ToolFailureMeta>);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolFailureClock {
+    now: Option<Millis>,
+}
+
+/// Unix epoch milliseconds: a u64, not a count, since they overflow a wasm32 usize.
+struct Millis(u64);
+
+impl<'de> Deserialize<'de> for Millis {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MillisVisitor;
+        impl Visitor<'_> for MillisVisitor {
+            type Value = Millis;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("Unix epoch milliseconds, a whole number")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Millis, E> {
+                Ok(Millis(v))
+            }
+        }
+        deserializer.deserialize_u64(MillisVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToolFailureInput {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Read raw, then by its first byte: a number cannot go through an
+        // untagged enum under serde_json's `arbitrary_precision`.
+        let raw = <Box<RawValue>>::deserialize(deserializer)?;
+        match raw.get().as_bytes().first() {
+            Some(b't') => Ok(ToolFailureInput(Some(ToolFailureMeta::default()))),
+            Some(b'f') => Ok(ToolFailureInput(None)),
+            Some(b'{') => serde_json::from_str::<ToolFailureClock>(raw.get())
+                .map(|clock| {
+                    ToolFailureInput(Some(ToolFailureMeta {
+                        now_ms: clock.now.map(|m| m.0),
+                    }))
+                })
+                .map_err(|e| de::Error::custom(crate::json::without_position(&e))),
+            _ => Err(de::Error::custom(format_args!(
+                "must be true, false or {{\"now\": milliseconds}}, not {}",
+                crate::json::raw_kind(raw.get())
+            ))),
+        }
     }
 }

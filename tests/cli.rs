@@ -141,9 +141,9 @@ fn parse_without_an_envelope_exits_1() {
 #[test]
 fn bad_input_exits_2_with_one_line_on_stderr_and_nothing_on_stdout() {
     let cases: &[(&[&str], &str, &str)] = &[
-        (&["render"], r#"{"code":"NOT_FOUND","mesage":"x"}"#, "mcp-envelope: stdin: unknown key \"mesage\" (expected one of: code, message, suggestion, availableActions, omittedActions, details, omittedDetails, retryAfter, severity, category, retryable, customerMessage, correlationId, deltas, omittedDeltas, locale, localizeSteering, limits, toolFailure)\n"),
-        (&["result"], "not json", "mcp-envelope: stdin: invalid spec JSON: expected ident at line 1 column 2\n"),
-        (&["render"], r#"{"code":"X","message":"m","retryAfter":-3}"#, "mcp-envelope: stdin: \"retryAfter\" must not be negative\n"),
+        (&["render"], r#"{"code":"NOT_FOUND","mesage":"x"}"#, "mcp-envelope: stdin: the spec: unknown field `mesage`, expected one of `code`, `message`, `suggestion`, `availableActions`, `omittedActions`, `details`, `omittedDetails`, `retryAfter`, `severity`, `category`, `retryable`, `customerMessage`, `correlationId`, `deltas`, `omittedDeltas`, `locale`, `localizeSteering`, `limits`, `toolFailure`\n"),
+        (&["result"], "not json", "mcp-envelope: stdin: invalid JSON in the spec: expected ident at line 1 column 2\n"),
+        (&["render"], r#"{"code":"X","message":"m","retryAfter":-3}"#, "mcp-envelope: stdin: retryAfter: must not be negative\n"),
         (&["parse"], "<tool_error code=\"X\"><message>m</tool_error>", "mcp-envelope: malformed <tool_error> envelope at byte 31: ill-formed document: expected `</message>`, but `</tool_error>` was found\n"),
     ];
     for (args, stdin, stderr) in cases {
@@ -235,9 +235,9 @@ fn validate_caps_fields_with_max_fields() {
 #[test]
 fn validate_refuses_bad_input_with_one_line() {
     let cases: &[(&[&str], &str, &str)] = &[
-        (&["validate", "--action", "a"], r#"[{"path":["x"],"code":"invalid_string"}]"#, "mcp-envelope: stdin: issues[0].code is \"invalid_string\"; expected one of: invalid_type, too_small, too_big, invalid_format, not_multiple_of, unrecognized_keys, invalid_union, invalid_key, invalid_element, invalid_value, custom, missing_required\n"),
-        (&["validate", "--action", "a"], r#"{"issues":[],"extra":1}"#, "mcp-envelope: stdin: unknown key \"extra\" (expected \"issues\" and optionally \"deltas\")\n"),
-        (&["validate", "--action", "a"], "[", "mcp-envelope: stdin: invalid JSON: EOF while parsing a list at line 1 column 1\n"),
+        (&["validate", "--action", "a"], r#"[{"path":["x"],"code":"invalid_string"}]"#, "mcp-envelope: stdin: issues[0].code: unknown variant `invalid_string`, expected one of `invalid_type`, `too_small`, `too_big`, `invalid_format`, `not_multiple_of`, `unrecognized_keys`, `invalid_union`, `invalid_key`, `invalid_element`, `invalid_value`, `custom`, `missing_required`\n"),
+        (&["validate", "--action", "a"], r#"{"issues":[],"extra":1}"#, "mcp-envelope: stdin: the input: unknown field `extra`, expected `issues` or `deltas`\n"),
+        (&["validate", "--action", "a"], "[", "mcp-envelope: stdin: invalid JSON in issues: EOF while parsing a list at line 1 column 1\n"),
     ];
     for (args, stdin, stderr) in cases {
         let run = cli(args, stdin);

@@ -118,11 +118,11 @@ fn a_repeated_key_is_refused() {
     let refused = |input: &str| render_partial_json(input).unwrap_err().0;
     assert_eq!(
         refused(r#"{"obtained":[],"obtained":[],"failed":[{"item":"C","code":"X"}]}"#),
-        "the partial result spec has the key \"obtained\" twice"
+        "the partial result spec: duplicate field `obtained`"
     );
     assert_eq!(
         refused(r#"{"obtained":[],"failed":[{"item":"C","code":"X","code":"Y"}]}"#),
-        "failed[0] has the key \"code\" twice"
+        "failed[0]: duplicate field `code`"
     );
     assert_eq!(
         refused(r#"{"obtained":[],"failed":[{"item":"C","code":"X"}]"#),

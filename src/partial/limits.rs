@@ -3,7 +3,10 @@
 //! entries each list shows (`items`).
 
 use crate::error::SpecError;
-use crate::limits::{limits_in_force, read_caps, Cap, Limits};
+use serde::Deserialize;
+
+use crate::json::{read_member, Count, Object};
+use crate::limits::{at_least, limits_in_force, Limits};
 
 /// The caps one partial result is rendered under.
 ///
@@ -41,16 +44,7 @@ impl PartialLimits {
     /// assert_eq!(PartialLimits::from_json(r#"{"items":0}"#).unwrap_err().0, "limits.items must be at least 1");
     /// ```
     pub fn from_json(raw: &str) -> Result<PartialLimits, SpecError> {
-        let mut limits = PartialLimits::DEFAULT;
-        read_caps(
-            raw,
-            &mut [
-                Cap::new("messageChars", &mut limits.message_chars, Limits::MIN_MESSAGE_CHARS),
-                Cap::new("envelopeChars", &mut limits.envelope_chars, Limits::MIN_ENVELOPE_CHARS),
-                Cap::new("items", &mut limits.items, PartialLimits::MIN_ITEMS),
-            ],
-        )?;
-        Ok(limits)
+        read_member::<Object<PartialLimitsInput>>(raw, "limits")?.0.in_force()
     }
 
     /// The same object, every key written.
@@ -82,4 +76,35 @@ impl Default for PartialLimits {
 /// ```
 pub fn partial_limits_json(input: &str) -> Result<String, SpecError> {
     Ok(limits_in_force(input, PartialLimits::DEFAULT, PartialLimits::from_json)?.to_json())
+}
+
+/// A partial result's `limits` object as written: each cap optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a limits object")]
+pub(crate) struct PartialLimitsInput {
+    message_chars: Option<Count>,
+    envelope_chars: Option<Count>,
+    items: Option<Count>,
+}
+
+impl PartialLimitsInput {
+    /// The caps in force, each below its least value refused, naming the key.
+    pub(crate) fn in_force(&self) -> Result<PartialLimits, SpecError> {
+        let d = PartialLimits::DEFAULT;
+        Ok(PartialLimits {
+            message_chars: at_least(
+                "messageChars",
+                self.message_chars,
+                d.message_chars,
+                Limits::MIN_MESSAGE_CHARS,
+            )?,
+            envelope_chars: at_least(
+                "envelopeChars",
+                self.envelope_chars,
+                d.envelope_chars,
+                Limits::MIN_ENVELOPE_CHARS,
+            )?,
+            items: at_least("items", self.items, d.items, PartialLimits::MIN_ITEMS)?,
+        })
+    }
 }

@@ -3,16 +3,14 @@
 //! spec: an unknown key, a repeated key or a value of the wrong type is
 //! refused, naming the key.
 
-use super::limits::PartialLimits;
+use serde::Deserialize;
+
+use super::limits::PartialLimitsInput;
 use super::model::{FailedItem, PartialResult};
 use crate::code::Category;
 use crate::error::SpecError;
-use crate::json::{
-    array, boolean, fail, is_null, object, one_of, optional_string, push_json_array, push_json_string, string,
-    string_list, Item, Member, Quoted,
-};
+use crate::json::{fail, given, push_json_array, push_json_string, read_input, Count, Object};
 use crate::render::Format;
-use crate::spec::omitted;
 
 /// The keys a partial-result spec may have, in the order `to_json_as_stated` writes them.
 pub const KEYS: [&str; 11] = [
@@ -34,6 +32,42 @@ pub const FAILED_KEYS: [&str; 5] = ["item", "code", "message", "category", "retr
 
 const WHAT: &str = "the partial result spec";
 
+/// A partial-result spec as written.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "camelCase",
+    expecting = "a partial result spec object"
+)]
+struct PartialInput {
+    task: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    obtained: Option<Vec<String>>,
+    omitted_obtained: Option<Count>,
+    #[serde(default, deserialize_with = "given")]
+    failed: Option<Vec<Object<FailedInput>>>,
+    omitted_failed: Option<Count>,
+    tried: Option<Vec<String>>,
+    omitted_tried: Option<Count>,
+    recovery: Option<String>,
+    correlation_id: Option<String>,
+    limits: Option<Object<PartialLimitsInput>>,
+    format: Option<Format>,
+}
+
+/// One failed item as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a failed item object")]
+struct FailedInput {
+    #[serde(default, deserialize_with = "given")]
+    item: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    code: Option<String>,
+    message: Option<String>,
+    category: Option<Category>,
+    retryable: Option<bool>,
+}
+
 /// Reads a partial-result spec and the format asked for (`xml` unless given).
 /// `null` for an optional key means "not set".
 ///
@@ -43,106 +77,62 @@ const WHAT: &str = "the partial result spec";
 /// assert_eq!((p.failed[0].is_retryable(), format), (true, Format::Text));
 /// ```
 pub fn partial_from_json(text: &str) -> Result<(PartialResult, Format), SpecError> {
-    let mut partial = PartialResult::default();
-    let mut format = Format::Xml;
-    let (mut has_obtained, mut has_failed) = (false, false);
-    for (key, raw) in object(text, &WHAT)? {
-        let what = Quoted(&key);
-        match key.as_ref() {
-            "task" => partial.task = optional_string(&raw, &what)?,
-            "obtained" => {
-                partial.obtained = string_list(&raw, &what)?;
-                has_obtained = true;
-            }
-            "omittedObtained" => partial.omitted_obtained = omitted(&raw, &what)?,
-            "failed" => {
-                partial.failed = failed_items(&raw)?;
-                has_failed = true;
-            }
-            "omittedFailed" => partial.omitted_failed = omitted(&raw, &what)?,
-            "tried" if is_null(&raw) => partial.tried = Vec::new(),
-            "tried" => partial.tried = string_list(&raw, &what)?,
-            "omittedTried" => partial.omitted_tried = omitted(&raw, &what)?,
-            "recovery" => partial.recovery = optional_string(&raw, &what)?,
-            "correlationId" => partial.correlation_id = optional_string(&raw, &what)?,
-            "limits" if is_null(&raw) => partial.limits = None,
-            "limits" => partial.limits = Some(PartialLimits::from_json(&raw)?),
-            "format" if is_null(&raw) => format = Format::Xml,
-            "format" => format = one_of(&raw, &what, Format::ALL, Format::as_str)?,
-            _ => {
-                return fail(format!(
-                    "unknown key {key:?} in {WHAT} (expected one of: {})",
-                    KEYS.join(", ")
-                ))
-            }
-        }
-    }
-    if !has_obtained {
+    let input: PartialInput = read_input(text, WHAT)?;
+    let Some(obtained) = input.obtained else {
         return fail("missing \"obtained\": list what was obtained, one line each ([] when nothing was)");
-    }
-    if !has_failed {
+    };
+    let Some(failed) = input.failed else {
         return fail("missing \"failed\": list the items that failed, each with its code");
-    }
-    if partial.failed.is_empty() {
+    };
+    if failed.is_empty() {
         return fail(
             "\"failed\" is empty: a partial result has at least one failed item; \
              when nothing failed, return the results as a normal success",
         );
     }
-    Ok((partial, format))
-}
-
-fn failed_items(raw: &str) -> Result<Vec<FailedItem>, SpecError> {
-    array(raw, &Quoted("failed"))?
-        .iter()
+    let failed = failed
+        .into_iter()
         .enumerate()
-        .map(|(i, item)| failed_item(item, &Item(&"failed", i)))
-        .collect()
+        .map(|(i, f)| failed_item(f.0, i))
+        .collect::<Result<_, _>>()?;
+    let partial = PartialResult {
+        task: input.task,
+        obtained,
+        omitted_obtained: input.omitted_obtained.unwrap_or_default().0,
+        failed,
+        omitted_failed: input.omitted_failed.unwrap_or_default().0,
+        tried: input.tried.unwrap_or_default(),
+        omitted_tried: input.omitted_tried.unwrap_or_default().0,
+        recovery: input.recovery,
+        correlation_id: input.correlation_id,
+        limits: input.limits.map(|l| l.0.in_force()).transpose()?,
+    };
+    Ok((partial, input.format.unwrap_or(Format::Xml)))
 }
 
-/// One failed item; `at` names it in messages (`failed[2]`).
-fn failed_item(text: &str, at: &Item<'_>) -> Result<FailedItem, SpecError> {
-    let mut failed = FailedItem::default();
-    let (mut has_item, mut has_code) = (false, false);
-    for (key, raw) in object(text, at)? {
-        let what = Member(at, &key);
-        match key.as_ref() {
-            "item" => {
-                failed.item = string(&raw, &what)?;
-                has_item = true;
-            }
-            "code" => {
-                failed.code = string(&raw, &what)?;
-                has_code = true;
-            }
-            "message" => failed.message = optional_string(&raw, &what)?,
-            "category" if is_null(&raw) => failed.category = None,
-            "category" => failed.category = Some(one_of(&raw, &what, Category::ALL, Category::as_str)?),
-            "retryable" if is_null(&raw) => failed.retryable = None,
-            "retryable" => failed.retryable = Some(boolean(&raw, &what)?),
-            _ => {
-                return fail(format!(
-                    "unknown key {key:?} in {at} (expected one of: {})",
-                    FAILED_KEYS.join(", ")
-                ))
-            }
+/// One failed item, the `i`th; missing or empty names refused in our words.
+fn failed_item(input: FailedInput, i: usize) -> Result<FailedItem, SpecError> {
+    let item = match input.item {
+        None => return fail(format!("failed[{i}] has no \"item\": name what could not be obtained")),
+        Some(item) if item.is_empty() => return fail(format!("failed[{i}].item must not be empty")),
+        Some(item) => item,
+    };
+    let code = match input.code {
+        None => {
+            return fail(format!(
+                "failed[{i}] has no \"code\": give its error code, canonical or custom"
+            ))
         }
-    }
-    if !has_item {
-        return fail(format!("{at} has no \"item\": name what could not be obtained"));
-    }
-    if failed.item.is_empty() {
-        return fail(format!("{at}.item must not be empty"));
-    }
-    if !has_code {
-        return fail(format!(
-            "{at} has no \"code\": give its error code, canonical or custom"
-        ));
-    }
-    if failed.code.is_empty() {
-        return fail(format!("{at}.code must not be empty"));
-    }
-    Ok(failed)
+        Some(code) if code.is_empty() => return fail(format!("failed[{i}].code must not be empty")),
+        Some(code) => code,
+    };
+    Ok(FailedItem {
+        item,
+        code,
+        message: input.message,
+        category: input.category,
+        retryable: input.retryable,
+    })
 }
 
 /// Writes every field that is set, even one equal to its default: what an

@@ -5,10 +5,12 @@
 //! client's job and a model told "authentication failed" goes looking for a
 //! token to paste into an argument.
 
-use super::{input, locale, optional_text, unknown_key, words};
+use serde::Deserialize;
+
+use super::{given_text, words};
 use crate::code;
 use crate::error::SpecError;
-use crate::json::{fail, one_of, Quoted};
+use crate::json::{fail, given, read_input};
 use crate::locale::Locale;
 use crate::model::ToolError;
 
@@ -91,8 +93,23 @@ fn attempted(action: Option<&str>, resource: Option<&str>) -> Option<String> {
     }
 }
 
-const EXPORT: &str = "access-error";
-const KEYS: [&str; 5] = ["kind", "action", "resource", "correlationId", "locale"];
+const WHAT: &str = "the access-error input";
+
+/// The `access-error` input as written.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "camelCase",
+    expecting = "an access-error input object"
+)]
+struct AccessInput {
+    #[serde(default, deserialize_with = "given")]
+    kind: Option<AccessKind>,
+    action: Option<String>,
+    resource: Option<String>,
+    correlation_id: Option<String>,
+    locale: Option<Locale>,
+}
 
 /// `access-error`: `{"kind": "forbidden"|"auth-required", "action"?,
 /// "resource"?, "correlationId"?, "locale"?}` to the error spec (as
@@ -106,22 +123,13 @@ const KEYS: [&str; 5] = ["kind", "action", "resource", "correlationId", "locale"
 /// ));
 /// ```
 pub fn access_error_json(text: &str) -> Result<String, SpecError> {
-    let mut kind = None;
-    let (mut action, mut resource, mut correlation_id, mut chosen) = (None, None, None, Locale::En);
-    for (key, raw) in input(text, EXPORT)? {
-        match key.as_ref() {
-            "kind" => kind = Some(one_of(&raw, &Quoted("kind"), AccessKind::ALL, AccessKind::as_str)?),
-            "action" => action = optional_text(&raw, "action")?,
-            "resource" => resource = optional_text(&raw, "resource")?,
-            "correlationId" => correlation_id = optional_text(&raw, "correlationId")?,
-            "locale" => chosen = locale(&raw)?,
-            _ => return unknown_key(EXPORT, &key, &KEYS),
-        }
-    }
-    let Some(kind) = kind else {
+    let input: AccessInput = read_input(text, WHAT)?;
+    let (action, resource) = (given_text(input.action), given_text(input.resource));
+    let chosen = input.locale.unwrap_or(Locale::En);
+    let Some(kind) = input.kind else {
         return fail("missing \"kind\": \"forbidden\" (not allowed) or \"auth-required\" (not signed in)");
     };
     let mut error = access_error(kind, action.as_deref(), resource.as_deref(), chosen);
-    error.correlation_id = correlation_id;
+    error.correlation_id = given_text(input.correlation_id);
     Ok(crate::spec::to_json(&error))
 }

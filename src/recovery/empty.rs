@@ -3,9 +3,12 @@
 //! and "could not look" must never share a shape, or an agent tells a
 //! customer they have no orders while the order system is down.
 
-use super::{input, locale, optional_text, unknown_key};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use super::given_text;
 use crate::error::SpecError;
-use crate::json::{boolean, fail, is_null, parse_value, push_json_string, string, Quoted};
+use crate::json::{fail, given, parse_value, push_json_string, read_input};
 use crate::locale::Locale;
 
 /// A query that matched nothing.
@@ -107,15 +110,24 @@ pub fn empty_result(empty: &EmptyResult) -> Result<String, SpecError> {
     Ok(out)
 }
 
-const EXPORT: &str = "empty-result";
-const KEYS: [&str; 6] = [
-    "what",
-    "query",
-    "suggestion",
-    "structuredContent",
-    "locale",
-    "localizeSteering",
-];
+const WHAT: &str = "the empty-result input";
+
+/// The `empty-result` input as written.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "camelCase",
+    expecting = "an empty-result input object"
+)]
+struct EmptyInput {
+    #[serde(default, deserialize_with = "given")]
+    what: Option<String>,
+    query: Option<String>,
+    suggestion: Option<String>,
+    structured_content: Option<Box<RawValue>>,
+    locale: Option<Locale>,
+    localize_steering: Option<bool>,
+}
 
 /// `empty-result`: `{"what", "query"?, "suggestion"?, "structuredContent"?,
 /// "locale"?, "localizeSteering"?}` to the `CallToolResult` JSON.
@@ -127,27 +139,17 @@ const KEYS: [&str; 6] = [
 /// assert!(result.contains(r#"Do not repeat the same query.\nNext step: Ask whether"#));
 /// ```
 pub fn empty_result_json(text: &str) -> Result<String, SpecError> {
-    let members = input(text, EXPORT)?;
-    let mut empty = EmptyResult::default();
-    let (mut what, mut query, mut suggestion) = (None, None, None);
-    for (key, raw) in &members {
-        match key.as_ref() {
-            "what" => what = Some(string(raw, &Quoted("what"))?),
-            "query" => query = optional_text(raw, "query")?,
-            "suggestion" => suggestion = optional_text(raw, "suggestion")?,
-            "structuredContent" if is_null(raw) => empty.structured_content = None,
-            "structuredContent" => empty.structured_content = Some(raw),
-            "locale" => empty.locale = locale(raw)?,
-            "localizeSteering" if is_null(raw) => empty.localize_steering = false,
-            "localizeSteering" => empty.localize_steering = boolean(raw, &Quoted("localizeSteering"))?,
-            _ => return unknown_key(EXPORT, key, &KEYS),
-        }
-    }
-    let Some(what) = what else {
+    let input: EmptyInput = read_input(text, WHAT)?;
+    let Some(what) = input.what else {
         return fail("missing \"what\": what was searched for, as a plural noun such as \"orders\"");
     };
-    empty.what = &what;
-    empty.query = query.as_deref();
-    empty.suggestion = suggestion.as_deref();
-    empty_result(&empty)
+    let (query, suggestion) = (given_text(input.query), given_text(input.suggestion));
+    empty_result(&EmptyResult {
+        what: &what,
+        query: query.as_deref(),
+        suggestion: suggestion.as_deref(),
+        structured_content: input.structured_content.as_deref().map(RawValue::get),
+        locale: input.locale.unwrap_or(Locale::En),
+        localize_steering: input.localize_steering.unwrap_or(false),
+    })
 }

@@ -5,10 +5,12 @@
 //! secrets, paths and hosts, and the model cannot act on it. It is handed
 //! back in one log line under the same id.
 
-use super::{input, locale, optional_text, unknown_key, words};
+use serde::Deserialize;
+
+use super::{given_text, words};
 use crate::code;
 use crate::error::SpecError;
-use crate::json::{fail, one_of, push_json_string, string, Quoted};
+use crate::json::{fail, given, push_json_string, read_input};
 use crate::locale::Locale;
 use crate::model::ToolError;
 use crate::render::{call_tool_result, Format};
@@ -129,8 +131,25 @@ fn log_line(tool: &str, exception: &str, correlation_id: &str) -> String {
     line
 }
 
-const EXPORT: &str = "exception-result";
-const KEYS: [&str; 6] = ["tool", "exception", "correlationId", "random", "format", "locale"];
+const WHAT: &str = "the exception-result input";
+
+/// The `exception-result` input as written.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "camelCase",
+    expecting = "an exception-result input object"
+)]
+struct ExceptionInput {
+    #[serde(default, deserialize_with = "given")]
+    tool: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    exception: Option<String>,
+    correlation_id: Option<String>,
+    random: Option<String>,
+    format: Option<Format>,
+    locale: Option<Locale>,
+}
 
 /// `exception-result`: `{"tool", "exception", "correlationId"?, "random"?,
 /// "format"?, "locale"?}` to `{"result": CallToolResult, "correlationId",
@@ -142,24 +161,13 @@ const KEYS: [&str; 6] = ["tool", "exception", "correlationId", "random", "format
 /// assert!(out.contains(r#""correlationId":"err_0123456789ab""#));
 /// ```
 pub fn exception_result_json(text: &str) -> Result<String, SpecError> {
-    let (mut tool, mut exception, mut given_id, mut random) = (None, None, None, None);
-    let (mut format, mut chosen) = (Format::Xml, Locale::En);
-    for (key, raw) in input(text, EXPORT)? {
-        match key.as_ref() {
-            "tool" => tool = Some(string(&raw, &Quoted("tool"))?),
-            "exception" => exception = Some(string(&raw, &Quoted("exception"))?),
-            "correlationId" => given_id = optional_text(&raw, "correlationId")?,
-            "random" => random = optional_text(&raw, "random")?,
-            "format" if crate::json::is_null(&raw) => format = Format::Xml,
-            "format" => format = one_of(&raw, &Quoted("format"), Format::ALL, Format::as_str)?,
-            "locale" => chosen = locale(&raw)?,
-            _ => return unknown_key(EXPORT, &key, &KEYS),
-        }
-    }
-    let Some(tool) = tool else {
+    let input: ExceptionInput = read_input(text, WHAT)?;
+    let (format, chosen) = (input.format.unwrap_or(Format::Xml), input.locale.unwrap_or(Locale::En));
+    let (given_id, random) = (given_text(input.correlation_id), given_text(input.random));
+    let Some(tool) = input.tool else {
         return fail("missing \"tool\": the name of the tool that raised the exception");
     };
-    let Some(exception) = exception else {
+    let Some(exception) = input.exception else {
         return fail("missing \"exception\": the exception's text, for the log line");
     };
     let correlation_id = match (given_id, random) {

@@ -47,48 +47,15 @@ pub use upstream::{
     UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,
 };
 
-use crate::error::SpecError;
-use crate::json::{fail, is_null, kind_of_text, one_of, optional_string, repaired_object, repeated_key, Members};
-use crate::locale::Locale;
-
-/// The members of an entry point's input object, refusing anything else and
-/// any repeated key. `export` names the input in messages (`upstream-error`).
-fn input<'a>(text: &'a str, export: &str) -> Result<Members<'a>, SpecError> {
-    let members = repaired_object(text, |text, e| match kind_of_text(text, &e) {
-        Some(kind) => SpecError(format!("the {export} input must be a JSON object, not {kind}")),
-        None => SpecError(format!("invalid {export} input JSON: {e}")),
-    })?;
-    if let Some(key) = repeated_key(&members) {
-        return fail(format!("the {export} input has the key {key:?} twice"));
-    }
-    Ok(members)
-}
-
-/// The refusal of a key an entry point does not know.
-fn unknown_key<T>(export: &str, key: &str, keys: &[&str]) -> Result<T, SpecError> {
-    fail(format!(
-        "unknown key {key:?} in the {export} input (expected one of: {})",
-        keys.join(", ")
-    ))
-}
-
-/// `"en"` or `"pt-BR"`; `null` is the default, English.
-fn locale(raw: &str) -> Result<Locale, SpecError> {
-    if is_null(raw) {
-        return Ok(Locale::En);
-    }
-    one_of(raw, &crate::json::Quoted("locale"), Locale::ALL, Locale::as_str)
-}
-
 /// An optional text where an empty string means "not given", as in a spec.
-fn optional_text(raw: &str, key: &str) -> Result<Option<String>, SpecError> {
-    Ok(optional_string(raw, &crate::json::Quoted(key))?.filter(|s| !s.is_empty()))
+fn given_text(text: Option<String>) -> Option<String> {
+    text.filter(|s| !s.is_empty())
 }
 
 /// The words for people, given as `(en, pt-BR)`, in the error's locale.
-fn words(locale: Locale, (en, pt_br): (&'static str, &'static str)) -> &'static str {
+fn words(locale: crate::locale::Locale, (en, pt_br): (&'static str, &'static str)) -> &'static str {
     match locale {
-        Locale::En => en,
-        Locale::PtBr => pt_br,
+        crate::locale::Locale::En => en,
+        crate::locale::Locale::PtBr => pt_br,
     }
 }

@@ -4,13 +4,21 @@
 //! unless the caller opts into a sanitized excerpt shown as quoted data. The
 //! raw body is handed back, unchanged, for the log.
 
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
 use super::access::{AUTH_RECOVERY, AUTH_WORDS, FORBIDDEN_WORDS, HOST_SIGN_IN};
 use super::excerpt::{excerpt, MAX_EXCERPT_CHARS};
 use super::retry_after::{read_retry_after, RetryAfter};
-use super::{input, locale, optional_text, unknown_key, words};
+use super::{given_text, words};
 use crate::code::{self, Category};
 use crate::error::SpecError;
-use crate::json::{count, fail, is_null, object, push_json_string, string, value, Member, Quoted, Value};
+use crate::json::{
+    fail, given, parse_string, push_json_string, raw_kind, read_input, value, without_position, Count, Quoted, Value,
+};
 use crate::locale::Locale;
 use crate::model::ToolError;
 
@@ -215,17 +223,26 @@ const REJECTED_WORDS: (&str, &str) = (
     "Não foi possível concluir a solicitação.",
 );
 
-const EXPORT: &str = "upstream-error";
-const KEYS: [&str; 8] = [
-    "status",
-    "headers",
-    "body",
-    "now",
-    "service",
-    "excerptChars",
-    "correlationId",
-    "locale",
-];
+const WHAT: &str = "the upstream-error input";
+
+/// The `upstream-error` input as written.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "camelCase",
+    expecting = "an upstream-error input object"
+)]
+struct UpstreamInput {
+    #[serde(default, deserialize_with = "given")]
+    status: Option<Count>,
+    headers: Option<Headers>,
+    body: Option<String>,
+    now: Option<Box<RawValue>>,
+    service: Option<String>,
+    excerpt_chars: Option<Count>,
+    correlation_id: Option<String>,
+    locale: Option<Locale>,
+}
 
 /// `upstream-error`: `{"status", "headers"?: {name: value}, "body"?,
 /// "now"?, "service"?, "excerptChars"?, "correlationId"?, "locale"?}` to
@@ -240,28 +257,22 @@ const KEYS: [&str; 8] = [
 /// assert!(out.ends_with(r#""log":{"status":503,"body":"<h1>down</h1>"}}"#));
 /// ```
 pub fn upstream_error_json(text: &str) -> Result<String, SpecError> {
-    let members = input(text, EXPORT)?;
-    let mut status = None;
-    let mut headers = Vec::new();
-    let mut failure = UpstreamFailure::default();
-    let (mut body, mut service, mut correlation_id) = (String::new(), None, None);
-    for (key, raw) in &members {
-        match key.as_ref() {
-            "status" => status = Some(count(raw, &Quoted("status"))?),
-            "headers" if is_null(raw) => {}
-            "headers" => headers = read_headers(raw)?,
-            "body" if is_null(raw) => {}
-            "body" => body = string(raw, &Quoted("body"))?,
-            "now" => failure.now = now(raw)?,
-            "service" => service = optional_text(raw, "service")?,
-            "excerptChars" if is_null(raw) => {}
-            "excerptChars" => failure.excerpt_chars = count(raw, &Quoted("excerptChars"))?,
-            "correlationId" => correlation_id = optional_text(raw, "correlationId")?,
-            "locale" => failure.locale = locale(raw)?,
-            _ => return unknown_key(EXPORT, key, &KEYS),
-        }
+    let input: UpstreamInput = read_input(text, WHAT)?;
+    let mut failure = UpstreamFailure {
+        now: match &input.now {
+            Some(raw) => now(raw.get())?,
+            None => None,
+        },
+        locale: input.locale.unwrap_or(Locale::En),
+        ..UpstreamFailure::default()
+    };
+    if let Some(Count(chars)) = input.excerpt_chars {
+        failure.excerpt_chars = chars;
     }
-    let Some(status) = status else {
+    let headers = input.headers.map(|h| h.0).unwrap_or_default();
+    let body = input.body.unwrap_or_default();
+    let (service, correlation_id) = (given_text(input.service), given_text(input.correlation_id));
+    let Some(Count(status)) = input.status else {
         return fail("missing \"status\": the upstream's HTTP status code, 400 to 599");
     };
     failure.status = match u16::try_from(status) {
@@ -292,50 +303,55 @@ pub fn upstream_error_json(text: &str) -> Result<String, SpecError> {
 /// (which one would count?). A value is a string, or an array of strings
 /// (Node's `res.headers` gives `set-cookie` so), joined with `, ` as HTTP
 /// combines repeated fields; a number or boolean is taken as its text.
-fn read_headers(raw: &str) -> Result<Vec<(String, String)>, SpecError> {
-    let what = Quoted("headers");
-    let mut headers: Vec<(String, String)> = Vec::new();
-    for (name, raw) in object(raw, &what)? {
-        if let Some((earlier, _)) = headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
-            return fail(format!(
-                "\"headers\" has {earlier:?} and {name:?}: header names are case-insensitive, so give each once"
-            ));
+struct Headers(Vec<(String, String)>);
+
+impl<'de> Deserialize<'de> for Headers {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct HeadersVisitor;
+        impl<'de> Visitor<'de> for HeadersVisitor {
+            type Value = Headers;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of header names and values")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Headers, A::Error> {
+                let mut headers: Vec<(String, String)> = Vec::new();
+                while let Some(name) = map.next_key::<String>()? {
+                    let HeaderValue(value) = map.next_value()?;
+                    if let Some((earlier, _)) = headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+                        return Err(de::Error::custom(format_args!(
+                            "{earlier:?} and {name:?} are one header (names are case-insensitive): give it once"
+                        )));
+                    }
+                    headers.push((name, value));
+                }
+                Ok(Headers(headers))
+            }
         }
-        let value = header_value(&raw, &Member(&"headers", &name))?;
-        headers.push((name.into_owned(), value));
+        deserializer.deserialize_map(HeadersVisitor)
     }
-    Ok(headers)
 }
 
-fn header_value(raw: &str, what: &dyn std::fmt::Display) -> Result<String, SpecError> {
-    match crate::json::value(raw, what)? {
-        Value::String(s) => Ok(s),
-        number @ Value::Number(_) => Ok(number.to_string()),
-        Value::Bool(b) => Ok(b.to_string()),
-        Value::Array(items) => {
-            let mut joined = String::new();
-            for (i, item) in items.iter().enumerate() {
-                match item {
-                    Value::String(s) => {
-                        if i > 0 {
-                            joined.push_str(", ");
-                        }
-                        joined.push_str(s);
-                    }
-                    other => {
-                        return fail(format!(
-                            "{what}[{i}] must be a string, not {}",
-                            crate::json::kind_of(other)
-                        ))
-                    }
-                }
-            }
-            Ok(joined)
+/// One header's value as text.
+struct HeaderValue(String);
+
+impl<'de> Deserialize<'de> for HeaderValue {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = <Box<RawValue>>::deserialize(deserializer)?;
+        let text = raw.get();
+        let refused = |why: String| de::Error::custom(why);
+        match text.as_bytes().first() {
+            Some(b'"') => parse_string(text)
+                .map(|s| HeaderValue(s.into_owned()))
+                .map_err(|e| refused(e.to_string())),
+            Some(b'[') => serde_json::from_str::<Vec<String>>(text)
+                .map(|items| HeaderValue(items.join(", ")))
+                .map_err(|e| refused(format!("an array of strings only: {}", without_position(&e)))),
+            Some(b'-' | b'0'..=b'9' | b't' | b'f') => Ok(HeaderValue(text.to_owned())),
+            _ => Err(refused(format!(
+                "must be a string or an array of strings, not {}",
+                raw_kind(text)
+            ))),
         }
-        other => fail(format!(
-            "{what} must be a string or an array of strings, not {}",
-            crate::json::kind_of(&other)
-        )),
     }
 }
 

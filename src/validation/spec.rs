@@ -7,15 +7,16 @@
 //! nested `errors`/`issues` and its `note`/`params` are accepted and ignored,
 //! so `JSON.stringify(zodError.issues)` feeds it directly.
 
+use serde::de::{self, IgnoredAny};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
 use super::model::{Bound, IssueCode, ValidationIssue, ValidationOptions};
 use super::parse::ValidationEnvelope;
-use super::path::read_path;
-use crate::delta::{deltas_from_raw, push_deltas_json, ContractDelta};
+use super::path::PathSegment;
+use crate::delta::{push_deltas_json, ContractDelta};
 use crate::error::SpecError;
-use crate::json::{
-    array, boolean, count, fail, is_null, number_text, object, one_of, optional_string, push_json_string, string,
-    string_list, Member,
-};
+use crate::json::{fail, given, parse_string, push_json_string, read_input, read_list, read_member, Count, Object};
 use crate::locale::Locale;
 
 /// Everything `render_validation` needs.
@@ -27,49 +28,60 @@ pub struct ValidationSpec {
     pub options: ValidationOptions,
 }
 
+/// A validation spec as written.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "camelCase",
+    expecting = "a validation spec object"
+)]
+struct ValidationInput {
+    #[serde(default, deserialize_with = "given")]
+    action: Option<String>,
+    issues: Option<Vec<Object<IssueInput>>>,
+    json_schema_errors: Option<Box<RawValue>>,
+    arguments: Option<Box<RawValue>>,
+    deltas: Option<Vec<Object<ContractDelta>>>,
+    max_fields: Option<Count>,
+    max_deltas: Option<Count>,
+    locale: Option<Locale>,
+    localize_steering: Option<bool>,
+}
+
 /// Reads `{"action", "issues"?, "jsonSchemaErrors"?, "arguments"?, "deltas"?,
 /// "maxFields"?, "maxDeltas"?, "locale"?, "localizeSteering"?}`: neutral
 /// issues, then the issues of raw JSON Schema errors, each given the value
 /// sent at its path in `arguments` when it does not carry one.
 pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
-    let members = object(text, &"the validation spec")?;
-    let arguments = members.iter().find(|(k, _)| k == "arguments").map(|(_, raw)| &**raw);
-    let mut options = ValidationOptions::default();
-    // Read first: the JSON Schema reader words the issues it makes up itself.
-    if let Some((_, raw)) = members.iter().find(|(k, _)| k == "locale") {
-        options.locale = locale(raw)?;
-    }
-    let mut action = None;
-    let (mut issues, mut schema_issues) = (None, None);
-    let mut deltas = Vec::new();
-    for (key, raw) in &members {
-        match key.as_ref() {
-            "action" => action = Some(string(raw, &"\"action\"")?),
-            "issues" => issues = Some(issues_from_raw(raw)?),
-            "jsonSchemaErrors" => {
-                schema_issues = Some(super::json_schema::issues_from_errors(raw, arguments, options.locale)?)
-            }
-            "arguments" | "locale" => {}
-            "deltas" => deltas = deltas_from_raw(raw)?,
-            "maxFields" => options.max_fields = count(raw, &"\"maxFields\"")?,
-            "maxDeltas" => options.max_deltas = count(raw, &"\"maxDeltas\"")?,
-            "localizeSteering" if is_null(raw) => options.localize_steering = false,
-            "localizeSteering" => options.localize_steering = boolean(raw, &"\"localizeSteering\"")?,
-            _ => {
-                return fail(format!(
-                    "unknown key {key:?} in the validation spec (expected one of: action, issues, jsonSchemaErrors, arguments, deltas, maxFields, maxDeltas, locale, localizeSteering)"
-                ))
-            }
-        }
-    }
-    let action = match action {
+    let input: ValidationInput = read_input(text, "the validation spec")?;
+    let defaults = ValidationOptions::default();
+    let options = ValidationOptions {
+        locale: input.locale.unwrap_or(Locale::En),
+        localize_steering: input.localize_steering.unwrap_or(false),
+        max_fields: input.max_fields.map_or(defaults.max_fields, |c| c.0),
+        max_deltas: input.max_deltas.map_or(defaults.max_deltas, |c| c.0),
+        ..defaults
+    };
+    let action = match input.action {
         Some(a) if !a.is_empty() => a,
         Some(_) => return fail("\"action\" must not be empty"),
         None => return fail("missing \"action\": name the action (or tool) whose arguments failed"),
     };
-    let mut issues = match (issues, schema_issues) {
+    let arguments = input.arguments.as_deref().map(RawValue::get);
+    let schema_issues = match &input.json_schema_errors {
+        Some(raw) => Some(super::json_schema::issues_from_errors(
+            raw.get(),
+            arguments,
+            options.locale,
+        )?),
+        None => None,
+    };
+    let mut issues = match (input.issues, schema_issues) {
         (None, None) => return fail("missing \"issues\": list what failed (or give \"jsonSchemaErrors\")"),
-        (issues, schema_issues) => [issues.unwrap_or_default(), schema_issues.unwrap_or_default()].concat(),
+        (issues, schema_issues) => {
+            let issues = issues.unwrap_or_default().into_iter().map(|i| i.0.into_issue());
+            issues.chain(schema_issues.unwrap_or_default()).collect::<Vec<_>>()
+        }
     };
     if let Some(arguments) = arguments {
         super::arguments::fill_sent_values(&mut issues, arguments);
@@ -77,93 +89,149 @@ pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
     Ok(ValidationSpec {
         action,
         issues,
-        deltas,
+        deltas: input.deltas.unwrap_or_default().into_iter().map(|d| d.0).collect(),
         options,
     })
 }
 
+/// The CLI's input as an object: `{"issues": [..], "deltas"?: [..]}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "an object with issues")]
+struct IssuesAndDeltas {
+    #[serde(default, deserialize_with = "given")]
+    issues: Option<Vec<Object<IssueInput>>>,
+    deltas: Option<Vec<Object<ContractDelta>>>,
+}
+
 /// Reads the CLI's input: `{"issues": [..], "deltas"?: [..]}` or a bare issues array.
 pub fn issues_and_deltas_from_json(text: &str) -> Result<(Vec<ValidationIssue>, Vec<ContractDelta>), SpecError> {
+    let into_issues = |issues: Vec<Object<IssueInput>>| issues.into_iter().map(|i| i.0.into_issue()).collect();
     if text.trim_start().starts_with('[') {
-        let raw = crate::json::parse_raw(text).map_err(|e| SpecError(format!("invalid JSON: {e}")))?;
-        return Ok((issues_from_raw(raw)?, Vec::new()));
+        let issues: Vec<Object<IssueInput>> = read_list(text, "issues")?;
+        return Ok((into_issues(issues), Vec::new()));
     }
-    let (mut issues, mut deltas) = (None, Vec::new());
-    for (key, raw) in object(text, &"the input")? {
-        match key.as_ref() {
-            "issues" => issues = Some(issues_from_raw(&raw)?),
-            "deltas" => deltas = deltas_from_raw(&raw)?,
-            _ => {
-                return fail(format!(
-                    "unknown key {key:?} (expected \"issues\" and optionally \"deltas\")"
-                ))
-            }
-        }
-    }
+    let input: IssuesAndDeltas = read_input(text, "the input")?;
+    let issues = input
+        .issues
+        .ok_or_else(|| SpecError("missing \"issues\": list what failed".into()))?;
     Ok((
-        issues.ok_or_else(|| SpecError("missing \"issues\": list what failed".into()))?,
-        deltas,
+        into_issues(issues),
+        input.deltas.unwrap_or_default().into_iter().map(|d| d.0).collect(),
     ))
 }
 
-/// `"en"` or `"pt-BR"`, spelled exactly; `null` is English, as in the error spec.
-fn locale(raw: &str) -> Result<Locale, SpecError> {
-    if is_null(raw) {
-        return Ok(Locale::En);
-    }
-    one_of(raw, &"\"locale\"", Locale::ALL, Locale::as_str)
+/// One issue as written: Zod 4's issue object, flattened. Zod's nested
+/// `errors`/`issues` and its `note`/`params` are accepted and ignored.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "an issue object")]
+struct IssueInput {
+    code: IssueCode,
+    #[serde(default)]
+    path: Vec<Segment>,
+    #[serde(default, deserialize_with = "given")]
+    input: Option<Box<RawValue>>,
+    expected: Option<String>,
+    format: Option<String>,
+    pattern: Option<String>,
+    origin: Option<String>,
+    message: Option<String>,
+    #[serde(default)]
+    values: Vec<Box<RawValue>>,
+    #[serde(default)]
+    keys: Vec<String>,
+    minimum: Option<NumberText>,
+    maximum: Option<NumberText>,
+    divisor: Option<NumberText>,
+    inclusive: Option<bool>,
+    exact: Option<bool>,
+    #[serde(rename = "errors")]
+    _errors: Option<IgnoredAny>,
+    #[serde(rename = "issues")]
+    _issues: Option<IgnoredAny>,
+    #[serde(rename = "note")]
+    _note: Option<IgnoredAny>,
+    #[serde(rename = "params")]
+    _params: Option<IgnoredAny>,
 }
 
-fn issues_from_raw(raw: &str) -> Result<Vec<ValidationIssue>, SpecError> {
-    array(raw, &"\"issues\"")?
-        .iter()
-        .enumerate()
-        .map(|(i, item)| issue(item, &format!("issues[{i}]")))
-        .collect()
+impl IssueInput {
+    fn into_issue(self) -> ValidationIssue {
+        let (inclusive, exact) = (self.inclusive.unwrap_or(true), self.exact.unwrap_or(false));
+        let bound = |n: Option<NumberText>| {
+            n.map(|value| Bound {
+                value: value.0,
+                inclusive,
+                exact,
+            })
+        };
+        let mut issue = ValidationIssue::new(self.code);
+        issue.path = self.path.into_iter().map(|s| s.0).collect();
+        // A sent `null` is a value sent; only a missing `input` means none.
+        issue.input = self.input.map(|raw| raw.get().to_owned());
+        issue.expected = self.expected;
+        issue.format = self.format;
+        issue.pattern = self.pattern;
+        issue.origin = self.origin;
+        issue.message = self.message;
+        issue.values = self.values.iter().map(|v| v.get().to_owned()).collect();
+        issue.keys = self.keys;
+        issue.minimum = bound(self.minimum);
+        issue.maximum = bound(self.maximum);
+        issue.divisor = self.divisor.map(|d| d.0);
+        issue
+    }
 }
 
 /// Reads one issue; `at` names it in errors (`issues[3]`).
 pub fn issue(text: &str, at: &str) -> Result<ValidationIssue, SpecError> {
-    let members = object(text, &at)?;
-    let code = match members.iter().find(|(k, _)| k == "code") {
-        Some((_, raw)) => one_of(raw, &Member(&at, "code"), IssueCode::ALL, IssueCode::as_str)?,
-        None => return fail(format!("{at} has no \"code\"")),
-    };
-    let mut issue = ValidationIssue::new(code);
-    let (mut inclusive, mut exact) = (true, false);
-    let (mut minimum, mut maximum) = (None, None);
-    for (key, raw) in &members {
-        let what = Member(&at, key);
-        match key.as_ref() {
-            "code" | "errors" | "issues" | "note" | "params" => {}
-            "path" => issue.path = read_path(raw, &what)?,
-            "input" => issue.input = Some(raw.to_string()),
-            "expected" => issue.expected = optional_string(raw, &what)?,
-            "format" => issue.format = optional_string(raw, &what)?,
-            "pattern" => issue.pattern = optional_string(raw, &what)?,
-            "origin" => issue.origin = optional_string(raw, &what)?,
-            "message" => issue.message = optional_string(raw, &what)?,
-            "values" => issue.values = array(raw, &what)?.iter().map(|v| (*v).to_owned()).collect(),
-            "keys" => issue.keys = string_list(raw, &what)?,
-            "minimum" => minimum = Some(number_text(raw, &what)?),
-            "maximum" => maximum = Some(number_text(raw, &what)?),
-            "divisor" => issue.divisor = Some(number_text(raw, &what)?),
-            "inclusive" => inclusive = boolean(raw, &what)?,
-            "exact" => exact = boolean(raw, &what)?,
-            _ => return fail(format!("unknown key {key:?} in {at}")),
+    read_member::<Object<IssueInput>>(text, at).map(|i| i.0.into_issue())
+}
+
+/// A step of a path: a key (string) or an index (whole number).
+pub(crate) struct Segment(pub(crate) PathSegment);
+
+impl<'de> Deserialize<'de> for Segment {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Read raw, then by its first byte: a number cannot go through an
+        // untagged enum under serde_json's `arbitrary_precision`.
+        let raw = <Box<RawValue>>::deserialize(deserializer)?;
+        let text = raw.get();
+        if let Ok(key) = parse_string(text) {
+            return Ok(Segment(PathSegment::Key(key.into_owned())));
+        }
+        if let Ok(index) = text.parse::<u64>() {
+            return Ok(Segment(PathSegment::Index(index)));
+        }
+        let got = match text.as_bytes().first() {
+            Some(b'-' | b'0'..=b'9') => format!("the number {text}"),
+            Some(b'{') => "an object".to_owned(),
+            _ => crate::json::raw_kind(text).to_owned(),
+        };
+        Err(de::Error::custom(format!(
+            "must be a key (string) or an index (whole number), not {got}"
+        )))
+    }
+}
+
+/// A bound or divisor: a number as written, or a string.
+struct NumberText(String);
+
+impl<'de> Deserialize<'de> for NumberText {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = <Box<RawValue>>::deserialize(deserializer)?;
+        let text = raw.get();
+        if let Ok(s) = parse_string(text) {
+            return Ok(NumberText(s.into_owned()));
+        }
+        match text.as_bytes().first() {
+            Some(b'-' | b'0'..=b'9') => Ok(NumberText(text.to_owned())),
+            Some(b'{') => Err(de::Error::custom("must be a number or a string, not an object")),
+            _ => Err(de::Error::custom(format_args!(
+                "must be a number or a string, not {}",
+                crate::json::raw_kind(text)
+            ))),
         }
     }
-    issue.minimum = minimum.map(|value| Bound {
-        value,
-        inclusive,
-        exact,
-    });
-    issue.maximum = maximum.map(|value| Bound {
-        value,
-        inclusive,
-        exact,
-    });
-    Ok(issue)
 }
 
 /// `{"action", "fields": [{"name", "text"}], "omittedFields"?, "deltas": [..], "omittedDeltas"?}`.

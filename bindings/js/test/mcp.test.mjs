@@ -292,7 +292,7 @@ describe('tool options', () => {
     const server = new McpServer({ name: 'billing', version: '1.0.0' });
     const handler = async () => ({ content: [] });
     assert.throws(() => registerTool(server, 'a', {}, handler, { locale: 'pt_BR' }),
-      { name: 'TypeError', message: '"locale" is "pt_BR"; expected one of: en, pt-BR' });
+      { name: 'TypeError', message: 'locale: unknown variant `pt_BR`, expected `en` or `pt-BR`' });
     assert.throws(() => withEnvelope('b', handler, { format: 'yaml' }), { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
     assert.throws(() => withEnvelope('c', handler, { ledger: {} }),
       { name: 'TypeError', message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope), one per server session' });

@@ -76,7 +76,7 @@ describe('exceptionResult', () => {
 
   test('refusals are the component\'s words', () => {
     assert.throws(() => exceptionResult({ exception: 'x' }), refused('missing "tool": the name of the tool that raised the exception'));
-    assert.throws(() => exceptionResult({ tool: 't', exception: 'x', format: 'html' }), refused('"format" is "html"; expected one of: xml, json, text'));
+    assert.throws(() => exceptionResult({ tool: 't', exception: 'x', format: 'html' }), refused('format: unknown variant `html`, expected one of `xml`, `json`, `text`'));
     assert.throws(() => exceptionResult({ tool: 't', exception: 'x', random: 'not hex at all' }),
       refused('"random" must hold only hex digits (0-9, a-f): the host\'s randomness, such as 12 random bytes in hex'));
     assert.throws(() => exceptionResult({ tool: 't' }), refused('missing "exception": the exception\'s text, for the log line'));
@@ -126,7 +126,7 @@ describe('upstreamError', () => {
 
   test('refusals are the component\'s words', () => {
     assert.throws(() => upstreamError({ status: 200 }), refused('"status" is 200: an upstream failure is an HTTP status from 400 to 599'));
-    assert.throws(() => upstreamError({ status: 500, body: { error: 'x' } }), refused('"body" must be a string, not an object'));
+    assert.throws(() => upstreamError({ status: 500, body: { error: 'x' } }), refused('body: invalid type: map, expected a string'));
     // Date.now() is milliseconds: refused rather than making every wait 0.
     assert.throws(() => upstreamError({ status: 429, now: Date.now() }),
       refused('"now" is after the year 9999 in Unix seconds: milliseconds must be divided by 1000'));
@@ -161,9 +161,9 @@ describe('accessError, forbidden, authRequired', () => {
   });
 
   test('refusals', () => {
-    assert.throws(() => accessError({ kind: 'unauthorized' }), refused('"kind" is "unauthorized"; expected one of: forbidden, auth-required'));
+    assert.throws(() => accessError({ kind: 'unauthorized' }), refused('kind: unknown variant `unauthorized`, expected `forbidden` or `auth-required`'));
     assert.throws(() => forbidden({ exists: false }),
-      refused('unknown key "exists" in the access-error input (expected one of: kind, action, resource, correlationId, locale)'));
+      refused('the access-error input: unknown field `exists`, expected one of `kind`, `action`, `resource`, `correlationId`, `locale`'));
     assert.throws(() => forbidden({ action: 'refund', format: 'html' }), refused('format must be "xml", "json" or "text", not "html"'));
     assert.throws(() => forbidden('refund'), refused('options must be an object such as { action: \'refund\' }, not "refund"'));
   });
@@ -200,7 +200,7 @@ describe('codeDefaults and limitsInForce', () => {
     assert.deepEqual(codeDefaults('NOT_FOUND', { locale: 'pt-BR' }), { category: 'business', retryable: false,
       recovery: 'Confira o identificador: consulte o item ou liste os disponíveis e chame de novo com um que exista.' });
     assert.equal(codeDefaults('INVOICE_LOCKED'), null);
-    assert.throws(() => codeDefaults('NOT_FOUND', { locale: 'pt' }), refused('"locale" is "pt"; expected one of: en, pt-BR'));
+    assert.throws(() => codeDefaults('NOT_FOUND', { locale: 'pt' }), refused('locale: unknown variant `pt`, expected `en` or `pt-BR`'));
     assert.throws(() => codeDefaults(''), refused('"code" must not be empty'));
   });
 
@@ -259,7 +259,7 @@ describe('size caps, locales and ToolFailure metadata in a spec', () => {
     assert.equal(validationError('billing.get_invoice', issues, { locale: 'pt-BR', localizeSteering: true }).content[0].text,
       ['<validation_error action="billing.get_invoice">', field,
         '  <recovery>Corrija os campos acima e chame a tool de novo. Não explique o erro.</recovery>', '</validation_error>'].join('\n'));
-    assert.throws(() => validationError('a', issues, { locale: 'pt_BR' }), refused('"locale" is "pt_BR"; expected one of: en, pt-BR'));
+    assert.throws(() => validationError('a', issues, { locale: 'pt_BR' }), refused('locale: unknown variant `pt_BR`, expected `en` or `pt-BR`'));
   });
 });
 
@@ -313,7 +313,7 @@ describe('partial results', () => {
     assert.throws(() => renderPartial({ obtained: ['A'], failed: [] }),
       refused('"failed" is empty: a partial result has at least one failed item; when nothing failed, return the results as a normal success'));
     assert.throws(() => partialResult({ obtained: [], failed: [{ item: 'C', code: 'X', reason: 'Denied' }] }),
-      refused('unknown key "reason" in failed[0] (expected one of: item, code, message, category, retryable)'));
+      refused('failed[0]: unknown field `reason`, expected one of `item`, `code`, `message`, `category`, `retryable`'));
     assert.throws(() => renderPartial(), refused('the partial result spec must be a JSON object, not undefined'));
   });
 });

@@ -151,8 +151,8 @@ def test_reading_a_validation_error_back():
 def test_a_bad_validation_spec_is_refused_with_the_components_message():
     with pytest.raises(me.SpecError) as refused:
         me.render_validation("a", [{"path": ["x"], "code": "nope"}])
-    assert str(refused.value).startswith('issues[0].code is "nope"; expected one of: invalid_type, too_small,')
-    with pytest.raises(me.SpecError, match='^"maxFields" must be a whole number, 0 or more$'):
+    assert str(refused.value).startswith("issues[0].code: unknown variant `nope`, expected one of `invalid_type`, `too_small`,")
+    with pytest.raises(me.SpecError, match="^maxFields: invalid value: integer `-1`, expected a whole number, 0 or more$"):
         me.validation_error("a", [], max_fields=-1)
 
 
