@@ -7,12 +7,14 @@
 //! repeated) and error texts it keeps. Ours are the messages around them
 //! (`malformed {envelope} at byte {at}: {why}`, and the few failures quick-xml
 //! has no word for), which byte position a failure names (quick-xml's
-//! `error_position` for what it refuses while reading an event, its
-//! `buffer_position`, just after the last event read, for everything else),
-//! and the helpers that read a leaf element's text and an attribute's value.
-//! A pull parser reads in a loop, so no nesting or size of input recurses.
+//! `error_position` when `XmlReader::next` meets what it refuses, its
+//! `buffer_position`, just after the last event read, for every other
+//! failure, those met while skipping an element included), and the helpers
+//! that read a leaf element's text and an attribute's value. A pull parser
+//! reads in a loop, so no nesting or size of input recurses.
 
 use crate::error::ParseError;
+use quick_xml::errors::IllFormedError;
 use quick_xml::escape::resolve_predefined_entity;
 use quick_xml::events::{BytesCData, BytesRef, BytesStart, BytesText, Event as QuickEvent};
 use quick_xml::{Reader, XmlVersion};
@@ -83,7 +85,9 @@ impl<'a> XmlReader<'a> {
         }
     }
 
-    /// quick-xml's next event, `None` at the end of input.
+    /// quick-xml's next event, `None` at the end of input. Not inlined: its
+    /// callers share one copy of quick-xml's parser loop in the component.
+    #[inline(never)]
     fn read_event(&mut self) -> Result<Option<Event<'a>>, quick_xml::Error> {
         Ok(Some(match self.reader.read_event()? {
             QuickEvent::Start(start) => Event::Start(Tag(start)),
@@ -150,9 +154,23 @@ impl<'a> XmlReader<'a> {
         if empty {
             return Ok(());
         }
-        match self.reader.read_to_end(start.0.name()) {
-            Ok(_) => Ok(()),
-            Err(e) => self.malformed(e),
+        // What quick-xml's `read_to_end` does, over the same `read_event`
+        // (`read_to_end` would hold a second copy of the parser loop). End tags
+        // are checked to close the innermost open element, so the first one at
+        // this depth is this element's.
+        let mut depth = 0usize;
+        loop {
+            match self.read_event() {
+                Ok(Some(Event::Start(_))) => depth += 1,
+                Ok(Some(Event::End)) if depth == 0 => return Ok(()),
+                Ok(Some(Event::End)) => depth -= 1,
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    let name = start.name().to_owned();
+                    return self.malformed(quick_xml::Error::IllFormed(IllFormedError::MissingEndTag(name)));
+                }
+                Err(e) => return self.malformed(e),
+            }
         }
     }
 
