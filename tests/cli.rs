@@ -177,7 +177,7 @@ fn invalid_utf8_on_stdin_is_bad_input() {
 
 #[test]
 fn usage_errors_exit_2() {
-    // clap's message, flattened to one line, its tip in brackets, and where to look.
+    // clap's message, flattened to one line, its tip in parentheses, and where to look.
     for (args, line) in [
         (
             &[][..],

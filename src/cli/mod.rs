@@ -56,7 +56,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
 }
 
 /// A clap usage error as one line: clap's first paragraph (its lines joined),
-/// any tip it gives, and where to look.
+/// any tip it gives in parentheses, and where to look.
 fn usage(e: &clap::Error, args: &[OsString]) -> Failure {
     let rendered = e.render().to_string();
     let mut paragraphs = rendered.split("\n\n").map(str::trim).filter(|p| !p.is_empty());
