@@ -1,5 +1,6 @@
-//! The `mcp-envelope` command as a user runs it: stdin in, one envelope and a
-//! newline out; bad input is exit status 2 with one line on stderr.
+//! The `mcp-envelope` command as a user runs it: stdin (or a FILE) in, one
+//! envelope and a newline out; bad input or usage is exit status 2 with one
+//! line on stderr; `--help` and `--version` are exit status 0 on stdout.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -176,23 +177,40 @@ fn invalid_utf8_on_stdin_is_bad_input() {
 
 #[test]
 fn usage_errors_exit_2() {
-    for (args, first_line) in [
-        (&[][..], "mcp-envelope: no command given"),
-        (&["draw"][..], "mcp-envelope: unknown command \"draw\""),
+    // clap's message, flattened to one line, its tip in parentheses, and where to look.
+    for (args, line) in [
+        (
+            &[][..],
+            "mcp-envelope: no command given (commands: render, result, validate, parse, exception, upstream, access, empty, partial); see 'mcp-envelope --help'",
+        ),
+        (&["draw"][..], "mcp-envelope: unrecognized subcommand 'draw'; see 'mcp-envelope --help'"),
+        (
+            &["rendr"][..],
+            "mcp-envelope: unrecognized subcommand 'rendr' (a similar subcommand exists: 'render'); see 'mcp-envelope --help'",
+        ),
         (
             &["render", "--format", "yaml"][..],
-            "mcp-envelope: unknown format \"yaml\"",
+            "mcp-envelope: invalid value 'yaml' for '--format <FORMAT>' [possible values: xml, json, text] (a similar value exists: 'xml'); see 'mcp-envelope render --help'",
         ),
         (
             &["parse", "--format", "xml"][..],
-            "mcp-envelope: unexpected argument \"--format\" for \"parse\"",
+            "mcp-envelope: unexpected argument '--format' found (to pass '--format' as a value, use '-- --format'); see 'mcp-envelope parse --help'",
+        ),
+        (
+            &["render", "a.json", "b.json"][..],
+            "mcp-envelope: unexpected argument 'b.json' found; see 'mcp-envelope render --help'",
+        ),
+        (
+            &["--verbose"][..],
+            "mcp-envelope: unexpected argument '--verbose' found (a similar argument exists: '--version'); see 'mcp-envelope --help'",
         ),
     ] {
         let run = cli(args, "");
-        assert_eq!(run.status, 2, "{args:?}");
-        assert_eq!(run.stdout, "");
-        assert_eq!(run.stderr.lines().next(), Some(first_line), "{args:?}");
-        assert!(run.stderr.contains("usage: mcp-envelope render"));
+        assert_eq!(
+            (run.status, run.stdout.as_str(), run.stderr.as_str()),
+            (2, "", format!("{line}\n").as_str()),
+            "{args:?}"
+        );
     }
 }
 
@@ -247,16 +265,19 @@ fn validate_refuses_bad_input_with_one_line() {
             "{stdin}"
         );
     }
-    let run = cli(&["validate"], "[]");
-    assert_eq!(
-        (run.status, run.stderr.lines().next()),
-        (2, Some("mcp-envelope: validate needs --action NAME"))
-    );
-    let run = cli(&["validate", "--action", "a", "--max-fields", "-1"], "[]");
-    assert_eq!(
-        run.stderr.lines().next(),
-        Some("mcp-envelope: --max-fields must be a whole number, not \"-1\"")
-    );
+    let usage: &[(&[&str], &str)] = &[
+        (&["validate"], "mcp-envelope: the following required arguments were not provided: --action <NAME>; see 'mcp-envelope validate --help'\n"),
+        (&["validate", "--action="], "mcp-envelope: a value is required for '--action <NAME>' but none was supplied; see 'mcp-envelope validate --help'\n"),
+        (&["validate", "--action", "a", "--max-fields", "-1"], "mcp-envelope: invalid value '-1' for '--max-fields <N>': invalid digit found in string; see 'mcp-envelope validate --help'\n"),
+    ];
+    for (args, stderr) in usage {
+        let run = cli(args, "[]");
+        assert_eq!(
+            (run.status, run.stdout.as_str(), run.stderr.as_str()),
+            (2, "", *stderr),
+            "{args:?}"
+        );
+    }
 }
 
 #[test]
@@ -280,4 +301,299 @@ fn lone_surrogate_escapes_render_as_replacement_characters() {
         run.stdout,
         "error_code: X\nwhat_failed: cut \u{fffd} here\nretryable: false\ndetails: {\"k\u{fffd}\":\"\u{1f600} whole\"}\n"
     );
+}
+
+#[test]
+fn help_and_version_exit_0_on_stdout() {
+    let commands = [
+        "render",
+        "result",
+        "validate",
+        "parse",
+        "exception",
+        "upstream",
+        "access",
+        "empty",
+        "partial",
+    ];
+    let top = cli(&["--help"], "");
+    assert_eq!((top.status, top.stderr.as_str()), (0, ""));
+    assert!(top.stdout.contains("Usage: mcp-envelope <COMMAND>"), "{}", top.stdout);
+    assert!(top
+        .stdout
+        .contains("Exit status: 0 done; 1 `parse` found no envelope; 2 bad input or usage."));
+    for command in commands {
+        assert!(top.stdout.contains(&format!("\n  {command} ")), "{command} in --help");
+    }
+    for args in [&["-h"][..], &["help"][..]] {
+        let run = cli(args, "");
+        assert_eq!((run.status, run.stderr.as_str()), (0, ""), "{args:?}");
+        assert!(
+            run.stdout.starts_with("Recoverable error envelopes for MCP tools"),
+            "{args:?}"
+        );
+    }
+    for command in commands {
+        for flag in ["--help", "-h"] {
+            let run = cli(&[command, flag], "");
+            assert_eq!((run.status, run.stderr.as_str()), (0, ""), "{command} {flag}");
+            assert!(
+                run.stdout.contains(&format!("Usage: mcp-envelope {command} ")),
+                "{command} {flag}: {}",
+                run.stdout
+            );
+            assert!(run.stdout.contains("[FILE]"), "{command} {flag}");
+        }
+    }
+    let render = cli(&["render", "--help"], "");
+    assert!(render
+        .stdout
+        .starts_with("Renders an error spec (JSON) as its envelope.\n"));
+    assert!(render.stdout.contains("[possible values: xml, json, text]"));
+    for flag in ["--version", "-V"] {
+        let run = cli(&[flag], "");
+        assert_eq!(
+            (run.status, run.stdout.as_str(), run.stderr.as_str()),
+            (0, concat!("mcp-envelope ", env!("CARGO_PKG_VERSION"), "\n"), ""),
+            "{flag}"
+        );
+    }
+}
+
+/// A file under the test target's scratch folder, holding `bytes`.
+fn scratch_file(name: &str, bytes: &[u8]) -> String {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_file_argument_is_read_instead_of_stdin() {
+    let spec = scratch_file("cli-not-found.json", NOT_FOUND_SPEC.as_bytes());
+    // The file wins over whatever stdin holds.
+    let run = cli(&["render", &spec], "not json");
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (0, NOT_FOUND_XML, "")
+    );
+    assert_eq!(cli(&["render", "--format", "xml", &spec], "").stdout, NOT_FOUND_XML);
+    assert_eq!(
+        cli(&["result", &spec], "").stdout,
+        cli(&["result"], NOT_FOUND_SPEC).stdout
+    );
+    // `-` is stdin.
+    assert_eq!(cli(&["render", "-"], NOT_FOUND_SPEC).stdout, NOT_FOUND_XML);
+    let envelope = scratch_file("cli-not-found.xml", NOT_FOUND_XML.as_bytes());
+    assert_eq!(cli(&["parse", &envelope], "").stdout.trim_end(), NOT_FOUND_SPEC);
+    let issues = scratch_file(
+        "cli-issues.json",
+        br#"[{"path":["id"],"code":"invalid_format","format":"email","input":"not-an-email"}]"#,
+    );
+    assert_eq!(
+        cli(&["validate", "--action", "billing.get_invoice", &issues], "").stdout,
+        SEED_VALIDATION
+    );
+
+    // A refusal names the file, as it names stdin.
+    let bad = scratch_file("cli-bad.json", br#"{"code":"X","message":"m","retryAfter":-3}"#);
+    let run = cli(&["render", &bad], "");
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr),
+        (
+            2,
+            "",
+            format!("mcp-envelope: {bad}: \"retryAfter\" must not be negative\n")
+        )
+    );
+    let latin1 = scratch_file("cli-latin1.json", b"{\"code\":\"\xe9\"}");
+    let run = cli(&["render", &latin1], "");
+    assert_eq!(
+        (run.status, run.stderr),
+        (
+            2,
+            format!("mcp-envelope: {latin1} is not UTF-8: invalid byte at offset 9\n")
+        )
+    );
+    let missing = format!("{}/no-such-file.json", env!("CARGO_TARGET_TMPDIR"));
+    let run = cli(&["empty", &missing], "");
+    assert_eq!((run.status, run.stdout.as_str()), (2, ""));
+    assert!(
+        run.stderr
+            .starts_with(&format!("mcp-envelope: cannot read {missing}: ")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1);
+}
+
+#[test]
+fn exception_prints_the_report() {
+    let run = cli(
+        &["exception"],
+        r#"{"tool":"charge","exception":"ZeroDivisionError: division by zero","random":"9F86D081884C7D650A2F"}"#,
+    );
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            0,
+            concat!(
+                r#"{"result":{"content":[{"type":"text","text":"<tool_error code=\"INTERNAL_ERROR\" severity=\"error\">\n  <message>charge failed with an internal error.</message>\n"#,
+                r#"  <recovery>Do not retry blindly: the same call is likely to fail again. Tell the user the tool failed, quoting the correlation id if there is one.</recovery>\n"#,
+                r#"  <customer_message>Something went wrong on our side. It was recorded under the reference err_9f86d081884c.</customer_message>\n"#,
+                r#"  <correlation_id>err_9f86d081884c</correlation_id>\n</tool_error>"}],"isError":true},"correlationId":"err_9f86d081884c","#,
+                r#""log":"code=INTERNAL_ERROR correlationId=\"err_9f86d081884c\" tool=\"charge\" exception=\"ZeroDivisionError: division by zero\""}"#,
+                "\n"
+            ),
+            ""
+        )
+    );
+}
+
+#[test]
+fn upstream_prints_the_error_spec_and_the_log() {
+    // Retry-After as an HTTP-date, 30 seconds after `now`.
+    let run = cli(
+        &["upstream"],
+        r#"{"status":429,"headers":{"Retry-After":"Sun, 06 Nov 1994 08:49:37 GMT"},"now":784111747}"#,
+    );
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            0,
+            concat!(
+                r#"{"error":{"code":"RATE_LIMITED","message":"The upstream service is rate limiting requests (HTTP 429).","retryAfter":30,"#,
+                r#""customerMessage":"The service is receiving too many requests right now. Please try again in a moment."},"log":{"status":429,"body":""}}"#,
+                "\n"
+            ),
+            ""
+        )
+    );
+}
+
+#[test]
+fn access_prints_the_error_spec() {
+    let run = cli(
+        &["access"],
+        r#"{"kind":"forbidden","action":"refund","resource":"order A-8812"}"#,
+    );
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            0,
+            concat!(
+                r#"{"code":"FORBIDDEN","message":"Not permitted: the caller may not refund order A-8812.","#,
+                r#""customerMessage":"You don't have permission to do this. If you need it, ask an administrator for access."}"#,
+                "\n"
+            ),
+            ""
+        )
+    );
+}
+
+#[test]
+fn empty_prints_a_successful_result() {
+    let run = cli(&["empty"], r#"{"what":"orders","query":"for jo@example.com"}"#);
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            0,
+            concat!(
+                r#"{"content":[{"type":"text","text":"0 orders found for jo@example.com.\nThe query ran and matched nothing: "#,
+                r#"this is a valid answer, not an error. Do not repeat the same query."}],"isError":false}"#,
+                "\n"
+            ),
+            ""
+        )
+    );
+}
+
+const PARTIAL_SPEC: &str =
+    r#"{"obtained":["Company A: 10-K 2024"],"failed":[{"item":"Company C","code":"FORBIDDEN"}]}"#;
+
+const PARTIAL_XML: &str = "<partial_result severity=\"warning\">
+  <summary>Obtained 1 of 2 items; 1 failed.</summary>
+  <obtained>
+    <item>Company A: 10-K 2024</item>
+  </obtained>
+  <failed>
+    <failure item=\"Company C\" code=\"FORBIDDEN\" category=\"permission\" retryable=\"false\"/>
+  </failed>
+  <recovery>Keep what was obtained and do not repeat what was tried. Retry only the failed items marked retryable; for the others, get access, use another source, or report the gap.</recovery>
+</partial_result>
+";
+
+#[test]
+fn partial_prints_the_result_or_with_envelope_the_envelope() {
+    let run = cli(&["partial"], PARTIAL_SPEC);
+    let text = PARTIAL_XML.trim_end().replace('"', "\\\"").replace('\n', "\\n");
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            0,
+            format!("{{\"content\":[{{\"type\":\"text\",\"text\":\"{text}\"}}],\"isError\":false}}\n").as_str(),
+            ""
+        )
+    );
+    let run = cli(&["partial", "--envelope"], PARTIAL_SPEC);
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (0, PARTIAL_XML, "")
+    );
+}
+
+#[test]
+fn the_recovery_commands_refuse_bad_input_with_one_line() {
+    let cases: &[(&[&str], &str, &str)] = &[
+        (&["exception"], r#"{"tool":"charge","exception":"boom"}"#, "mcp-envelope: stdin: missing \"correlationId\" or \"random\": give the caller's correlation id, or host randomness (at least 12 hex digits) for a fresh one\n"),
+        (&["upstream"], r#"{"status":200}"#, "mcp-envelope: stdin: \"status\" is 200: an upstream failure is an HTTP status from 400 to 599\n"),
+        (&["access"], r#"{"kind":"maybe"}"#, "mcp-envelope: stdin: \"kind\" is \"maybe\"; expected one of: forbidden, auth-required\n"),
+        (&["empty"], "[]", "mcp-envelope: stdin: the empty-result input must be a JSON object, not an array\n"),
+        (&["partial"], r#"{"obtained":[],"failed":[]}"#, "mcp-envelope: stdin: \"failed\" is empty: a partial result has at least one failed item; when nothing failed, return the results as a normal success\n"),
+        (&["partial", "--envelope"], "[]", "mcp-envelope: stdin: the partial result spec must be a JSON object, not an array\n"),
+    ];
+    for (args, stdin, stderr) in cases {
+        let run = cli(args, stdin);
+        assert_eq!(
+            (run.status, run.stdout.as_str(), run.stderr.as_str()),
+            (2, "", *stderr),
+            "{args:?} {stdin}"
+        );
+    }
+}
+
+#[allow(dead_code)]
+mod common;
+
+/// Every `call` vector of the recovery helpers and the partial result, run
+/// through its command: the exact output and a newline, or the exact refusal
+/// as one line.
+#[test]
+fn the_recovery_commands_match_every_call_vector() {
+    use common::vectors::{load_all, CaseKind};
+    let mut ran = 0;
+    for case in load_all() {
+        let CaseKind::Call { name, input, outcome } = case.kind else {
+            continue;
+        };
+        let args: &[&str] = match name.as_str() {
+            "exception-result" => &["exception"],
+            "upstream-error" => &["upstream"],
+            "access-error" => &["access"],
+            "empty-result" => &["empty"],
+            "partial-result" => &["partial"],
+            "render-partial" => &["partial", "--envelope"],
+            _ => continue,
+        };
+        let run = cli(args, &input);
+        let got = (run.status, run.stdout, run.stderr);
+        let want = match outcome {
+            Ok(output) => (0, format!("{output}\n"), String::new()),
+            Err(refusal) => (2, String::new(), format!("mcp-envelope: stdin: {refusal}\n")),
+        };
+        if let Err(diff) = common::same(&case.name, &format!("{got:?}"), &format!("{want:?}")) {
+            panic!("{diff}");
+        }
+        ran += 1;
+    }
+    assert!(ran > 50, "only {ran} call vectors");
 }

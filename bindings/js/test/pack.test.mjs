@@ -42,10 +42,12 @@ after(() => rmSync(work, { recursive: true, force: true }));
 test('the tarball holds the built package and nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
   for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/mcp.js', 'dist/component.js', 'dist/load/node.js', 'dist/load/worker.js',
-    'dist/load/embedded.js', 'generated/envelope.js', 'generated/core-wasm.js', 'generated/envelope.core.wasm', 'package.json', 'README.md']) {
+    'dist/load/embedded.js', 'generated/envelope.js', 'generated/core-wasm.js', 'generated/envelope.core.wasm', 'package.json', 'README.md',
+    'LICENSE-MIT', 'LICENSE-APACHE']) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball`);
   }
-  assert.deepEqual(files.filter((f) => !/^dist\//.test(f) && !['package.json', 'README.md', 'generated/envelope.js', 'generated/core-wasm.js', 'generated/envelope.core.wasm'].includes(f)), []);
+  assert.deepEqual(files.filter((f) => !/^dist\//.test(f) && !['package.json', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'generated/envelope.js', 'generated/core-wasm.js', 'generated/envelope.core.wasm'].includes(f)), []);
+  assert.equal(JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).license, 'MIT OR Apache-2.0');
 });
 
 test('the package imports only its own files: Node built-ins only in the Node loader, no WASI shims, no packages', () => {

@@ -41,6 +41,11 @@ def test_the_wheel_ships_the_component_and_the_type_marker(wheel):
     assert not any("tests/" in n or n.endswith(".pyc") for n in names)
     assert "Requires-Dist: wasmtime>=50.0.1" in metadata
     assert "Requires-Python: >=3.10" in metadata
+    # PEP 639: the licence expression and both texts.
+    assert "License-Expression: MIT OR Apache-2.0" in metadata
+    assert "License-File: LICENSE-MIT" in metadata and "License-File: LICENSE-APACHE" in metadata
+    licenses = {n.split(".dist-info/licenses/", 1)[1] for n in names if ".dist-info/licenses/" in n}
+    assert licenses == {"LICENSE-MIT", "LICENSE-APACHE"}
 
 
 def fresh_venv(tmp_path: Path) -> Path:

@@ -1,0 +1,131 @@
+//! What the command accepts, declared for clap: the doc comments here are
+//! the `--help` text.
+
+use clap::builder::{NonEmptyStringValueParser, PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
+use mcp_envelope::validation::ValidationOptions;
+use mcp_envelope::Format;
+use std::path::PathBuf;
+
+const EXIT_STATUS: &str = "\
+Each command reads one input, from FILE or, when FILE is absent or `-`, from
+standard input, and prints its output and one newline on standard output.
+
+Exit status: 0 done; 1 `parse` found no envelope; 2 bad input or usage. An
+error is one line on standard error, starting `mcp-envelope: `, and nothing
+on standard output.";
+
+/// Recoverable error envelopes for MCP tools: renders, wraps and reads back
+/// <tool_error>, <validation_error> and <partial_result> envelopes.
+#[derive(Debug, Parser)]
+#[command(name = "mcp-envelope", version, after_help = EXIT_STATUS, arg_required_else_help = false)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Renders an error spec (JSON) as its envelope.
+    ///
+    /// The spec is one JSON object with the seed's `toolError` option names:
+    /// `code` and `message` required; `suggestion`, `availableActions`,
+    /// `details`, `retryAfter`, `severity`, `category`, `retryable`,
+    /// `customerMessage`, `correlationId`, `deltas`, `locale`, `limits` and
+    /// more (README, "The CLI"). Prints the envelope and one newline.
+    Render(Envelope),
+    /// Renders an error spec (JSON) as an MCP CallToolResult (JSON).
+    ///
+    /// Reads the spec `render` reads and prints the CallToolResult carrying
+    /// its envelope as the one text block, with `isError`.
+    Result(Envelope),
+    /// Renders validation issues (JSON) as a <validation_error>.
+    ///
+    /// Reads `{"issues": [..], "deltas": [..]}` or a bare array of issues
+    /// (docs/validation.md) and prints the envelope and one newline.
+    Validate(Validate),
+    /// Reads an envelope in any form back to its spec (JSON).
+    ///
+    /// Takes a <tool_error> (XML, JSON or text form, bare or inside a
+    /// CallToolResult) and prints its spec; a <validation_error> prints as
+    /// `{"action", "fields", "deltas"}`. Exit status 1 when the input holds
+    /// no envelope.
+    Parse(Input),
+    /// Reports an exception in a tool as INTERNAL_ERROR with a correlation id.
+    ///
+    /// Input: `{"tool", "exception", "correlationId"?, "random"?, "format"?,
+    /// "locale"?}`; output: `{"result": CallToolResult, "correlationId",
+    /// "log"}`, the exception text in the log line only
+    /// (docs/recovery-helpers.md).
+    Exception(Input),
+    /// Maps an upstream HTTP failure onto an error spec.
+    ///
+    /// Input: `{"status", "headers"?, "body"?, "now"?, "service"?,
+    /// "excerptChars"?, "correlationId"?, "locale"?}`; output: `{"error":
+    /// spec, "log": {"status", "body", "retryAfterIgnored"?}}`, the body kept
+    /// out of the spec (docs/recovery-helpers.md).
+    Upstream(Input),
+    /// Words a permission (FORBIDDEN) or sign-in (AUTH_REQUIRED) failure.
+    ///
+    /// Input: `{"kind": "forbidden"|"auth-required", "action"?, "resource"?,
+    /// "correlationId"?, "locale"?}`; output: the error spec
+    /// (docs/recovery-helpers.md).
+    Access(Input),
+    /// Reports a query that matched nothing, as a successful CallToolResult.
+    ///
+    /// Input: `{"what", "query"?, "suggestion"?, "structuredContent"?,
+    /// "locale"?, "localizeSteering"?}`; output: the CallToolResult
+    /// (docs/recovery-helpers.md).
+    Empty(Input),
+    /// Renders a partial-result spec (JSON) as a CallToolResult (JSON).
+    ///
+    /// Input: `{"obtained": [..], "failed": [{"item", "code", ..}], "task"?,
+    /// "tried"?, "recovery"?, "format"?, ..}` (docs/partial-results.md);
+    /// output: the CallToolResult carrying the <partial_result> envelope, or
+    /// with --envelope the envelope alone, in the spec's `format`.
+    Partial(Partial),
+}
+
+/// Where the input comes from.
+#[derive(Debug, Args)]
+pub struct Input {
+    /// The input file; absent or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct Envelope {
+    /// The envelope's form.
+    #[arg(long, value_name = "FORMAT", default_value = "xml", value_parser = format_parser())]
+    pub format: Format,
+    #[command(flatten)]
+    pub input: Input,
+}
+
+#[derive(Debug, Args)]
+pub struct Validate {
+    /// The tool (action) the arguments were for, named in the envelope.
+    #[arg(long, value_name = "NAME", value_parser = NonEmptyStringValueParser::new())]
+    pub action: String,
+    /// Fields listed before a <more_fields> line counts the rest.
+    #[arg(long, value_name = "N", default_value_t = ValidationOptions::DEFAULT_MAX_FIELDS, allow_negative_numbers = true)]
+    pub max_fields: usize,
+    #[command(flatten)]
+    pub input: Input,
+}
+
+#[derive(Debug, Args)]
+pub struct Partial {
+    /// Print the envelope alone instead of the CallToolResult.
+    #[arg(long)]
+    pub envelope: bool,
+    #[command(flatten)]
+    pub input: Input,
+}
+
+/// `xml`, `json` or `text`: the library's own spellings.
+fn format_parser() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(Format::ALL.iter().map(|format| format.as_str()))
+        .map(|wire| Format::from_wire(&wire).expect("clap admits only the possible values"))
+}

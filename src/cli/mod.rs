@@ -1,0 +1,171 @@
+//! The command's work: parse the arguments, read the input, call the library
+//! and say what happened in one line when it fails.
+
+mod args;
+
+use args::{Cli, Command, Envelope, Input, Partial, Validate};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
+use mcp_envelope::partial::{partial_result_json, render_partial_json};
+use mcp_envelope::validation::{self, ValidationOptions};
+use mcp_envelope::{
+    access_error_json, call_tool_result, empty_result_json, exception_result_json, parse, render, spec,
+    upstream_error_json, ParseError, SpecError, ToolError,
+};
+use std::ffi::OsString;
+use std::io::Read;
+
+/// An exit status and the one line that explains it.
+pub type Failure = (u8, String);
+
+/// What a run prints on stdout (followed by one newline), or its failure.
+pub enum Outcome {
+    Output(String),
+    /// `--help` or `--version`: clap prints it (on stdout) and the exit is 0.
+    Shown(clap::Error),
+}
+
+/// Runs the command line `args` (the program name first).
+pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            return Ok(Outcome::Shown(e))
+        }
+        Err(e) => return Err(usage(&e, &args)),
+    };
+    let output = match cli.command {
+        Command::Render(Envelope { format, input }) => render(&error_spec(&input)?, format),
+        Command::Result(Envelope { format, input }) => call_tool_result(&error_spec(&input)?, format),
+        Command::Validate(command) => validate(command)?,
+        Command::Parse(input) => parse_any(&read(&input)?)?,
+        Command::Exception(input) => from_json(&input, exception_result_json)?,
+        Command::Upstream(input) => from_json(&input, upstream_error_json)?,
+        Command::Access(input) => from_json(&input, access_error_json)?,
+        Command::Empty(input) => from_json(&input, empty_result_json)?,
+        Command::Partial(Partial { envelope, input }) => from_json(
+            &input,
+            if envelope {
+                render_partial_json
+            } else {
+                partial_result_json
+            },
+        )?,
+    };
+    Ok(Outcome::Output(output))
+}
+
+/// A clap usage error as one line: clap's first paragraph (its lines joined),
+/// any tip it gives in parentheses, and where to look.
+fn usage(e: &clap::Error, args: &[OsString]) -> Failure {
+    let rendered = e.render().to_string();
+    let mut paragraphs = rendered.split("\n\n").map(str::trim).filter(|p| !p.is_empty());
+    let flat = |paragraph: &str| paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+    let first = paragraphs.next().unwrap_or("bad usage");
+    let mut message = flat(first.strip_prefix("error: ").unwrap_or(first));
+    if e.kind() == ErrorKind::MissingSubcommand {
+        message = format!("no command given ({})", command_names());
+    }
+    for tip in paragraphs.filter_map(|p| p.strip_prefix("tip: ")) {
+        message.push_str(&format!(" ({})", flat(tip)));
+    }
+    // The subcommand whose help to point at, when the words name one.
+    let command = args
+        .get(1)
+        .and_then(|a| a.to_str())
+        .filter(|name| Cli::command().find_subcommand(name).is_some());
+    let help = match command {
+        Some(name) => format!("mcp-envelope {name} --help"),
+        None => "mcp-envelope --help".to_owned(),
+    };
+    (2, format!("{message}; see '{help}'"))
+}
+
+/// `commands: render, result, …`
+fn command_names() -> String {
+    let command = Cli::command();
+    let names: Vec<_> = command
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .filter(|name| name != "help")
+        .collect();
+    format!("commands: {}", names.join(", "))
+}
+
+fn validate(
+    Validate {
+        action,
+        max_fields,
+        input,
+    }: Validate,
+) -> Result<String, Failure> {
+    let options = ValidationOptions {
+        max_fields,
+        ..ValidationOptions::default()
+    };
+    let (issues, deltas) = validation::issues_and_deltas_from_json(&read(&input)?).map_err(|e| bad(&input, e))?;
+    Ok(validation::render_validation(&action, &issues, &deltas, options))
+}
+
+/// A `<tool_error>` (in any form) prints its spec; a `<validation_error>` its fields.
+fn parse_any(input: &str) -> Result<String, Failure> {
+    match parse(input) {
+        Ok(error) => Ok(spec::to_json(&error)),
+        Err(ParseError::NoEnvelope) => match validation::parse_validation(input) {
+            Ok(envelope) => Ok(validation::envelope_to_json(&envelope)),
+            Err(ParseError::NoEnvelope) => Err((1, ParseError::NoEnvelope.to_string())),
+            Err(malformed) => Err((2, malformed.to_string())),
+        },
+        Err(malformed) => Err((2, malformed.to_string())),
+    }
+}
+
+fn error_spec(input: &Input) -> Result<ToolError, Failure> {
+    spec::from_json(&read(input)?).map_err(|e| bad(input, e))
+}
+
+/// One of the library's JSON-in, JSON-out entry points.
+fn from_json(input: &Input, entry: fn(&str) -> Result<String, SpecError>) -> Result<String, Failure> {
+    entry(&read(input)?).map_err(|e| bad(input, e))
+}
+
+/// Refused input, named by where it came from: `stdin: unknown key …`.
+fn bad(input: &Input, e: SpecError) -> Failure {
+    (2, format!("{}: {e}", source_name(input)))
+}
+
+/// `stdin`, or the file's path (quoted when printing it as it is would not
+/// keep the message on one line).
+fn source_name(input: &Input) -> String {
+    match input.file.as_deref().filter(|path| path.as_os_str() != "-") {
+        None => "stdin".to_owned(),
+        Some(path) => {
+            let shown = path.display().to_string();
+            if shown.chars().any(char::is_control) {
+                format!("{shown:?}")
+            } else {
+                shown
+            }
+        }
+    }
+}
+
+/// The input's text.
+fn read(input: &Input) -> Result<String, Failure> {
+    let name = source_name(input);
+    let mut bytes = Vec::new();
+    let result = match input.file.as_deref().filter(|path| path.as_os_str() != "-") {
+        None => std::io::stdin().read_to_end(&mut bytes).map(drop),
+        Some(path) => std::fs::read(path).map(|read| bytes = read),
+    };
+    result.map_err(|e| (2, format!("cannot read {name}: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| {
+        (
+            2,
+            format!(
+                "{name} is not UTF-8: invalid byte at offset {}",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
