@@ -402,7 +402,7 @@ fn a_file_argument_is_read_instead_of_stdin() {
         (
             2,
             "",
-            format!("mcp-envelope: {bad}: \"retryAfter\" must not be negative\n")
+            format!("mcp-envelope: {bad}: retryAfter: must not be negative\n")
         )
     );
     let latin1 = scratch_file("cli-latin1.json", b"{\"code\":\"\xe9\"}");
@@ -546,7 +546,7 @@ fn the_recovery_commands_refuse_bad_input_with_one_line() {
     let cases: &[(&[&str], &str, &str)] = &[
         (&["exception"], r#"{"tool":"charge","exception":"boom"}"#, "mcp-envelope: stdin: missing \"correlationId\" or \"random\": give the caller's correlation id, or host randomness (at least 12 hex digits) for a fresh one\n"),
         (&["upstream"], r#"{"status":200}"#, "mcp-envelope: stdin: \"status\" is 200: an upstream failure is an HTTP status from 400 to 599\n"),
-        (&["access"], r#"{"kind":"maybe"}"#, "mcp-envelope: stdin: \"kind\" is \"maybe\"; expected one of: forbidden, auth-required\n"),
+        (&["access"], r#"{"kind":"maybe"}"#, "mcp-envelope: stdin: kind: unknown variant `maybe`, expected `forbidden` or `auth-required`\n"),
         (&["empty"], "[]", "mcp-envelope: stdin: the empty-result input must be a JSON object, not an array\n"),
         (&["partial"], r#"{"obtained":[],"failed":[]}"#, "mcp-envelope: stdin: \"failed\" is empty: a partial result has at least one failed item; when nothing failed, return the results as a normal success\n"),
         (&["partial", "--envelope"], "[]", "mcp-envelope: stdin: the partial result spec must be a JSON object, not an array\n"),
