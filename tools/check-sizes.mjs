@@ -7,6 +7,13 @@
 // and readers (30 KB), the caps (12 KB), the pt-BR catalogs (rodata), the
 // ledger (5 KB). Reading Retry-After's HTTP-dates with the httpdate crate
 // instead of by hand added 6 KB raw, 2.7 KB gzip (424,586 / 177,148 bytes).
+// Issue 14 put the core on serde, serde_json (with serde_path_to_error to
+// name a refused key) and quick-xml instead of readers of its own: at
+// opt-level 3 that is 571 KB raw / 231 KB gzip; built for size (opt-level
+// "z", wasm-opt -Oz, scripts/build-component) 456 / 199.4 KB. The budget is
+// the issue's ceiling, 480 KB raw and 200 KB gzip. serde_path_to_error is
+// 36 KB raw / 15 KB gzip of it (each input struct's visitor is instantiated
+// for its path-tracking deserializer).
 // The goal of 150 KB raw / 60 KB gzip needs the core written for size:
 // fewer `format!` sites, shared readers, a smaller allocator.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json]
@@ -14,7 +21,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 430_000, gzip: 180_000 };
+const BUDGET = { raw: 480_000, gzip: 200_000 };
 const args = process.argv.slice(2);
 const rowsAt = args.indexOf('--rows');
 const rowsOut = rowsAt >= 0 ? args.splice(rowsAt, 2)[1] : undefined;
