@@ -88,17 +88,26 @@ fn hostile_strings_never_trap_and_match_the_core() {
 }
 
 #[test]
-fn deeply_nested_json_is_refused_not_a_crash() {
+fn deeply_nested_json_never_traps_and_a_deep_detail_renders() {
     let mut i = Instance::new();
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     let got = i
         .api
         .call_render(&mut i.store, &format!("{{\"message\":{deep}}}"), wit::Format::Xml)
         .expect("no trap");
-    assert_eq!(
-        got.unwrap_err(),
-        "invalid JSON in \"message\": recursion limit exceeded at line 1 column 128"
-    );
+    assert_eq!(got.unwrap_err(), "message: invalid type: sequence, expected a string");
+    // As a detail it is content: shown, cut to the text cap and marked, never refused.
+    let got = i
+        .api
+        .call_render(
+            &mut i.store,
+            &format!("{{\"code\":\"X\",\"message\":\"m\",\"details\":{{\"body\":{deep}}}}}"),
+            wit::Format::Xml,
+        )
+        .expect("no trap")
+        .expect("rendered");
+    let kept = "[".repeat(475);
+    assert!(got.contains(&format!("<detail key=\"body\">{kept}… [199525 characters cut]</detail>")), "{got}");
     let got = i
         .api
         .call_read_envelope(&mut i.store, &format!("{{\"content\":{deep}}}"))
