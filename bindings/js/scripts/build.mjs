@@ -61,10 +61,13 @@ const EXPECTED = {
 const cores = readdirSync(generated).filter((f) => f.endsWith('.wasm')).sort();
 const mainImports = describe('envelope.core.wasm').split(' exports ')[0];
 const helpers = cores.filter((f) => f !== 'envelope.core.wasm');
-if (cores[0] !== 'envelope.core.wasm' || !/^imports \[\[export\]mcp:envelope\/api@[0-9.]+:\[resource-new\]ledger\/function\]$/.test(mainImports) ||
+// Built for size (opt-level "z"), the core keeps the ledger handle's drop
+// glue in its constructor (never run: the handle is taken first), so it may
+// import [resource-drop]ledger too; jco's bindings provide it.
+if (cores[0] !== 'envelope.core.wasm' || !/^imports \[(\[export\]mcp:envelope\/api@[0-9.]+:\[resource-drop\]ledger\/function )?\[export\]mcp:envelope\/api@[0-9.]+:\[resource-new\]ledger\/function\]$/.test(mainImports) ||
   helpers.join() !== Object.keys(EXPECTED).join() || helpers.some((f) => describe(f) !== EXPECTED[f])) {
   console.error(`build: the component now holds ${cores.map((f) => `${f} (${describe(f)})`).join(', ')}; ` +
-    'the loaders expect envelope.core.wasm importing only [resource-new]ledger, and src/component.ts stands in for the ledger destructor\'s shim and fixup only');
+    'the loaders expect envelope.core.wasm importing only [resource-new]ledger (and [resource-drop]ledger), and src/component.ts stands in for the ledger destructor\'s shim and fixup only');
   process.exit(1);
 }
 for (const helper of helpers) rmSync(join(generated, helper));

@@ -131,7 +131,7 @@ describe('upstreamError', () => {
     assert.throws(() => upstreamError({ status: 429, now: Date.now() }),
       refused('"now" is after the year 9999 in Unix seconds: milliseconds must be divided by 1000'));
     assert.throws(() => upstreamError({ status: 429, headers: { 'Retry-After': '1', 'retry-after': '2' } }),
-      refused('"headers" has "Retry-After" and "retry-after": header names are case-insensitive, so give each once'));
+      refused('headers: "Retry-After" and "retry-after" are one header (names are case-insensitive): give it once'));
     assert.throws(() => upstreamError([503]), refused('the upstream-error input must be a JSON object, not an array'));
   });
 });
