@@ -6,6 +6,9 @@
 //! cut already: cutting it further counts from its original length, and a
 //! text within its cap is never touched, so rendering a capped envelope again
 //! gives the same bytes.
+//!
+//! Ours: the marker and its counting are the envelope's wire format, and no
+//! crate cuts text that way.
 
 use std::borrow::Cow;
 

@@ -107,7 +107,12 @@ fn deeply_nested_json_never_traps_and_a_deep_detail_renders() {
         .expect("no trap")
         .expect("rendered");
     let kept = "[".repeat(475);
-    assert!(got.contains(&format!("<detail key=\"body\">{kept}… [199525 characters cut]</detail>")), "{got}");
+    assert!(
+        got.contains(&format!(
+            "<detail key=\"body\">{kept}… [199525 characters cut]</detail>"
+        )),
+        "{got}"
+    );
     let got = i
         .api
         .call_read_envelope(&mut i.store, &format!("{{\"content\":{deep}}}"))

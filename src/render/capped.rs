@@ -8,6 +8,8 @@
 //! message is cut to its first line, the customer message is cut, and the
 //! message's first line is cut further. The code, severity, recovery,
 //! retry-after, category, retryable and correlation id are never dropped.
+//!
+//! Ours: the order of the cuts is the envelope format's rule (docs/size-caps.md).
 
 use std::borrow::Cow;
 

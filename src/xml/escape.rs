@@ -1,6 +1,9 @@
 //! Escaping that keeps any text well-formed XML: forbidden characters become
 //! U+FFFD (visible, never dropped), and only what a parser would otherwise
 //! change is escaped, so the text stays readable to a model.
+//!
+//! Ours: quick-xml's escaping escapes more than needed and keeps forbidden
+//! characters, which would make an envelope unreadable to a parser.
 
 /// Appends `\n{indent}<{name}>{escaped text}</{name}>`.
 pub(crate) fn element(out: &mut String, indent: &str, name: &str, text: &str) {
