@@ -37,8 +37,11 @@ string_enum!(Category {
 /// English here: the `code-defaults` export's shape; see [`default_recovery`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CodeDefaults {
+    /// The recovery branch the code implies when the caller sets no category.
     pub category: Category,
+    /// Whether another call can succeed when the caller does not say.
     pub retryable: bool,
+    /// The English recovery hint rendered when the caller gives no suggestion.
     pub recovery: &'static str,
 }
 

@@ -18,9 +18,15 @@ pub const DEFAULT_MAX_DELTAS: usize = 5;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum DeltaSeverity {
     // Declared from most to least severe, so sorting puts BREAKING first.
+    /// A call written for the old contract now fails (a field became required, a type
+    /// changed): always told to the model, first.
     Breaking,
+    /// A call written for the old contract still runs but may do something else (a new
+    /// default): told to the model after the BREAKING ones.
     Risky,
+    /// A compatible change, such as a new optional field: never shown to the model.
     Safe,
+    /// A change of wording only, such as a description: never shown to the model.
     Cosmetic,
 }
 
@@ -31,14 +37,19 @@ string_enum!(DeltaSeverity { Breaking = "BREAKING", Risky = "RISKY", Safe = "SAF
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a contract delta object")]
 pub struct ContractDelta {
+    /// How much the change can break a caller; envelopes show only BREAKING and RISKY ones.
     pub severity: DeltaSeverity,
     /// The action it concerns; `None` for a tool-wide change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
+    /// The argument or field that changed (`amount`).
     pub field: String,
+    /// What changed, in words the model reads (`amount is now integer cents`).
     pub description: String,
+    /// The old form (`number (dollars)`), if stated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub before: Option<String>,
+    /// The new form (`integer (cents)`), if stated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
 }

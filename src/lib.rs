@@ -33,6 +33,8 @@
 //! WebAssembly component's glue lives in one module, `component`, compiled
 //! only for `wasm32`.
 
+#![warn(missing_docs)]
+
 /// Gives a fieldless enum its wire spelling: `ALL`, `as_str`, `from_wire`, `Display`.
 macro_rules! string_enum {
     ($ty:ident { $($variant:ident = $text:literal),* }) => {

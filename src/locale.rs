@@ -9,8 +9,10 @@
 /// A catalog's language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Locale {
+    /// English (`en`), the default.
     #[default]
     En,
+    /// Brazilian Portuguese (`pt-BR`); the lines that steer the model follow it only with `localize_steering`.
     PtBr,
 }
 

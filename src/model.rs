@@ -14,9 +14,12 @@ use crate::locale::Locale;
 /// `Warning` is guidance on a result that still succeeded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Severity {
+    /// The call failed (`isError: true`); the default.
     #[default]
     Error,
+    /// The call failed and must not be retried blindly (`isError: true`), as in the repeat ledger's stop envelope.
     Critical,
+    /// The call succeeded with a caveat (`isError: false`), such as a deprecated parameter used or a fallback applied.
     Warning,
 }
 
@@ -49,10 +52,13 @@ impl Severity {
 /// an error and its envelope with a text cut (see `Limits`) differ.
 #[derive(Debug, Clone, Default)]
 pub struct ToolError {
+    /// The stable code the model branches on: canonical (`NOT_FOUND`) or custom.
     pub code: String,
+    /// What failed, in a sentence the model reads.
     pub message: String,
     /// Rendered as the recovery; the code's default is used when unset.
     pub suggestion: Option<String>,
+    /// Names of actions the model can call instead, in order.
     pub available_actions: Vec<String>,
     /// Actions that exist beyond those in `available_actions`, only counted
     /// (an envelope read back states how many it left out).
@@ -63,8 +69,11 @@ pub struct ToolError {
     pub omitted_details: usize,
     /// Whole seconds before a retry can help.
     pub retry_after: Option<u32>,
+    /// How bad the failure is; [`Severity::Error`] unless set.
     pub severity: Severity,
+    /// The recovery branch; `None` means the code's default (see [`ToolError::category_or_default`]).
     pub category: Option<Category>,
+    /// Whether another call can succeed; `None` means the code's default (see [`ToolError::is_retryable`]).
     pub retryable: Option<bool>,
     /// Words safe to pass on to a person.
     pub customer_message: Option<String>,
@@ -135,6 +144,7 @@ impl ToolError {
         self
     }
 
+    /// Sets how bad the failure is: error (the default), critical or warning.
     pub fn severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self
@@ -150,21 +160,25 @@ impl ToolError {
         self.severity(Severity::Warning)
     }
 
+    /// Sets the recovery branch, in place of the code's default.
     pub fn category(mut self, category: Category) -> Self {
         self.category = Some(category);
         self
     }
 
+    /// Sets whether another call can succeed, in place of the code's default.
     pub fn retryable(mut self, retryable: bool) -> Self {
         self.retryable = Some(retryable);
         self
     }
 
+    /// Sets the words safe to pass on to a person.
     pub fn customer_message(mut self, text: impl Into<String>) -> Self {
         self.customer_message = Some(text.into());
         self
     }
 
+    /// Sets the id under which the server logged the failure, so support can find it.
     pub fn correlation_id(mut self, id: impl Into<String>) -> Self {
         self.correlation_id = Some(id.into());
         self
@@ -266,10 +280,12 @@ impl ToolError {
         self.severity.is_error()
     }
 
+    /// The customer message, if set and not empty.
     pub fn customer_message_text(&self) -> Option<&str> {
         non_empty(&self.customer_message)
     }
 
+    /// The correlation id, if set and not empty.
     pub fn correlation_id_text(&self) -> Option<&str> {
         non_empty(&self.correlation_id)
     }

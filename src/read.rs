@@ -28,9 +28,13 @@ pub const UNKNOWN_CODE: &str = "UNKNOWN_ERROR";
 /// What a text holds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reading {
+    /// A `<tool_error>`, in its XML, JSON or text form.
     ToolError(ToolError),
+    /// A `<validation_error>`: arguments that failed, one line per field.
     ValidationError(ValidationEnvelope),
+    /// A `<partial_result>`, in any of its three forms: some items obtained, some failed.
     PartialResult(PartialResult),
+    /// No envelope: the text is something else, such as a success's data.
     None,
 }
 
@@ -182,8 +186,12 @@ fn validation_message(v: &ValidationEnvelope) -> String {
 /// What a client throws for an error result.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientOutcome {
+    /// The code to branch on: the envelope's, `VALIDATION_ERROR`, `PARTIAL_RESULT`, or
+    /// `UNKNOWN_ERROR` when no envelope could be read.
     pub code: String,
+    /// The exception's message: the envelope's message or summary, else the result's own text.
     pub message: String,
+    /// The envelope the result holds; [`Reading::None`] when it holds none or a broken one.
     pub reading: Reading,
     /// Why the envelope the result holds could not be read, if it is broken.
     pub malformed: Option<String>,

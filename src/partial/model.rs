@@ -51,16 +51,19 @@ impl FailedItem {
         }
     }
 
+    /// Sets what went wrong, in words.
     pub fn message(mut self, message: impl Into<String>) -> Self {
         self.message = Some(message.into());
         self
     }
 
+    /// Sets the item's recovery branch, in place of its code's default.
     pub fn category(mut self, category: Category) -> Self {
         self.category = Some(category);
         self
     }
 
+    /// Sets whether another attempt can succeed, in place of its code's default.
     pub fn retryable(mut self, retryable: bool) -> Self {
         self.retryable = Some(retryable);
         self
@@ -149,6 +152,7 @@ impl PartialResult {
         PartialResult::default()
     }
 
+    /// Sets what was asked: the task the coordinator delegated.
     pub fn task(mut self, task: impl Into<String>) -> Self {
         self.task = Some(task.into());
         self
@@ -180,11 +184,13 @@ impl PartialResult {
         self
     }
 
+    /// Sets the next step for the coordinator, in place of [`PARTIAL_RECOVERY`].
     pub fn recovery(mut self, recovery: impl Into<String>) -> Self {
         self.recovery = Some(recovery.into());
         self
     }
 
+    /// Sets the id under which the server logged the call.
     pub fn correlation_id(mut self, id: impl Into<String>) -> Self {
         self.correlation_id = Some(id.into());
         self
@@ -262,6 +268,7 @@ impl PartialResult {
         self.failed.iter().any(FailedItem::is_retryable)
     }
 
+    /// The task, if set and not empty.
     pub fn task_text(&self) -> Option<&str> {
         non_empty(&self.task)
     }
@@ -271,6 +278,7 @@ impl PartialResult {
         non_empty(&self.recovery).unwrap_or(PARTIAL_RECOVERY)
     }
 
+    /// The correlation id, if set and not empty.
     pub fn correlation_id_text(&self) -> Option<&str> {
         non_empty(&self.correlation_id)
     }

@@ -25,6 +25,7 @@ pub struct ExceptionReport {
     pub error: ToolError,
     /// The `CallToolResult` JSON for the model.
     pub result: String,
+    /// The id the result and the log line share, so support can match them.
     pub correlation_id: String,
     /// One line for the log: `code=INTERNAL_ERROR correlationId="…" tool="…" exception="…"`.
     pub log: String,

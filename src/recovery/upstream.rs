@@ -47,14 +47,18 @@ pub struct UpstreamFailure<'a> {
     pub service: Option<&'a str>,
     /// How many characters of sanitized body to show; 0 (the default) shows none.
     pub excerpt_chars: usize,
+    /// The id under which the server logged the call; set on the error when not empty.
     pub correlation_id: Option<&'a str>,
+    /// The catalog of the customer message and the code's default recovery.
     pub locale: Locale,
 }
 
 /// The error and what the log keeps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UpstreamReport<'a> {
+    /// The error for the model, mapped from the status.
     pub error: ToolError,
+    /// What stays out of the envelope, for the server's log.
     pub log: UpstreamLog<'a>,
 }
 
@@ -62,6 +66,7 @@ pub struct UpstreamReport<'a> {
 /// a body of megabytes is not copied).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UpstreamLog<'a> {
+    /// The HTTP status the upstream answered with.
     pub status: u16,
     /// The body exactly as given.
     pub body: &'a str,

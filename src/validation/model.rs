@@ -7,16 +7,27 @@ use crate::locale::Locale;
 /// What kind of problem an issue is: Zod 4's issue codes, plus `MissingRequired`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IssueCode {
+    /// The value has the wrong type (`expected` names the right one).
     InvalidType,
+    /// Below a `minimum`: too short, too small, too few items, too early.
     TooSmall,
+    /// Above a `maximum`: too long, too large, too many items, too late.
     TooBig,
+    /// A string not in the expected `format` (with its `pattern` for `regex`).
     InvalidFormat,
+    /// A number that is not a multiple of `divisor`.
     NotMultipleOf,
+    /// An object with keys the schema does not declare (`keys`).
     UnrecognizedKeys,
+    /// A value that matches none of the allowed shapes.
     InvalidUnion,
+    /// A key of a record or map that is not of the allowed form.
     InvalidKey,
+    /// An element of a map or set that is not of the allowed form.
     InvalidElement,
+    /// A value that is not one of the allowed `values`.
     InvalidValue,
+    /// A check of the schema's own failed; the line uses the validator's `message`.
     Custom,
     /// A required field was not sent at all.
     MissingRequired,
@@ -61,7 +72,9 @@ pub struct Bound {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidationIssue {
+    /// Where the field is: keys and array indices from the arguments object.
     pub path: Vec<PathSegment>,
+    /// What kind of problem it is; it picks the line's template.
     pub code: IssueCode,
     /// The value sent, as JSON text; `None` means the field was not sent.
     pub input: Option<String>,
@@ -73,7 +86,9 @@ pub struct ValidationIssue {
     pub pattern: Option<String>,
     /// The allowed values, each as JSON text.
     pub values: Vec<String>,
+    /// The lower bound a `too_small` value missed.
     pub minimum: Option<Bound>,
+    /// The upper bound a `too_big` value passed.
     pub maximum: Option<Bound>,
     /// What was measured: `string` (length), `number`, `array` (items), `date`, ...
     pub origin: Option<String>,
@@ -86,6 +101,8 @@ pub struct ValidationIssue {
 }
 
 impl ValidationIssue {
+    /// An issue of this kind, nothing else set: about the whole arguments object until
+    /// [`at`](Self::at) names the field.
     pub fn new(code: IssueCode) -> Self {
         ValidationIssue {
             path: Vec::new(),
@@ -104,6 +121,7 @@ impl ValidationIssue {
         }
     }
 
+    /// Sets where the field is: keys and array indices from the arguments object.
     pub fn at(mut self, path: impl IntoIterator<Item = PathSegment>) -> Self {
         self.path = path.into_iter().collect();
         self
@@ -115,16 +133,19 @@ impl ValidationIssue {
         self
     }
 
+    /// Sets the expected type's name (`string`, `integer`, ...).
     pub fn expected(mut self, type_name: impl Into<String>) -> Self {
         self.expected = Some(type_name.into());
         self
     }
 
+    /// Sets the expected format (`email`, `url`, `regex`, ...).
     pub fn format(mut self, format: impl Into<String>) -> Self {
         self.format = Some(format.into());
         self
     }
 
+    /// Sets the validator's own words, used only where no template fits (`custom`).
     pub fn message(mut self, message: impl Into<String>) -> Self {
         self.message = Some(message.into());
         self
@@ -150,7 +171,9 @@ pub struct ValidationOptions {
 }
 
 impl ValidationOptions {
+    /// Fields listed by default before a `<more_fields>` line counts the rest.
     pub const DEFAULT_MAX_FIELDS: usize = 20;
+    /// Contract changes listed by default before a `<more_deltas>` line counts the rest.
     pub const DEFAULT_MAX_DELTAS: usize = 5;
 }
 

@@ -8,11 +8,13 @@ use crate::xml::{Event, XmlReader};
 /// A `<validation_error>` as read back.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ValidationEnvelope {
+    /// The action whose arguments failed (the root's `action` attribute).
     pub action: String,
     /// `(name, text)` of each listed field, in order.
     pub fields: Vec<(String, String)>,
     /// How many more invalid fields the envelope said it left out.
     pub omitted_fields: usize,
+    /// The contract changes listed in its `<contract_awareness>`.
     pub deltas: Vec<ContractDelta>,
     /// How many more contract changes the envelope said it left out.
     pub omitted_deltas: usize,

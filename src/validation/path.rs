@@ -10,7 +10,9 @@ use crate::json::{array, fail, kind_of, value, Value};
 /// One step of a path into the arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathSegment {
+    /// An object key, by name.
     Key(String),
+    /// An array index, counted from 0.
     Index(u64),
 }
 

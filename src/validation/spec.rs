@@ -22,9 +22,13 @@ use crate::locale::Locale;
 /// Everything `render_validation` needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValidationSpec {
+    /// The action whose arguments failed, named on the envelope's root.
     pub action: String,
+    /// What is wrong with the arguments, one field line each, in order.
     pub issues: Vec<ValidationIssue>,
+    /// Contract changes to tell the model about; only those that apply to `action` are shown.
     pub deltas: Vec<ContractDelta>,
+    /// The caps and the language the envelope is rendered with.
     pub options: ValidationOptions,
 }
 
