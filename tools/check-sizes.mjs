@@ -8,20 +8,17 @@
 // ledger (5 KB). Reading Retry-After's HTTP-dates with the httpdate crate
 // instead of by hand added 6 KB raw, 2.7 KB gzip (424,586 / 177,148 bytes).
 // Issue 14 put the core on serde, serde_json (with serde_path_to_error to
-// name a refused key) and quick-xml instead of readers of its own: at
-// opt-level 3 that is 571 KB raw / 231 KB gzip; built for size (opt-level
-// "z", wasm-opt -Oz, scripts/build-component) 456 / 199.4 KB. The budget is
-// the issue's ceiling, 480 KB raw and 200 KB gzip. serde_path_to_error is
-// 36 KB raw / 15 KB gzip of it (each input struct's visitor is instantiated
-// for its path-tracking deserializer).
-// The goal of 150 KB raw / 60 KB gzip needs the core written for size:
-// fewer `format!` sites, shared readers, a smaller allocator.
+// name a refused key) and quick-xml instead of readers of its own, and built
+// it for size: opt-level "z" and, with `cargo rustc --crate-type cdylib`,
+// the LTO cargo had skipped (docs/component-api.md, "Optimization level"):
+// 378,717 raw / 170,307 gzip. The issue's ceiling is 480 KB / 200 KB; the
+// budget is today's size with a little headroom.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 480_000, gzip: 200_000 };
+const BUDGET = { raw: 400_000, gzip: 180_000 };
 const args = process.argv.slice(2);
 // --no-budget: report only (the opt-level variants scripts/bench measures).
 const noBudget = args.includes('--no-budget');
