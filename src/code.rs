@@ -35,7 +35,7 @@ string_enum!(Category {
 /// What a canonical code implies: its category, whether another call can
 /// succeed, and the recovery hint rendered when the caller gives none (in
 /// English here: the `code-defaults` export's shape; see [`default_recovery`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct CodeDefaults {
     /// The recovery branch the code implies when the caller sets no category.
     pub category: Category,
@@ -48,13 +48,7 @@ pub struct CodeDefaults {
 impl CodeDefaults {
     /// `{"category","retryable","recovery"}`, as the component gives it.
     pub fn to_json(&self) -> String {
-        let mut out = format!(
-            "{{\"category\":\"{}\",\"retryable\":{},\"recovery\":",
-            self.category, self.retryable
-        );
-        crate::json::push_json_string(&mut out, self.recovery);
-        out.push('}');
-        out
+        crate::json::to_json(self)
     }
 }
 

@@ -14,12 +14,13 @@
 //! ```
 
 use crate::error::SpecError;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::json::{fail, read_member, Count, Object};
 
-/// The caps one envelope is rendered under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The caps one envelope is rendered under; written as the spec's `limits`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Limits {
     /// The most characters of the message, or of any other single text.
     pub message_chars: usize,
@@ -51,10 +52,7 @@ impl Limits {
 
     /// The same object, every key written.
     pub fn to_json(&self) -> String {
-        format!(
-            "{{\"messageChars\":{},\"envelopeChars\":{},\"actions\":{},\"details\":{}}}",
-            self.message_chars, self.envelope_chars, self.actions, self.details
-        )
+        crate::json::to_json(self)
     }
 }
 

@@ -12,15 +12,13 @@
 use std::fmt;
 
 use serde::de::{self, MapAccess, Visitor};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::code::Category;
 use crate::delta::ContractDelta;
-use crate::json::{
-    compact, fail, given, parse_string, push_json_array, push_json_object, push_json_string, read_input, Count, Object,
-};
-use crate::limits::LimitsInput;
+use crate::json::{compact, fail, given, is_false, is_zero, parse_string, read_input, Count, Object, Pairs};
+use crate::limits::{Limits, LimitsInput};
 use crate::locale::Locale;
 use crate::model::{Severity, ToolError, ToolFailureMeta};
 
@@ -123,72 +121,85 @@ pub fn to_json(error: &ToolError) -> String {
 /// Writes every field that is set, even one equal to its code's default: what
 /// an envelope read back states (`read_envelope`'s faithful spec).
 pub fn to_json_as_stated(e: &ToolError) -> String {
-    let mut out = String::from("{\"code\":");
-    push_json_string(&mut out, &e.code);
-    out.push_str(",\"message\":");
-    push_json_string(&mut out, &e.message);
-    if let Some(s) = &e.suggestion {
-        out.push_str(",\"suggestion\":");
-        push_json_string(&mut out, s);
-    }
-    if !e.available_actions.is_empty() {
-        out.push_str(",\"availableActions\":");
-        push_json_array(&mut out, &e.available_actions);
-    }
-    push_count(&mut out, "omittedActions", e.omitted_actions);
-    if !e.details.is_empty() {
-        out.push_str(",\"details\":");
-        push_json_object(&mut out, &e.details);
-    }
-    push_count(&mut out, "omittedDetails", e.omitted_details);
-    if let Some(seconds) = e.retry_after {
-        out.push_str(&format!(",\"retryAfter\":{seconds}"));
-    }
-    if e.severity != Severity::Error {
-        out.push_str(&format!(",\"severity\":\"{}\"", e.severity));
-    }
-    if let Some(category) = e.category {
-        out.push_str(&format!(",\"category\":\"{category}\""));
-    }
-    if let Some(retryable) = e.retryable {
-        out.push_str(&format!(",\"retryable\":{retryable}"));
-    }
-    if let Some(text) = &e.customer_message {
-        out.push_str(",\"customerMessage\":");
-        push_json_string(&mut out, text);
-    }
-    if let Some(id) = &e.correlation_id {
-        out.push_str(",\"correlationId\":");
-        push_json_string(&mut out, id);
-    }
-    if !e.deltas.is_empty() {
-        out.push_str(",\"deltas\":");
-        crate::delta::push_deltas_json(&mut out, &e.deltas.iter().collect::<Vec<_>>());
-    }
-    push_count(&mut out, "omittedDeltas", e.omitted_deltas);
-    if e.locale != Locale::En {
-        out.push_str(&format!(",\"locale\":\"{}\"", e.locale));
-    }
-    if e.localize_steering {
-        out.push_str(",\"localizeSteering\":true");
-    }
-    if let Some(limits) = &e.limits {
-        out.push_str(",\"limits\":");
-        out.push_str(&limits.to_json());
-    }
-    match e.tool_failure {
-        Some(ToolFailureMeta { now_ms: Some(now) }) => out.push_str(&format!(",\"toolFailure\":{{\"now\":{now}}}")),
-        Some(ToolFailureMeta { now_ms: None }) => out.push_str(",\"toolFailure\":true"),
-        None => {}
-    }
-    out.push('}');
-    out
+    crate::json::to_json(&SpecOutput {
+        code: &e.code,
+        message: &e.message,
+        suggestion: e.suggestion.as_deref(),
+        available_actions: &e.available_actions,
+        omitted_actions: e.omitted_actions,
+        details: Pairs(&e.details),
+        omitted_details: e.omitted_details,
+        retry_after: e.retry_after,
+        severity: (e.severity != Severity::Error).then_some(e.severity),
+        category: e.category,
+        retryable: e.retryable,
+        customer_message: e.customer_message.as_deref(),
+        correlation_id: e.correlation_id.as_deref(),
+        deltas: &e.deltas,
+        omitted_deltas: e.omitted_deltas,
+        locale: (e.locale != Locale::En).then_some(e.locale),
+        localize_steering: e.localize_steering,
+        limits: e.limits.as_ref(),
+        tool_failure: e.tool_failure.map(ToolFailureOutput),
+    })
 }
 
-/// `,"name":N` when N is not 0.
-fn push_count(out: &mut String, name: &str, count: usize) {
-    if count > 0 {
-        out.push_str(&format!(",\"{name}\":{count}"));
+/// A spec as written back: the keys in `KEYS` order, the unset ones left out.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SpecOutput<'a> {
+    code: &'a str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestion: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    available_actions: &'a [String],
+    #[serde(skip_serializing_if = "is_zero")]
+    omitted_actions: usize,
+    #[serde(skip_serializing_if = "Pairs::is_empty")]
+    details: Pairs<'a, String, String>,
+    #[serde(skip_serializing_if = "is_zero")]
+    omitted_details: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    severity: Option<Severity>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    category: Option<Category>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retryable: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    customer_message: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    correlation_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    deltas: &'a [ContractDelta],
+    #[serde(skip_serializing_if = "is_zero")]
+    omitted_deltas: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    locale: Option<Locale>,
+    #[serde(skip_serializing_if = "is_false")]
+    localize_steering: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limits: Option<&'a Limits>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_failure: Option<ToolFailureOutput>,
+}
+
+/// `toolFailure` as written: `true`, or `{"now": N}` with a clock.
+struct ToolFailureOutput(ToolFailureMeta);
+
+impl Serialize for ToolFailureOutput {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self.0.now_ms {
+            None => serializer.serialize_bool(true),
+            Some(now) => {
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry("now", &now)?;
+                map.end()
+            }
+        }
     }
 }
 

@@ -291,6 +291,43 @@ pub(crate) fn kind_of_text(text: &str, error: &Error) -> Option<&'static str> {
     }
 }
 
+/// Key-value pairs written as a JSON object, in their order (details).
+pub(crate) struct Pairs<'a, K, V>(pub(crate) &'a [(K, V)]);
+
+impl<K: AsRef<str>, V: AsRef<str>> serde::Serialize for Pairs<'_, K, V> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            map.serialize_entry(key.as_ref(), value.as_ref())?;
+        }
+        map.end()
+    }
+}
+
+impl<K, V> Pairs<'_, K, V> {
+    /// Whether there are none (`skip_serializing_if`).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// `#[serde(skip_serializing_if = "json::is_zero")]`: a count of 0 is left out.
+pub(crate) fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
+/// `#[serde(skip_serializing_if = "json::is_false")]`: an off switch is left out.
+pub(crate) fn is_false(on: &bool) -> bool {
+    !*on
+}
+
+/// The compact JSON of an output struct. Writing one cannot fail: its
+/// values are strings, numbers, booleans and maps with string keys.
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
 /// Appends `text` as a JSON string literal, escaped as serde_json escapes it.
 pub(crate) fn push_json_string(out: &mut String, text: &str) {
     // Writing a `str` cannot fail.

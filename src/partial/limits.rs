@@ -3,7 +3,7 @@
 //! entries each list shows (`items`).
 
 use crate::error::SpecError;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::json::{read_member, Count, Object};
 use crate::limits::{at_least, limits_in_force, Limits};
@@ -13,7 +13,8 @@ use crate::limits::{at_least, limits_in_force, Limits};
 /// `message_chars` and `envelope_chars` mean what they mean in `Limits`,
 /// with the same defaults and least values; `items` caps each of the three
 /// lists (obtained, failed, tried), the rest counted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PartialLimits {
     /// The most characters of any single text, marker included.
     pub message_chars: usize,
@@ -49,10 +50,7 @@ impl PartialLimits {
 
     /// The same object, every key written.
     pub fn to_json(&self) -> String {
-        format!(
-            "{{\"messageChars\":{},\"envelopeChars\":{},\"items\":{}}}",
-            self.message_chars, self.envelope_chars, self.items
-        )
+        crate::json::to_json(self)
     }
 }
 

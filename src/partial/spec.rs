@@ -3,13 +3,13 @@
 //! spec: an unknown key, a repeated key or a value of the wrong type is
 //! refused, naming the key.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::limits::PartialLimitsInput;
 use super::model::{FailedItem, PartialResult};
 use crate::code::Category;
 use crate::error::SpecError;
-use crate::json::{fail, given, push_json_array, push_json_string, read_input, Count, Object};
+use crate::json::{fail, given, is_zero, read_input, to_json, Count, Object};
 use crate::render::Format;
 
 /// The keys a partial-result spec may have, in the order `to_json_as_stated` writes them.
@@ -149,57 +149,63 @@ fn failed_item(input: FailedInput, i: usize) -> Result<FailedItem, SpecError> {
 /// );
 /// ```
 pub fn to_json_as_stated(partial: &PartialResult) -> String {
-    let mut out = String::from("{");
-    if let Some(task) = &partial.task {
-        out.push_str("\"task\":");
-        push_json_string(&mut out, task);
-        out.push(',');
+    /// One failed item as written.
+    #[derive(Serialize)]
+    struct FailedOutput<'a> {
+        item: &'a str,
+        code: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        category: Option<Category>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retryable: Option<bool>,
     }
-    out.push_str("\"obtained\":");
-    push_json_array(&mut out, &partial.obtained);
-    push_count(&mut out, "omittedObtained", partial.omitted_obtained);
-    out.push_str(",\"failed\":[");
-    for (i, failed) in partial.failed.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"item\":");
-        push_json_string(&mut out, &failed.item);
-        out.push_str(",\"code\":");
-        push_json_string(&mut out, &failed.code);
-        if let Some(message) = &failed.message {
-            out.push_str(",\"message\":");
-            push_json_string(&mut out, message);
-        }
-        if let Some(category) = failed.category {
-            out.push_str(&format!(",\"category\":\"{category}\""));
-        }
-        if let Some(retryable) = failed.retryable {
-            out.push_str(&format!(",\"retryable\":{retryable}"));
-        }
-        out.push('}');
+    /// The spec as written, in `KEYS` order.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct PartialOutput<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        task: Option<&'a str>,
+        obtained: &'a [String],
+        #[serde(skip_serializing_if = "is_zero")]
+        omitted_obtained: usize,
+        failed: Vec<FailedOutput<'a>>,
+        #[serde(skip_serializing_if = "is_zero")]
+        omitted_failed: usize,
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
+        tried: &'a [String],
+        #[serde(skip_serializing_if = "is_zero")]
+        omitted_tried: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        recovery: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        correlation_id: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        limits: Option<&'a super::limits::PartialLimits>,
     }
-    out.push(']');
-    push_count(&mut out, "omittedFailed", partial.omitted_failed);
-    if !partial.tried.is_empty() {
-        out.push_str(",\"tried\":");
-        push_json_array(&mut out, &partial.tried);
-    }
-    push_count(&mut out, "omittedTried", partial.omitted_tried);
-    if let Some(recovery) = &partial.recovery {
-        out.push_str(",\"recovery\":");
-        push_json_string(&mut out, recovery);
-    }
-    if let Some(id) = &partial.correlation_id {
-        out.push_str(",\"correlationId\":");
-        push_json_string(&mut out, id);
-    }
-    if let Some(limits) = &partial.limits {
-        out.push_str(",\"limits\":");
-        out.push_str(&limits.to_json());
-    }
-    out.push('}');
-    out
+    to_json(&PartialOutput {
+        task: partial.task.as_deref(),
+        obtained: &partial.obtained,
+        omitted_obtained: partial.omitted_obtained,
+        failed: partial
+            .failed
+            .iter()
+            .map(|f| FailedOutput {
+                item: &f.item,
+                code: &f.code,
+                message: f.message.as_deref(),
+                category: f.category,
+                retryable: f.retryable,
+            })
+            .collect(),
+        omitted_failed: partial.omitted_failed,
+        tried: &partial.tried,
+        omitted_tried: partial.omitted_tried,
+        recovery: partial.recovery.as_deref(),
+        correlation_id: partial.correlation_id.as_deref(),
+        limits: partial.limits.as_ref(),
+    })
 }
 
 /// `,"name":N` when N is not 0: the spec's counts, the JSON form's too.

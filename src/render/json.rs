@@ -5,10 +5,15 @@
 //! retryability, since they are the point of this form. JSON escaping is
 //! lossless, so no character is replaced.
 
+use std::borrow::Cow;
+
+use serde::Serialize;
+
 use super::capped::{render_capped, Capped};
-use crate::delta::push_deltas_json;
-use crate::json::{push_json_array, push_json_object, push_json_string};
-use crate::model::ToolError;
+use crate::code::Category;
+use crate::delta::ContractDelta;
+use crate::json::{is_zero, to_json, Pairs};
+use crate::model::{Severity, ToolError};
 
 /// Renders the JSON form, compact, keys in a fixed order.
 ///
@@ -24,64 +29,55 @@ pub fn render_json(error: &ToolError) -> String {
     render_capped(error, write)
 }
 
-fn write(view: &Capped<'_>) -> String {
-    let error = view.error;
-    let mut out = String::with_capacity(200 + view.message.kept.len());
-    out.push_str("{\"code\":");
-    push_json_string(&mut out, &view.code);
-    out.push_str(",\"severity\":\"");
-    out.push_str(error.severity.as_str());
-    out.push('"');
-    if let Some(category) = error.category_or_default() {
-        out.push_str(",\"errorCategory\":\"");
-        out.push_str(category.as_str());
-        out.push('"');
-    }
-    out.push_str(if error.is_retryable() {
-        ",\"isRetryable\":true"
-    } else {
-        ",\"isRetryable\":false"
-    });
-    out.push_str(",\"reason\":");
-    push_json_string(&mut out, &view.message.text());
-    if let Some(recovery) = &view.recovery {
-        out.push_str(",\"recovery\":");
-        push_json_string(&mut out, recovery);
-    }
-    if !view.actions.is_empty() {
-        out.push_str(",\"availableActions\":");
-        push_json_array(&mut out, &view.actions);
-    }
-    count(&mut out, "omittedActions", view.omitted_actions);
-    if !view.details.is_empty() {
-        out.push_str(",\"details\":");
-        push_json_object(&mut out, &view.details);
-    }
-    count(&mut out, "omittedDetails", view.omitted_details);
-    if let Some(seconds) = error.retry_after {
-        out.push_str(",\"retryAfter\":");
-        out.push_str(&seconds.to_string());
-    }
-    if let Some(text) = &view.customer_message {
-        out.push_str(",\"customerMessage\":");
-        push_json_string(&mut out, &text.text());
-    }
-    if let Some(id) = &view.correlation_id {
-        out.push_str(",\"correlationId\":");
-        push_json_string(&mut out, id);
-    }
-    if !view.deltas.is_empty() {
-        out.push_str(",\"contractDeltas\":");
-        push_deltas_json(&mut out, &view.deltas.iter().map(|d| &**d).collect::<Vec<_>>());
-    }
-    count(&mut out, "omittedDeltas", view.omitted_deltas);
-    out.push('}');
-    out
+/// The JSON form's object, in its key order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonForm<'a> {
+    code: &'a str,
+    severity: Severity,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_category: Option<Category>,
+    is_retryable: bool,
+    reason: Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recovery: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    available_actions: &'a [Cow<'a, str>],
+    #[serde(skip_serializing_if = "is_zero")]
+    omitted_actions: usize,
+    #[serde(skip_serializing_if = "Pairs::is_empty")]
+    details: Pairs<'a, Cow<'a, str>, Cow<'a, str>>,
+    #[serde(skip_serializing_if = "is_zero")]
+    omitted_details: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    customer_message: Option<Cow<'a, str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    correlation_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    contract_deltas: &'a [Cow<'a, ContractDelta>],
+    #[serde(skip_serializing_if = "is_zero")]
+    omitted_deltas: usize,
 }
 
-/// `,"name":N` when anything was left out of a list.
-fn count(out: &mut String, name: &str, count: usize) {
-    if count > 0 {
-        out.push_str(&format!(",\"{name}\":{count}"));
-    }
+fn write(view: &Capped<'_>) -> String {
+    let error = view.error;
+    to_json(&JsonForm {
+        code: &view.code,
+        severity: error.severity,
+        error_category: error.category_or_default(),
+        is_retryable: error.is_retryable(),
+        reason: view.message.text(),
+        recovery: view.recovery.as_deref(),
+        available_actions: &view.actions,
+        omitted_actions: view.omitted_actions,
+        details: Pairs(&view.details),
+        omitted_details: view.omitted_details,
+        retry_after: error.retry_after,
+        customer_message: view.customer_message.as_ref().map(|text| text.text()),
+        correlation_id: view.correlation_id.as_deref(),
+        contract_deltas: &view.deltas,
+        omitted_deltas: view.omitted_deltas,
+    })
 }

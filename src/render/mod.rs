@@ -1,10 +1,11 @@
 //! Pure render functions: a `ToolError` in, the text a model reads out.
 //!
-//! Written by hand: the envelope's layout is the format itself (the seed's
-//! golden outputs, byte for byte), which no serializer's conventions give;
-//! JSON strings go through serde_json, so their escaping is its own. Deriving
-//! `Serialize` for the JSON form was measured at 1.75 KB gzip more component
-//! for the same bytes, which the size budget cannot hold.
+//! The XML and text forms are written by hand: their layout is the format
+//! itself (the seed's golden outputs, byte for byte), which no serializer's
+//! conventions give. The JSON form, like every JSON output of the core, is a
+//! struct serde_json writes (`#[derive(Serialize)]`); the results that wrap
+//! an envelope already rendered (`CallToolResult`, JSON-RPC errors) put it in
+//! place by hand, its strings escaped by serde_json.
 
 pub(crate) mod capped;
 mod json;

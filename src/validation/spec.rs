@@ -8,15 +8,15 @@
 //! so `JSON.stringify(zodError.issues)` feeds it directly.
 
 use serde::de::{self, IgnoredAny};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::model::{Bound, IssueCode, ValidationIssue, ValidationOptions};
 use super::parse::ValidationEnvelope;
 use super::path::PathSegment;
-use crate::delta::{push_deltas_json, ContractDelta};
+use crate::delta::ContractDelta;
 use crate::error::SpecError;
-use crate::json::{fail, given, parse_string, push_json_string, read_input, read_list, read_member, Count, Object};
+use crate::json::{fail, given, is_zero, parse_string, read_input, read_list, read_member, to_json, Count, Object};
 use crate::locale::Locale;
 
 /// Everything `render_validation` needs.
@@ -240,28 +240,33 @@ impl<'de> Deserialize<'de> for NumberText {
 
 /// `{"action", "fields": [{"name", "text"}], "omittedFields"?, "deltas": [..], "omittedDeltas"?}`.
 pub fn envelope_to_json(envelope: &ValidationEnvelope) -> String {
-    let mut out = String::from("{\"action\":");
-    push_json_string(&mut out, &envelope.action);
-    out.push_str(",\"fields\":[");
-    for (i, (name, text)) in envelope.fields.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"name\":");
-        push_json_string(&mut out, name);
-        out.push_str(",\"text\":");
-        push_json_string(&mut out, text);
-        out.push('}');
+    /// One listed field as written.
+    #[derive(Serialize)]
+    struct Field<'a> {
+        name: &'a str,
+        text: &'a str,
     }
-    out.push(']');
-    if envelope.omitted_fields > 0 {
-        out.push_str(&format!(",\"omittedFields\":{}", envelope.omitted_fields));
+    /// The parsed envelope as written, in this key order.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct EnvelopeOutput<'a> {
+        action: &'a str,
+        fields: Vec<Field<'a>>,
+        #[serde(skip_serializing_if = "is_zero")]
+        omitted_fields: usize,
+        deltas: &'a [ContractDelta],
+        #[serde(skip_serializing_if = "is_zero")]
+        omitted_deltas: usize,
     }
-    out.push_str(",\"deltas\":");
-    push_deltas_json(&mut out, &envelope.deltas.iter().collect::<Vec<_>>());
-    if envelope.omitted_deltas > 0 {
-        out.push_str(&format!(",\"omittedDeltas\":{}", envelope.omitted_deltas));
-    }
-    out.push('}');
-    out
+    to_json(&EnvelopeOutput {
+        action: &envelope.action,
+        fields: envelope
+            .fields
+            .iter()
+            .map(|(name, text)| Field { name, text })
+            .collect(),
+        omitted_fields: envelope.omitted_fields,
+        deltas: &envelope.deltas,
+        omitted_deltas: envelope.omitted_deltas,
+    })
 }
