@@ -64,7 +64,6 @@ pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
         localize_steering: input.localize_steering.unwrap_or(false),
         max_fields: input.max_fields.map_or(defaults.max_fields, |c| c.0),
         max_deltas: input.max_deltas.map_or(defaults.max_deltas, |c| c.0),
-        ..defaults
     };
     let action = match input.action {
         Some(a) if !a.is_empty() => a,
