@@ -98,24 +98,25 @@ pub(crate) struct LimitsInput {
 impl LimitsInput {
     /// The caps in force, each below its least value refused, naming the key.
     pub(crate) fn in_force(&self) -> Result<Limits, SpecError> {
+        let (message_chars, envelope_chars) = text_caps(self.message_chars, self.envelope_chars)?;
         let d = Limits::DEFAULT;
         Ok(Limits {
-            message_chars: at_least(
-                "messageChars",
-                self.message_chars,
-                d.message_chars,
-                Limits::MIN_MESSAGE_CHARS,
-            )?,
-            envelope_chars: at_least(
-                "envelopeChars",
-                self.envelope_chars,
-                d.envelope_chars,
-                Limits::MIN_ENVELOPE_CHARS,
-            )?,
+            message_chars,
+            envelope_chars,
             actions: self.actions.map_or(d.actions, |c| c.0),
             details: self.details.map_or(d.details, |c| c.0),
         })
     }
+}
+
+/// The two caps every envelope has, `messageChars` and `envelopeChars`, as
+/// given or by default, each refused below its least.
+pub(crate) fn text_caps(message: Option<Count>, envelope: Option<Count>) -> Result<(usize, usize), SpecError> {
+    let d = Limits::DEFAULT;
+    Ok((
+        at_least("messageChars", message, d.message_chars, Limits::MIN_MESSAGE_CHARS)?,
+        at_least("envelopeChars", envelope, d.envelope_chars, Limits::MIN_ENVELOPE_CHARS)?,
+    ))
 }
 
 /// A cap as given (or its default), refused below `least`. Every envelope's

@@ -17,35 +17,14 @@ use serde_json::value::RawValue;
 
 use crate::code::Category;
 use crate::delta::ContractDelta;
-use crate::json::{compact, fail, given, is_false, is_zero, parse_string, read_input, Count, Object, Pairs};
+use crate::json::{
+    compact, fail, given, is_false, is_zero, parse_string, read_input, repeated_key, Count, Object, Pairs,
+};
 use crate::limits::{Limits, LimitsInput};
 use crate::locale::Locale;
 use crate::model::{Severity, ToolError, ToolFailureMeta};
 
 pub use crate::error::SpecError;
-
-/// The keys a spec may have, in the order `to_json` writes them.
-pub const KEYS: [&str; 19] = [
-    "code",
-    "message",
-    "suggestion",
-    "availableActions",
-    "omittedActions",
-    "details",
-    "omittedDetails",
-    "retryAfter",
-    "severity",
-    "category",
-    "retryable",
-    "customerMessage",
-    "correlationId",
-    "deltas",
-    "omittedDeltas",
-    "locale",
-    "localizeSteering",
-    "limits",
-    "toolFailure",
-];
 
 /// A spec as written: every key optional to serde, so that a missing `code`
 /// or `message` is refused in words of our own.
@@ -144,7 +123,7 @@ pub fn to_json_as_stated(e: &ToolError) -> String {
     })
 }
 
-/// A spec as written back: the keys in `KEYS` order, the unset ones left out.
+/// A spec as written back: the keys in the input's order, the unset ones left out.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct SpecOutput<'a> {
@@ -222,14 +201,15 @@ impl<'de> Deserialize<'de> for Details {
                 let mut details: Vec<(String, String)> = Vec::new();
                 while let Some(key) = map.next_key::<String>()? {
                     let raw = map.next_value::<Box<RawValue>>()?;
-                    if details.iter().any(|(k, _)| *k == key) {
-                        return Err(de::Error::custom(format!("the key {key:?} appears twice")));
-                    }
                     let text = match parse_string(raw.get()) {
                         Ok(text) => text.into_owned(),
                         Err(_) => compact(raw.get()),
                     };
                     details.push((key, text));
+                }
+                // Checked once, at the end: a host may hold thousands of details.
+                if let Some(key) = repeated_key(&details) {
+                    return Err(de::Error::custom(format!("the key {key:?} appears twice")));
                 }
                 Ok(Details(details))
             }

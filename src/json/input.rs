@@ -11,7 +11,7 @@ use std::fmt;
 use serde::de::{DeserializeOwned, Visitor};
 use serde::Deserialize;
 
-use super::{kind_of_text, repair_lone_surrogates, Error};
+use super::repair_lone_surrogates;
 use crate::error::SpecError;
 
 /// Reads a spec or an entry point's input (lone surrogates repaired first)
@@ -88,11 +88,7 @@ fn refusal(text: &str, what: &str, shape: Shape, member: bool, path: &str, e: se
     };
     match text.trim_start().as_bytes().first() {
         Some(b) if *b != opener && !(shape == Shape::Array && *b == b'n') => {
-            let kind = match b {
-                b'{' => "an object",
-                _ => kind_of_text(text, &Error(e)).unwrap_or("something else"),
-            };
-            SpecError(format!("{what} must be {noun}, not {kind}"))
+            SpecError(format!("{what} must be {noun}, not {}", raw_kind(text)))
         }
         _ => SpecError(format!("{what}: {message}")),
     }

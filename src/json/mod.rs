@@ -278,17 +278,8 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 /// Names what a JSON text holds from its first character, for "must be an
 /// object, not ..." messages when the reader reports a type mismatch.
 pub(crate) fn kind_of_text(text: &str, error: &Error) -> Option<&'static str> {
-    if !error.is_data() {
-        return None;
-    }
-    match text.trim_start().as_bytes().first()? {
-        b'[' => Some("an array"),
-        b'"' => Some("a string"),
-        b't' | b'f' => Some("a boolean"),
-        b'n' => Some("null"),
-        b'-' | b'0'..=b'9' => Some("a number"),
-        _ => None,
-    }
+    let first = text.trim_start().as_bytes().first()?;
+    (error.is_data() && *first != b'{').then(|| raw_kind(text))
 }
 
 /// Key-value pairs written as a JSON object, in their order (details).

@@ -6,7 +6,7 @@ use crate::error::SpecError;
 use serde::{Deserialize, Serialize};
 
 use crate::json::{read_member, Count, Object};
-use crate::limits::{at_least, limits_in_force, Limits};
+use crate::limits::{at_least, limits_in_force, text_caps, Limits};
 
 /// The caps one partial result is rendered under.
 ///
@@ -88,21 +88,16 @@ pub(crate) struct PartialLimitsInput {
 impl PartialLimitsInput {
     /// The caps in force, each below its least value refused, naming the key.
     pub(crate) fn in_force(&self) -> Result<PartialLimits, SpecError> {
-        let d = PartialLimits::DEFAULT;
+        let (message_chars, envelope_chars) = text_caps(self.message_chars, self.envelope_chars)?;
         Ok(PartialLimits {
-            message_chars: at_least(
-                "messageChars",
-                self.message_chars,
-                d.message_chars,
-                Limits::MIN_MESSAGE_CHARS,
+            message_chars,
+            envelope_chars,
+            items: at_least(
+                "items",
+                self.items,
+                PartialLimits::DEFAULT.items,
+                PartialLimits::MIN_ITEMS,
             )?,
-            envelope_chars: at_least(
-                "envelopeChars",
-                self.envelope_chars,
-                d.envelope_chars,
-                Limits::MIN_ENVELOPE_CHARS,
-            )?,
-            items: at_least("items", self.items, d.items, PartialLimits::MIN_ITEMS)?,
         })
     }
 }

@@ -13,7 +13,6 @@
 
 use super::capped::{render_capped, Shown, ShownFailure, Writer};
 use super::model::PartialResult;
-use super::spec::push_count;
 use crate::json::{push_json_array, push_json_string};
 use crate::render::{push_text_line, Format};
 use crate::xml::{element, escape_attribute, escape_content, more_line};
@@ -292,5 +291,12 @@ fn write_text(view: &Shown<'_>) -> String {
 fn count_line(out: &mut String, key: &str, count: usize) {
     if count > 0 {
         push_text_line(out, key, &count.to_string());
+    }
+}
+
+/// `,"name":N` when N is not 0.
+fn push_count(out: &mut String, name: &str, count: usize) {
+    if count > 0 {
+        out.push_str(&format!(",\"{name}\":{count}"));
     }
 }

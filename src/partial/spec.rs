@@ -12,24 +12,6 @@ use crate::error::SpecError;
 use crate::json::{fail, given, is_zero, read_input, to_json, Count, Object};
 use crate::render::Format;
 
-/// The keys a partial-result spec may have, in the order `to_json_as_stated` writes them.
-pub const KEYS: [&str; 11] = [
-    "task",
-    "obtained",
-    "omittedObtained",
-    "failed",
-    "omittedFailed",
-    "tried",
-    "omittedTried",
-    "recovery",
-    "correlationId",
-    "limits",
-    "format",
-];
-
-/// The keys a failed item may have, in the order they are written.
-pub const FAILED_KEYS: [&str; 5] = ["item", "code", "message", "category", "retryable"];
-
 const WHAT: &str = "the partial result spec";
 
 /// A partial-result spec as written.
@@ -161,7 +143,7 @@ pub fn to_json_as_stated(partial: &PartialResult) -> String {
         #[serde(skip_serializing_if = "Option::is_none")]
         retryable: Option<bool>,
     }
-    /// The spec as written, in `KEYS` order.
+    /// The spec as written, in the input's key order.
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct PartialOutput<'a> {
@@ -206,11 +188,4 @@ pub fn to_json_as_stated(partial: &PartialResult) -> String {
         correlation_id: partial.correlation_id.as_deref(),
         limits: partial.limits.as_ref(),
     })
-}
-
-/// `,"name":N` when N is not 0: the spec's counts, the JSON form's too.
-pub(crate) fn push_count(out: &mut String, name: &str, count: usize) {
-    if count > 0 {
-        out.push_str(&format!(",\"{name}\":{count}"));
-    }
 }

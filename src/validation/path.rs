@@ -5,7 +5,7 @@
 
 use crate::cut::{capped, Marker};
 use crate::error::SpecError;
-use crate::json::{array, fail, kind_of, value, Value};
+use crate::json::{array, parse_string, raw_kind};
 
 /// One step of a path into the arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,22 +87,23 @@ pub(crate) fn read_path(raw: &str, what: &dyn std::fmt::Display) -> Result<Vec<P
     array(raw, what)?
         .iter()
         .enumerate()
-        .map(|(i, segment)| match value(segment, what)? {
-            Value::String(key) => Ok(PathSegment::Key(key)),
-            Value::Number(n) if n.as_str().parse::<u64>().is_ok() => {
-                Ok(PathSegment::Index(n.as_str().parse().unwrap_or_default()))
-            }
-            other => fail(format!(
-                "{what}[{i}] must be a key (string) or an index (whole number), not {}",
-                describe(&other)
-            )),
-        })
+        .map(|(i, raw)| segment(raw).map_err(|why| SpecError(format!("{what}[{i}] {why}"))))
         .collect()
 }
 
-fn describe(value: &Value) -> String {
-    match value {
-        Value::Number(n) => format!("the number {n}"),
-        other => kind_of(other).to_owned(),
+/// One step of a path from its raw JSON (already read, so well-formed): a
+/// string is a key, a whole number an index; anything else is refused with
+/// what it is (the words every path reader uses).
+pub(crate) fn segment(raw: &str) -> Result<PathSegment, String> {
+    if let Ok(key) = parse_string(raw) {
+        return Ok(PathSegment::Key(key.into_owned()));
     }
+    if let Ok(index) = raw.parse::<u64>() {
+        return Ok(PathSegment::Index(index));
+    }
+    let got = match raw.as_bytes().first() {
+        Some(b'-' | b'0'..=b'9') => format!("the number {raw}"),
+        _ => raw_kind(raw).to_owned(),
+    };
+    Err(format!("must be a key (string) or an index (whole number), not {got}"))
 }

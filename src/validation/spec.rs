@@ -195,24 +195,10 @@ pub(crate) struct Segment(pub(crate) PathSegment);
 
 impl<'de> Deserialize<'de> for Segment {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // Read raw, then by its first byte: a number cannot go through an
-        // untagged enum under serde_json's `arbitrary_precision`.
+        // Read raw: a number cannot go through an untagged enum under
+        // serde_json's `arbitrary_precision`.
         let raw = <Box<RawValue>>::deserialize(deserializer)?;
-        let text = raw.get();
-        if let Ok(key) = parse_string(text) {
-            return Ok(Segment(PathSegment::Key(key.into_owned())));
-        }
-        if let Ok(index) = text.parse::<u64>() {
-            return Ok(Segment(PathSegment::Index(index)));
-        }
-        let got = match text.as_bytes().first() {
-            Some(b'-' | b'0'..=b'9') => format!("the number {text}"),
-            Some(b'{') => "an object".to_owned(),
-            _ => crate::json::raw_kind(text).to_owned(),
-        };
-        Err(de::Error::custom(format!(
-            "must be a key (string) or an index (whole number), not {got}"
-        )))
+        super::path::segment(raw.get()).map(Segment).map_err(de::Error::custom)
     }
 }
 
@@ -228,7 +214,6 @@ impl<'de> Deserialize<'de> for NumberText {
         }
         match text.as_bytes().first() {
             Some(b'-' | b'0'..=b'9') => Ok(NumberText(text.to_owned())),
-            Some(b'{') => Err(de::Error::custom("must be a number or a string, not an object")),
             _ => Err(de::Error::custom(format_args!(
                 "must be a number or a string, not {}",
                 crate::json::raw_kind(text)

@@ -21,20 +21,17 @@
 // build folder. Run by scripts/measure-wasm-bindgen, or after it:
 //   node bench/wasm-bindgen.mjs [../../build/wasm-bindgen]
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { transform } from 'esbuild';
-import workerd from 'workerd';
 import { render, renderValidation, toValidationIssues } from 'mcp-envelope';
 import * as jco from '../dist/component.js';
-import { bundleWorker, pkg, sizeOf, wasmCopies } from '../test/measure.mjs';
+import { bundleWorker, pkg, serveWorker, sizeOf, wasmCopies } from '../test/measure.mjs';
 
 const dir = resolve(process.argv[2] ?? join(pkg, '..', '..', 'build', 'wasm-bindgen'));
 const inputs = JSON.parse(readFileSync(join(pkg, '..', '..', 'benches', 'inputs.json'), 'utf8'));
@@ -213,52 +210,6 @@ export default {
 `])),
 };
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address();
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-/** Serves the bundle in `out` once with workerd (as test/workers.test.mjs does) and returns the body. */
-async function serve(out, bundle) {
-  const port = await freePort();
-  // The main module first.
-  const modules = [...bundle].sort((a, b) => Number(a.file.endsWith('.wasm')) - Number(b.file.endsWith('.wasm'))).map(({ file }) => (file.endsWith('.wasm') ? `(name = "${file}", wasm = embed "${file}")` : `(name = "${file}", esModule = embed "${file}")`));
-  writeFileSync(join(out, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-const worker :Workerd.Worker = (
-  modules = [${modules.join(', ')}],
-  compatibilityDate = "2025-09-01",
-);
-`);
-  const server = spawn(workerd.default, ['serve', join(out, 'config.capnp')], { cwd: out, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  server.stdout.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
-  server.stderr.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
-  let exited = false;
-  server.on('exit', () => { exited = true; });
-  try {
-    let response;
-    for (const started = Date.now(); response === undefined; await sleep(100)) {
-      if (exited) throw new Error(`workerd exited before answering:\n${log}`);
-      if (Date.now() - started > 20_000) throw new Error(`workerd did not answer within 20 s:\n${log}`);
-      response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
-    }
-    const body = await response.text();
-    if (response.status !== 200) throw new Error(`workerd answered ${response.status}: ${body}\n${log}`);
-    return body;
-  } finally {
-    server.kill('SIGTERM');
-    for (let waited = 0; !exited && waited < 5000; waited += 50) await sleep(50);
-    if (!exited) server.kill('SIGKILL');
-  }
-}
-
 for (const [name, source] of Object.entries(workers)) {
   const work = mkdtempSync(join(tmpdir(), 'mcp-envelope-wbg-'));
   try {
@@ -268,7 +219,8 @@ for (const [name, source] of Object.entries(workers)) {
     const core = readFileSync({ package: files.jcoWasm, jco: files.jcoWasm, control: files.controlWasm }[name] ?? files.wasm(name, 'web'));
     assert.equal(wasm.length, 1, `${name}: the bundle has ${wasm.length} .wasm modules`);
     assert.equal(wasmCopies(bundle, core), 1, `${name}: the bundle does not hold the wasm exactly once`);
-    const body = await serve(join(work, 'out'), bundle);
+    const { status, body, log } = await serveWorker(join(work, 'out'), bundle);
+    if (status !== 200) throw new Error(`workerd answered ${status}: ${body}\n${log}`);
     assert.equal(body, expected, `${name}: workerd answered other bytes than the package renders`);
     const sum = (key) => bundle.reduce((total, f) => total + f[key], 0);
     figures.workers[name] = {

@@ -2,9 +2,11 @@
 // (test/size.test.mjs), the Workers test (test/workers.test.mjs) and the bench
 // (bench/bench.mjs): the files a plain Node import loads, and a Cloudflare
 // Workers bundle made as wrangler makes it.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -102,4 +104,55 @@ export function wasmCopies(files, core = readFileSync(join(pkg, 'generated', 'en
     copies += path.endsWith('.wasm') ? Number(bytes.equals(core)) : bytes.toString('latin1').split(base64Start).length - 1;
   }
   return copies;
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Serves a bundle (bundleWorker's files, written to `out`) with the pinned
+ * workerd on 127.0.0.1, fetches `/` once and stops the server: the response's
+ * status and body, and what workerd printed.
+ */
+export async function serveWorker(out, files, { timeoutMs = 20_000 } = {}) {
+  const { default: workerd } = await import('workerd'); // CommonJS: the binary's path is its `default`
+  const port = await freePort();
+  // The main module first.
+  const modules = [...files].sort((a, b) => Number(a.file.endsWith('.wasm')) - Number(b.file.endsWith('.wasm')))
+    .map(({ file }) => (file.endsWith('.wasm') ? `(name = "${file}", wasm = embed "${file}")` : `(name = "${file}", esModule = embed "${file}")`));
+  writeFileSync(join(out, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [${modules.join(', ')}],
+  compatibilityDate = "2025-09-01",
+);
+`);
+  // The binary itself (not npm's launcher script), so that ending it ends the server.
+  const server = spawn(workerd.default, ['serve', join(out, 'config.capnp')], { cwd: out, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  server.stdout.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
+  server.stderr.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
+  let exited = false;
+  server.on('exit', () => { exited = true; });
+  try {
+    let response;
+    for (const started = Date.now(); response === undefined; await sleep(100)) {
+      if (exited) throw new Error(`workerd exited before answering:\n${log}`);
+      if (Date.now() - started > timeoutMs) throw new Error(`workerd did not answer within ${timeoutMs / 1000} s:\n${log}`);
+      response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+    }
+    return { status: response.status, body: await response.text(), log };
+  } finally {
+    server.kill('SIGTERM');
+    for (let waited = 0; !exited && waited < 5000; waited += 50) await sleep(50);
+    if (!exited) server.kill('SIGKILL');
+  }
 }

@@ -6,16 +6,12 @@
 // the Node package renders. workerd refuses to compile wasm from bytes, so an
 // answer at all proves the bundle used the imported module.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
-import workerd from 'workerd';
 import { Ledger, render } from 'mcp-envelope';
-import { bundleWorker, wasmCopies } from './measure.mjs';
+import { bundleWorker, serveWorker, wasmCopies } from './measure.mjs';
 
 const START_TIMEOUT_MS = 20_000;
 let work;
@@ -58,51 +54,9 @@ test('the Workers bundle holds the wasm once: a .wasm module, no embedded copy',
   assert.match(js, /from\s*"\.\/envelope\.core\.wasm"/);
 });
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 test('workerd serves the bundle and answers with the envelope bytes', async () => {
-  const out = join(work, 'out');
-  const port = await freePort();
-  writeFileSync(join(out, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-const worker :Workerd.Worker = (
-  modules = [
-    (name = "worker.js", esModule = embed "worker.js"),
-    (name = "envelope.core.wasm", wasm = embed "envelope.core.wasm"),
-  ],
-  compatibilityDate = "2025-09-01",
-);
-`);
-  // The binary itself (not npm's launcher script), so that ending it ends the server.
-  const server = spawn(workerd.default, ['serve', join(out, 'config.capnp')], { cwd: out, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  server.stdout.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
-  server.stderr.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
-  let exited = false;
-  server.on('exit', () => { exited = true; });
-  try {
-    let response;
-    for (const started = Date.now(); response === undefined; await sleep(100)) {
-      if (exited) throw new Error(`workerd exited before answering:\n${log}`);
-      if (Date.now() - started > START_TIMEOUT_MS) throw new Error(`workerd did not answer within ${START_TIMEOUT_MS / 1000} s:\n${log}`);
-      response = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
-    }
-    const body = await response.text();
-    assert.equal(response.status, 200, `${body}\n${log}`);
-    assert.equal(body, expectedBody());
-    assert.match(body, /Stop retrying: this call has failed the same way 2 times in a row/);
-  } finally {
-    server.kill('SIGTERM');
-    for (let waited = 0; !exited && waited < 5000; waited += 50) await sleep(50);
-    if (!exited) server.kill('SIGKILL');
-  }
+  const { status, body, log } = await serveWorker(join(work, 'out'), bundle, { timeoutMs: START_TIMEOUT_MS });
+  assert.equal(status, 200, `${body}\n${log}`);
+  assert.equal(body, expectedBody());
+  assert.match(body, /Stop retrying: this call has failed the same way 2 times in a row/);
 });
