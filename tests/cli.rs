@@ -251,6 +251,27 @@ fn validate_caps_fields_with_max_fields() {
 }
 
 #[test]
+fn validate_spec_reads_a_whole_validation_spec_with_its_input_schema() {
+    let spec = r#"{"action":"billing.refund_order","issues":[{"path":["quantity"],"code":"invalid_type","expected":"number","input":"abc"}],"inputSchema":{"type":"object","properties":{"quantity":{"type":"integer","minimum":1}}}}"#;
+    let run = cli(&["validate", "--spec"], spec);
+    assert_eq!((run.status, run.stderr.as_str()), (0, ""));
+    assert_eq!(
+        run.stdout,
+        "<validation_error action=\"billing.refund_order\">\n  <field name=\"quantity\">Wrong type. You sent: 'abc'. Expected an integer.</field>\n  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>\n"
+    );
+    let refused = cli(&["validate", "--spec"], r#"{"action":"a","issues":[],"inputSchema":true}"#);
+    assert_eq!(
+        (refused.status, refused.stdout.as_str(), refused.stderr.as_str()),
+        (2, "", "mcp-envelope: stdin: \"inputSchema\" must be the tool's input schema, a JSON object, not a boolean\n")
+    );
+    let both = cli(&["validate", "--spec", "--action", "a"], "{}");
+    assert_eq!(
+        (both.status, both.stderr.as_str()),
+        (2, "mcp-envelope: the argument '--spec' cannot be used with '--action <NAME>'; see 'mcp-envelope validate --help'\n")
+    );
+}
+
+#[test]
 fn validate_refuses_bad_input_with_one_line() {
     let cases: &[(&[&str], &str, &str)] = &[
         (&["validate", "--action", "a"], r#"[{"path":["x"],"code":"invalid_string"}]"#, "mcp-envelope: stdin: issues[0].code: unknown variant `invalid_string`, expected one of `invalid_type`, `too_small`, `too_big`, `invalid_format`, `not_multiple_of`, `unrecognized_keys`, `invalid_union`, `invalid_key`, `invalid_element`, `invalid_value`, `custom`, `missing_required`\n"),

@@ -42,7 +42,8 @@ pub enum Command {
     /// Renders validation issues (JSON) as a <validation_error>.
     ///
     /// Reads `{"issues": [..], "deltas": [..]}` or a bare array of issues
-    /// (docs/validation.md) and prints the envelope and one newline.
+    /// (docs/validation.md), or with `--spec` a whole validation spec (its
+    /// `inputSchema` too), and prints the envelope and one newline.
     Validate(Validate),
     /// Reads an envelope in any form back to its spec (JSON).
     ///
@@ -106,8 +107,13 @@ pub struct Envelope {
 #[derive(Debug, Args)]
 pub struct Validate {
     /// The tool (action) the arguments were for, named in the envelope.
-    #[arg(long, value_name = "NAME", value_parser = NonEmptyStringValueParser::new())]
-    pub action: String,
+    #[arg(long, value_name = "NAME", value_parser = NonEmptyStringValueParser::new(), required_unless_present = "spec")]
+    pub action: Option<String>,
+    /// Read a whole validation spec instead: `{"action", "issues" or
+    /// "jsonSchemaErrors", "arguments"?, "inputSchema"?, "deltas"?,
+    /// "maxFields"?, ...}` (docs/validation.md).
+    #[arg(long, conflicts_with_all = ["action", "max_fields"])]
+    pub spec: bool,
     /// Fields listed before a <more_fields> line counts the rest.
     #[arg(long, value_name = "N", default_value_t = ValidationOptions::DEFAULT_MAX_FIELDS, allow_negative_numbers = true)]
     pub max_fields: usize,

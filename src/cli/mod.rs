@@ -95,15 +95,21 @@ fn command_names() -> String {
 fn validate(
     Validate {
         action,
+        spec,
         max_fields,
         input,
     }: Validate,
 ) -> Result<String, Failure> {
+    let text = read(&input)?;
+    let action = match action {
+        Some(action) if !spec => action,
+        _ => return validation::render_validation_spec_json(&text).map_err(|e| bad(&input, e)),
+    };
     let options = ValidationOptions {
         max_fields,
         ..ValidationOptions::default()
     };
-    let (issues, deltas) = validation::issues_and_deltas_from_json(&read(&input)?).map_err(|e| bad(&input, e))?;
+    let (issues, deltas) = validation::issues_and_deltas_from_json(&text).map_err(|e| bad(&input, e))?;
     Ok(validation::render_validation(&action, &issues, &deltas, options))
 }
 
