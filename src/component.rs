@@ -61,6 +61,10 @@ impl Guest for Component {
         crate::recovery::empty_result_json(&spec).map_err(|e| e.0)
     }
 
+    fn decide(tool_result: String) -> Result<String, String> {
+        crate::decide::decide_json(&tool_result).map_err(|e| e.0)
+    }
+
     fn unknown_tool(request: String) -> Result<String, String> {
         crate::recovery::unknown_tool_json(&request).map_err(|e| e.0)
     }

@@ -79,6 +79,7 @@ macro_rules! string_enum {
 
 pub mod code;
 mod cut;
+pub mod decide;
 pub mod delta;
 mod error;
 mod json;

@@ -112,6 +112,7 @@ export const validationResult = (spec: string): string => call((c) => c.validati
 export const readEnvelope = (text: string): string => call((c) => c.readEnvelope(text), SyntaxError);
 /** The client-side outcome as JSON text; undefined when the result is not an error. */
 export const errorOfResult = (toolResult: string): string | undefined => call((c) => c.errorOfResult(toolResult));
+export const decide = (toolResult: string): string => call((c) => c.decide(toolResult));
 
 // jco 1.10.2 frees a resource through `Symbol.dispose` (or `Symbol.for('dispose')` where there is none).
 const disposeSymbol: symbol = (Symbol as { dispose?: symbol }).dispose ?? Symbol.for('dispose');

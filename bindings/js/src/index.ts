@@ -3,7 +3,7 @@
 // and reads the same bytes. The MCP SDK integration is in `mcp-envelope/mcp`.
 
 export type {
-  AccessKind, AccessOptions, CallToolResult, CanonicalCode, Category, Code, CodeDefaults, ContractDelta, DetailValue,
+  AccessKind, AccessOptions, CallToolResult, CanonicalCode, Category, Code, CodeDefaults, ContractDelta, Decision, DetailValue,
   EmptyResultOptions, EnvelopeReading, EnvelopeSpec, ErrorOptions, ErrorOutcome, ExceptionOptions, ExceptionReport, Format,
   HeadersLike, IssueCode, LedgerFailureOptions, Limits, Locale, PartialFailure, PartialLimits, PartialReport, PartialResultReading,
   PartialSpec, ProtocolError, ProtocolErrorKind, Reading, RenderOptions, Severity, TextContent, ToolErrorReading,
@@ -15,7 +15,7 @@ export {
   protocolErrorJson, render, renderJson, toolError,
 } from './render.js';
 export { error, ErrorBuilder, isErrorBuilder } from './builder.js';
-export { EnvelopeError, parseEnvelope, throwIfError } from './read.js';
+export { decide, decideJson, EnvelopeError, parseEnvelope, throwIfError } from './read.js';
 export { renderValidation, renderValidationJson, toValidationIssues, validationError, validationResultJson } from './validation.js';
 export {
   accessError, accessErrorJson, authRequired, emptyResult, emptyResultJson, exceptionResult, exceptionResultJson, forbidden,

@@ -1,9 +1,9 @@
 // Reading envelopes back on the client side: parseEnvelope, EnvelopeError and
 // throwIfError. The component reads; this module only names the results.
 
-import { errorOfResult, readEnvelope } from './component.js';
+import { decide as decideText, errorOfResult, readEnvelope } from './component.js';
 import { toJson } from './render.js';
-import type { CallToolResult, Category, Code, EnvelopeReading, ErrorOutcome, Reading, Severity } from './types.js';
+import type { CallToolResult, Category, Code, Decision, EnvelopeReading, ErrorOutcome, Reading, Severity } from './types.js';
 
 
 /**
@@ -75,3 +75,20 @@ export function throwIfError<T extends { isError?: boolean }>(result: T): T {
     .filter((block) => block?.type === 'text' && typeof block.text === 'string').map((block) => block.text);
   throw new EnvelopeError(JSON.parse(outcome) as ErrorOutcome, blocks.join('\n'));
 }
+
+/**
+ * The branch a rule-based client takes on a `CallToolResult`, from the result
+ * alone (docs/decide.md): what an agent host can do without asking the model.
+ *
+ * ```ts
+ * decide(toolError('RATE_LIMITED', { message: 'Slow down', retryAfter: 30 }));
+ * // { branch: 'wait-and-retry', code: 'RATE_LIMITED', waitSeconds: 30, why: 'transient and retryable' }
+ * ```
+ */
+export function decide(result: CallToolResult): Decision {
+  if (result === null || typeof result !== 'object') throw new TypeError('decide expects a CallToolResult');
+  return JSON.parse(decideJson(toJson(result, 'the result'))) as Decision;
+}
+
+/** `decide` with the result as JSON text; gives the decision as JSON text. */
+export const decideJson = (resultText: string): string => decideText(String(resultText));

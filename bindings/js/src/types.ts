@@ -425,6 +425,17 @@ export interface AccessOptions {
   locale?: Locale | null;
 }
 
+/** What a rule-based client does next on a result (`decide`). */
+export interface Decision {
+  branch: 'wait-and-retry' | 'fix-and-retry' | 'stop-and-tell' | 'accept';
+  /** The code the decision rests on (absent for a success or a result with no envelope). */
+  code?: string;
+  /** How long to wait before retrying, when the envelope says. */
+  waitSeconds?: number;
+  /** Which rule decided, in a few words. */
+  why: string;
+}
+
 /** Options of `unknownTool`: a call of a tool the server does not have. */
 export interface UnknownToolOptions {
   /** The tool name the call asked for. */

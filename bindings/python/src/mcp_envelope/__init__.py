@@ -13,7 +13,7 @@ through one shared WebAssembly component.
 from ._component import ComponentUnavailable
 from .envelope import CodeDefaults, Format, Limits, Locale, ProtocolErrorKind, ToolError, call_tool_result
 from .envelope import call_tool_result_json, canonical_codes, code_defaults_json, defaults_for, limits_in_force
-from .envelope import limits_in_force_json, parse_envelope, protocol_error
+from .envelope import decide, decide_json, limits_in_force_json, parse_envelope, protocol_error
 from .envelope import protocol_error_json, raise_for_error, render, tool_error
 from .errors import EnvelopeError, MalformedEnvelope, SpecError
 from .ledger import Ledger
@@ -29,7 +29,7 @@ __all__ = [
     "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Ledger",
     "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError",
     "UpstreamReport", "access_error", "access_error_json", "auth_required", "call_tool_result",
-    "call_tool_result_json", "canonical_codes", "code_defaults_json", "defaults_for", "empty_result",
+    "call_tool_result_json", "canonical_codes", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",
     "empty_result_json", "exception_result", "exception_result_json", "forbidden", "issues_from_pydantic",
     "limits_in_force", "limits_in_force_json", "parse_envelope", "partial_limits_in_force",
     "partial_limits_in_force_json", "partial_result", "partial_result_json", "protocol_error", "protocol_error_json",

@@ -131,6 +131,24 @@ def raise_for_error(result: Any) -> Any:
     raise EnvelopeError(json.loads(outcome))
 
 
+def decide(result: Any) -> dict[str, Any]:
+    """The branch a rule-based client takes on a `CallToolResult` (dict, mcp model or JSON text), from the result
+    alone: `{"branch": "wait-and-retry" | "fix-and-retry" | "stop-and-tell" | "accept", "code"?, "waitSeconds"?,
+    "why"}` (docs/decide.md). SpecError for what is not a `CallToolResult`.
+
+    >>> decide(tool_error("RATE_LIMITED", "Too many lookups", retry_after=30))["branch"]
+    'wait-and-retry'
+    """
+    return json.loads(decide_json(result))  # type: ignore[no-any-return]
+
+
+def decide_json(result: Any) -> str:
+    """`decide` as the component's exact JSON text."""
+    decided = read("decide", result, refused=SpecError)
+    assert decided is not None
+    return decided
+
+
 def tool_error(code: str, message: str, *, format: Format = "xml", **fields: Any) -> dict[str, Any]:
     """The `CallToolResult` dict for one error, to return from a tool; `fields` are `ToolError`'s keywords.
 
