@@ -283,6 +283,12 @@ export interface ValidationIssue {
 export interface ValidationOptions {
   /** The call's arguments: the component looks up there the value sent for an issue that lacks it. */
   input?: unknown;
+  /**
+   * The tool's input schema as `tools/list` publishes it (the JSON Schema the
+   * model read): the component words each field's "Expected …" from it, so
+   * every validator gives the same line for the same schema. Passed on unchanged.
+   */
+  inputSchema?: Record<string, unknown>;
   /** Contract changes to show the model in the same turn. */
   deltas?: readonly ContractDelta[];
   /** At most this many fields are listed (20 by default). */
