@@ -410,3 +410,45 @@ describe('one channel for every outcome', () => {
       { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
   });
 });
+
+// A Zod 4 server here and a pydantic server in tests/test_mcp_channel.py, with
+// equal schemas: the core words each "Expected …" from the JSON Schema
+// tools/list sends, so a real client of either gets these bytes.
+const EQUAL_SCHEMAS_XML = [
+  '<validation_error action="place_order">',
+  "  <field name=\"email\">Invalid email format. You sent: 'nope'. Expected a valid email address.</field>",
+  "  <field name=\"quantity\">Wrong type. You sent: 'abc'. Expected an integer.</field>",
+  '  <field name="count">Missing required field. You sent: nothing. Expected an integer.</field>',
+  "  <field name=\"size\">Not one of the allowed values. You sent: 'XL'. Expected one of: 'S', 'M', 'L'.</field>",
+  '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+  '</validation_error>',
+].join('\n');
+
+describe('the input schema a validation failure is worded from', () => {
+  const shape = { email: z.email(), quantity: z.int(), count: z.int(), size: z.enum(['S', 'M', 'L']) };
+  const input = { email: 'nope', quantity: 'abc', size: 'XL' };
+
+  test('registerTool passes the JSON Schema tools/list sends; the envelope is the one every language gives', async () => {
+    const server = envelopeServer(new McpServer({ name: 'shop', version: '1.0.0' }));
+    registerTool(server, 'place_order', { inputSchema: shape }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    const client = await connected(server);
+    const [tool] = (await client.listTools()).tools;
+    const result = await client.callTool({ name: 'place_order', arguments: input });
+    assert.equal(result.content[0].text, EQUAL_SCHEMAS_XML);
+    // Exactly what the listed schema gives: the schema the model read is the one the core got.
+    const zodError = z.object(shape).safeParse(input, { reportInput: true }).error;
+    assert.deepEqual(result, validationError('place_order', zodError, { input, inputSchema: tool.inputSchema }));
+    await client.close();
+  });
+
+  test('validationError puts inputSchema in the spec unchanged', () => {
+    const inputSchema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    const issues = [{ path: ['n'], code: 'invalid_type', expected: 'number', input: 'x' }];
+    assert.equal(validationError('t', issues, { input: { n: 'x' }, inputSchema }).content[0].text, [
+      '<validation_error action="t">',
+      "  <field name=\"n\">Wrong type. You sent: 'x'. Expected an integer.</field>",
+      '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+      '</validation_error>',
+    ].join('\n'));
+  });
+});

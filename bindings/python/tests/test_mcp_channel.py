@@ -6,13 +6,14 @@ listed tools (the same bytes the JS integration sends, test/mcp.test.mjs)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import pytest
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
+from pydantic import BaseModel, EmailStr, ValidationError
 
 import mcp_envelope as me
 from mcp_envelope.mcp_server import EnvelopeMCPServer, envelope_errors
@@ -206,3 +207,53 @@ def test_an_unknown_tool_stays_outside_the_ledger():
     results = calls(server, ("refund_orders", {}), ("refund_orders", {}))
     assert [r.content[0].text for r in results] == [UNKNOWN_XML, UNKNOWN_XML]
 
+
+
+# The same bytes test/mcp.test.mjs gets from a Zod 4 server with an equal schema: the core words each
+# "Expected …" from the JSON Schema tools/list sends.
+EQUAL_SCHEMAS_XML = (
+    '<validation_error action="place_order">\n'
+    "  <field name=\"email\">Invalid email format. You sent: 'nope'. Expected a valid email address.</field>\n"
+    "  <field name=\"quantity\">Wrong type. You sent: 'abc'. Expected an integer.</field>\n"
+    '  <field name="count">Missing required field. You sent: nothing. Expected an integer.</field>\n'
+    "  <field name=\"size\">Not one of the allowed values. You sent: 'XL'. Expected one of: 'S', 'M', 'L'.</field>\n"
+    "  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n"
+    "</validation_error>"
+)
+
+
+def test_a_validation_failure_is_worded_from_the_input_schema_tools_list_sends():
+    server = EnvelopeMCPServer("shop")
+
+    @server.tool()
+    def place_order(email: EmailStr, quantity: int, count: int, size: Literal["S", "M", "L"]) -> str:
+        return "ok"
+
+    sent_arguments = {"email": "nope", "quantity": "abc", "size": "XL"}
+
+    async def go() -> tuple[Any, Any]:
+        async with Client(server) as client:
+            [tool] = (await client.list_tools()).tools
+            return tool, await client.call_tool("place_order", sent_arguments)
+
+    tool, result = anyio.run(go)
+    assert result.is_error is True
+    assert result.content[0].text == EQUAL_SCHEMAS_XML
+    # Exactly what the listed schema gives: the schema the model read is the one the core got.
+    class PlaceOrder(BaseModel):  # the tool's signature as a model: the same pydantic errors
+        email: EmailStr
+        quantity: int
+        count: int
+        size: Literal["S", "M", "L"]
+
+    with pytest.raises(ValidationError) as failed:
+        PlaceOrder.model_validate(sent_arguments)
+    assert sent(result) == me.validation_error("place_order", failed.value, input=sent_arguments,
+                                               input_schema=tool.input_schema)  # fmt: skip
+
+
+def test_validation_spec_puts_input_schema_in_unchanged():
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    spec = me.validation_spec("t", [{"path": ["n"], "code": "missing_required"}], input_schema=schema)
+    assert spec == {"action": "t", "issues": [{"path": ["n"], "code": "missing_required"}], "inputSchema": schema}
+    assert spec["inputSchema"] is schema
