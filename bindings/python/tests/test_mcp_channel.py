@@ -252,8 +252,7 @@ def test_a_validation_failure_is_worded_from_the_input_schema_tools_list_sends()
                                                input_schema=tool.input_schema)  # fmt: skip
 
 
-def test_validation_spec_puts_input_schema_in_unchanged():
+def test_validation_spec_puts_the_input_schema_in_as_inputSchema():
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     spec = me.validation_spec("t", [{"path": ["n"], "code": "missing_required"}], input_schema=schema)
     assert spec == {"action": "t", "issues": [{"path": ["n"], "code": "missing_required"}], "inputSchema": schema}
-    assert spec["inputSchema"] is schema
