@@ -5,9 +5,9 @@
 import * as z from 'zod/v4';
 import { isErrorBuilder } from './builder.js';
 import { EnvelopeError } from './read.js';
-import { exceptionResult } from './recovery.js';
+import { exceptionResult, unknownTool } from './recovery.js';
 import { codeDefaults, formatOf } from './render.js';
-import type { CallToolResult, EnvelopeToolOptions, InternalFailure, SessionLedger } from './types.js';
+import type { CallToolResult, EnvelopeToolOptions, Format, InternalFailure, SessionLedger } from './types.js';
 import { validationError } from './validation.js';
 
 export type { EnvelopeToolOptions, InternalFailure } from './types.js';
@@ -127,6 +127,13 @@ function checkOptions(options: EnvelopeToolOptions): void {
   }
 }
 
+/**
+ * How the SDK's McpServer writes a Zod 4 input schema into `tools/list`
+ * (its `toJsonSchemaCompat`: draft-07, the input side); unrepresentable parts
+ * (a transform) are listed as accepting anything rather than refused.
+ */
+const SDK_LISTING = { target: 'draft-7', io: 'input', unrepresentable: 'any' } as const;
+
 /** The parts of the SDK's McpServer this module uses. */
 export interface ToolRegistrar {
   registerTool(name: string, config: Record<string, unknown>, callback: (...args: never[]) => unknown): unknown;
@@ -170,15 +177,102 @@ export function registerTool<Schema extends z.ZodRawShape | z.ZodType | undefine
   const schema = config.inputSchema === undefined ? undefined : zod4Object(config.inputSchema as SchemaLike);
   if (schema === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
 
-  // What clients list is the original schema's JSON Schema (Zod copies a
+  // What clients list is the original schema's JSON Schema, made as the SDK
+  // makes it (draft-07, input side), carried as metadata (Zod copies a
   // schema's metadata into its JSON Schema); what the SDK checks accepts any
   // object, so a bad call reaches the check below with its arguments intact.
-  const { $schema: _dialect, ...listed } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...listed } = z.toJSONSchema(schema, SDK_LISTING) as Record<string, unknown>;
   const acceptAnything = z.looseObject({}).meta(listed);
+  // The JSON Schema tools/list sends for this tool, byte for byte: the one the
+  // model read, from which the core words each field's "Expected …".
+  const inputSchema = z.toJSONSchema(acceptAnything, SDK_LISTING) as Record<string, unknown>;
   const checked = async (args: unknown, extra: unknown) => {
     const parsed = await schema.safeParseAsync(args, { reportInput: true });
-    if (!parsed.success) return validationError(options.action ?? name, parsed.error, { input: args, locale: options.locale });
+    if (!parsed.success) {
+      return validationError(options.action ?? name, parsed.error, { input: args, inputSchema, locale: options.locale });
+    }
     return handler(parsed.data as ArgsOf<Schema>, extra);
   };
   return server.registerTool(name, { ...config, inputSchema: acceptAnything }, withEnvelope(name, checked, options));
+}
+
+/** The parts of the SDK's McpServer `envelopeServer` uses: its low-level `Server` and the list-changed notice. */
+export interface EnvelopeServerHost {
+  readonly server: {
+    setRequestHandler(requestSchema: any, handler: (request: any, extra: any) => unknown): void;
+    assertCanSetRequestHandler(method: string): void;
+  };
+  sendToolListChanged(): void;
+}
+
+/** Options of `envelopeServer`. */
+export interface EnvelopeServerOptions {
+  /** The rendering of the UNKNOWN_ACTION envelope (xml by default). */
+  format?: Format;
+}
+
+type RequestHandler = (request: any, extra: any) => unknown;
+
+/** The method a request schema of the SDK's names (its `method` literal; Zod 4, or Zod 3's `_def`). */
+function methodOf(requestSchema: any): unknown {
+  const literal = requestSchema?.shape?.method;
+  return literal?.value ?? literal?._def?.value;
+}
+
+/**
+ * Answers a call of a tool the server does not list as the core's
+ * UNKNOWN_ACTION envelope (`unknownTool`), naming the tools it does list,
+ * instead of the SDK's "MCP error -32602: Tool NAME not found": a model never
+ * reads a JSON-RPC error, only what its client makes of one. Call it on a new
+ * McpServer, before the first tool is registered: the SDK installs its
+ * `tools/call` handler with the first tool (through its `Server`'s public
+ * `setRequestHandler`), and this wraps that handler as it is installed.
+ *
+ * ```ts
+ * const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
+ * registerTool(server, 'get_invoice', { inputSchema: { id: z.string() } }, handler);
+ * ```
+ * The names are what `tools/list` sends (registered and enabled, in its
+ * order), read again after the SDK announces a change to the list. A
+ * `tools/call` request without a name or with non-object arguments stays the
+ * SDK's JSON-RPC -32602.
+ */
+export function envelopeServer<Host extends EnvelopeServerHost>(server: Host, options: EnvelopeServerOptions = {}): Host {
+  const format = formatOf(options);
+  const low = server.server;
+  try {
+    low.assertCanSetRequestHandler('tools/call');
+  } catch {
+    throw new TypeError('envelopeServer(server) must be called before the first tool is registered: '
+      + 'the SDK installs its tools/call handler with the first tool');
+  }
+  let listTools: RequestHandler | undefined;
+  let names: string[] | undefined;
+  const listed = async (extra: unknown): Promise<string[]> => {
+    if (names === undefined && listTools !== undefined) {
+      const { tools } = await listTools({ method: 'tools/list', params: {} }, extra) as { tools: { name: string }[] };
+      names = tools.map((tool) => tool.name);
+    }
+    return names ?? [];
+  };
+
+  const setRequestHandler = low.setRequestHandler;
+  low.setRequestHandler = function (this: unknown, requestSchema: unknown, handler: RequestHandler) {
+    const method = methodOf(requestSchema);
+    if (method === 'tools/list') listTools = handler;
+    const installed: RequestHandler = method !== 'tools/call' ? handler : async (request, extra) => {
+      const tool = request?.params?.name;
+      if ((await listed(extra)).includes(tool)) return handler(request, extra);
+      names = undefined; // a change the SDK did not announce (an `enabled` set by hand): read the list again
+      const tools = await listed(extra);
+      return tools.includes(tool) ? handler(request, extra) : unknownTool({ tool: String(tool), tools, format });
+    };
+    return setRequestHandler.call(this, requestSchema, installed);
+  };
+  const sendToolListChanged = server.sendToolListChanged;
+  server.sendToolListChanged = function (this: unknown) {
+    names = undefined;
+    return sendToolListChanged.call(this);
+  };
+  return server;
 }

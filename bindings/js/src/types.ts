@@ -284,9 +284,9 @@ export interface ValidationOptions {
   /** The call's arguments: the component looks up there the value sent for an issue that lacks it. */
   input?: unknown;
   /**
-   * The tool's input schema as `tools/list` gives it to the model (a JSON
-   * Schema object): each field line's "Expected …" is worded from it, so
-   * every validator's failures on one schema give the same envelope.
+   * The tool's input schema as `tools/list` publishes it (the JSON Schema the
+   * model read): the component words each field's "Expected …" from it, so
+   * every validator gives the same line for the same schema. Passed on unchanged.
    */
   inputSchema?: Record<string, unknown>;
   /** Contract changes to show the model in the same turn. */

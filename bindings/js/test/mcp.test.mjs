@@ -6,9 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { error, EnvelopeError, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError } from 'mcp-envelope';
-import { registerTool, withEnvelope } from 'mcp-envelope/mcp';
+import {
+  authRequired, emptyResult, error, EnvelopeError, exceptionResult, forbidden, Ledger, parseEnvelope, partialResult, throwIfError,
+  toolError, unknownTool, validationError,
+} from 'mcp-envelope';
+import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
 const logged = [];
@@ -297,5 +301,154 @@ describe('tool options', () => {
     assert.throws(() => withEnvelope('c', handler, { ledger: {} }),
       { name: 'TypeError', message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope), one per server session' });
     assert.equal(typeof withEnvelope('d', handler, { ledger: new Ledger(), locale: 'en', format: 'json' }), 'function');
+  });
+});
+
+// One channel for every outcome: what a helper made, a tool returns, and the
+// client receives exactly that; a tool the server does not list is the core's
+// UNKNOWN_ACTION result naming the listed tools (the same bytes the Python
+// integration sends, tests/test_mcp_channel.py).
+const RESULTS = {
+  tool_error: () => toolError('NOT_FOUND', { message: 'No invoice inv_9', availableActions: ['billing.list_invoices'] }),
+  builder: () => error('RATE_LIMITED', 'Too many lookups').retryAfter(30),
+  to_json: () => toolError('CONFLICT', { message: 'Order changed', format: 'json' }),
+  empty_result: () => emptyResult({ what: 'orders', query: 'for jo@example.com' }),
+  partial_result: () => partialResult({ obtained: ['A: 3 filings'], failed: [{ item: 'Company C', code: 'FORBIDDEN' }] }),
+  forbidden: () => forbidden({ action: 'refund', resource: 'order A-8812' }),
+  auth_required: () => authRequired(),
+  validation_error: () => validationError('refund', [{ path: ['amount_cents'], code: 'too_small', origin: 'number', minimum: 1, input: 0 }]),
+  unknown_tool: () => unknownTool({ tool: 'refund_orders', tools: ['refund_order'] }),
+  exception_result: () => exceptionResult({ tool: 'charge', exception: 'vault down', correlationId: 'req-7' }).result,
+  warning: () => error('DEPRECATED', 'use find').warning(),
+};
+
+const UNKNOWN_XML = [
+  '<tool_error code="UNKNOWN_ACTION" severity="error">',
+  "  <message>No tool named 'refund_orders' on this server.</message>",
+  '  <recovery>Call one of the available tools instead, with the arguments its input schema asks for.</recovery>',
+  '  <available_actions>',
+  '    <action>list_invoices</action>',
+  '    <action>get_invoice</action>',
+  '    <action>refund_order</action>',
+  '  </available_actions>',
+  '</tool_error>',
+].join('\n');
+
+async function connected(server) {
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return client;
+}
+
+/** The plain result a helper's value is (a builder is built), as JSON carries it. */
+const plain = (value) => JSON.parse(JSON.stringify(value));
+
+describe('one channel for every outcome', () => {
+  test('every helper result a tool returns reaches the client as itself, through registerTool, withEnvelope or neither', async () => {
+    const server = new McpServer({ name: 'billing', version: '1.0.0' });
+    for (const [name, make] of Object.entries(RESULTS)) {
+      registerTool(server, `wrapped_${name}`, { inputSchema: { n: z.number().optional() } }, async () => make());
+      server.registerTool(`plain_${name}`, {}, withEnvelope(`plain_${name}`, async () => make()));
+      server.registerTool(`bare_${name}`, {}, async () => plain(make()));
+    }
+    const client = await connected(server);
+    for (const [name, make] of Object.entries(RESULTS)) {
+      for (const prefix of ['wrapped', 'plain', 'bare']) {
+        assert.deepEqual(await client.callTool({ name: `${prefix}_${name}`, arguments: {} }), plain(make()), `${prefix}_${name}`);
+      }
+    }
+    const errors = await Promise.all(Object.keys(RESULTS).map(async (name) => (await client.callTool({ name: `wrapped_${name}`, arguments: {} })).isError));
+    assert.deepEqual(errors, [true, true, true, false, false, true, true, true, true, true, false]);
+    await client.close();
+  });
+
+  test('envelopeServer: a tool the server does not list is the UNKNOWN_ACTION result naming the listed tools', async () => {
+    const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
+    for (const name of ['list_invoices', 'get_invoice']) registerTool(server, name, {}, async () => ({ content: [] }));
+    const refund = server.registerTool('refund_order', { inputSchema: { id: z.string() } }, async () => ({ content: [] }));
+    const hidden = server.registerTool('hidden', {}, async () => ({ content: [] }));
+    hidden.disable();
+    const client = await connected(server);
+    const result = await client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } });
+    assert.deepEqual(result, { content: [{ type: 'text', text: UNKNOWN_XML }], isError: true });
+    assert.deepEqual(result, unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'get_invoice', 'refund_order'] }));
+    // A disabled tool is not listed, so it is unknown too; the list follows the SDK's list-changed notices.
+    assert.equal(parseEnvelope(await client.callTool({ name: 'hidden', arguments: {} })).message, "No tool named 'hidden' on this server.");
+    refund.disable();
+    assert.deepEqual(await client.callTool({ name: 'refund_order', arguments: {} }),
+      unknownTool({ tool: 'refund_order', tools: ['list_invoices', 'get_invoice'] }));
+    hidden.enable();
+    assert.deepEqual(await client.callTool({ name: 'hidden', arguments: {} }), { content: [] });
+    await client.close();
+  });
+
+  test('envelopeServer: its format; malformed tools/call params stay a JSON-RPC error', async () => {
+    const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { format: 'text' });
+    registerTool(server, 'list_invoices', {}, async () => ({ content: [] }));
+    const client = await connected(server);
+    assert.equal((await client.callTool({ name: 'get_invoice', arguments: {} })).content[0].text, [
+      'error_code: UNKNOWN_ACTION',
+      "what_failed: No tool named 'get_invoice' on this server.",
+      'next_action: Call one of the available tools instead, with the arguments its input schema asks for.',
+      'retryable: true',
+      'available_actions: ["list_invoices"]',
+    ].join('\n'));
+    // The SDK's own answer to a request without a name, unchanged: its Protocol parses the request (-32603) before
+    // its Server checks the params (-32602).
+    await assert.rejects(client.request({ method: 'tools/call', params: { arguments: {} } }, CallToolResultSchema),
+      (e) => e instanceof McpError && e.code === -32603 && /"path": \[\n\s+"params",\n\s+"name"\n\s+\]/.test(e.message));
+    await client.close();
+  });
+
+  test('envelopeServer is refused once the SDK has installed its tools/call handler, and for a bad format', () => {
+    const late = new McpServer({ name: 'billing', version: '1.0.0' });
+    late.registerTool('a', {}, async () => ({ content: [] }));
+    assert.throws(() => envelopeServer(late), { name: 'TypeError',
+      message: 'envelopeServer(server) must be called before the first tool is registered: the SDK installs its tools/call handler with the first tool' });
+    assert.throws(() => envelopeServer(new McpServer({ name: 'b', version: '1' }), { format: 'yaml' }),
+      { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
+  });
+});
+
+// A Zod 4 server here and a pydantic server in tests/test_mcp_channel.py, with
+// equal schemas: the core words each "Expected …" from the JSON Schema
+// tools/list sends, so a real client of either gets these bytes.
+const EQUAL_SCHEMAS_XML = [
+  '<validation_error action="place_order">',
+  "  <field name=\"email\">Invalid email format. You sent: 'nope'. Expected a valid email address.</field>",
+  "  <field name=\"quantity\">Wrong type. You sent: 'abc'. Expected an integer.</field>",
+  '  <field name="count">Missing required field. You sent: nothing. Expected an integer.</field>',
+  "  <field name=\"size\">Not one of the allowed values. You sent: 'XL'. Expected one of: 'S', 'M', 'L'.</field>",
+  '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+  '</validation_error>',
+].join('\n');
+
+describe('the input schema a validation failure is worded from', () => {
+  const shape = { email: z.email(), quantity: z.int(), count: z.int(), size: z.enum(['S', 'M', 'L']) };
+  const input = { email: 'nope', quantity: 'abc', size: 'XL' };
+
+  test('registerTool passes the JSON Schema tools/list sends; the envelope is the one every language gives', async () => {
+    const server = envelopeServer(new McpServer({ name: 'shop', version: '1.0.0' }));
+    registerTool(server, 'place_order', { inputSchema: shape }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    const client = await connected(server);
+    const [tool] = (await client.listTools()).tools;
+    const result = await client.callTool({ name: 'place_order', arguments: input });
+    assert.equal(result.content[0].text, EQUAL_SCHEMAS_XML);
+    // Exactly what the listed schema gives: the schema the model read is the one the core got.
+    const zodError = z.object(shape).safeParse(input, { reportInput: true }).error;
+    assert.deepEqual(result, validationError('place_order', zodError, { input, inputSchema: tool.inputSchema }));
+    await client.close();
+  });
+
+  test('validationError puts inputSchema in the spec unchanged', () => {
+    const inputSchema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    const issues = [{ path: ['n'], code: 'invalid_type', expected: 'number', input: 'x' }];
+    assert.equal(validationError('t', issues, { input: { n: 'x' }, inputSchema }).content[0].text, [
+      '<validation_error action="t">',
+      "  <field name=\"n\">Wrong type. You sent: 'x'. Expected an integer.</field>",
+      '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+      '</validation_error>',
+    ].join('\n'));
   });
 });

@@ -182,10 +182,22 @@ def test_bad_arguments_become_a_validation_error():
     assert "pydantic" not in text and "validation errors for" not in text
 
 
-def test_an_unknown_tool_is_a_json_rpc_invalid_params_error():
-    error = call(billing_server(), "get_invoices", {})
-    assert isinstance(error, MCPError)
-    assert (error.code, error.message) == (-32602, "Unknown tool: get_invoices")
+def test_an_unknown_tool_is_an_unknown_action_result_not_a_json_rpc_error():
+    result = call(billing_server(), "get_invoices", {})
+    assert result.is_error is True
+    assert result.content[0].text == (
+        '<tool_error code="UNKNOWN_ACTION" severity="error">\n'
+        "  <message>No tool named 'get_invoices' on this server.</message>\n"
+        "  <recovery>Call one of the available tools instead, with the arguments its input schema asks for.</recovery>\n"
+        "  <available_actions>\n"
+        "    <action>get_invoice</action>\n"
+        "    <action>charge</action>\n"
+        "    <action>broken_error</action>\n"
+        "    <action>refund</action>\n"
+        "    <action>slow_down</action>\n"
+        "  </available_actions>\n"
+        "</tool_error>"
+    )
 
 
 def test_the_decorator_works_on_a_plain_mcp_server(caplog):

@@ -10,7 +10,7 @@ through one shared WebAssembly component.
     </tool_error>
 """
 
-from ._component import ComponentUnavailable
+from ._component import ComponentUnavailable, ToolResult
 from .envelope import CodeDefaults, Format, Limits, Locale, ProtocolErrorKind, ToolError, call_tool_result
 from .envelope import call_tool_result_json, canonical_codes, code_defaults_json, defaults_for, limits_in_force
 from .envelope import decide, decide_json, limits_in_force_json, parse_envelope, protocol_error
@@ -27,7 +27,7 @@ from .validation import validation_result_json, validation_result_spec, validati
 
 __all__ = [
     "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Ledger",
-    "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError",
+    "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError", "ToolResult",
     "UpstreamReport", "access_error", "access_error_json", "auth_required", "call_tool_result",
     "call_tool_result_json", "canonical_codes", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",
     "empty_result_json", "exception_result", "exception_result_json", "forbidden", "issues_from_pydantic",

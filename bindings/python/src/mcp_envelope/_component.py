@@ -297,6 +297,24 @@ def scrub(text: str) -> str:
     return text
 
 
+class ToolResult(dict[str, Any]):
+    """A `CallToolResult` as a dict, made by this package: every helper that gives a result (`tool_error`,
+    `ToolError.to_result`, `validation_error`, `empty_result`, `partial_result`, `forbidden`, `unknown_tool`,
+    a ledger's answer, ...) gives one. It is a plain dict in every other way; its type is how the MCP
+    integrations (`mcp_envelope.mcp_server`) know a tool's return value is a result to send as itself rather than
+    data to dump as JSON. A dict built anew from one (`{**result}`, `result | {...}`) is a plain dict again; wrap
+    it, `ToolResult(...)`, to send it as a result. It declares no fields, so the `mcp` SDK lists no output
+    schema for a tool annotated `-> ToolResult`, as for `-> CallToolResult`."""
+
+    __slots__ = ()
+
+
+def tool_result(result: str | Mapping[str, Any]) -> ToolResult:
+    """The one place a `CallToolResult` the component made (its JSON text, or the object a report holds) becomes
+    a dict: a ToolResult."""
+    return ToolResult(json.loads(result) if isinstance(result, str) else result)
+
+
 def check_format(format: str) -> str:
     if format not in ("xml", "json", "text"):
         raise ValueError(f"unknown format {format!r}: use 'xml', 'json' or 'text'")
@@ -338,6 +356,7 @@ def trap_report(trap: Exception, format: str = "xml") -> dict[str, Any]:
     if not ok:  # only a component that is not this package's would refuse this spec
         raise ComponentUnavailable(f"the component refused its own exception-result: {value}")
     report: dict[str, Any] = json.loads(value)
+    report["result"] = tool_result(report["result"])
     import logging  # here, not at import: it costs 3 ms there, and only a trap needs it
 
     logging.getLogger("mcp_envelope").error("mcp-envelope component trapped: %s", report["log"])

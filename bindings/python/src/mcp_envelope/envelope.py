@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypedDict, get_args
 
-from ._component import call, call_json, produce, read, scrub, to_json
+from ._component import ToolResult, call, call_json, produce, read, scrub, to_json, tool_result
 from .errors import EnvelopeError
 
 Format = Literal["xml", "json", "text"]
@@ -32,10 +32,9 @@ def render(spec: Mapping[str, Any] | str, format: Format = "xml") -> str:
     return produce("render", spec, format)
 
 
-def call_tool_result(spec: Mapping[str, Any] | str, format: Format = "xml") -> dict[str, Any]:
-    """The MCP `CallToolResult` (as a dict) carrying the envelope of a spec."""
-    result: dict[str, Any] = json.loads(call_tool_result_json(spec, format))
-    return result
+def call_tool_result(spec: Mapping[str, Any] | str, format: Format = "xml") -> ToolResult:
+    """The MCP `CallToolResult` (as a dict, a ToolResult) carrying the envelope of a spec."""
+    return tool_result(call_tool_result_json(spec, format))
 
 
 def call_tool_result_json(spec: Mapping[str, Any] | str, format: Format = "xml") -> str:
@@ -149,7 +148,7 @@ def decide_json(result: Any) -> str:
     return decided
 
 
-def tool_error(code: str, message: str, *, format: Format = "xml", **fields: Any) -> dict[str, Any]:
+def tool_error(code: str, message: str, *, format: Format = "xml", **fields: Any) -> ToolResult:
     """The `CallToolResult` dict for one error, to return from a tool; `fields` are `ToolError`'s keywords.
 
     >>> tool_error("RATE_LIMITED", "Too many lookups", retry_after=30)["isError"]
@@ -309,6 +308,6 @@ class ToolError(Exception):
     def render(self, format: Format = "xml") -> str:
         return render(self.to_spec(), format)
 
-    def to_result(self, format: Format = "xml") -> dict[str, Any]:
-        """The `CallToolResult` dict carrying the envelope."""
+    def to_result(self, format: Format = "xml") -> ToolResult:
+        """The `CallToolResult` dict (a ToolResult) carrying the envelope."""
         return call_tool_result(self.to_spec(), format)

@@ -18,15 +18,14 @@ and a lock, and a ledger shared by a server's threads is safe.
 from __future__ import annotations
 
 import _thread
-import json
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 
 import wasmtime
 
-from ._component import ComponentTrap, _Instance, check_format, json_safe, runtime, scrub, spec_text, to_json
-from ._component import trap_report
+from ._component import ComponentTrap, ToolResult, _Instance, check_format, json_safe, runtime, scrub, spec_text, to_json
+from ._component import tool_result, trap_report
 from .envelope import Format, ToolError
 from .errors import SpecError
 
@@ -75,8 +74,8 @@ class Ledger:
 
     def failure(
         self, tool: str, error: ToolError | Mapping[str, Any] | str, *, arguments: Any = None, format: Format = "xml"
-    ) -> dict[str, Any]:
-        """The `CallToolResult` dict to send for this failure of `tool`. `error` is a ToolError or an error spec
+    ) -> ToolResult:
+        """The `CallToolResult` dict (a ToolResult) to send for this failure of `tool`. `error` is a ToolError or an error spec
         (a dict, such as a reading's `"error"`, or its JSON text); `arguments`, the call's arguments as the model
         sent them (a dict, or their JSON text), join the key: other arguments are another failure. SpecError
         when the spec is refused. After a trap the ledger starts afresh (its memory is lost, and logged) and
@@ -85,14 +84,13 @@ class Ledger:
         params = (scrub(tool), spec, self._arguments(arguments), check_format(format))
         outcome = self._retrying("[method]ledger.failure", params, format)
         if isinstance(outcome, dict):  # this failure itself trapped: its INTERNAL_ERROR instead
-            answer: dict[str, Any] = outcome["result"]
+            answer: ToolResult = outcome["result"]
             return answer
         if outcome.tag != "ok":
             raise SpecError(outcome.payload)
-        result: dict[str, Any] = json.loads(outcome.payload)
-        return result
+        return tool_result(outcome.payload)
 
-    def observe(self, tool: str, result: Any, *, arguments: Any = None) -> dict[str, Any] | None:
+    def observe(self, tool: str, result: Any, *, arguments: Any = None) -> ToolResult | None:
         """Watches a result a handler of `tool` produced, whatever built it (a `CallToolResult` dict, the `mcp`
         SDK's model, or its JSON text): None to send it as it is, or the `CallToolResult` dict to send instead
         for a repeated failure, in the result's own form. The core decides: an error result holding a
@@ -108,8 +106,7 @@ class Ledger:
             return None
         if outcome.tag != "ok":
             raise SpecError(outcome.payload)
-        replaced: dict[str, Any] | None = None if outcome.payload is None else json.loads(outcome.payload)
-        return replaced
+        return None if outcome.payload is None else tool_result(outcome.payload)
 
     def _retrying(self, method: str, params: tuple[Any, ...], format: str = "xml") -> Any:
         """The method's outcome, under the lock. After a trap (logged) the fresh ledger takes the call as its

@@ -1,9 +1,12 @@
 """Envelopes for the official `mcp` SDK: every failed tool call reaches the model
 as an envelope it can recover from, and no exception text leaks to it (the
-SDK's own handler would send the text of whatever was raised). An unknown tool
-stays a JSON-RPC invalid-params error, as the MCP specification asks. With a
-repeat ledger, identical failures in a row are answered shorter, then with a
-stop (docs/repeat-ledger.md).
+SDK's own handler would send the text of whatever was raised). A result one of
+this package's helpers made (a `ToolResult`) is sent as itself, whatever the
+tool's return annotation; a call of a tool the server does not list is
+answered with the core's UNKNOWN_ACTION envelope naming the tools it does
+(`unknown_tool`), not a JSON-RPC error the model never reads. With a repeat
+ledger, identical failures in a row are answered shorter, then with a stop
+(docs/repeat-ledger.md).
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult
 from pydantic import ValidationError as PydanticValidationError
 
-from .envelope import Format, Locale, ToolError, protocol_error
+from ._component import ToolResult
+from .envelope import Format, Locale, ToolError
 from .errors import SpecError
 from .ledger import Ledger
-from .recovery import exception_result
+from .recovery import exception_result, unknown_tool
 from .validation import validation_error
 
 # JSON-RPC "internal error", for when even the component cannot answer.
@@ -36,16 +40,23 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 LedgerChoice = Union[Ledger, Callable[[Any], Union[Ledger, None]], None]
 
 
+def is_argument_failure(error: BaseException) -> bool:
+    """Arguments that failed the SDK's own check of the tool's signature: its ToolError straight from a pydantic
+    ValidationError (one raised in the tool body arrives as UnexpectedToolError, about data the model never
+    sent)."""
+    return type(error) is SDKToolError and isinstance(error.__cause__, PydanticValidationError)
+
+
 def result_for_exception(
     tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
-    ledger: Ledger | None = None, locale: Locale | None = None,
+    ledger: Ledger | None = None, locale: Locale | None = None, input_schema: Mapping[str, Any] | None = None,
 ) -> CallToolResult:  # fmt: skip
     """The `CallToolResult` a failed call of `tool` answers with: a raised `ToolError` as its envelope; arguments
-    that failed the SDK's own check (its ToolError straight from a pydantic ValidationError; one raised in the
-    tool body arrives as UnexpectedToolError, about data the model never sent) as a `<validation_error>`; anything
-    else, or an envelope the component refuses, as the component's `exception_result`: INTERNAL_ERROR quoting a
-    fresh correlation id, its log line (the traceback) logged. With a `ledger`, a `<tool_error>` goes through it.
-    An MCPError, a protocol-level answer, is raised again."""
+    that failed the SDK's own check (`is_argument_failure`) as a `<validation_error>`, its field lines worded from
+    `input_schema` (the tool's schema as `tools/list` sends it) when given; anything else, or an envelope the
+    component refuses, as the component's `exception_result`: INTERNAL_ERROR quoting a fresh correlation id, its
+    log line (the traceback) logged. With a `ledger`, a `<tool_error>` goes through it. An MCPError, a
+    protocol-level answer, is raised again."""
     if isinstance(error, MCPError):
         raise error
     cause = error.__cause__
@@ -55,8 +66,8 @@ def result_for_exception(
             if ledger is not None:
                 return CallToolResult.model_validate(ledger.failure(tool, original, arguments=arguments, format=format))
             return CallToolResult.model_validate(original.to_result(format))
-        if type(error) is SDKToolError and isinstance(cause, PydanticValidationError):
-            spoken = validation_error(tool, cause, input=dict(arguments or {}), locale=locale)
+        if is_argument_failure(error):
+            spoken = validation_error(tool, cause, input=dict(arguments or {}), input_schema=input_schema, locale=locale)
             return CallToolResult.model_validate(spoken)
     except Exception as refused:  # such as a ToolError whose spec the component refuses
         original = refused
@@ -83,9 +94,44 @@ def through_ledger(
     return result if replaced is None else CallToolResult.model_validate(replaced)
 
 
+def sent_as_itself(value: Any) -> Any:
+    """A tool's return value as the SDK should take it: a ToolResult (a result this package made) as the
+    `CallToolResult` it is, so the SDK sends it as itself instead of dumping the dict as JSON text; anything else
+    as it is. The SDK's rule for a returned `CallToolResult` still applies: a success (an empty or partial result,
+    a warning) from a tool that lists an output schema must carry structured content for it."""
+    return CallToolResult.model_validate(value) if isinstance(value, ToolResult) else value
+
+
+def returning_results(fn: _F) -> _F:
+    """Wraps a tool function, sync or async, so that a returned ToolResult is sent as itself (`sent_as_itself`)
+    and a returned ToolError is answered as a raised one. The signature, and so the input schema, stays."""
+
+    def answer(value: Any) -> Any:
+        if isinstance(value, ToolError):
+            raise value
+        return sent_as_itself(value)
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        return answer(fn(*args, **kwargs))
+
+    @functools.wraps(fn)
+    async def run_async(*args: Any, **kwargs: Any) -> Any:
+        return answer(await fn(*args, **kwargs))
+
+    return run_async if inspect.iscoroutinefunction(fn) else run  # type: ignore[return-value]
+
+
 class EnvelopeMCPServer(MCPServer):
     """The SDK's `MCPServer`, answering every failed tool call with an envelope in `error_format` (exceptions
     and validation errors in `locale`).
+
+    A result one of the package's helpers made (a `ToolResult`: `tool_error`, `ToolError.to_result`,
+    `empty_result`, `partial_result`, `forbidden`, `validation_error`, `unknown_tool`, ...) returned by a tool is
+    sent as itself, and a returned `ToolError` is answered as a raised one. A call of a tool the server does not
+    list is answered with `unknown_tool(name, [the names tools/list sends])`, an `isError` UNKNOWN_ACTION result,
+    outside the ledger. Arguments that fail the tool's signature get a `<validation_error>` worded from the input
+    schema `tools/list` sends for the tool.
 
     `ledger` adds the repeat ledger, which belongs to one conversation: a `Ledger` used for every call (a stdio
     server talks to one client), or a function given the call's `Context` that returns the ledger of the
@@ -105,18 +151,28 @@ class EnvelopeMCPServer(MCPServer):
         for a call made directly, outside any request)."""
         return self.ledger if self.ledger is None or isinstance(self.ledger, Ledger) else self.ledger(context)
 
+    def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        """The SDK's `add_tool` (which its `tool()` decorator calls), the function wrapped by `returning_results`."""
+        super().add_tool(returning_results(fn), *args, **kwargs)
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         ledger = self.ledger_for(context)
         try:
             result = await super().call_tool(name, arguments, context)
         except SDKToolError as error:
-            if error.__cause__ is None and str(error) == f"Unknown tool: {name}":
-                unknown = protocol_error("invalid-params", f"Unknown tool: {name}")
-                raise MCPError(unknown["code"], unknown["message"]) from None
-            return result_for_exception(name, error, arguments, self.error_format, ledger=ledger, locale=self.locale)
+            if error.__cause__ is None and str(error) == f"Unknown tool: {name}":  # the tool manager's own refusal
+                tools = [tool.name for tool in await self.list_tools()]
+                return CallToolResult.model_validate(unknown_tool(name, tools, format=self.error_format))
+            schema = await self.listed_input_schema(name) if is_argument_failure(error) else None
+            return result_for_exception(name, error, arguments, self.error_format, ledger=ledger, locale=self.locale,
+                                        input_schema=schema)  # fmt: skip
         if ledger is not None and isinstance(result, CallToolResult):
             return through_ledger(ledger, name, result, arguments)
         return result
+
+    async def listed_input_schema(self, name: str) -> dict[str, Any] | None:
+        """The input schema `tools/list` sends for the tool `name` (the one the model read), None when unlisted."""
+        return next((tool.input_schema for tool in await self.list_tools() if tool.name == name), None)
 
 
 def _sent(kwargs: Mapping[str, Any]) -> dict[str, Any]:
@@ -130,13 +186,17 @@ def envelope_errors(
 ) -> Any:  # fmt: skip
     """Decorates one tool function, sync or async, so its failures come back as envelopes on any server (argument
     validation stays the SDK's); use it under the SDK's decorator (`@server.tool()` then `@envelope_errors`).
-    With a `ledger`, its failures and successes go through it (`through_ledger`). The signature, and so the
-    input schema, stays."""
+    A returned ToolResult is sent as itself (`sent_as_itself`), a returned ToolError as a raised one. With a
+    `ledger`, its failures and successes go through it (`through_ledger`). The signature, and so the input
+    schema, stays."""
 
     def decorate(func: _F) -> _F:
         tool = name or func.__name__
 
         def answer(value: Any, kwargs: Mapping[str, Any]) -> Any:
+            if isinstance(value, ToolError):  # returned rather than raised: answered the same way
+                return result_for_exception(tool, value, _sent(kwargs), format, ledger=ledger, locale=locale)
+            value = sent_as_itself(value)
             if ledger is None:
                 return value
             if isinstance(value, CallToolResult):

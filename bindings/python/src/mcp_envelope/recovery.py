@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
-from ._component import call_json, produce, to_json
+from ._component import ToolResult, call_json, produce, to_json, tool_result
 from .envelope import Format, Locale, call_tool_result, limits_spec
 
 AccessKind = Literal["forbidden", "auth-required"]
@@ -29,7 +29,7 @@ AccessKind = Literal["forbidden", "auth-required"]
 class ExceptionReport(TypedDict):
     """What `exception_result` gives: the result for the model, the id it quotes, the line for the log."""
 
-    result: dict[str, Any]
+    result: ToolResult
     correlationId: str
     log: str
 
@@ -78,6 +78,7 @@ def exception_result(
     spec = {"tool": tool, "exception": text} | _given(correlationId=correlation_id)
     spec |= {"random": os.urandom(6).hex() if random is None else random, "format": format} | _given(locale=locale)
     report: ExceptionReport = json.loads(exception_result_json(spec))
+    report["result"] = tool_result(report["result"])
     return report
 
 
@@ -167,7 +168,7 @@ def access_error_json(spec: Mapping[str, Any] | str) -> str:
 def forbidden(
     action: str | None = None, resource: str | None = None, *, correlation_id: str | None = None,
     locale: Locale | None = None, format: Format = "xml",
-) -> dict[str, Any]:  # fmt: skip
+) -> ToolResult:  # fmt: skip
     """The `CallToolResult` dict of a FORBIDDEN answer (`access_error("forbidden", ...)`, then its result)."""
     spec = access_error("forbidden", action=action, resource=resource, correlation_id=correlation_id, locale=locale)
     return call_tool_result(spec, format)
@@ -176,7 +177,7 @@ def forbidden(
 def auth_required(
     action: str | None = None, resource: str | None = None, *, correlation_id: str | None = None,
     locale: Locale | None = None, format: Format = "xml",
-) -> dict[str, Any]:  # fmt: skip
+) -> ToolResult:  # fmt: skip
     """The `CallToolResult` dict of an AUTH_REQUIRED answer (`access_error("auth-required", ...)`, then its result)."""
     spec = access_error("auth-required", action=action, resource=resource, correlation_id=correlation_id, locale=locale)
     return call_tool_result(spec, format)
@@ -185,15 +186,14 @@ def auth_required(
 def empty_result(
     what: str, *, query: str | None = None, suggestion: str | None = None, structured_content: Any = None,
     locale: Locale | None = None, localize_steering: bool | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> ToolResult:  # fmt: skip
     """The success `CallToolResult` dict (`isError: false`) of a query that ran and matched nothing: "0 `what`
     found `query`." and that this is an answer, not an error. `what` is a plural noun ("orders"), `query` carries
     its own preposition ("for jo@example.com"), `suggestion` the next step; `structured_content` (an object) is
     passed through for a tool with an output schema."""
     spec = {"what": what} | _given(query=query, suggestion=suggestion, structuredContent=structured_content,
                                    locale=locale, localizeSteering=localize_steering)  # fmt: skip
-    result: dict[str, Any] = json.loads(empty_result_json(spec))
-    return result
+    return tool_result(empty_result_json(spec))
 
 
 def empty_result_json(spec: Mapping[str, Any] | str) -> str:
@@ -202,12 +202,11 @@ def empty_result_json(spec: Mapping[str, Any] | str) -> str:
     return produce("empty-result", spec, result=True)
 
 
-def unknown_tool(tool: str, tools: Sequence[str], *, format: Format = "xml") -> dict[str, Any]:
+def unknown_tool(tool: str, tools: Sequence[str], *, format: Format = "xml") -> ToolResult:
     """The `isError` `CallToolResult` dict for a call of a tool the server does not have: an UNKNOWN_ACTION envelope
     listing `tools` (the server's tool names, in its `tools/list` order) as the calls to make instead. What
     `EnvelopeMCPServer` answers: the MCP specification's JSON-RPC -32602 never reaches the model."""
-    result: dict[str, Any] = json.loads(unknown_tool_json({"tool": tool, "tools": tools, "format": format}))
-    return result
+    return tool_result(unknown_tool_json({"tool": tool, "tools": tools, "format": format}))
 
 
 def unknown_tool_json(spec: Mapping[str, Any] | str) -> str:
@@ -223,10 +222,9 @@ def render_partial(spec: Mapping[str, Any] | str) -> str:
     return produce("render-partial", spec)
 
 
-def partial_result(spec: Mapping[str, Any] | str) -> dict[str, Any]:
+def partial_result(spec: Mapping[str, Any] | str) -> ToolResult:
     """The `CallToolResult` dict of a partial result: `isError` false when something was obtained."""
-    result: dict[str, Any] = json.loads(partial_result_json(spec))
-    return result
+    return tool_result(partial_result_json(spec))
 
 
 def partial_result_json(spec: Mapping[str, Any] | str) -> str:

@@ -18,12 +18,11 @@ English message (used only for `custom`).
 from __future__ import annotations
 
 import ast
-import json
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ._component import json_safe, produce
+from ._component import ToolResult, json_safe, produce, tool_result
 from .envelope import Locale
 
 
@@ -51,17 +50,18 @@ def _flat_jsonschema_errors(errors: Iterable[Any]) -> list[dict[str, Any]]:
 
 def validation_spec(
     action: str, issues_or_error: Any, *, input: Any = None, input_schema: Mapping[str, Any] | None = None,
-    deltas: Iterable[Mapping[str, Any]] | None = None,
-    max_fields: int | None = None, max_deltas: int | None = None, locale: Locale | None = None,
-    localize_steering: bool | None = None,
+    deltas: Iterable[Mapping[str, Any]] | None = None, max_fields: int | None = None, max_deltas: int | None = None,
+    locale: Locale | None = None, localize_steering: bool | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The component's validation spec: `{"action", "issues" or "jsonSchemaErrors", "arguments"?, ...}`.
 
     `issues_or_error` is a pydantic v2 `ValidationError`, jsonschema errors (one, or a list such as
     `list(validator.iter_errors(arguments))`) or neutral issue dicts; `input`, the call's arguments, shows
-    what was sent where an issue does not say; `input_schema`, the tool's input schema as `tools/list` gives it,
-    words each line's "Expected ..." so that every validator's failures on one schema read alike. `locale` ("en" or "pt-BR") picks the words of the field lines;
-    `localize_steering` puts the recovery line in that locale too (it stays English otherwise).
+    what was sent where an issue does not say. `input_schema` is the tool's input schema as `tools/list`
+    publishes it (the JSON Schema the model read), passed on unchanged as `inputSchema`: the component words
+    each field's "Expected …" from it, so every validator gives the same line for the same schema. `locale`
+    ("en" or "pt-BR") picks the words of the field lines; `localize_steering` puts the recovery line in that
+    locale too (it stays English otherwise).
     """
     spec: dict[str, Any] = {"action": action}
     if _is_instance(issues_or_error, "pydantic_core", "ValidationError"):
@@ -81,7 +81,8 @@ def validation_spec(
             "validation_error takes a pydantic ValidationError, jsonschema errors, or a list of issue dicts, "
             f"not {type(issues_or_error).__name__}"
         )
-    optional = {"arguments": json_safe(input), "inputSchema": json_safe(input_schema), "deltas": None if deltas is None else [dict(d) for d in deltas],
+    optional = {"arguments": json_safe(input), "inputSchema": json_safe(input_schema),
+                "deltas": None if deltas is None else [dict(d) for d in deltas],
                 "maxFields": max_fields, "maxDeltas": max_deltas, "locale": locale,
                 "localizeSteering": localize_steering}  # fmt: skip
     return spec | {key: value for key, value in optional.items() if value is not None}
@@ -92,10 +93,9 @@ def render_validation_spec(spec: Mapping[str, Any] | str) -> str:
     return produce("render-validation", spec)
 
 
-def validation_result_spec(spec: Mapping[str, Any] | str) -> dict[str, Any]:
-    """The `CallToolResult` dict (`isError: true`) carrying a validation spec's envelope."""
-    result: dict[str, Any] = json.loads(validation_result_json(spec))
-    return result
+def validation_result_spec(spec: Mapping[str, Any] | str) -> ToolResult:
+    """The `CallToolResult` dict (a ToolResult, `isError: true`) carrying a validation spec's envelope."""
+    return tool_result(validation_result_json(spec))
 
 
 def validation_result_json(spec: Mapping[str, Any] | str) -> str:
@@ -110,13 +110,13 @@ def render_validation(action: str, issues_or_error: Any, **options: Any) -> str:
 
 def validation_error(
     action: str, issues_or_error: Any, *, input: Any = None, input_schema: Mapping[str, Any] | None = None,
-    deltas: Iterable[Mapping[str, Any]] | None = None,
-    max_fields: int | None = None, max_deltas: int | None = None, locale: Locale | None = None,
-    localize_steering: bool | None = None,
-) -> dict[str, Any]:  # fmt: skip
-    """The `CallToolResult` dict for arguments that failed validation (arguments as for `validation_spec`)."""
-    options = {"input": input, "input_schema": input_schema, "deltas": deltas, "max_fields": max_fields, "max_deltas": max_deltas,
-               "locale": locale, "localize_steering": localize_steering}  # fmt: skip
+    deltas: Iterable[Mapping[str, Any]] | None = None, max_fields: int | None = None, max_deltas: int | None = None,
+    locale: Locale | None = None, localize_steering: bool | None = None,
+) -> ToolResult:  # fmt: skip
+    """The `CallToolResult` dict (a ToolResult) for arguments that failed validation (arguments as for
+    `validation_spec`)."""
+    options = {"input": input, "input_schema": input_schema, "deltas": deltas, "max_fields": max_fields,
+               "max_deltas": max_deltas, "locale": locale, "localize_steering": localize_steering}  # fmt: skip
     return validation_result_spec(validation_spec(action, issues_or_error, **options))
 
 
