@@ -20,11 +20,9 @@
 //! - an error result with no envelope a rule can read: stop, since nothing
 //!   says a retry or another input could help.
 
-use serde::Serialize;
-
 use crate::code::{self, Category};
 use crate::error::SpecError;
-use crate::json::to_json;
+use crate::json::push_json_string;
 use crate::model::{Severity, ToolError};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 
@@ -49,17 +47,14 @@ string_enum!(Branch {
 });
 
 /// The decision on one result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decision {
     /// The branch.
     pub branch: Branch,
     /// The code the decision rests on: the envelope's, `VALIDATION_ERROR`,
     /// `PARTIAL_RESULT`; absent for a success or a result with no envelope.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
     /// How long to wait before retrying, when the envelope says.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub wait_seconds: Option<u32>,
     /// Which rule decided, in a few words.
     pub why: &'static str,
@@ -146,5 +141,25 @@ fn on_tool_error(error: &ToolError) -> Decision {
 /// assert_eq!(d, r#"{"branch":"stop-and-tell","why":"no envelope: nothing says whether a retry or another input can help"}"#);
 /// ```
 pub fn decide_json(result: &str) -> Result<String, SpecError> {
-    decide(result).map(|d| to_json(&d))
+    decide(result).map(|d| d.to_json())
+}
+
+impl Decision {
+    /// `{"branch", "code"?, "waitSeconds"?, "why"}`, written directly: four
+    /// members do not need a serializer of their own in the component.
+    pub fn to_json(&self) -> String {
+        let mut out = String::from("{\"branch\":");
+        push_json_string(&mut out, self.branch.as_str());
+        if let Some(code) = &self.code {
+            out.push_str(",\"code\":");
+            push_json_string(&mut out, code);
+        }
+        if let Some(seconds) = self.wait_seconds {
+            out.push_str(&format!(",\"waitSeconds\":{seconds}"));
+        }
+        out.push_str(",\"why\":");
+        push_json_string(&mut out, self.why);
+        out.push('}');
+        out
+    }
 }

@@ -13,13 +13,17 @@
 // the LTO cargo had skipped (docs/component-api.md, "Optimization level"):
 // 378,717 raw / 170,307 gzip; the JSON outputs as serde `Serialize` structs
 // then took it to 385,576 / 172,839. The issue's ceiling is 480 KB / 200 KB; the
-// budget is today's size with a little headroom.
+// budget is today's size with a little headroom. Issue 15 added three
+// exports: the input schema's words for validation (a raw walk down one
+// path), `decide` and `unknown-tool`: 401,521 / 178,776 (the schema keywords
+// read by member lookup rather than a derived struct, and the decision
+// written by hand, saved 4.6 KB of that); the budget moved to 415 KB / 185 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 400_000, gzip: 180_000 };
+const BUDGET = { raw: 415_000, gzip: 185_000 };
 const args = process.argv.slice(2);
 // --no-budget: report only (the opt-level variants scripts/bench measures).
 const noBudget = args.includes('--no-budget');

@@ -16,7 +16,6 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::arguments::decimal_index;
@@ -312,72 +311,38 @@ struct Facts {
     multiple_of: Option<String>,
 }
 
-/// The keywords read, raw; any other keyword is ignored.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Keywords<'a> {
-    #[serde(borrow, rename = "type")]
-    type_: Option<&'a RawValue>,
-    #[serde(borrow)]
-    format: Option<&'a RawValue>,
-    #[serde(borrow)]
-    pattern: Option<&'a RawValue>,
-    #[serde(borrow, rename = "enum")]
-    enum_: Option<&'a RawValue>,
-    #[serde(borrow, rename = "const")]
-    const_: Option<&'a RawValue>,
-    #[serde(borrow)]
-    minimum: Option<&'a RawValue>,
-    #[serde(borrow)]
-    maximum: Option<&'a RawValue>,
-    #[serde(borrow)]
-    exclusive_minimum: Option<&'a RawValue>,
-    #[serde(borrow)]
-    exclusive_maximum: Option<&'a RawValue>,
-    #[serde(borrow)]
-    min_length: Option<&'a RawValue>,
-    #[serde(borrow)]
-    max_length: Option<&'a RawValue>,
-    #[serde(borrow)]
-    min_items: Option<&'a RawValue>,
-    #[serde(borrow)]
-    max_items: Option<&'a RawValue>,
-    #[serde(borrow)]
-    min_properties: Option<&'a RawValue>,
-    #[serde(borrow)]
-    max_properties: Option<&'a RawValue>,
-    #[serde(borrow)]
-    multiple_of: Option<&'a RawValue>,
-}
-
 impl Facts {
     /// The facts of a node; `None` when it is no object. A keyword of the
-    /// wrong kind (a `format` that is a number) says nothing.
+    /// wrong kind (a `format` that is a number) says nothing. The members
+    /// are looked up in one pass over the object, raw, rather than through
+    /// a derived struct: a schema node's other keywords are many and
+    /// ignored, and the component stays smaller without another visitor.
     fn of(node: &str) -> Option<Facts> {
-        let k: Keywords = serde_json::from_str(node).ok()?;
-        let text = |raw: Option<&RawValue>| raw.and_then(|r| parse_string(r.get()).ok()).map(Cow::into_owned);
-        let number = |raw: Option<&RawValue>| raw.map(|r| r.get().trim()).filter(|t| is_number(t)).map(str::to_owned);
-        let values = match (k.enum_, k.const_) {
-            (_, Some(one)) => vec![compact(one.get())],
-            (Some(list), None) => items_of::<&RawValue>(list.get(), A_SEQUENCE)
+        let members = parse_object(node).ok()?;
+        let raw = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v);
+        let text = |key: &str| raw(key).and_then(|r| parse_string(r).ok()).map(Cow::into_owned);
+        let number = |key: &str| raw(key).map(str::trim).filter(|t| is_number(t)).map(str::to_owned);
+        let values = match (raw("enum"), raw("const")) {
+            (_, Some(one)) => vec![compact(one)],
+            (Some(list), None) => items_of::<&RawValue>(list, A_SEQUENCE)
                 .map(|items| items.iter().map(|v| compact(v.get())).collect())
                 .unwrap_or_default(),
             (None, None) => Vec::new(),
         };
         Some(Facts {
-            type_name: k.type_.and_then(|t| type_name(t.get())),
-            format: text(k.format),
-            pattern: text(k.pattern),
+            type_name: raw("type").and_then(type_name),
+            format: text("format"),
+            pattern: text("pattern"),
             values,
-            lower: number_bound(number(k.minimum), k.exclusive_minimum, true),
-            upper: number_bound(number(k.maximum), k.exclusive_maximum, false),
-            min_length: number(k.min_length),
-            max_length: number(k.max_length),
-            min_items: number(k.min_items),
-            max_items: number(k.max_items),
-            min_properties: number(k.min_properties),
-            max_properties: number(k.max_properties),
-            multiple_of: number(k.multiple_of),
+            lower: number_bound(number("minimum"), raw("exclusiveMinimum"), true),
+            upper: number_bound(number("maximum"), raw("exclusiveMaximum"), false),
+            min_length: number("minLength"),
+            max_length: number("maxLength"),
+            min_items: number("minItems"),
+            max_items: number("maxItems"),
+            min_properties: number("minProperties"),
+            max_properties: number("maxProperties"),
+            multiple_of: number("multipleOf"),
         })
     }
 }
@@ -398,8 +363,8 @@ fn type_name(raw: &str) -> Option<String> {
 /// The bound a number must keep: the tighter of `minimum` (inclusive) and a
 /// numeric `exclusiveMinimum` (2019-09 and later), or `minimum` made
 /// exclusive by draft 4's `"exclusiveMinimum": true`. Likewise for the upper.
-fn number_bound(plain: Option<String>, exclusive: Option<&RawValue>, lower: bool) -> Option<Bound> {
-    let exclusive = exclusive.map(|e| e.get().trim());
+fn number_bound(plain: Option<String>, exclusive: Option<&str>, lower: bool) -> Option<Bound> {
+    let exclusive = exclusive.map(str::trim);
     let bound = |value: String, inclusive| Bound {
         value,
         inclusive,
@@ -422,6 +387,7 @@ fn number_bound(plain: Option<String>, exclusive: Option<&RawValue>, lower: bool
     }
 }
 
+/// A JSON number as written (already read as a JSON value, so well-formed).
 fn is_number(text: &str) -> bool {
-    text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) && serde_json::from_str::<&RawValue>(text).is_ok()
+    text.starts_with(|c: char| c == '-' || c.is_ascii_digit())
 }

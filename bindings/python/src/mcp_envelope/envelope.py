@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypedDict, get_args
 
 from ._component import ToolResult, call, call_json, produce, read, scrub, to_json, tool_result
-from .errors import EnvelopeError
+from .errors import EnvelopeError, SpecError
 
 Format = Literal["xml", "json", "text"]
 ProtocolErrorKind = Literal["parse-error", "invalid-request", "method-not-found", "invalid-params", "internal-error"]
