@@ -91,6 +91,8 @@ pub mod partial;
 mod read;
 pub mod recovery;
 mod render;
+#[cfg(feature = "rmcp")]
+pub mod rmcp;
 pub mod spec;
 pub mod validation;
 mod xml;
