@@ -61,6 +61,10 @@ impl Guest for Component {
         crate::recovery::empty_result_json(&spec).map_err(|e| e.0)
     }
 
+    fn unknown_tool(request: String) -> Result<String, String> {
+        crate::recovery::unknown_tool_json(&request).map_err(|e| e.0)
+    }
+
     fn render_partial(spec: String) -> Result<String, String> {
         crate::partial::render_partial_json(&spec).map_err(|e| e.0)
     }

@@ -262,6 +262,7 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
         "upstream-error" => i.api.call_upstream_error(store, input),
         "access-error" => i.api.call_access_error(store, input),
         "empty-result" => i.api.call_empty_result(store, input),
+        "unknown-tool" => i.api.call_unknown_tool(store, input),
         "render-partial" => i.api.call_render_partial(store, input),
         "partial-result" => i.api.call_partial_result(store, input),
         "partial-limits" => i.api.call_partial_limits(store, input),

@@ -10,7 +10,9 @@
 //! - [`access_error`]: FORBIDDEN that never says whether the object exists,
 //!   and AUTH_REQUIRED addressed to the host, so the model never goes looking
 //!   for a token;
-//! - [`empty_result`]: a query that ran and matched nothing, as a success.
+//! - [`empty_result`]: a query that ran and matched nothing, as a success;
+//! - [`unknown_tool`]: a call of a tool the server does not have, answered
+//!   as a result the model reads, listing the tools it may call instead.
 //!
 //! Each has a typed function and a `*_json` entry point (one JSON object in,
 //! JSON text out) that the component exports. The words for people
@@ -36,12 +38,14 @@ mod empty;
 mod exception;
 mod excerpt;
 mod retry_after;
+mod unknown_tool;
 mod upstream;
 
 pub use access::{access_error, access_error_json, AccessKind};
 pub use empty::{empty_result, empty_result_json, EmptyResult};
 pub use exception::{exception_error, exception_result, exception_result_json, fresh_correlation_id, ExceptionReport};
 pub use excerpt::{excerpt, MAX_EXCERPT_CHARS};
+pub use unknown_tool::{unknown_tool, unknown_tool_json};
 pub use upstream::{
     upstream_error, upstream_error_json, UpstreamFailure, UpstreamLog, UpstreamReport, EXCERPT_DETAIL,
     UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,

@@ -7,7 +7,7 @@
 import * as component from './component.js';
 import { resultOf, toJson } from './render.js';
 import type {
-  AccessOptions, CallToolResult, EmptyResultOptions, EnvelopeSpec, ExceptionOptions, ExceptionReport, Format,
+  AccessOptions, CallToolResult, EmptyResultOptions, UnknownToolOptions, EnvelopeSpec, ExceptionOptions, ExceptionReport, Format,
   UpstreamFailure, UpstreamReport,
 } from './types.js';
 
@@ -156,3 +156,20 @@ export function emptyResult(options: EmptyResultOptions): CallToolResult {
 
 /** `emptyResult` with the input as JSON text; gives the `CallToolResult` as JSON text. */
 export const emptyResultJson = (inputText: string): string => component.emptyResult(String(inputText));
+
+/**
+ * The `isError` result for a call of a tool the server does not have: an
+ * UNKNOWN_ACTION envelope listing the tools the model may call instead (what
+ * `mcp-envelope/mcp` answers; the MCP spec's JSON-RPC -32602 never reaches a model).
+ *
+ * ```ts
+ * unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'refund_order'] }).content[0].text;
+ * // '<tool_error code="UNKNOWN_ACTION" severity="error">\n  <message>No tool named \'refund_orders\' on this server.</message>…'
+ * ```
+ */
+export function unknownTool(options: UnknownToolOptions): CallToolResult {
+  return JSON.parse(unknownToolJson(toJson(options, 'the unknown-tool input'))) as CallToolResult;
+}
+
+/** `unknownTool` with the input as JSON text; gives the `CallToolResult` as JSON text. */
+export const unknownToolJson = (inputText: string): string => component.unknownTool(String(inputText));

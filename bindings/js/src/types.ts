@@ -419,6 +419,16 @@ export interface AccessOptions {
   locale?: Locale | null;
 }
 
+/** Options of `unknownTool`: a call of a tool the server does not have. */
+export interface UnknownToolOptions {
+  /** The tool name the call asked for. */
+  tool: string;
+  /** The server's tool names, as its `tools/list` gives them (an empty list is allowed). */
+  tools: string[];
+  /** The envelope's form: `xml` (the default), `json` or `text`. */
+  format?: Format;
+}
+
 /** Options of `emptyResult`: a query that ran and matched nothing. */
 export interface EmptyResultOptions {
   /** What was searched for, as a plural noun (`orders`). */

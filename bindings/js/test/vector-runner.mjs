@@ -224,6 +224,7 @@ const CALLS = {
   'upstream-error': (api) => ({ json: api.upstreamErrorJson, native: api.upstreamError }),
   'access-error': (api) => ({ json: api.accessErrorJson, native: api.accessError }),
   'empty-result': (api) => ({ json: api.emptyResultJson, native: api.emptyResult }),
+  'unknown-tool': (api) => ({ json: api.unknownToolJson, native: api.unknownTool }),
   'render-partial': (api) => ({ json: api.renderPartialJson, native: api.renderPartial }),
   'partial-result': (api) => ({ json: api.partialResultJson, native: api.partialResult }),
   'partial-limits': (api) => ({ json: api.partialLimitsInForceJson, native: api.partialLimitsInForce }),

@@ -217,6 +217,7 @@ CALLS = {
     "upstream-error": (me.upstream_error_json, me.upstream_error, keyword_call),
     "access-error": (me.access_error_json, me.access_error, keyword_call),
     "empty-result": (me.empty_result_json, me.empty_result, keyword_call),
+    "unknown-tool": (me.unknown_tool_json, me.unknown_tool, keyword_call),
     "render-partial": (me.render_partial, None, None),  # its text is its idiomatic form
     "partial-result": (me.partial_result_json, me.partial_result, spec_call),
     "partial-limits": (me.partial_limits_in_force_json, me.partial_limits_in_force, limits_call),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
 from ._component import call_json, produce, to_json
@@ -200,6 +200,20 @@ def empty_result_json(spec: Mapping[str, Any] | str) -> str:
     """`empty-result` for a spec `{"what", "query"?, "suggestion"?, "structuredContent"?, "locale"?,
     "localizeSteering"?}` (a dict or its JSON text), as the component's exact JSON text."""
     return produce("empty-result", spec, result=True)
+
+
+def unknown_tool(tool: str, tools: Sequence[str], *, format: Format = "xml") -> dict[str, Any]:
+    """The `isError` `CallToolResult` dict for a call of a tool the server does not have: an UNKNOWN_ACTION envelope
+    listing `tools` (the server's tool names, in its `tools/list` order) as the calls to make instead. What
+    `EnvelopeMCPServer` answers: the MCP specification's JSON-RPC -32602 never reaches the model."""
+    result: dict[str, Any] = json.loads(unknown_tool_json({"tool": tool, "tools": tools, "format": format}))
+    return result
+
+
+def unknown_tool_json(spec: Mapping[str, Any] | str) -> str:
+    """`unknown-tool` for a spec `{"tool", "tools", "format"?}` (a dict or its JSON text), as the component's exact
+    JSON text."""
+    return produce("unknown-tool", spec, result=True)
 
 
 def render_partial(spec: Mapping[str, Any] | str) -> str:
