@@ -5,102 +5,15 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_envelope::rmcp::{EnvelopeServer, ToolCallError};
-use mcp_envelope::{code, ToolError};
-use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use mcp_envelope::rmcp::EnvelopeServer;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
 use rmcp::service::RunningService;
-use rmcp::{tool, tool_handler, tool_router, RoleClient, ServerHandler, ServiceError, ServiceExt};
-use schemars::JsonSchema;
-use serde::Deserialize;
+use rmcp::{RoleClient, ServiceError, ServiceExt};
 use serde_json::{json, Value};
 
-#[derive(Deserialize, JsonSchema)]
-struct GetInvoice {
-    /// The invoice's ID, such as `inv_1`.
-    id: String,
-}
+mod rmcp_server;
 
-#[derive(Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-enum Status {
-    Open,
-    Paid,
-    Void,
-}
-
-#[derive(Deserialize, JsonSchema)]
-struct ListInvoices {
-    status: Status,
-    /// How many invoices at most.
-    limit: u32,
-}
-
-#[derive(Deserialize, JsonSchema)]
-struct Refund {
-    invoice_id: String,
-    amount_cents: i64,
-}
-
-/// A billing server as an rmcp user writes it.
-#[derive(Clone)]
-struct Billing {
-    tool_router: ToolRouter<Self>,
-}
-
-/// The lookup a handler calls; its ToolError crosses the handler with `?`.
-fn find_invoice(id: &str) -> Result<&'static str, ToolError> {
-    match id {
-        "inv_1" => Ok("inv_1: 120.00 EUR, paid"),
-        _ => Err(ToolError::new(code::NOT_FOUND, "No invoice with that ID")
-            .suggest("List invoices first, then retry with a real ID")
-            .actions(["list_invoices"])
-            .detail("requestedId", id)),
-    }
-}
-
-#[tool_router]
-impl Billing {
-    fn new() -> Self {
-        Billing {
-            tool_router: Self::tool_router(),
-        }
-    }
-
-    #[tool(description = "One invoice by ID.")]
-    async fn get_invoice(&self, Parameters(request): Parameters<GetInvoice>) -> Result<String, ToolCallError> {
-        Ok(find_invoice(&request.id)?.to_owned())
-    }
-
-    #[tool(description = "Invoices with a status.")]
-    async fn list_invoices(&self, Parameters(request): Parameters<ListInvoices>) -> String {
-        let status = match request.status {
-            Status::Open => "open",
-            Status::Paid => "paid",
-            Status::Void => "void",
-        };
-        format!("no {status} invoices (limit {})", request.limit)
-    }
-
-    #[tool(description = "Refunds part of an invoice.")]
-    async fn refund(&self, Parameters(request): Parameters<Refund>) -> String {
-        panic!(
-            "db password rejected refunding {} of {}",
-            request.amount_cents, request.invoice_id
-        )
-    }
-
-    #[tool(description = "Voids an invoice.")]
-    async fn void_invoice(&self, Parameters(request): Parameters<GetInvoice>) -> Result<String, rmcp::ErrorData> {
-        Err(rmcp::ErrorData::internal_error(
-            format!("ledger at 10.0.0.7 unreachable voiding {}", request.id),
-            None,
-        ))
-    }
-}
-
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for Billing {}
+use rmcp_server::Billing;
 
 /// A client connected to the enveloped billing server, and the server's log lines.
 struct Connected {
@@ -189,6 +102,7 @@ async fn an_unknown_tool_is_a_result_listing_the_tools() {
   <message>No tool named 'refund_orders' on this server.</message>
   <recovery>Call one of the available tools instead, with the arguments its input schema asks for.</recovery>
   <available_actions>
+    <action>create_invoice</action>
     <action>get_invoice</action>
     <action>list_invoices</action>
     <action>refund</action>
@@ -245,6 +159,37 @@ async fn an_enum_miss_is_a_validation_error_listing_the_values() {
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>"
     );
+}
+
+#[tokio::test]
+async fn formats_patterns_nested_items_and_extra_keys_are_validation_errors() {
+    let server = connect().await;
+    let arguments = json!({
+        "colour": "red",
+        "customer_email": "jo-at-example",
+        "currency": "euro",
+        "lines": [{"sku": "A-1", "quantity": 2}, {"sku": 7, "quantity": 0}],
+    });
+    let (text, _) = server.text_of("create_invoice", arguments).await;
+    assert_eq!(
+        text,
+        "\
+<validation_error action=\"create_invoice\">
+  <field name=\"customer_email\">Invalid email format. You sent: 'jo-at-example'. Expected a valid email address.</field>
+  <field name=\"currency\">Does not match the required pattern. You sent: 'euro'. Expected text matching the pattern '^[A-Z]{3}$'.</field>
+  <field name=\"lines[1].sku\">Wrong type. You sent: 7. Expected a string.</field>
+  <field name=\"lines[1].quantity\">Too small. You sent: 0. Expected at least 1.</field>
+  <field name=\"(arguments)\">Unrecognized key 'colour'. You sent: 'colour'. Expected only the declared keys; remove it.</field>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>"
+    );
+    let (text, _) = server
+        .text_of(
+            "create_invoice",
+            json!({"customer_email": "jo@example.com", "currency": "EUR", "lines": [{"sku": "A-1", "quantity": 2}]}),
+        )
+        .await;
+    assert_eq!(text, "created for jo@example.com in EUR: 2 units of [A-1]");
 }
 
 #[tokio::test]
