@@ -48,14 +48,13 @@ impl InputSchemas {
             Err(why) => return ArgumentCheck::Unchecked(why),
         };
         let arguments = Value::Object(arguments.cloned().unwrap_or_default());
-        let schema = Value::Object((*tool.input_schema).clone());
-        let errors: Vec<Value> = validator
-            .iter_errors(&arguments)
-            .flat_map(|error| raw_errors(&error, &schema))
-            .collect();
-        if errors.is_empty() {
+        let mut failed = validator.iter_errors(&arguments).peekable();
+        if failed.peek().is_none() {
             return ArgumentCheck::Valid;
         }
+        // The schema as a Value only on failure: the raw errors quote it.
+        let schema = Value::Object((*tool.input_schema).clone());
+        let errors: Vec<Value> = failed.flat_map(|error| raw_errors(&error, &schema)).collect();
         let spec = json!({
             "action": tool.name,
             "jsonSchemaErrors": errors,

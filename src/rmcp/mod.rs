@@ -76,3 +76,8 @@ pub fn protocol_error(kind: ProtocolErrorKind, message: &str, data: Option<&Tool
     let json = crate::render::protocol_error(kind, message, data);
     serde_json::from_str(&json).unwrap_or_else(|_| ErrorData::new(ErrorCode(kind.code()), message.to_owned(), None))
 }
+
+/// docs/rmcp.md's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/rmcp.md")]
+pub struct RmcpDocDoctests;

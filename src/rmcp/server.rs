@@ -4,8 +4,11 @@
 //! the inner handler's own (handler.rs forwards it).
 
 use std::fmt;
+use std::hash::{BuildHasher, Hasher, RandomState};
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use ::rmcp::model::{CallToolRequestParams, CallToolResponse, ErrorCode, PaginatedRequestParams, Tool};
 use ::rmcp::service::RequestContext;
@@ -172,10 +175,9 @@ impl<H: ServerHandler> EnvelopeServer<H> {
 
     /// INTERNAL_ERROR under a fresh correlation id; `failure` goes to the log only.
     fn internal_error(&self, tool: &str, failure: &dyn fmt::Display) -> CallToolResponse {
-        let random = uuid::Uuid::new_v4().simple().to_string();
-        // A v4 UUID is 32 hex digits, which fresh_correlation_id takes; were
-        // it refused, the envelope goes without an id rather than not at all.
-        let correlation_id = fresh_correlation_id(&random).unwrap_or_default();
+        // 16 hex digits, which fresh_correlation_id takes; were they refused,
+        // the envelope goes without an id rather than not at all.
+        let correlation_id = fresh_correlation_id(&random_hex()).unwrap_or_default();
         let report = exception_result(tool, &failure.to_string(), &correlation_id, self.format, self.locale);
         (self.log)(&report.log);
         super::result_from_json(&report.result)
@@ -206,6 +208,19 @@ impl<H: fmt::Debug> fmt::Debug for EnvelopeServer<H> {
             .field("validate_arguments", &self.validate_arguments)
             .finish_non_exhaustive()
     }
+}
+
+/// 64 random bits in hex, for a fresh correlation id. std's `RandomState`
+/// keys its hasher from the operating system's randomness (and every new one
+/// differs), so each id is unguessable without a dependency of its own; the
+/// time and a counter make two ids in one instant differ regardless.
+fn random_hex() -> String {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(CALLS.fetch_add(1, Ordering::Relaxed));
+    let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    hasher.write_u128(since_epoch.as_nanos());
+    format!("{:016x}", hasher.finish())
 }
 
 /// A panic's message as the log line's exception.

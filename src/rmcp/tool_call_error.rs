@@ -31,7 +31,9 @@ use crate::render::Format;
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolCallError {
-    error: ToolError,
+    // Boxed: a ToolError is some 300 bytes, and every `Result<T, Self>` of a
+    // handler would carry them (clippy's `result_large_err`).
+    error: Box<ToolError>,
     format: Format,
 }
 
@@ -39,7 +41,7 @@ impl ToolCallError {
     /// The error, rendered as XML.
     pub fn new(error: ToolError) -> Self {
         ToolCallError {
-            error,
+            error: Box::new(error),
             format: Format::Xml,
         }
     }
