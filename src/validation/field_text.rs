@@ -78,10 +78,18 @@ fn pair((wrong, expected): (&str, &str)) -> (String, String) {
     (wrong.to_owned(), expected.to_owned())
 }
 
+/// A field not sent: what to send, as specific as the issue says (the
+/// allowed values, the format, the type), so a schema's words reach it.
 fn missing(issue: &ValidationIssue, w: &FieldWords) -> (String, String) {
-    let expected = match issue.expected.as_deref() {
-        Some(t) => type_phrase(Some(t), w),
-        None => w.a_value.to_owned(),
+    let expected = if !issue.values.is_empty() {
+        value_text(issue, w).1
+    } else if issue.format.is_some() {
+        format_text(issue, w).1
+    } else {
+        match issue.expected.as_deref() {
+            Some(t) => type_phrase(Some(t), w),
+            None => w.a_value.to_owned(),
+        }
     };
     (w.missing_required.to_owned(), expected)
 }

@@ -16,7 +16,7 @@ use super::parse::ValidationEnvelope;
 use super::path::PathSegment;
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
-use crate::json::{fail, given, is_zero, parse_string, read_input, read_list, read_member, to_json, Count, Object};
+use crate::json::{fail, given, is_zero, raw_kind, parse_string, read_input, read_list, read_member, to_json, Count, Object};
 use crate::locale::Locale;
 
 /// Everything `render_validation` needs.
@@ -45,6 +45,7 @@ struct ValidationInput {
     issues: Option<Vec<Object<IssueInput>>>,
     json_schema_errors: Option<Box<RawValue>>,
     arguments: Option<Box<RawValue>>,
+    input_schema: Option<Box<RawValue>>,
     deltas: Option<Vec<Object<ContractDelta>>>,
     max_fields: Option<Count>,
     max_deltas: Option<Count>,
@@ -52,10 +53,13 @@ struct ValidationInput {
     localize_steering: Option<bool>,
 }
 
-/// Reads `{"action", "issues"?, "jsonSchemaErrors"?, "arguments"?, "deltas"?,
-/// "maxFields"?, "maxDeltas"?, "locale"?, "localizeSteering"?}`: neutral
-/// issues, then the issues of raw JSON Schema errors, each given the value
-/// sent at its path in `arguments` when it does not carry one.
+/// Reads `{"action", "issues"?, "jsonSchemaErrors"?, "arguments"?,
+/// "inputSchema"?, "deltas"?, "maxFields"?, "maxDeltas"?, "locale"?,
+/// "localizeSteering"?}`: neutral issues, then the issues of raw JSON Schema
+/// errors, each given the value sent at its path in `arguments` when it does
+/// not carry one, then each given its expectation from the tool's
+/// `inputSchema` (the type, format, allowed values and bounds at its path),
+/// so every validator's issues on one schema read alike.
 pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
     let input: ValidationInput = read_input(text, "the validation spec")?;
     let defaults = ValidationOptions::default();
@@ -88,6 +92,15 @@ pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
     };
     if let Some(arguments) = arguments {
         super::arguments::fill_sent_values(&mut issues, arguments);
+    }
+    if let Some(schema) = input.input_schema.as_deref().map(RawValue::get) {
+        if !schema.trim_start().starts_with('{') {
+            return fail(format!(
+                "\"inputSchema\" must be the tool's input schema, a JSON object, not {}",
+                raw_kind(schema)
+            ));
+        }
+        super::input_schema::expect_from_schema(&mut issues, schema, arguments.is_some());
     }
     Ok(ValidationSpec {
         action,

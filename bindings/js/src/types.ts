@@ -283,6 +283,12 @@ export interface ValidationIssue {
 export interface ValidationOptions {
   /** The call's arguments: the component looks up there the value sent for an issue that lacks it. */
   input?: unknown;
+  /**
+   * The tool's input schema as `tools/list` gives it to the model (a JSON
+   * Schema object): each field line's "Expected …" is worded from it, so
+   * every validator's failures on one schema give the same envelope.
+   */
+  inputSchema?: Record<string, unknown>;
   /** Contract changes to show the model in the same turn. */
   deltas?: readonly ContractDelta[];
   /** At most this many fields are listed (20 by default). */

@@ -106,8 +106,9 @@ export function toValidationIssues(issuesOrError: unknown): ValidationIssue[] {
 function specJson(action: string, issuesOrError: unknown, options: ValidationOptions): string {
   const items = itemsOf(issuesOrError);
   const found = isAjv(items) ? { jsonSchemaErrors: items } : { issues: toValidationIssues(items) };
-  const { input, deltas, maxFields, maxDeltas, locale, localizeSteering } = options;
-  return toJson({ action, ...found, arguments: input, deltas, maxFields, maxDeltas, locale, localizeSteering }, 'the validation spec');
+  const { input, inputSchema, deltas, maxFields, maxDeltas, locale, localizeSteering } = options;
+  return toJson({ action, ...found, arguments: input, inputSchema, deltas, maxFields, maxDeltas, locale, localizeSteering },
+    'the validation spec');
 }
 
 /**

@@ -135,7 +135,7 @@ const KINDS = {
     if (!raw && ('issues' in spec) !== ('jsonSchemaErrors' in spec)) {
       // The same issues (or raw validator errors) through the idiomatic API give the same bytes.
       const found = spec.issues ?? spec.jsonSchemaErrors;
-      const options = { input: spec.arguments, deltas: spec.deltas, maxFields: spec.maxFields, maxDeltas: spec.maxDeltas,
+      const options = { input: spec.arguments, inputSchema: spec.inputSchema, deltas: spec.deltas, maxFields: spec.maxFields, maxDeltas: spec.maxDeltas,
         locale: spec.locale, localizeSteering: spec.localizeSteering };
       assertSame('renderValidation', api.renderValidation(spec.action, found, options), c.expected);
       if ('result' in c) {

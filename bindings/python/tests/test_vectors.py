@@ -102,12 +102,13 @@ def run_validation(case: dict) -> None:
     if "parsed" in case:
         assert back["validation"] == case["parsed"]
     # The same spec through the keyword API, when it is one that API can express.
-    known = {"action", "issues", "arguments", "deltas", "maxFields", "maxDeltas", "locale", "localizeSteering"}
+    known = {"action", "issues", "arguments", "inputSchema", "deltas", "maxFields", "maxDeltas", "locale", "localizeSteering"}
     if isinstance(spec, dict) and set(spec) <= known and isinstance(spec.get("issues"), list):
         got = me.render_validation(
             spec["action"],
             spec["issues"],
             input=spec.get("arguments"),
+            input_schema=spec.get("inputSchema"),
             deltas=spec.get("deltas"),
             max_fields=spec.get("maxFields"),
             max_deltas=spec.get("maxDeltas"),

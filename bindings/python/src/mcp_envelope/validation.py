@@ -39,8 +39,19 @@ def _raw_jsonschema_error(e: Any) -> dict[str, Any]:
     return json_safe(raw | {"parentSchema": e.schema, "data": e.instance, "message": e.message})  # type: ignore[no-any-return]
 
 
+def _flat_jsonschema_errors(errors: Iterable[Any]) -> list[dict[str, Any]]:
+    """jsonschema's errors as ajv reports them with `allErrors`: an `anyOf`/`oneOf` error followed by its
+    branches' errors (its `context`), so the core reads the two validators alike."""
+    flat: list[dict[str, Any]] = []
+    for e in errors:
+        flat.append(_raw_jsonschema_error(e))
+        flat.extend(_flat_jsonschema_errors(e.context or ()))
+    return flat
+
+
 def validation_spec(
-    action: str, issues_or_error: Any, *, input: Any = None, deltas: Iterable[Mapping[str, Any]] | None = None,
+    action: str, issues_or_error: Any, *, input: Any = None, input_schema: Mapping[str, Any] | None = None,
+    deltas: Iterable[Mapping[str, Any]] | None = None,
     max_fields: int | None = None, max_deltas: int | None = None, locale: Locale | None = None,
     localize_steering: bool | None = None,
 ) -> dict[str, Any]:  # fmt: skip
@@ -48,18 +59,19 @@ def validation_spec(
 
     `issues_or_error` is a pydantic v2 `ValidationError`, jsonschema errors (one, or a list such as
     `list(validator.iter_errors(arguments))`) or neutral issue dicts; `input`, the call's arguments, shows
-    what was sent where an issue does not say. `locale` ("en" or "pt-BR") picks the words of the field lines;
+    what was sent where an issue does not say; `input_schema`, the tool's input schema as `tools/list` gives it,
+    words each line's "Expected ..." so that every validator's failures on one schema read alike. `locale` ("en" or "pt-BR") picks the words of the field lines;
     `localize_steering` puts the recovery line in that locale too (it stays English otherwise).
     """
     spec: dict[str, Any] = {"action": action}
     if _is_instance(issues_or_error, "pydantic_core", "ValidationError"):
         spec["issues"] = issues_from_pydantic(issues_or_error, input)
     elif _is_instance(issues_or_error, "jsonschema.exceptions", "ValidationError"):
-        spec["jsonSchemaErrors"] = [_raw_jsonschema_error(issues_or_error)]
+        spec["jsonSchemaErrors"] = _flat_jsonschema_errors([issues_or_error])
     elif isinstance(issues_or_error, Iterable) and not isinstance(issues_or_error, (str, bytes, Mapping)):
         items = list(issues_or_error)
         if items and all(_is_instance(i, "jsonschema.exceptions", "ValidationError") for i in items):
-            spec["jsonSchemaErrors"] = [_raw_jsonschema_error(e) for e in items]
+            spec["jsonSchemaErrors"] = _flat_jsonschema_errors(items)
         elif all(isinstance(i, Mapping) for i in items):
             spec["issues"] = [dict(i) for i in items]
         else:
@@ -69,7 +81,7 @@ def validation_spec(
             "validation_error takes a pydantic ValidationError, jsonschema errors, or a list of issue dicts, "
             f"not {type(issues_or_error).__name__}"
         )
-    optional = {"arguments": json_safe(input), "deltas": None if deltas is None else [dict(d) for d in deltas],
+    optional = {"arguments": json_safe(input), "inputSchema": json_safe(input_schema), "deltas": None if deltas is None else [dict(d) for d in deltas],
                 "maxFields": max_fields, "maxDeltas": max_deltas, "locale": locale,
                 "localizeSteering": localize_steering}  # fmt: skip
     return spec | {key: value for key, value in optional.items() if value is not None}
@@ -97,12 +109,13 @@ def render_validation(action: str, issues_or_error: Any, **options: Any) -> str:
 
 
 def validation_error(
-    action: str, issues_or_error: Any, *, input: Any = None, deltas: Iterable[Mapping[str, Any]] | None = None,
+    action: str, issues_or_error: Any, *, input: Any = None, input_schema: Mapping[str, Any] | None = None,
+    deltas: Iterable[Mapping[str, Any]] | None = None,
     max_fields: int | None = None, max_deltas: int | None = None, locale: Locale | None = None,
     localize_steering: bool | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The `CallToolResult` dict for arguments that failed validation (arguments as for `validation_spec`)."""
-    options = {"input": input, "deltas": deltas, "max_fields": max_fields, "max_deltas": max_deltas,
+    options = {"input": input, "input_schema": input_schema, "deltas": deltas, "max_fields": max_fields, "max_deltas": max_deltas,
                "locale": locale, "localize_steering": localize_steering}  # fmt: skip
     return validation_result_spec(validation_spec(action, issues_or_error, **options))
 
