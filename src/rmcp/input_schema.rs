@@ -54,11 +54,16 @@ impl InputSchemas {
         }
         // The schema as a Value only on failure: the raw errors quote it.
         let schema = Value::Object((*tool.input_schema).clone());
-        let errors: Vec<Value> = failed.flat_map(|error| raw_errors(&error, &schema)).collect();
+        let mut errors = Vec::new();
+        for error in failed {
+            push_raw_errors(&mut errors, &error, &schema);
+        }
+        // The schema words each line's "Expected …" (validation/input_schema.rs).
         let spec = json!({
             "action": tool.name,
             "jsonSchemaErrors": errors,
             "arguments": arguments,
+            "inputSchema": schema,
         });
         match validation_from_json(&spec.to_string()) {
             Ok(spec) => match super::result_from_json(&validation_result(&spec)) {
@@ -97,9 +102,11 @@ impl InputSchemas {
     }
 }
 
-/// One jsonschema error as ajv's raw errors: one per unexpected key of an
-/// `additionalProperties` failure (ajv's way), else one.
-fn raw_errors(error: &ValidationError<'_>, schema: &Value) -> Vec<Value> {
+/// One jsonschema error as ajv reports it with `allErrors`: one raw error
+/// per unexpected key of an `additionalProperties` failure, and an
+/// `anyOf`/`oneOf` failure followed by its branches' errors (as the Python
+/// package hands on `jsonschema`'s `context`), so the core reads them alike.
+fn push_raw_errors(raw_errors: &mut Vec<Value>, error: &ValidationError<'_>, schema: &Value) {
     let kind = error.kind();
     let keyword = kind.keyword();
     let parent = parent_schema(schema, error.schema_path());
@@ -119,11 +126,16 @@ fn raw_errors(error: &ValidationError<'_>, schema: &Value) -> Vec<Value> {
         Value::Object(raw)
     };
     match kind {
-        ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
-            .iter()
-            .map(|key| raw(json!({ "additionalProperty": key })))
-            .collect(),
-        _ => vec![raw(params(kind))],
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            raw_errors.extend(unexpected.iter().map(|key| raw(json!({ "additionalProperty": key }))));
+        }
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            raw_errors.push(raw(json!({})));
+            for branch_error in context.iter().flatten() {
+                push_raw_errors(raw_errors, branch_error, schema);
+            }
+        }
+        _ => raw_errors.push(raw(params(kind))),
     }
 }
 

@@ -44,6 +44,14 @@ struct CreateInvoice {
     #[schemars(regex(pattern = r"^[A-Z]{3}$"))]
     currency: String,
     lines: Vec<InvoiceLine>,
+    /// Where the goods go, when they are shipped.
+    shipping: Option<Address>,
+    note: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+pub struct Address {
+    city: String,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -108,11 +116,15 @@ impl Billing {
     async fn create_invoice(&self, Parameters(request): Parameters<CreateInvoice>) -> String {
         let skus: Vec<&str> = request.lines.iter().map(|line| line.sku.as_str()).collect();
         let units: u32 = request.lines.iter().map(|line| line.quantity).sum();
+        let shipping = request.shipping.map(|a| format!(", shipped to {}", a.city));
+        let note = request.note.map(|n| format!(" ({n})"));
         format!(
-            "created for {} in {}: {units} units of [{}]",
+            "created for {} in {}: {units} units of [{}]{}{}",
             request.customer_email,
             request.currency,
-            skus.join(", ")
+            skus.join(", "),
+            shipping.unwrap_or_default(),
+            note.unwrap_or_default()
         )
     }
 
