@@ -34,7 +34,7 @@
 //! only for `wasm32`.
 //!
 //! Features: `cli` (default), the `mcp-envelope` command; `rmcp`, module
-//! [`rmcp`](crate::rmcp) for Rust MCP servers on the rmcp SDK (our results and
+//! module `rmcp` for Rust MCP servers on the rmcp SDK (our results and
 //! protocol errors as its types, a tool-error type for `#[tool]` handlers, and
 //! a `ServerHandler` wrapper answering unknown tools, arguments failing the
 //! input schema and panics with envelopes; docs/rmcp.md). `rmcp` needs Rust
