@@ -33,7 +33,7 @@
 //! WebAssembly component's glue lives in one module, `component`, compiled
 //! only for `wasm32`.
 //!
-//! Features: `cli` (default), the `mcp-envelope` command; `rmcp`, module
+//! Features: `cli` (default), the `mcp-envelope` command; `rmcp`, the
 //! module `rmcp` for Rust MCP servers on the rmcp SDK (our results and
 //! protocol errors as its types, a tool-error type for `#[tool]` handlers, and
 //! a `ServerHandler` wrapper answering unknown tools, arguments failing the
