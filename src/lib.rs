@@ -32,6 +32,13 @@
 //! renderer applies the error's size caps (`Limits`; docs/size-caps.md). The
 //! WebAssembly component's glue lives in one module, `component`, compiled
 //! only for `wasm32`.
+//!
+//! Features: `cli` (default), the `mcp-envelope` command; `rmcp`, the
+//! module `rmcp` for Rust MCP servers on the rmcp SDK (our results and
+//! protocol errors as its types, a tool-error type for `#[tool]` handlers, and
+//! a `ServerHandler` wrapper answering unknown tools, arguments failing the
+//! input schema and panics with envelopes; docs/rmcp.md). `rmcp` needs Rust
+//! 1.88 and is never built for `wasm32`.
 
 #![warn(missing_docs)]
 
@@ -92,6 +99,9 @@ pub mod partial;
 mod read;
 pub mod recovery;
 mod render;
+// rmcp is never built for wasm32 (Cargo.toml), so neither is its glue.
+#[cfg(all(feature = "rmcp", not(target_arch = "wasm32")))]
+pub mod rmcp;
 pub mod spec;
 pub mod validation;
 mod xml;

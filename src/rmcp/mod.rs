@@ -1,0 +1,83 @@
+//! Rust MCP servers on [rmcp](https://docs.rs/rmcp) (feature `rmcp`): the
+//! core's results and protocol errors as rmcp's types, an error type a
+//! `#[tool]` handler returns with `?`, and [`EnvelopeServer`], a
+//! `ServerHandler` around any handler that answers every failed tool call
+//! with an envelope the model can act on (docs/rmcp.md).
+//!
+//! ```
+//! use mcp_envelope::rmcp::{call_tool_result, protocol_error};
+//! use mcp_envelope::{code, Format, ProtocolErrorKind, ToolError};
+//!
+//! let e = ToolError::new(code::NOT_FOUND, "No invoice with that ID");
+//! let result = call_tool_result(&e, Format::Text);
+//! assert_eq!(result.is_error, Some(true));
+//! let text = &result.content[0].as_text().unwrap().text;
+//! assert!(text.starts_with("error_code: NOT_FOUND\nwhat_failed: No invoice with that ID"));
+//!
+//! let rpc = protocol_error(ProtocolErrorKind::InvalidRequest, "tools/call needs a name", None);
+//! assert_eq!((rpc.code.0, rpc.message.as_ref()), (-32600, "tools/call needs a name"));
+//! ```
+//!
+//! What is said stays the core's: every result here is the core's JSON read
+//! into rmcp's types, so an rmcp server sends the bytes every other host
+//! sends. This module only knows rmcp's shapes and hooks.
+
+mod handler;
+mod input_schema;
+mod server;
+mod tool_call_error;
+
+pub use server::{EnvelopeServer, LogLine};
+pub use tool_call_error::ToolCallError;
+
+use ::rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
+use ::rmcp::ErrorData;
+
+use crate::error::SpecError;
+use crate::model::ToolError;
+use crate::render::{render, Format, ProtocolErrorKind};
+
+/// The `CallToolResult` carrying the error's envelope in `format` as its one
+/// text block, as rmcp's type: what [`crate::call_tool_result`] writes
+/// (`isError` from the severity, the ToolFailure `_meta` when set).
+pub fn call_tool_result(error: &ToolError, format: Format) -> CallToolResult {
+    let json = crate::render::call_tool_result(error, format);
+    result_from_json(&json).unwrap_or_else(|_| {
+        // Not reached: the core writes a CallToolResult rmcp reads. Were it
+        // refused, the model still gets the same envelope text.
+        let text = vec![ContentBlock::text(render(error, format))];
+        if error.is_error() {
+            CallToolResult::error(text)
+        } else {
+            CallToolResult::success(text)
+        }
+    })
+}
+
+/// Reads any `CallToolResult` JSON the core writes (`validation_result`,
+/// `recovery::empty_result_json`, `partial::partial_result_json`, ...) into
+/// rmcp's type.
+///
+/// ```
+/// use mcp_envelope::rmcp::result_from_json;
+/// let result = result_from_json(r#"{"content":[{"type":"text","text":"none"}],"isError":false}"#).unwrap();
+/// assert_eq!(result.is_error, Some(false));
+/// assert!(result_from_json("[]").is_err());
+/// ```
+pub fn result_from_json(json: &str) -> Result<CallToolResult, SpecError> {
+    serde_json::from_str(json).map_err(|e| SpecError(format!("not a CallToolResult rmcp reads: {e}")))
+}
+
+/// The JSON-RPC error, as rmcp's [`ErrorData`]: what [`crate::protocol_error`]
+/// writes, the error's JSON form as `data` when one is given. For the
+/// request's own faults only (see `render::result`): a tool that ran and
+/// failed answers with [`call_tool_result`].
+pub fn protocol_error(kind: ProtocolErrorKind, message: &str, data: Option<&ToolError>) -> ErrorData {
+    let json = crate::render::protocol_error(kind, message, data);
+    serde_json::from_str(&json).unwrap_or_else(|_| ErrorData::new(ErrorCode(kind.code()), message.to_owned(), None))
+}
+
+/// docs/rmcp.md's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/rmcp.md")]
+pub struct RmcpDocDoctests;

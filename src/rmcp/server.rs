@@ -1,0 +1,242 @@
+//! [`EnvelopeServer`]: a `ServerHandler` around any rmcp handler (one written
+//! with `#[tool_router]` and `#[tool_handler]`, or by hand) whose tool calls
+//! never fail in a way the model cannot read. Everything but `tools/call` is
+//! the inner handler's own (handler.rs forwards it).
+
+use std::fmt;
+use std::hash::{BuildHasher, Hasher, RandomState};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ::rmcp::model::{CallToolRequestParams, CallToolResponse, ErrorCode, PaginatedRequestParams, Tool};
+use ::rmcp::service::RequestContext;
+use ::rmcp::{ErrorData, RoleServer, ServerHandler};
+use futures::FutureExt;
+
+use super::input_schema::{ArgumentCheck, InputSchemas};
+use crate::locale::Locale;
+use crate::recovery::{exception_result, fresh_correlation_id, unknown_tool};
+use crate::render::Format;
+
+/// How many pages of `tools/list` are read to find a tool by name, for a
+/// handler without `get_tool`: a bound against a cursor that never ends.
+const MAX_TOOL_PAGES: usize = 100;
+
+/// Where the log lines go: one line per failure the model is not told about.
+pub type LogLine = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// An rmcp `ServerHandler` that answers each failed tool call with an
+/// envelope, as an `isError` result the model reads:
+///
+/// - a tool the inner handler does not list: UNKNOWN_ACTION naming the tools
+///   it does list (`recovery::unknown_tool`), not rmcp's JSON-RPC error;
+/// - arguments that fail the tool's published input schema: a
+///   `<validation_error>`, before the handler runs (the schema's errors,
+///   found by the `jsonschema` crate, worded by the core);
+/// - a handler that panics, or returns a JSON-RPC internal error: an
+///   INTERNAL_ERROR under a fresh correlation id, the panic or error text
+///   going only to the log line (`recovery::exception_result`), by default
+///   `tracing::error!` with target `mcp_envelope`.
+///
+/// A successful call, a tool error the handler returned itself (such as a
+/// [`super::ToolCallError`]), and the request's own faults (invalid params or
+/// request, which are the client's to fix) pass through untouched.
+///
+/// ```
+/// use mcp_envelope::rmcp::EnvelopeServer;
+/// use mcp_envelope::Format;
+/// use rmcp::ServerHandler;
+///
+/// struct Plain;
+/// impl ServerHandler for Plain {}
+///
+/// let server = EnvelopeServer::new(Plain).format(Format::Text).log_with(|line| eprintln!("{line}"));
+/// assert_eq!(server.inner().get_info().capabilities.tools, None);
+/// ```
+pub struct EnvelopeServer<H> {
+    inner: H,
+    format: Format,
+    locale: Locale,
+    validate_arguments: bool,
+    log: LogLine,
+    input_schemas: Arc<InputSchemas>,
+}
+
+impl<H: ServerHandler> EnvelopeServer<H> {
+    /// Wraps `inner`: XML envelopes, English words for people, arguments
+    /// checked, log lines to `tracing`.
+    pub fn new(inner: H) -> Self {
+        EnvelopeServer {
+            inner,
+            format: Format::Xml,
+            locale: Locale::En,
+            validate_arguments: true,
+            log: Arc::new(|line: &str| tracing::error!(target: "mcp_envelope", "{line}")),
+            input_schemas: Arc::default(),
+        }
+    }
+
+    /// The form of the envelopes this wrapper writes (unknown tool,
+    /// internal error); a `<validation_error>` is always XML.
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// The language of the words for people (the internal error's customer message).
+    pub fn locale(mut self, locale: Locale) -> Self {
+        self.locale = locale;
+        self
+    }
+
+    /// Whether arguments are checked against the input schema before the
+    /// handler runs (on unless set). Off, a wrong argument reaches rmcp's own
+    /// deserialization, which answers with serde's words.
+    pub fn validate_arguments(mut self, validate: bool) -> Self {
+        self.validate_arguments = validate;
+        self
+    }
+
+    /// Sends the log lines (`code=INTERNAL_ERROR correlationId="…" tool="…"
+    /// exception="…"`) to `log` instead of `tracing`.
+    pub fn log_with(mut self, log: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.log = Arc::new(log);
+        self
+    }
+
+    /// The wrapped handler.
+    pub fn inner(&self) -> &H {
+        &self.inner
+    }
+
+    /// The wrapped handler, unwrapped.
+    pub fn into_inner(self) -> H {
+        self.inner
+    }
+
+    pub(super) async fn enveloped_call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let tool = match self.inner.get_tool(&request.name) {
+            Some(tool) => Some(tool),
+            None => match self.listed_tools(&context).await {
+                Some(tools) => match tools.iter().find(|t| t.name == request.name) {
+                    Some(tool) => Some(tool.clone()),
+                    None => {
+                        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+                        let error = unknown_tool(&request.name, &names);
+                        return Ok(super::call_tool_result(&error, self.format).into());
+                    }
+                },
+                // A handler that lists no tools: whatever it answers stands.
+                None => None,
+            },
+        };
+        if let (Some(tool), true) = (&tool, self.validate_arguments) {
+            match self.input_schemas.check(tool, request.arguments.as_ref()) {
+                ArgumentCheck::Valid => {}
+                ArgumentCheck::Invalid(result) => return Ok(result.into()),
+                ArgumentCheck::Unchecked(why) => tracing::warn!(target: "mcp_envelope", "{why}"),
+            }
+        }
+        let name = request.name.clone();
+        // A handler may panic before its future exists, or while it runs.
+        let call = std::panic::catch_unwind(AssertUnwindSafe(|| self.inner.call_tool(request, context)));
+        let outcome = match call {
+            Ok(future) => AssertUnwindSafe(future).catch_unwind().await,
+            Err(panic) => Err(panic),
+        };
+        match outcome {
+            Ok(Err(error)) if error.code == ErrorCode::INTERNAL_ERROR => Ok(self.internal_error(&name, &error)),
+            Ok(answer) => answer,
+            Err(panic) => Ok(self.internal_error(&name, &PanicText(panic_text(panic.as_ref())))),
+        }
+    }
+
+    /// Every tool the inner handler lists, or `None` when it lists none.
+    async fn listed_tools(&self, context: &RequestContext<RoleServer>) -> Option<Vec<Tool>> {
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        for _ in 0..MAX_TOOL_PAGES {
+            let page = PaginatedRequestParams::default().with_cursor(cursor);
+            let listed = self.inner.list_tools(Some(page), context.clone()).await.ok()?;
+            tools.extend(listed.tools);
+            cursor = listed.next_cursor;
+            if cursor.is_none() {
+                break;
+            }
+        }
+        Some(tools)
+    }
+
+    /// INTERNAL_ERROR under a fresh correlation id; `failure` goes to the log only.
+    fn internal_error(&self, tool: &str, failure: &dyn fmt::Display) -> CallToolResponse {
+        // 16 hex digits, which fresh_correlation_id takes; were they refused,
+        // the envelope goes without an id rather than not at all.
+        let correlation_id = fresh_correlation_id(&random_hex()).unwrap_or_default();
+        let report = exception_result(tool, &failure.to_string(), &correlation_id, self.format, self.locale);
+        (self.log)(&report.log);
+        super::result_from_json(&report.result)
+            .unwrap_or_else(|_| super::call_tool_result(&report.error, self.format))
+            .into()
+    }
+}
+
+impl<H: Clone> Clone for EnvelopeServer<H> {
+    fn clone(&self) -> Self {
+        EnvelopeServer {
+            inner: self.inner.clone(),
+            format: self.format,
+            locale: self.locale,
+            validate_arguments: self.validate_arguments,
+            log: Arc::clone(&self.log),
+            input_schemas: Arc::clone(&self.input_schemas),
+        }
+    }
+}
+
+impl<H: fmt::Debug> fmt::Debug for EnvelopeServer<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EnvelopeServer")
+            .field("inner", &self.inner)
+            .field("format", &self.format)
+            .field("locale", &self.locale)
+            .field("validate_arguments", &self.validate_arguments)
+            .finish_non_exhaustive()
+    }
+}
+
+/// 64 random bits in hex, for a fresh correlation id. std's `RandomState`
+/// keys its hasher from the operating system's randomness (and every new one
+/// differs), so each id is unguessable without a dependency of its own; the
+/// time and a counter make two ids in one instant differ regardless.
+fn random_hex() -> String {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(CALLS.fetch_add(1, Ordering::Relaxed));
+    let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    hasher.write_u128(since_epoch.as_nanos());
+    format!("{:016x}", hasher.finish())
+}
+
+/// A panic's message as the log line's exception.
+struct PanicText(String);
+
+impl fmt::Display for PanicText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "panic: {}", self.0)
+    }
+}
+
+/// The text a panic carries (`panic!("…")` gives a `&str` or a `String`).
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(text), _) => (*text).to_owned(),
+        (None, Some(text)) => text.clone(),
+        (None, None) => "a panic without a text payload".to_owned(),
+    }
+}
