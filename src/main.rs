@@ -19,6 +19,11 @@ fn main() -> ExitCode {
             let _ = writeln!(stdout, "{output}").and_then(|_| stdout.flush());
             ExitCode::SUCCESS
         }
+        Ok(cli::Outcome::Scored(output, status)) => {
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(stdout, "{output}").and_then(|_| stdout.flush());
+            ExitCode::from(status)
+        }
         Ok(cli::Outcome::Shown(help)) => {
             // `--help` or `--version`, on stdout.
             let _ = help.print();

@@ -132,17 +132,14 @@ async fn a_wrong_type_is_a_validation_error() {
 async fn a_missing_required_field_is_a_validation_error() {
     let server = connect().await;
     let (text, _) = server.text_of("refund", json!({})).await;
-    // The amount_cents line is the core's words today for a missing field
-    // whose schema carries schemars' numeric `format: "int64"`: the format is
-    // quoted as if it were a string format, where "Expected an integer." is
-    // meant (src/validation/input_schema.rs `missing`; reported to the lead).
-    // When the core's wording changes, this expectation changes with it.
+    // amount_cents's schema carries schemars' `format: "int64"`, a storage
+    // width the core does not read as a format: the type is what is expected.
     assert_eq!(
         text,
         "\
 <validation_error action=\"refund\">
   <field name=\"invoice_id\">Missing required field. You sent: nothing. Expected a string.</field>
-  <field name=\"amount_cents\">Missing required field. You sent: nothing. Expected a valid 'int64'.</field>
+  <field name=\"amount_cents\">Missing required field. You sent: nothing. Expected an integer.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>"
     );

@@ -45,6 +45,17 @@ pub enum Command {
     /// (docs/validation.md), or with `--spec` a whole validation spec (its
     /// `inputSchema` too), and prints the envelope and one newline.
     Validate(Validate),
+    /// Grades the error paths of any MCP server (started as COMMAND, over stdio).
+    ///
+    /// A real MCP client starts the server, lists its tools and calls: an
+    /// unknown tool; for each tool, arguments made invalid from its
+    /// inputSchema (a required field missing, a wrong type, an enum miss, a
+    /// bound crossed); and the calls of a fault plan (`--plan`). Each answer
+    /// is graded: its channel, isError, whether it reads as an envelope, leaks
+    /// (stack traces, secret-looking text), size, and the branch a rule-based
+    /// client takes on it (`decide`) against the right one (docs/audit.md).
+    /// Exit status 1 when the score is below `--min-score`.
+    Audit(Audit),
     /// Reads an envelope in any form back to its spec (JSON).
     ///
     /// Takes a <tool_error> (XML, JSON or text form, bare or inside a
@@ -119,6 +130,29 @@ pub struct Validate {
     pub max_fields: usize,
     #[command(flatten)]
     pub input: Input,
+}
+
+#[derive(Debug, Args)]
+pub struct Audit {
+    /// A fault plan: `{"calls": [{"name", "tool", "arguments", "expect":
+    /// {"branch", "code"?}}], "secrets": [..]}` (docs/audit.md).
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
+    /// Only the plan's calls: no unknown-tool or input-schema probes.
+    #[arg(long)]
+    pub no_probes: bool,
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Exit with status 1 when the score (a percent) is below N.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub min_score: u32,
+    /// Seconds to wait for the server to start, and for each call.
+    #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
+    /// The server's command and its arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 #[derive(Debug, Args)]

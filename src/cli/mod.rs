@@ -2,8 +2,9 @@
 //! and say what happened in one line when it fails.
 
 mod args;
+mod audit;
 
-use args::{Cli, Command, Envelope, Input, Partial, Validate};
+use args::{Audit, Cli, Command, Envelope, Input, Partial, Validate};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use mcp_envelope::partial::{partial_result_json, render_partial_json};
@@ -21,6 +22,8 @@ pub type Failure = (u8, String);
 /// What a run prints on stdout (followed by one newline), or its failure.
 pub enum Outcome {
     Output(String),
+    /// Printed like `Output`, then the exit status (an audit below its minimum score).
+    Scored(String, u8),
     /// `--help` or `--version`: clap prints it (on stdout) and the exit is 0.
     Shown(clap::Error),
 }
@@ -38,6 +41,7 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
         Command::Render(Envelope { format, input }) => render(&error_spec(&input)?, format),
         Command::Result(Envelope { format, input }) => call_tool_result(&error_spec(&input)?, format),
         Command::Validate(command) => validate(command)?,
+        Command::Audit(command) => return audit(command),
         Command::Parse(input) => parse_any(&read(&input)?)?,
         Command::Exception(input) => from_json(&input, exception_result_json)?,
         Command::Upstream(input) => from_json(&input, upstream_error_json)?,
@@ -111,6 +115,31 @@ fn validate(
     };
     let (issues, deltas) = validation::issues_and_deltas_from_json(&text).map_err(|e| bad(&input, e))?;
     Ok(validation::render_validation(&action, &issues, &deltas, options))
+}
+
+/// Runs an audit; below the minimum score the report still prints, with status 1.
+fn audit(command: Audit) -> Result<Outcome, Failure> {
+    let plan = match &command.plan {
+        Some(path) => Some(std::fs::read_to_string(path).map_err(|e| (2, format!("{}: {e}", path.display())))?),
+        None => None,
+    };
+    let options = audit::Options {
+        command: command.command,
+        plan,
+        probes: !command.no_probes,
+        timeout: std::time::Duration::from_secs(command.timeout),
+    };
+    let report = audit::run(options).map_err(|e| (2, e))?;
+    let output = if command.json {
+        report.to_json().to_string()
+    } else {
+        report.to_table()
+    };
+    Ok(if report.percent() < command.min_score {
+        Outcome::Scored(output, 1)
+    } else {
+        Outcome::Output(output)
+    })
 }
 
 /// A `<tool_error>` (in any form) prints its spec; a `<validation_error>` its fields.

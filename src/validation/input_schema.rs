@@ -329,9 +329,13 @@ impl Facts {
                 .unwrap_or_default(),
             (None, None) => Vec::new(),
         };
+        let type_name = raw("type").and_then(type_name);
+        // schemars writes `format: "int64"`, `"uint32"`, `"double"` on every
+        // Rust number: a storage width, not a format a model can send.
+        let format = text("format").filter(|_| !matches!(type_name.as_deref(), Some("integer" | "number" | "boolean")));
         Some(Facts {
-            type_name: raw("type").and_then(type_name),
-            format: text("format"),
+            type_name,
+            format,
             pattern: text("pattern"),
             values,
             lower: number_bound(number("minimum"), raw("exclusiveMinimum"), true),
