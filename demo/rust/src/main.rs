@@ -12,10 +12,10 @@ use mcp_envelope::backoff::{backoff, Request, Step, DEFAULT_BASE_MS, DEFAULT_MAX
 use mcp_envelope::idempotency::{Begin, Idempotency};
 use mcp_envelope::partial::partial_result_json;
 use mcp_envelope::recovery::{access_error, empty_result, upstream_error, AccessKind, EmptyResult, UpstreamFailure};
-use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer, ToolCallError};
+use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer};
 use mcp_envelope::{code, Category, Format, Ledger, Locale, Severity, ToolError};
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
-use rmcp::model::{CallToolResult, Content, ProgressNotificationParam, ServerCapabilities, ServerInfo};
+use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ServerCapabilities, ServerConfig};
 use rmcp::service::RequestContext;
 use rmcp::{tool, tool_handler, tool_router, RoleServer, ServerHandler, ServiceExt};
 use schemars::JsonSchema;
@@ -177,7 +177,7 @@ impl Billing {
                     .filter(|i| request.status.is_none_or(|s| s == i.status))
                     .map(line)
                     .collect();
-                CallToolResult::success(vec![Content::text(lines.join("\n"))])
+                CallToolResult::success(vec![ContentBlock::text(lines.join("\n"))])
             }
             _ => nothing_found(customer),
         }
@@ -206,7 +206,7 @@ impl Billing {
             _ => {
                 let books = self.books();
                 match books.invoices.iter().find(|i| i.id == id && customer == "jo@example.com") {
-                    Some(invoice) => CallToolResult::success(vec![Content::text(line(invoice))]),
+                    Some(invoice) => CallToolResult::success(vec![ContentBlock::text(line(invoice))]),
                     None => not_found(format!("No invoice {id} for {customer}."), Some(id)),
                 }
             }
@@ -220,7 +220,7 @@ impl Billing {
         for attempt in 1.. {
             // inv_429 is rate limited on the first attempt only; inv_430 always.
             if id == "inv_429" && attempt > 1 {
-                return CallToolResult::success(vec![Content::text("inv_1: 120.00 EUR, paid")]);
+                return CallToolResult::success(vec![ContentBlock::text("inv_1: 120.00 EUR, paid")]);
             }
             let failure = mcp_envelope::spec::to_json(&upstream_error_spec(429, Some("1")));
             let request = Request {
@@ -286,20 +286,22 @@ impl Billing {
                     format!("Refund of {} exceeds the refundable {refundable} on {id}.", money(cents)),
                 )
                 .category(Category::Business)
+                .retryable(false)
+                .suggest("Tell the user the most that can be refunded; do not retry with a larger amount.")
                 .customer_message(format!("We can refund at most {refundable} EUR on this invoice.")),
             );
         }
         invoice.refundable -= cents;
         books.refunds += 1;
         let text = format!("Refunded {} EUR on {id} (refund rf_{}).", money(cents), books.refunds);
-        CallToolResult::success(vec![Content::text(text)])
+        CallToolResult::success(vec![ContentBlock::text(text)])
     }
 }
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Billing {
-    fn get_info(&self) -> ServerInfo {
-        let mut info = ServerInfo::new(ServerCapabilities::builder().enable_tools().build());
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
         info.server_info.name = "billing".into();
         info.server_info.version = "1.0.0".into();
         info
