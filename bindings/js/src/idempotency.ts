@@ -4,6 +4,7 @@
 // expiry and eviction); this module gives it names and the clock, and runs
 // the handler between `begin` and `finish`.
 
+import { isErrorBuilder } from './builder.js';
 import { IdempotencyHandle } from './component.js';
 import { formatOf, toJson } from './render.js';
 import type { CallToolResult, Format } from './types.js';
@@ -81,7 +82,8 @@ export class Idempotency {
 
   /**
    * `begin`, then `write()` if it says run, then `finish` with its result
-   * (or, if it throws, the unknown outcome, and the exception goes on).
+   * (a thrown `error(...)` builder is its result; any other exception is
+   * stored as the unknown outcome and goes on).
    */
   async run(tool: string, key: string, args: unknown, write: () => CallToolResult | Promise<CallToolResult>,
     options: Omit<IdempotencyCallOptions, 'now'> = {}): Promise<CallToolResult> {
@@ -91,8 +93,12 @@ export class Idempotency {
     try {
       result = await write();
     } catch (thrown) {
-      this.finish(tool, key, undefined);
-      throw thrown;
+      // A thrown builder is an envelope, the handler's outcome; anything else leaves it unknown.
+      if (!isErrorBuilder(thrown)) {
+        this.finish(tool, key, undefined);
+        throw thrown;
+      }
+      result = thrown.build();
     }
     this.finish(tool, key, result);
     return result;
