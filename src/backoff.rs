@@ -98,7 +98,7 @@ pub struct Request {
 ///     failure: r#"{"code":"RATE_LIMITED","message":"Too many lookups"}"#.into(),
 /// };
 /// let Ok(Step::Result(terminal)) = backoff(&request) else { panic!() };
-/// assert!(terminal.contains(r#"what_failed: Too many lookups (2 attempts over 0.9 s inside this call, all failed.)\nnext_action: Do not retry"#));
+/// assert!(terminal.contains(r#"what_failed: Too many lookups. 2 attempts inside this call failed, within its 1.2 s budget.\nnext_action: Do not retry"#));
 /// ```
 pub fn backoff(request: &Request) -> Result<Step, SpecError> {
     let (error, form, meta) = match failure_of(&request.failure, request.format)? {
@@ -120,7 +120,7 @@ pub fn backoff(request: &Request) -> Result<Step, SpecError> {
     };
     if attempt >= max || request.elapsed_ms.saturating_add(wait_ms) > request.deadline_ms {
         return Ok(Step::Result(call_tool_result(
-            &terminal(error, attempt, request.elapsed_ms, meta),
+            &terminal(error, attempt, request.deadline_ms, meta),
             form,
         )));
     }
@@ -173,18 +173,22 @@ fn failure_of(failure: &str, format: Format) -> Result<Failure, SpecError> {
     }
 }
 
-/// The failure restated as final: not retryable, how many attempts over how
-/// long, and not to retry.
-fn terminal(error: ToolError, attempts: u32, elapsed_ms: u64, meta: bool) -> ToolError {
+/// The failure restated as final: not retryable, how many attempts within
+/// which budget, and not to retry. The budget is the host's deadline, not the
+/// time measured: the same failure must read the same from every server, and
+/// a clock never measures the same twice.
+fn terminal(error: ToolError, attempts: u32, deadline_ms: u64, meta: bool) -> ToolError {
     let plural = if attempts == 1 { "" } else { "s" };
-    let (seconds, tenths) = (elapsed_ms / 1000, elapsed_ms % 1000 / 100);
+    let (seconds, tenths) = (deadline_ms / 1000, deadline_ms % 1000 / 100);
+    let budget = if tenths == 0 { format!("{seconds}") } else { format!("{seconds}.{tenths}") };
+    let stop = if error.message.ends_with(['.', '!', '?']) { "" } else { "." };
     let tool_failure = match error.tool_failure {
         None if meta && error.correlation_id_text().is_some() => Some(ToolFailureMeta::default()),
         kept => kept,
     };
     ToolError {
         message: format!(
-            "{} ({attempts} attempt{plural} over {seconds}.{tenths} s inside this call, all failed.)",
+            "{}{stop} {attempts} attempt{plural} inside this call failed, within its {budget} s budget.",
             error.message
         ),
         suggestion: Some(

@@ -5,6 +5,7 @@
 
 use super::field_words::{field_words, FieldWords};
 use super::model::{Bound, IssueCode, ValidationIssue};
+use super::number::canonical_number;
 use super::sent_value::{describe, quote, string_length, MAX_STRING_CHARS};
 use super::FIELD_CHARS;
 use crate::cut::{capped, Marker};
@@ -57,8 +58,8 @@ fn uncapped_field_text(issue: &ValidationIssue, locale: Locale) -> String {
         IssueCode::InvalidType => (w.wrong_type.to_owned(), type_phrase(issue.expected.as_deref(), w)),
         IssueCode::TooSmall | IssueCode::TooBig => return size_text(issue, sent, w),
         IssueCode::InvalidFormat => format_text(issue, w),
-        IssueCode::NotMultipleOf => match issue.divisor.as_deref() {
-            Some(divisor) => ((w.not_multiple_of)(divisor), (w.a_multiple_of)(divisor)),
+        IssueCode::NotMultipleOf => match issue.divisor.as_deref().map(canonical_number) {
+            Some(divisor) => ((w.not_multiple_of)(&divisor), (w.a_multiple_of)(&divisor)),
             None => (w.not_multiple_of_step.to_owned(), w.a_multiple_of_step.to_owned()),
         },
         IssueCode::InvalidValue => value_text(issue, w),
@@ -210,10 +211,10 @@ fn with_length(sent: String, issue: &ValidationIssue, w: &FieldWords) -> String 
 
 fn bound_phrase(bound: &Bound, small: bool, date: bool, unit: Option<(&str, &str)>, w: &FieldWords) -> String {
     let s = &w.size;
-    let value = &bound.value;
+    let value = &*canonical_number(&bound.value);
     let quantity = match unit {
         Some((one, many)) => format!("{value} {}", if value == "1" { one } else { many }),
-        None => value.clone(),
+        None => value.to_owned(),
     };
     if bound.exact {
         return (w.exactly)(&quantity);

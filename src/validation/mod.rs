@@ -16,6 +16,7 @@ mod field_words;
 mod input_schema;
 mod json_schema;
 mod model;
+mod number;
 mod parse;
 mod path;
 mod render;

@@ -1,5 +1,5 @@
 //! Describes a value in a few words for a field line: strings quoted and cut,
-//! numbers as written, arrays and objects summarized. Works on the JSON text
+//! numbers in one spelling (number.rs), arrays and objects summarized. Works on the JSON text
 //! with a flat scanner, so no depth or size of value can overflow or flood.
 
 use super::field_words::FieldWords;
@@ -37,14 +37,16 @@ pub(crate) fn describe(json: Option<&str>, words: &FieldWords) -> String {
                 }
             }
         }
-        Some(_) if json.len() <= MAX_NUMBER_CHARS => json.to_owned(),
-        Some(_) => match json.chars().count() {
-            total if total > MAX_NUMBER_CHARS => {
-                let shown: String = json.chars().take(MAX_NUMBER_CHARS).collect();
-                format!("{shown}… ({})", (words.characters)(total))
+        Some(_) => {
+            let json = super::number::canonical_number(json);
+            match json.chars().count() {
+                total if total > MAX_NUMBER_CHARS => {
+                    let shown: String = json.chars().take(MAX_NUMBER_CHARS).collect();
+                    format!("{shown}… ({})", (words.characters)(total))
+                }
+                _ => json.into_owned(),
             }
-            _ => json.to_owned(),
-        },
+        }
         None => words.nothing.to_owned(),
     }
 }

@@ -4,7 +4,6 @@ streams (JSON-RPC, so the progress is real `notifications/progress`) with a prog
 
 from __future__ import annotations
 
-import re
 
 import anyio
 from mcp import Client
@@ -93,9 +92,8 @@ def test_a_retryable_failure_is_retried_inside_the_call_and_seen_as_progress() -
 def test_when_the_attempts_run_out_the_result_is_terminal() -> None:
     (result,), seen = calls(billing(), ("down_lookup", {}))
     assert len(seen) == 2 and result.is_error
-    assert re.match(
-        r'<tool_error code="RATE_LIMITED" severity="error">\n  <message>The payment provider is rate limiting refunds '
-        r"\(3 attempts over 0\.\d s inside this call, all failed\.\)</message>\n  <recovery>Do not retry: ",
-        result.content[0].text,
+    assert result.content[0].text.startswith(
+        '<tool_error code="RATE_LIMITED" severity="error">\n  <message>The payment provider is rate limiting refunds. '
+        "3 attempts inside this call failed, within its 5 s budget.</message>\n  <recovery>Do not retry: "
     )
     assert me.decide(result)["branch"] == "stop-and-tell"
