@@ -44,10 +44,18 @@ function named(arg) {
   const at = arg?.indexOf('=') ?? -1;
   if (at < 1) usage(`expected NAME=REPORT, not ${JSON.stringify(arg)}`);
   const file = arg.slice(at + 1);
-  return { name: arg.slice(0, at), file, report: JSON.parse(readFileSync(file, 'utf8')) };
+  return { name: arg.slice(0, at), file, report: readJson(file) };
 }
 
-const planCount = (file) => JSON.parse(readFileSync(file, 'utf8')).calls.length;
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    return usage(`cannot read ${file}: ${e.message}`);
+  }
+}
+
+const planCount = (file) => readJson(file).calls.length;
 /** A report's rows split into the audit's own probes and the plan's calls (the plan's come last, in its order). */
 function split(report, file) {
   const n = planCount(file);
