@@ -3,12 +3,12 @@
 //! a refusal becomes `err` with the core's message, unchanged.
 
 use crate::validation::{render_validation_spec_json, validation_from_json, validation_result};
-use crate::{code, spec, Format, Ledger, ProtocolErrorKind, Reading};
+use crate::{code, spec, Format, Idempotency, Ledger, ProtocolErrorKind, Reading};
 use std::cell::RefCell;
 
 wit_bindgen::generate!({ path: "wit", world: "envelope" });
 
-use exports::mcp::envelope::api::{Guest, GuestLedger};
+use exports::mcp::envelope::api::{Guest, GuestIdempotency, GuestLedger};
 use exports::mcp::envelope::types as wit;
 
 struct Component;
@@ -17,6 +17,7 @@ export!(Component);
 
 impl Guest for Component {
     type Ledger = LedgerResource;
+    type Idempotency = IdempotencyResource;
 
     fn canonical_codes() -> Vec<String> {
         code::CANONICAL_CODES.iter().map(|c| c.to_string()).collect()
@@ -63,6 +64,10 @@ impl Guest for Component {
 
     fn decide(tool_result: String) -> Result<String, String> {
         crate::decide::decide_json(&tool_result).map_err(|e| e.0)
+    }
+
+    fn backoff(request: String) -> Result<String, String> {
+        crate::backoff::backoff_json(&request).map_err(|e| e.0)
     }
 
     fn unknown_tool(request: String) -> Result<String, String> {
@@ -137,6 +142,31 @@ impl GuestLedger for LedgerResource {
 
     fn success(&self, tool: String) {
         self.0.borrow_mut().success(&tool);
+    }
+}
+
+/// The `idempotency` resource: the core's store behind a `RefCell`, as the ledger.
+pub struct IdempotencyResource(RefCell<Idempotency>);
+
+impl GuestIdempotency for IdempotencyResource {
+    fn new(capacity: u32, ttl_seconds: u32) -> Self {
+        IdempotencyResource(RefCell::new(Idempotency::new(capacity, ttl_seconds)))
+    }
+
+    fn begin(&self, tool: String, key: String, arguments: String, now_ms: u64, format: wit::Format) -> Result<String, String> {
+        self.0
+            .borrow_mut()
+            .begin(&tool, &key, &arguments, now_ms, format_from_wit(format))
+            .map(|begun| begun.to_json())
+            .map_err(|e| e.0)
+    }
+
+    fn finish(&self, tool: String, key: String, tool_result: Option<String>, now_ms: u64) -> Result<String, String> {
+        self.0
+            .borrow_mut()
+            .finish(&tool, &key, tool_result.as_deref(), now_ms)
+            .map(|finished| finished.as_str().to_owned())
+            .map_err(|e| e.0)
     }
 }
 

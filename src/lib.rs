@@ -84,11 +84,13 @@ macro_rules! string_enum {
     };
 }
 
+pub mod backoff;
 pub mod code;
 mod cut;
 pub mod decide;
 pub mod delta;
 mod error;
+pub mod idempotency;
 mod json;
 mod ledger;
 pub mod limits;
@@ -117,6 +119,7 @@ pub struct ReadmeDoctests;
 pub use code::{Category, CodeDefaults, CANONICAL_CODES};
 pub use error::{ParseError, SpecError};
 pub use json::repair_lone_surrogates;
+pub use idempotency::Idempotency;
 pub use ledger::{fingerprint, Ledger};
 pub use limits::Limits;
 pub use locale::Locale;

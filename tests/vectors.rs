@@ -4,13 +4,13 @@
 mod common;
 
 use common::same;
-use common::vectors::{load_all, CaseKind, LedgerStep, ParseOutcome, ValidationOutcome};
+use common::vectors::{load_all, CaseKind, IdempotencyStep, LedgerStep, ParseOutcome, ValidationOutcome};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::limits::cut_text;
 use mcp_envelope::partial;
 use mcp_envelope::validation::{self, envelope_to_json, parse_validation, validation_from_json, validation_result};
 use mcp_envelope::{
-    call_tool_result, error_of_result, parse, protocol_error, read_envelope, render, spec, Format, Ledger, ParseError,
+    call_tool_result, error_of_result, parse, protocol_error, read_envelope, render, spec, Format, Idempotency, Ledger, ParseError,
     ProtocolErrorKind,
 };
 
@@ -200,6 +200,11 @@ fn run(kind: CaseKind) -> Result<(), String> {
             }
             Ok(())
         }
+        CaseKind::Idempotency {
+            capacity,
+            ttl_seconds,
+            steps,
+        } => run_idempotency(capacity, ttl_seconds, steps),
         CaseKind::Protocol {
             kind,
             message,
@@ -218,4 +223,45 @@ fn run(kind: CaseKind) -> Result<(), String> {
             )
         }
     }
+}
+
+/// The steps on one store; each answer exactly as the vector states it.
+fn run_idempotency(capacity: Option<u32>, ttl_seconds: Option<u32>, steps: Vec<IdempotencyStep>) -> Result<(), String> {
+    let mut store = Idempotency::new(
+        capacity.unwrap_or(Idempotency::DEFAULT_CAPACITY),
+        ttl_seconds.unwrap_or(Idempotency::DEFAULT_TTL_SECONDS),
+    );
+    for (i, step) in steps.into_iter().enumerate() {
+        match step {
+            IdempotencyStep::Begin {
+                tool,
+                key,
+                arguments,
+                now_ms,
+                format: f,
+                answer,
+            } => {
+                let got = store
+                    .begin(&tool, &key, &arguments, now_ms, format(&f))
+                    .map_err(|e| format!("step {i}: refused: {e}"))?;
+                same(&format!("step {i} answer"), &got.to_json(), &answer)?;
+            }
+            IdempotencyStep::Finish {
+                tool,
+                key,
+                result,
+                now_ms,
+                outcome,
+            } => {
+                let got = store
+                    .finish(&tool, &key, result.as_deref(), now_ms)
+                    .map(|f| f.as_str().to_owned())
+                    .map_err(|e| e.0);
+                if got != outcome {
+                    return Err(format!("step {i}: finish gave {got:?}, want {outcome:?}"));
+                }
+            }
+        }
+    }
+    Ok(())
 }

@@ -6,7 +6,7 @@
 mod common;
 
 use common::same;
-use common::vectors::{load_all, CaseKind, LedgerStep, ParseOutcome, ValidationOutcome};
+use common::vectors::{load_all, CaseKind, IdempotencyStep, LedgerStep, ParseOutcome, ValidationOutcome};
 use host_tests::{format_to_wit, kind_to_wit, wit, Instance};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::validation::{self, envelope_to_json};
@@ -236,6 +236,11 @@ fn run(kind: CaseKind) -> Outcome {
             }
             handle.resource_drop(&mut i.store).map_err(trap)
         }
+        CaseKind::Idempotency {
+            capacity,
+            ttl_seconds,
+            steps,
+        } => run_idempotency(&mut i, capacity, ttl_seconds, steps),
         CaseKind::Protocol {
             kind,
             message,
@@ -262,6 +267,7 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
         "upstream-error" => i.api.call_upstream_error(store, input),
         "access-error" => i.api.call_access_error(store, input),
         "empty-result" => i.api.call_empty_result(store, input),
+        "backoff" => i.api.call_backoff(store, input),
         "decide" => i.api.call_decide(store, input),
         "unknown-tool" => i.api.call_unknown_tool(store, input),
         "render-partial" => i.api.call_render_partial(store, input),
@@ -270,4 +276,51 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
         _ => return Err(format!("no component export for the call {name:?}")),
     }
     .map_err(trap)
+}
+
+/// The steps on one `idempotency` resource, each answer checked against the
+/// vector and against the native store run beside it.
+fn run_idempotency(i: &mut Instance, capacity: Option<u32>, ttl_seconds: Option<u32>, steps: Vec<IdempotencyStep>) -> Outcome {
+    let store = i.api.idempotency();
+    let capacity = capacity.unwrap_or(native::Idempotency::DEFAULT_CAPACITY);
+    let ttl_seconds = ttl_seconds.unwrap_or(native::Idempotency::DEFAULT_TTL_SECONDS);
+    let handle = store.call_constructor(&mut i.store, capacity, ttl_seconds).map_err(trap)?;
+    let mut beside = native::Idempotency::new(capacity, ttl_seconds);
+    for (n, step) in steps.into_iter().enumerate() {
+        match step {
+            IdempotencyStep::Begin {
+                tool,
+                key,
+                arguments,
+                now_ms,
+                format: f,
+                answer,
+            } => {
+                let got = store
+                    .call_begin(&mut i.store, handle, &tool, &key, &arguments, now_ms, format_to_wit(format(&f)))
+                    .map_err(trap)?;
+                let native = beside.begin(&tool, &key, &arguments, now_ms, format(&f)).map(|b| b.to_json());
+                if got != native.clone().map_err(|e| e.0) {
+                    return Err(format!("step {n}: begin gave {got:?}, the native core {native:?}"));
+                }
+                same(&format!("step {n} answer"), &got?, &answer)?;
+            }
+            IdempotencyStep::Finish {
+                tool,
+                key,
+                result,
+                now_ms,
+                outcome,
+            } => {
+                let got = store
+                    .call_finish(&mut i.store, handle, &tool, &key, result.as_deref(), now_ms)
+                    .map_err(trap)?;
+                beside.finish(&tool, &key, result.as_deref(), now_ms).ok();
+                if got != outcome {
+                    return Err(format!("step {n}: finish gave {got:?}, want {outcome:?}"));
+                }
+            }
+        }
+    }
+    handle.resource_drop(&mut i.store).map_err(trap)
 }

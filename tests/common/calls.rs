@@ -12,6 +12,7 @@ pub fn native(name: &str, input: &str) -> Result<String, String> {
         "exception-result" => mcp_envelope::exception_result_json(input).map_err(|e| e.0),
         "access-error" => mcp_envelope::access_error_json(input).map_err(|e| e.0),
         "empty-result" => mcp_envelope::empty_result_json(input).map_err(|e| e.0),
+        "backoff" => mcp_envelope::backoff::backoff_json(input).map_err(|e| e.0),
         "decide" => mcp_envelope::decide::decide_json(input).map_err(|e| e.0),
         "unknown-tool" => mcp_envelope::unknown_tool_json(input).map_err(|e| e.0),
         "limits" => mcp_envelope::limits::limits_json(input).map_err(|e| e.0),

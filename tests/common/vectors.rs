@@ -55,6 +55,34 @@ pub enum CaseKind {
         stop_after: Option<u32>,
         steps: Vec<LedgerStep>,
     },
+    /// An idempotency store made with `capacity` and `ttl_seconds` (`None`:
+    /// the defaults), then each step in order on the same store.
+    Idempotency {
+        capacity: Option<u32>,
+        ttl_seconds: Option<u32>,
+        steps: Vec<IdempotencyStep>,
+    },
+}
+
+pub enum IdempotencyStep {
+    /// `begin(tool, key, arguments, now_ms, format)` gives exactly `answer` (compact JSON).
+    Begin {
+        tool: String,
+        key: String,
+        arguments: String,
+        now_ms: u64,
+        format: String,
+        answer: String,
+    },
+    /// `finish(tool, key, result, now_ms)` gives `Ok(finished)` or `Err(refusal)`;
+    /// `result` is `None` for a handler that threw.
+    Finish {
+        tool: String,
+        key: String,
+        result: Option<String>,
+        now_ms: u64,
+        outcome: Result<String, String>,
+    },
 }
 
 pub enum LedgerStep {
@@ -152,7 +180,43 @@ fn by_format(value: &Value) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
+fn idempotency_case(options: &Value, steps: &[Value]) -> CaseKind {
+    let text = |step: &Value, key: &str| step[key].as_str().unwrap().to_owned();
+    let steps = steps
+        .iter()
+        .map(|step| match step.get("begin") {
+            Some(arguments) => IdempotencyStep::Begin {
+                tool: text(step, "tool"),
+                key: text(step, "key"),
+                arguments: compact(arguments),
+                now_ms: step["nowMs"].as_u64().unwrap(),
+                format: step.get("format").and_then(Value::as_str).unwrap_or("xml").to_owned(),
+                answer: compact(&step["answer"]),
+            },
+            None => IdempotencyStep::Finish {
+                tool: text(step, "tool"),
+                key: text(step, "key"),
+                result: step.get("finish").filter(|r| !r.is_null()).map(compact),
+                now_ms: step["nowMs"].as_u64().unwrap(),
+                outcome: match step.get("refused") {
+                    Some(why) => Err(why.as_str().unwrap().to_owned()),
+                    None => Ok(text(step, "finished")),
+                },
+            },
+        })
+        .collect();
+    let number = |key: &str| options.get(key).map(|n| n.as_u64().unwrap() as u32);
+    CaseKind::Idempotency {
+        capacity: number("capacity"),
+        ttl_seconds: number("ttlSeconds"),
+        steps,
+    }
+}
+
 fn kind_of(case: &Value) -> CaseKind {
+    if let Some(options) = case.get("idempotency") {
+        return idempotency_case(options, case["steps"].as_array().expect("an idempotency case has steps"));
+    }
     if let Some(options) = case.get("ledger") {
         let steps = case["steps"].as_array().expect("a ledger case has steps");
         let steps = steps

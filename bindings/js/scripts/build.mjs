@@ -43,9 +43,9 @@ run(jco, [
   '--instantiation', 'sync', '--no-nodejs-compat', '--minify', '--quiet',
 ]);
 // The loaders hand over exactly one core module, which imports only the
-// ledger resource's constructor hook. The two other modules jco names are
-// wit-component's shim (a one-entry table the host calls the ledger's
-// destructor through) and its fixup (which puts the destructor there): the
+// resources' (idempotency, ledger) constructor hooks. The two other modules
+// jco names are wit-component's shim (a table the host calls each resource's
+// destructor through) and its fixup (which puts the destructors there): the
 // package stands in for both in JavaScript (src/component.ts), so every
 // runtime, Workers and useCoreModule included, still needs only one module.
 // They are checked to be exactly those two, then dropped.
@@ -54,20 +54,23 @@ const describe = (name) => {
   const list = (items) => items.map((i) => `${'module' in i ? `${i.module}:` : ''}${i.name}/${i.kind}`).sort().join(' ');
   return `imports [${list(WebAssembly.Module.imports(module))}] exports [${list(WebAssembly.Module.exports(module))}]`;
 };
+// One function per resource (idempotency, ledger).
 const EXPECTED = {
-  'envelope.core2.wasm': 'imports [] exports [$imports/table 0/function]',
-  'envelope.core3.wasm': 'imports [:$imports/table :0/function] exports []',
+  'envelope.core2.wasm': 'imports [] exports [$imports/table 0/function 1/function]',
+  'envelope.core3.wasm': 'imports [:$imports/table :0/function :1/function] exports []',
 };
 const cores = readdirSync(generated).filter((f) => f.endsWith('.wasm')).sort();
 const mainImports = describe('envelope.core.wasm').split(' exports ')[0];
 const helpers = cores.filter((f) => f !== 'envelope.core.wasm');
 // Built for size (opt-level "z"), the core keeps the ledger handle's drop
 // glue in its constructor (never run: the handle is taken first), so it may
-// import [resource-drop]ledger too; jco's bindings provide it.
-if (cores[0] !== 'envelope.core.wasm' || !/^imports \[(\[export\]mcp:envelope\/api@[0-9.]+:\[resource-drop\]ledger\/function )?\[export\]mcp:envelope\/api@[0-9.]+:\[resource-new\]ledger\/function\]$/.test(mainImports) ||
+// import a [resource-drop] too; jco's bindings provide it.
+const resourceHooks = /^imports \[((\[export\]mcp:envelope\/api@[0-9.]+:\[resource-(new|drop)\](idempotency|ledger)\/function) ?)+\]$/;
+const news = ['idempotency', 'ledger'].every((r) => mainImports.includes(`[resource-new]${r}/function`));
+if (cores[0] !== 'envelope.core.wasm' || !resourceHooks.test(mainImports) || !news ||
   helpers.join() !== Object.keys(EXPECTED).join() || helpers.some((f) => describe(f) !== EXPECTED[f])) {
   console.error(`build: the component now holds ${cores.map((f) => `${f} (${describe(f)})`).join(', ')}; ` +
-    'the loaders expect envelope.core.wasm importing only [resource-new]ledger (and [resource-drop]ledger), and src/component.ts stands in for the ledger destructor\'s shim and fixup only');
+    'the loaders expect envelope.core.wasm importing only the resources\' [resource-new] (and [resource-drop]) hooks, and src/component.ts stands in for the destructors\' shim and fixup only');
   process.exit(1);
 }
 for (const helper of helpers) rmSync(join(generated, helper));

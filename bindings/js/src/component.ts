@@ -11,6 +11,7 @@ import type { Format, ProtocolErrorKind } from './types.js';
 
 type Api = ReturnType<typeof instantiate>['api'];
 type CoreLedger = InstanceType<Api['Ledger']>;
+type CoreIdempotency = InstanceType<Api['Idempotency']>;
 
 let providedModule: WebAssembly.Module | undefined;
 let api: Api | undefined;
@@ -24,31 +25,33 @@ export function useCoreModule(module: WebAssembly.Module): void {
   api = undefined;
 }
 
-// The ledger resource makes wit-component add two tiny core modules besides
-// the component's own: a shim exporting a one-entry table and a function that
-// calls the ledger's destructor through it, and a fixup that puts the
-// destructor in the table (the destructor is an export of the main module,
-// which does not exist yet when the shim is made). scripts/build.mjs checks
-// they are exactly that and drops them; here a closure does their job, so
-// every runtime (Workers, which cannot compile wasm from bytes, and
-// useCoreModule's callers) still hands over one module.
+// The resources (ledger, idempotency) make wit-component add two tiny core
+// modules besides the component's own: a shim exporting a table and one
+// function per resource (`0`, `1`, ...) that calls that resource's destructor
+// through it, and a fixup that puts the destructors in the table (they are
+// exports of the main module, which does not exist yet when the shim is
+// made). scripts/build.mjs checks they are exactly that and drops them; here
+// closures do their job, so every runtime (Workers, which cannot compile wasm
+// from bytes, and useCoreModule's callers) still hands over one module.
 const SHIM = 'envelope.core2.wasm';
 const FIXUP = 'envelope.core3.wasm';
 
 function instantiateApi(module: WebAssembly.Module): Api {
-  let destructor: ((rep: number) => void) | undefined;
-  const dropLedger = (rep: number) => {
+  const destructors: Record<string, ((rep: number) => void) | undefined> = {};
+  const dropper = (index: string) => (rep: number) => {
     try {
-      destructor?.(rep);
+      destructors[index]?.(rep);
     } catch {
-      // A ledger of an instance that trapped may be dropped by the garbage
+      // A resource of an instance that trapped may be dropped by the garbage
       // collector later; its failure must not become an uncaught exception.
     }
   };
   const instantiateCore = (core: WebAssembly.Module | string, imports?: Record<string, Record<string, unknown>>) => {
-    if (core === SHIM) return { exports: { 0: dropLedger, $imports: undefined } };
+    if (core === SHIM) return { exports: { 0: dropper('0'), 1: dropper('1'), $imports: undefined } };
     if (core === FIXUP) {
-      destructor = imports?.['']?.['0'] as typeof destructor;
+      for (const [index, destructor] of Object.entries(imports?.[''] ?? {})) {
+        if (/^[0-9]+$/.test(index)) destructors[index] = destructor as (rep: number) => void;
+      }
       return { exports: {} };
     }
     return new WebAssembly.Instance(core as WebAssembly.Module, imports as WebAssembly.Imports);
@@ -113,6 +116,7 @@ export const readEnvelope = (text: string): string => call((c) => c.readEnvelope
 /** The client-side outcome as JSON text; undefined when the result is not an error. */
 export const errorOfResult = (toolResult: string): string | undefined => call((c) => c.errorOfResult(toolResult));
 export const decide = (toolResult: string): string => call((c) => c.decide(toolResult));
+export const backoff = (request: string): string => call((c) => c.backoff(request));
 
 // jco 1.10.2 frees a resource through `Symbol.dispose` (or `Symbol.for('dispose')` where there is none).
 const disposeSymbol: symbol = (Symbol as { dispose?: symbol }).dispose ?? Symbol.for('dispose');
@@ -162,5 +166,42 @@ export class LedgerHandle {
     this.#ledger = undefined;
     // A ledger of a dropped instance goes with that instance.
     if (ledger !== undefined && api === this.#owner) (ledger as unknown as Record<symbol, () => void>)[disposeSymbol]?.();
+  }
+}
+
+/** One component idempotency store, tied to the instance that made it, as `LedgerHandle`. */
+export class IdempotencyHandle {
+  readonly #owner: Api;
+  #store: CoreIdempotency | undefined;
+
+  constructor(capacity: number, ttlSeconds: number) {
+    this.#owner = current();
+    this.#store = call((c) => new c.Idempotency(capacity, ttlSeconds), TypeError, this.#owner);
+  }
+
+  #live(): CoreIdempotency {
+    if (this.#store === undefined) throw new Error('mcp-envelope: this Idempotency store was disposed; make a new one');
+    if (api !== this.#owner) {
+      throw new Error('mcp-envelope: this Idempotency store belonged to a component instance that has since been reset ' +
+        '(after a failure, or by useCoreModule), and its keys went with it; make a new Idempotency');
+    }
+    return this.#store;
+  }
+
+  begin(tool: string, key: string, args: string, nowMs: number, format: Format): string {
+    const store = this.#live();
+    return call(() => store.begin(tool, key, args, BigInt(nowMs), format), TypeError, this.#owner);
+  }
+
+  finish(tool: string, key: string, result: string | undefined, nowMs: number): string {
+    const store = this.#live();
+    return call(() => store.finish(tool, key, result, BigInt(nowMs)), TypeError, this.#owner);
+  }
+
+  /** Frees the store's memory in the component; calling it again does nothing. */
+  dispose(): void {
+    const store = this.#store;
+    this.#store = undefined;
+    if (store !== undefined && api === this.#owner) (store as unknown as Record<symbol, () => void>)[disposeSymbol]?.();
   }
 }

@@ -23,4 +23,8 @@ export {
 } from './recovery.js';
 export { partialLimitsInForce, partialLimitsInForceJson, partialResult, partialResultJson, renderPartial, renderPartialJson } from './partial.js';
 export { Ledger } from './ledger.js';
+export { Idempotency, withIdempotency } from './idempotency.js';
+export type { IdempotencyBegin, IdempotencyCallOptions, IdempotencyFinish, IdempotencyOptions, WithIdempotencyOptions } from './idempotency.js';
+export { backoff, backoffJson, retryWithin } from './backoff.js';
+export type { BackoffRequest, BackoffStep, ProgressExtra, RetryWithinOptions } from './backoff.js';
 export { useCoreModule } from './component.js';

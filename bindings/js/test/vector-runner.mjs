@@ -211,6 +211,23 @@ const KINDS = {
       ledger.dispose();
     }
   },
+  idempotency(api, c) {
+    const store = new api.Idempotency(c.idempotency);
+    try {
+      c.steps.forEach((step, index) => {
+        const what = `step ${index + 1}: ${'begin' in step ? 'begin' : 'finish'} of ${step.tool} ${JSON.stringify(step.key).slice(0, 40)}`;
+        if ('begin' in step) {
+          assertSameJson(what, store.begin(step.tool, step.key, step.begin, { now: step.nowMs, format: step.format }), step.answer);
+        } else if ('refused' in step) {
+          assertThrows(what, () => store.finish(step.tool, step.key, step.finish ?? undefined, { now: step.nowMs }), step.refused, TypeError);
+        } else {
+          assertSame(what, store.finish(step.tool, step.key, step.finish ?? undefined, { now: step.nowMs }), step.finished);
+        }
+      });
+    } finally {
+      store.dispose();
+    }
+  },
 };
 
 /**
@@ -224,6 +241,7 @@ const CALLS = {
   'upstream-error': (api) => ({ json: api.upstreamErrorJson, native: api.upstreamError }),
   'access-error': (api) => ({ json: api.accessErrorJson, native: api.accessError }),
   'empty-result': (api) => ({ json: api.emptyResultJson, native: api.emptyResult }),
+  backoff: (api) => ({ json: api.backoffJson, native: api.backoff }),
   decide: (api) => ({ json: api.decideJson, native: api.decide }),
   'unknown-tool': (api) => ({ json: api.unknownToolJson, native: api.unknownTool }),
   'render-partial': (api) => ({ json: api.renderPartialJson, native: api.renderPartial }),
@@ -235,6 +253,7 @@ function kindOf(c) {
   // Before `input`, which a parse case has too.
   if ('call' in c) return 'call';
   if ('ledger' in c) return 'ledger';
+  if ('idempotency' in c) return 'idempotency';
   if ('errorOfResult' in c) return 'errorOfResult';
   if ('read' in c) return 'read';
   if ('parseValidation' in c) return 'validationParse';

@@ -218,6 +218,7 @@ CALLS = {
     "upstream-error": (me.upstream_error_json, me.upstream_error, keyword_call),
     "access-error": (me.access_error_json, me.access_error, keyword_call),
     "empty-result": (me.empty_result_json, me.empty_result, keyword_call),
+    "backoff": (me.backoff_json, me.backoff, spec_call),
     "decide": (me.decide_json, me.decide, spec_call),
     "unknown-tool": (me.unknown_tool_json, me.unknown_tool, keyword_call),
     "render-partial": (me.render_partial, None, None),  # its text is its idiomatic form
@@ -271,6 +272,24 @@ def run_ledger(case: dict) -> None:
                 same(f"step {i}", compact(got), compact(step["result"]))
 
 
+def run_idempotency(case: dict) -> None:
+    """The steps on one Idempotency store (begin, finish), each answer exactly as the vector states it."""
+    options = {"capacity": 1000, "ttl_seconds": 86400}
+    options.update({snake(k): v for k, v in case["idempotency"].items()})
+    with me.Idempotency(**options) as store:
+        for i, step in enumerate(case["steps"]):
+            if "begin" in step:
+                got = store.begin(step["tool"], step["key"], step["begin"], now_ms=step["nowMs"], format=step.get("format", "xml"))
+                same(f"step {i} (begin)", compact(got), compact(step["answer"]))
+            elif "refused" in step:
+                with pytest.raises(me.SpecError) as refused:
+                    store.finish(step["tool"], step["key"], step["finish"], now_ms=step["nowMs"])
+                same(f"step {i} (finish refusal)", str(refused.value), step["refused"])
+            else:
+                got = store.finish(step["tool"], step["key"], step["finish"], now_ms=step["nowMs"])
+                same(f"step {i} (finish)", got, step["finished"])
+
+
 RUNNERS = {
     "render": run_render,
     "spec-error": run_spec_error,
@@ -283,6 +302,7 @@ RUNNERS = {
     "error-of-result": run_error_of_result,
     "call": run_call,
     "ledger": run_ledger,
+    "idempotency": run_idempotency,
 }
 
 

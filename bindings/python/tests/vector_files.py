@@ -42,6 +42,8 @@ def kind_of(case: dict[str, Any]) -> str:
         return "call"
     if "ledger" in case:
         return "ledger"
+    if "idempotency" in case:
+        return "idempotency"
     if "read" in case:
         return "read"
     if "errorOfResult" in case:

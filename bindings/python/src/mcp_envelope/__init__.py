@@ -24,16 +24,17 @@ from .recovery import partial_result_json, render_partial, unknown_tool, unknown
 from .recovery import upstream_error_json
 from .validation import issues_from_pydantic, render_validation, render_validation_spec, validation_error
 from .validation import validation_result_json, validation_result_spec, validation_spec
+from .writes import Idempotency, backoff, backoff_json, retry_within
 
 __all__ = [
-    "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Ledger",
+    "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Idempotency", "Ledger",
     "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError", "ToolResult",
-    "UpstreamReport", "access_error", "access_error_json", "auth_required", "call_tool_result",
+    "UpstreamReport", "access_error", "access_error_json", "auth_required", "backoff", "backoff_json", "call_tool_result",
     "call_tool_result_json", "canonical_codes", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",
     "empty_result_json", "exception_result", "exception_result_json", "forbidden", "issues_from_pydantic",
     "limits_in_force", "limits_in_force_json", "parse_envelope", "partial_limits_in_force",
     "partial_limits_in_force_json", "partial_result", "partial_result_json", "protocol_error", "protocol_error_json",
-    "raise_for_error", "render", "render_partial", "render_validation", "render_validation_spec", "tool_error",
+    "raise_for_error", "render", "render_partial", "render_validation", "render_validation_spec", "retry_within", "tool_error",
     "unknown_tool", "unknown_tool_json", "upstream_error", "upstream_error_json", "validation_error", "validation_result_json", "validation_result_spec",
     "validation_spec",
 ]  # fmt: skip

@@ -1,0 +1,147 @@
+// The idempotency store (docs/idempotency-and-backoff.md): a client-supplied
+// key makes a write safe to retry. The core keeps the keys and decides
+// everything (what is stored, the canonical arguments, the refusals' words,
+// expiry and eviction); this module gives it names and the clock, and runs
+// the handler between `begin` and `finish`.
+
+import { isErrorBuilder } from './builder.js';
+import { IdempotencyHandle } from './component.js';
+import { formatOf, toJson } from './render.js';
+import type { CallToolResult, Format } from './types.js';
+
+const U32 = 0xffff_ffff;
+
+/** What `Idempotency.begin` answers: run the write, or send `result` instead. */
+export type IdempotencyBegin =
+  | { outcome: 'run' }
+  | { outcome: 'replay' | 'reused' | 'in-progress' | 'invalid-key'; result: CallToolResult };
+
+/** What `Idempotency.finish` did with an outcome. */
+export type IdempotencyFinish = 'stored' | 'released' | 'absent';
+
+/** Options of `new Idempotency()`: at most `capacity` keys (1,000), each kept `ttlSeconds` (86,400: 24 hours). */
+export interface IdempotencyOptions {
+  capacity?: number;
+  ttlSeconds?: number;
+}
+
+/** Options of `begin`, `finish` and `run`: the time (`now`, Unix ms; `Date.now()` by default) and the envelopes' form. */
+export interface IdempotencyCallOptions {
+  now?: number;
+  format?: Format;
+}
+
+function whole(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0 || value > U32) {
+    throw new TypeError(`${name} must be a whole number from 0 to ${U32}, not ${String(value)}`);
+  }
+  return value;
+}
+
+function nowOf(options: IdempotencyCallOptions): number {
+  const now = options.now ?? Date.now();
+  if (!Number.isSafeInteger(now) || now < 0) throw new TypeError(`now must be Unix milliseconds, not ${String(now)}`);
+  return now;
+}
+
+/**
+ * A server's idempotency store (one per server: keys are the client's, and a
+ * replay may come on another session).
+ *
+ * ```ts
+ * const store = new Idempotency();      // 1,000 keys, 24 hours
+ * return store.run('refund_order', args.idempotencyKey, args, () => refund(args));
+ * ```
+ * A replay gets the first outcome exactly and the write does not run again;
+ * the same key with other arguments gets a VALIDATION_ERROR, a call while the
+ * first runs a retryable CONFLICT. A retryable failure and a validation
+ * envelope are not stored (the key is free again); a handler that threw is
+ * stored as an unknown outcome. `dispose()` frees the store's memory.
+ */
+export class Idempotency {
+  readonly #handle: IdempotencyHandle;
+
+  constructor(options: IdempotencyOptions = {}) {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`options must be an object such as { capacity: 1000, ttlSeconds: 86400 }, not ${JSON.stringify(options)}`);
+    }
+    this.#handle = new IdempotencyHandle(whole('capacity', options.capacity ?? 1000), whole('ttlSeconds', options.ttlSeconds ?? 86_400));
+  }
+
+  /** A call of `tool` with `key` and `args`: `{ outcome: 'run' }`, or the result to send instead. */
+  begin(tool: string, key: string, args: unknown, options: IdempotencyCallOptions = {}): IdempotencyBegin {
+    const text = this.#handle.begin(String(tool), String(key), toJson(args ?? {}, 'the arguments'), nowOf(options), formatOf(options));
+    return JSON.parse(text) as IdempotencyBegin;
+  }
+
+  /** The outcome of a call `begin` let run; `undefined` when its handler threw. */
+  finish(tool: string, key: string, result: CallToolResult | undefined, options: Pick<IdempotencyCallOptions, 'now'> = {}): IdempotencyFinish {
+    const text = result === undefined ? undefined : toJson(result, 'the result');
+    return this.#handle.finish(String(tool), String(key), text, nowOf(options)) as IdempotencyFinish;
+  }
+
+  /**
+   * `begin`, then `write()` if it says run, then `finish` with its result
+   * (a thrown `error(...)` builder is its result; any other exception is
+   * stored as the unknown outcome and goes on).
+   */
+  async run(tool: string, key: string, args: unknown, write: () => CallToolResult | Promise<CallToolResult>,
+    options: Omit<IdempotencyCallOptions, 'now'> = {}): Promise<CallToolResult> {
+    const begun = this.begin(tool, key, args, options);
+    if (begun.outcome !== 'run') return begun.result;
+    let result: CallToolResult;
+    try {
+      result = await write();
+    } catch (thrown) {
+      // A thrown builder is an envelope, the handler's outcome; anything else leaves it unknown.
+      if (!isErrorBuilder(thrown)) {
+        this.finish(tool, key, undefined);
+        throw thrown;
+      }
+      result = thrown.build();
+    }
+    this.finish(tool, key, result);
+    return result;
+  }
+
+  /** Frees the store's memory in the component; it cannot be used afterwards. */
+  dispose(): void {
+    this.#handle.dispose();
+  }
+}
+
+/** Options of `withIdempotency`. */
+export interface WithIdempotencyOptions extends Omit<IdempotencyCallOptions, 'now'> {
+  /** The tool's name: keys are scoped to it. */
+  tool: string;
+  /** The key in the arguments; `args.idempotencyKey` by default. No key: the handler runs as usual. */
+  key?: (args: Record<string, unknown>) => string | undefined | null;
+}
+
+/**
+ * A `registerTool` callback made idempotent by `store`:
+ *
+ * ```ts
+ * server.registerTool('refund_order', { inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() } },
+ *   withIdempotency(store, async (args) => refund(args), { tool: 'refund_order' }));
+ * ```
+ */
+export function withIdempotency<A extends Record<string, unknown>, X extends unknown[]>(
+  store: Idempotency,
+  handler: (args: A, ...rest: X) => CallToolResult | Promise<CallToolResult>,
+  options: WithIdempotencyOptions,
+): (args: A, ...rest: X) => Promise<CallToolResult> {
+  if (!(store instanceof Idempotency)) throw new TypeError('withIdempotency expects an Idempotency store first');
+  if (options === null || typeof options !== 'object' || typeof options.tool !== 'string') {
+    throw new TypeError('withIdempotency needs options with the tool name: { tool: "refund_order" }');
+  }
+  const keyOf = options.key ?? ((args) => args.idempotencyKey as string | undefined);
+  return async (args: A, ...rest: X) => {
+    const key = keyOf(args);
+    if (key === undefined || key === null) return handler(args, ...rest);
+    return store.run(options.tool, String(key), args, () => handler(args, ...rest), { format: options.format });
+  };
+}
+
+const dispose = (Symbol as { dispose?: symbol }).dispose;
+if (dispose !== undefined) Object.defineProperty(Idempotency.prototype, dispose, { value: Idempotency.prototype.dispose, configurable: true, writable: true });

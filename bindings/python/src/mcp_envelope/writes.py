@@ -1,0 +1,264 @@
+"""The write path and waiting (docs/idempotency-and-backoff.md): an idempotency store whose replay gets the first
+outcome, and a bounded retry inside one tool call. The core decides everything an envelope says (what is stored,
+the canonical arguments, the refusals, each wait and the terminal envelope); this module gives it names, the
+clock, the sleeping and the MCP progress notification.
+
+    >>> from mcp_envelope import Idempotency
+    >>> with Idempotency() as store:
+    ...     store.begin("refund_order", "k-1", {"orderId": "A-1"})["outcome"]
+    ...     store.finish("refund_order", "k-1", {"content": [], "isError": False})
+    ...     store.begin("refund_order", "k-1", {"orderId": "A-1"})
+    'run'
+    'stored'
+    {'outcome': 'replay', 'result': {'content': [], 'isError': False}}
+"""
+
+from __future__ import annotations
+
+import _thread
+import asyncio
+import functools
+import inspect
+import json
+import os
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from types import TracebackType
+from typing import Any, TypeVar
+
+import wasmtime
+
+from ._component import ComponentTrap, ToolResult, _Instance, call_json, check_format, json_safe, runtime, scrub
+from ._component import to_json, tool_result, trap_report
+from .envelope import Format, ToolError
+from .errors import SpecError
+
+_U32 = 1 << 32
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _whole(name: str, value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _U32:
+        raise ValueError(f"{name} must be a whole number from 0 to {_U32 - 1}, not {value!r}")
+    return value
+
+
+def _as_result(value: Any) -> Any:
+    """A handler's outcome as a `CallToolResult` dict: a raised or returned ToolError as its result, the mcp SDK's
+    model dumped; a dict as it is."""
+    if isinstance(value, ToolError):
+        return value.to_result()
+    if callable(getattr(value, "model_dump", None)):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return value
+
+
+async def _outcome(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+class Idempotency:
+    """A server's idempotency store: at most `capacity` keys (1,000), each kept `ttl_seconds` (86,400: 24 hours),
+    the oldest evicted first. `begin()` says whether to run a write or what to send instead, `finish()` stores its
+    outcome, `run()` does both around a handler, and `idempotent()` makes an MCP tool of it. The keys live in a
+    store and instance of their own, under a lock, so one store may serve a server's threads; a trap loses them
+    (logged) and the store starts afresh. Close it (or use `with`) to free them early."""
+
+    def __init__(self, capacity: int = 1000, ttl_seconds: int = 86_400) -> None:
+        self.capacity, self.ttl_seconds = _whole("capacity", capacity), _whole("ttl_seconds", ttl_seconds)
+        self._lock = _thread.allocate_lock()
+        self._instance: _Instance | None = None
+        self._handle: Any = None
+        self._closed = False
+        self._runtime = runtime()
+        with self._lock:
+            self._open()
+
+    def _open(self) -> None:
+        instance = _Instance(self._runtime, direct=False)
+        constructor = instance.funcs["[constructor]idempotency"]
+        assert constructor is not None
+        self._handle = constructor(instance.store, self.capacity, self.ttl_seconds)
+        self._instance = instance
+
+    def _call(self, method: str, *args: Any) -> Any:
+        """A method's `ok` value under the lock; SpecError for its `err`; after a trap (logged) a fresh store
+        and ComponentTrap."""
+        with self._lock:
+            if self._closed:
+                raise ValueError("the idempotency store is closed")
+            instance = self._instance
+            assert instance is not None
+            func = instance.funcs[f"[method]idempotency.{method}"]
+            assert func is not None
+            try:
+                outcome = func(instance.store, self._handle, *args)
+            except (wasmtime.WasmtimeError, wasmtime.Trap) as e:
+                self._open()  # the trapped instance cannot be entered again, and its keys are gone with it
+                raise ComponentTrap(f"idempotency.{method} trapped: {e}") from None
+        if outcome.tag != "ok":
+            raise SpecError(outcome.payload)
+        return outcome.payload
+
+    @staticmethod
+    def _now(now_ms: int | None) -> int:
+        return int(time.time() * 1000) if now_ms is None else now_ms
+
+    def begin(
+        self, tool: str, key: str, arguments: Any, *, now_ms: int | None = None, format: Format = "xml"
+    ) -> dict[str, Any]:
+        """A call of `tool` with `key` and `arguments` (a dict, or its JSON text): `{"outcome": "run"}`, or
+        `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key", "result": <CallToolResult to send>}`."""
+        args = scrub(arguments) if isinstance(arguments, str) else to_json(json_safe(arguments))
+        text = self._call("begin", scrub(tool), scrub(key), args, self._now(now_ms), check_format(format))
+        answer: dict[str, Any] = json.loads(text)
+        if "result" in answer:
+            answer["result"] = tool_result(answer["result"])
+        return answer
+
+    def finish(self, tool: str, key: str, result: Any, *, now_ms: int | None = None) -> str:
+        """The outcome of a call `begin` let run (a `CallToolResult` dict or mcp model; None when its handler
+        raised): `"stored"`, `"released"` (a retryable failure: the key is free again) or `"absent"`."""
+        text = None if result is None else to_json(json_safe(_as_result(result)))
+        finished: str = self._call("finish", scrub(tool), scrub(key), text, self._now(now_ms))
+        return finished
+
+    async def run(
+        self, tool: str, key: str, arguments: Any, write: Callable[[], Any], *, format: Format = "xml"
+    ) -> ToolResult:
+        """`begin`, then `write()` (sync or async, giving a `CallToolResult`; a raised ToolError is its outcome) if
+        it says run, then `finish`. Another exception is stored as the unknown outcome and raised on."""
+        try:
+            begun = self.begin(tool, key, arguments, format=format)
+        except ComponentTrap as trap:  # the store is lost: do not run a write it cannot guard
+            answer: ToolResult = trap_report(trap, format)["result"]
+            return answer
+        if begun["outcome"] != "run":
+            replayed: ToolResult = begun["result"]
+            return replayed
+        try:
+            result = _as_result(await _outcome(write()))
+        except ToolError as error:
+            result = error.to_result(format)
+        except BaseException:
+            self._finish_quietly(tool, key, None)
+            raise
+        self._finish_quietly(tool, key, result)
+        return result if isinstance(result, ToolResult) else tool_result(result)
+
+    def _finish_quietly(self, tool: str, key: str, result: Any) -> None:
+        try:
+            self.finish(tool, key, result)
+        except ComponentTrap as trap:  # logged; the write's own outcome still goes to the model
+            trap_report(trap)
+
+    def idempotent(self, *, tool: str | None = None, key: str = "idempotency_key", format: Format = "xml") -> Callable[[F], F]:
+        """A decorator for an MCP tool function (sync or async) returning a `CallToolResult` (a ToolResult, such as
+        the package's helpers give, or raising a ToolError): the keyword argument `key` is the idempotency key;
+        without it the tool runs as usual. The arguments compared are the call's keyword arguments less the SDK's
+        Context. Put it under `@server.tool()`:
+
+            @server.tool()
+            @store.idempotent()
+            async def refund_order(order_id: str, amount_cents: int, idempotency_key: str | None = None) -> ToolResult: ...
+        """
+
+        def wrap(fn: F) -> F:
+            name = tool or fn.__name__
+
+            @functools.wraps(fn)
+            async def tool_fn(*args: Any, **kwargs: Any) -> Any:
+                given = kwargs.get(key)
+                if given is None:
+                    return await _outcome(fn(*args, **kwargs))
+                arguments = {k: v for k, v in kwargs.items() if not _is_context(v)}
+                return await self.run(name, str(given), arguments, lambda: fn(*args, **kwargs), format=format)
+
+            return tool_fn  # type: ignore[return-value]
+
+        return wrap
+
+    def close(self) -> None:
+        """Frees the store; later calls raise ValueError. Closing twice is harmless."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            instance, handle, self._instance, self._handle = self._instance, self._handle, None, None
+            if instance is not None and handle is not None:
+                try:
+                    handle.drop(instance.store)
+                except (wasmtime.WasmtimeError, wasmtime.Trap):
+                    pass
+
+    def __enter__(self) -> Idempotency:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        closed = " (closed)" if self._closed else ""
+        return f"Idempotency(capacity={self.capacity}, ttl_seconds={self.ttl_seconds}){closed}"
+
+
+def _is_context(value: Any) -> bool:
+    """The mcp SDK's Context, which a tool may take and which is no argument the model sent."""
+    return callable(getattr(value, "report_progress", None)) and hasattr(value, "request_context")
+
+
+def backoff_json(request: Any) -> str:
+    """`backoff` as the component's exact JSON text (`request`: a dict, or its JSON text)."""
+    return call_json("backoff", request)
+
+
+def backoff(request: Mapping[str, Any] | str) -> dict[str, Any]:
+    """The next step of a bounded retry: `{"waitMs", "progress": {"progress", "total", "message"}}` or
+    `{"result": <CallToolResult>}`; `request` is `{"attempt", "elapsedMs", "deadlineMs", "failure", "baseMs"?,
+    "maxAttempts"?, "random"?}` (docs/idempotency-and-backoff.md)."""
+    step: dict[str, Any] = json.loads(backoff_json(request))
+    if "result" in step:
+        step["result"] = tool_result(step["result"])
+    return step
+
+
+async def retry_within(
+    fn: Callable[[], Any | Awaitable[Any]],
+    *,
+    deadline_ms: int,
+    ctx: Any = None,
+    base_ms: int | None = None,
+    max_attempts: int | None = None,
+    jitter: bool = False,
+) -> ToolResult:
+    """Calls `fn()` (sync or async, giving a `CallToolResult`; a raised ToolError is its outcome) until the core says
+    to stop: its result when it succeeds or fails for good, else the terminal envelope (not retryable) once
+    `deadline_ms` (from the first attempt, under the client's timeout) or the attempts run out. Before each wait it
+    reports progress through `ctx.report_progress` (the mcp SDK's Context: a no-op unless the request asked)."""
+    start = time.monotonic()
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            failure = _as_result(await _outcome(fn()))
+        except ToolError as error:
+            failure = error.to_result()
+        request: dict[str, Any] = {
+            "attempt": attempt, "elapsedMs": int((time.monotonic() - start) * 1000), "deadlineMs": deadline_ms,
+            "failure": failure,
+        }  # fmt: skip
+        for name, value in (("baseMs", base_ms), ("maxAttempts", max_attempts)):
+            if value is not None:
+                request[name] = value
+        if jitter:
+            request["random"] = int.from_bytes(os.urandom(4), "big")
+        step = backoff(request)
+        if "result" in step:
+            result: ToolResult = step["result"]
+            return result
+        progress = step["progress"]
+        if ctx is not None:
+            await ctx.report_progress(progress["progress"], progress["total"], progress["message"])
+        await asyncio.sleep(step["waitMs"] / 1000)
