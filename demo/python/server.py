@@ -5,21 +5,25 @@ is worded here."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
+from mcp.server.mcpserver import Context
 from mcp_types import ToolAnnotations
 from pydantic import EmailStr, Field
 
 from mcp_envelope import (
+    Idempotency,
     Ledger,
     ToolError,
     ToolResult,
     empty_result,
     forbidden,
     partial_result,
+    retry_within,
     upstream_error,
 )
 from mcp_envelope.mcp_server import EnvelopeMCPServer
@@ -70,8 +74,12 @@ class Upstream:
         return Response(503, {}) if customer == "flaky@example.com" else Response(200, {})
 
     @staticmethod
-    def get_invoice(invoice_id: str) -> Response:
-        return Response(504, {}) if invoice_id == "inv_504" else Response(200, {})
+    def get_invoice(invoice_id: str, attempt: int = 1) -> Response:
+        """Attempt `attempt` (from 1) of one call."""
+        if invoice_id == "inv_504":
+            return Response(504, {})
+        limited = invoice_id == "inv_430" or (invoice_id == "inv_429" and attempt == 1)
+        return Response(429, {"Retry-After": "1"}) if limited else Response(200, {})
 
 
 def upstream_failure(response: Response) -> ToolError:
@@ -81,12 +89,18 @@ def upstream_failure(response: Response) -> ToolError:
     return ToolError.from_spec(report["error"])
 
 
+def text(body: str) -> ToolResult:
+    return ToolResult({"content": [{"type": "text", "text": body}], "isError": False})
+
+
 def not_found(invoice_id: str, message: str) -> ToolError:
     return ToolError("NOT_FOUND", message, available_actions=["list_invoices"], details={"invoiceId": invoice_id})
 
 
 # One stdio client, so one repeat ledger for the whole process.
 server = EnvelopeMCPServer("billing", version="1.0.0", ledger=Ledger(stop_after=2))
+# One store for the process: a refund's key makes its retry safe.
+idempotency = Idempotency()
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True), structured_output=False)
@@ -112,12 +126,23 @@ def list_invoices(customer: EmailStr, status: Literal["open", "paid"] | None = N
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True), structured_output=False)
-def get_invoice(customer: EmailStr, invoice_id: InvoiceId) -> str | ToolResult:
+async def get_invoice(customer: EmailStr, invoice_id: InvoiceId, ctx: Context) -> str | ToolResult:
     """Get one invoice of a customer."""
     if customer == "blocked@example.com":
         return forbidden("read", f"the invoices of {customer}")
     if invoice_id == "inv_500":
         raise ConnectionError("db connect failed: password=hunter2")
+    if invoice_id in ("inv_429", "inv_430"):
+        # The waiting is done here, within 3 s, not left to the model.
+        attempts = itertools.count(1)
+
+        def attempt() -> ToolResult:
+            response = Upstream.get_invoice(invoice_id, next(attempts))
+            if response.status != 200:
+                raise upstream_failure(response)
+            return text(line("inv_1", invoices["inv_1"]))
+
+        return await retry_within(attempt, deadline_ms=3000, ctx=ctx)
     response = Upstream.get_invoice(invoice_id)
     if response.status != 200:
         raise upstream_failure(response)
@@ -131,11 +156,12 @@ def get_invoice(customer: EmailStr, invoice_id: InvoiceId) -> str | ToolResult:
 
 
 @server.tool(annotations=ToolAnnotations(idempotent_hint=True), structured_output=False)
+@idempotency.idempotent()
 def refund_order(
     invoice_id: InvoiceId,
     amount: Annotated[float, Field(gt=0, le=10000)],
     idempotency_key: Annotated[str, Field(min_length=8)],
-) -> str:
+) -> ToolResult:
     """Refund part or all of an invoice."""
     global refunds
     invoice = invoices.get(invoice_id)
@@ -151,7 +177,7 @@ def refund_order(
         )  # fmt: skip
     invoice.refundable_cents -= cents
     refunds += 1
-    return f"Refunded {euros(cents)} EUR on {invoice_id} (refund rf_{refunds})."
+    return text(f"Refunded {euros(cents)} EUR on {invoice_id} (refund rf_{refunds}).")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
-import { emptyResult, error, forbidden, Ledger, partialResult, toolError, upstreamError } from 'mcp-envelope';
+import {
+  emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, toolError, upstreamError, withIdempotency,
+} from 'mcp-envelope';
 import { envelopeServer, registerTool } from 'mcp-envelope/mcp';
 
 const JO = 'jo@example.com';
@@ -26,7 +28,12 @@ const text = (body) => ({ content: [{ type: 'text', text: body }] });
  */
 const upstream = {
   listInvoices: (customer) => (customer === 'flaky@example.com' ? { status: 503, headers: {} } : { status: 200 }),
-  getInvoice: (invoiceId) => (invoiceId === 'inv_504' ? { status: 504, headers: {} } : { status: 200 }),
+  /** Attempt `attempt` (from 1) of one call. */
+  getInvoice(invoiceId, attempt = 1) {
+    if (invoiceId === 'inv_504') return { status: 504, headers: {} };
+    const limited = invoiceId === 'inv_430' || (invoiceId === 'inv_429' && attempt === 1);
+    return limited ? { status: 429, headers: { 'Retry-After': '1' } } : { status: 200 };
+  },
 };
 
 /** An upstream failure as the helper words it, returned as a tool error (the ledger sees it). */
@@ -42,6 +49,8 @@ const notFound = (invoiceId, message) =>
 const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
 // One stdio client, so one repeat ledger for the whole process.
 const options = { ledger: new Ledger(2) };
+// One store for the process: a refund's key makes its retry safe.
+const idempotency = new Idempotency();
 
 const email = z.email();
 const invoiceId = z.string().regex(/^inv_[a-z0-9]+$/);
@@ -71,9 +80,16 @@ registerTool(server, 'get_invoice', {
   description: 'Get one invoice of a customer.',
   inputSchema: { customer: email, invoice_id: invoiceId },
   annotations: { readOnlyHint: true },
-}, async ({ customer, invoice_id: id }) => {
+}, async ({ customer, invoice_id: id }, extra) => {
   if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
   if (id === 'inv_500') throw new Error('db connect failed: password=hunter2');
+  if (id === 'inv_429' || id === 'inv_430') {
+    // The waiting is done here, within 3 s, not left to the model.
+    return retryWithin((attempt) => {
+      const response = upstream.getInvoice(id, attempt);
+      return response.status === 200 ? text(line('inv_1', invoices.get('inv_1'))) : upstreamFailure(response);
+    }, { deadlineMs: 3000, extra });
+  }
   const response = upstream.getInvoice(id);
   if (response.status !== 200) return upstreamFailure(response);
   if (id === 'inv_old') {
@@ -95,7 +111,7 @@ registerTool(server, 'refund_order', {
     idempotency_key: z.string().min(8),
   },
   annotations: { idempotentHint: true },
-}, async ({ invoice_id: id, amount }) => {
+}, withIdempotency(idempotency, async ({ invoice_id: id, amount }) => {
   const invoice = invoices.get(id);
   if (invoice === undefined) return error('NOT_FOUND', `No invoice ${id}.`).actions('list_invoices');
   // The same rounding in every language: IEEE doubles, half up.
@@ -109,6 +125,6 @@ registerTool(server, 'refund_order', {
   invoice.refundableCents -= cents;
   refunds += 1;
   return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${refunds}).`);
-}, options);
+}, { tool: 'refund_order', key: (args) => args.idempotency_key }), options);
 
 await server.connect(new StdioServerTransport());
