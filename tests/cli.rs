@@ -181,7 +181,7 @@ fn usage_errors_exit_2() {
     for (args, line) in [
         (
             &[][..],
-            "mcp-envelope: no command given (commands: render, result, validate, parse, exception, upstream, access, empty, partial); see 'mcp-envelope --help'",
+            "mcp-envelope: no command given (commands: render, result, validate, parse, exception, upstream, access, empty, partial, audit); see 'mcp-envelope --help'",
         ),
         (&["draw"][..], "mcp-envelope: unrecognized subcommand 'draw'; see 'mcp-envelope --help'"),
         (
@@ -617,4 +617,29 @@ fn the_recovery_commands_match_every_call_vector() {
         ran += 1;
     }
     assert!(ran > 50, "only {ran} call vectors");
+}
+
+/// `audit` refuses what it cannot run with one line and status 2: no server
+/// command, a server that cannot start or never initializes, a bad plan.
+/// (The audit of real servers is scripts/demo's: three billing servers and
+/// the filesystem server, every answer graded.)
+#[test]
+fn audit_refuses_what_it_cannot_run() {
+    let plan = std::env::temp_dir().join(format!("mcp-envelope-bad-plan-{}.json", std::process::id()));
+    std::fs::write(&plan, r#"{"calls":[{"name":"x","tool":"t","expect":{"branch":"maybe"}}]}"#).unwrap();
+    let plan_arg = plan.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["audit"], "mcp-envelope: the following required arguments were not provided: <COMMAND>...; see 'mcp-envelope audit --help'\n"),
+        (&["audit", "--", "/nonexistent/mcp-server"], "mcp-envelope: could not start /nonexistent/mcp-server: No such file or directory (os error 2)\n"),
+        (&["audit", "--plan", plan_arg, "--", "true"], "mcp-envelope: the plan: call \"x\": unknown branch \"maybe\", expected wait-and-retry, fix-and-retry, stop-and-tell or accept\n"),
+        (&["audit", "--min-score", "101", "--", "true"], "mcp-envelope: invalid value '101' for '--min-score <N>': 101 is not in 0..=100; see 'mcp-envelope audit --help'\n"),
+    ];
+    for (args, stderr) in cases {
+        let run = cli(args, "");
+        assert_eq!((run.status, run.stdout.as_str(), run.stderr.as_str()), (2, "", *stderr), "{args:?}");
+    }
+    let silent = cli(&["audit", "--timeout", "5", "--", "true"], "");
+    assert_eq!((silent.status, silent.stdout.as_str()), (2, ""));
+    assert!(silent.stderr.starts_with("mcp-envelope: true did not initialize: "), "{}", silent.stderr);
+    std::fs::remove_file(plan).unwrap();
 }

@@ -67,18 +67,7 @@ async fn unknown_tool_and_panic_over_stdio() -> Result<(), String> {
         .await
         .map_err(|e| format!("calling refund_orders: {e}"))?;
     let text = first_text(&unknown)?;
-    let expected = "\
-<tool_error code=\"UNKNOWN_ACTION\" severity=\"error\">
-  <message>No tool named 'refund_orders' on this server.</message>
-  <recovery>Call one of the available tools instead, with the arguments its input schema asks for.</recovery>
-  <available_actions>
-    <action>create_invoice</action>
-    <action>get_invoice</action>
-    <action>list_invoices</action>
-    <action>refund</action>
-    <action>void_invoice</action>
-  </available_actions>
-</tool_error>";
+    let expected = rmcp_server::UNKNOWN_REFUND_ORDERS;
     check(text == expected && unknown.is_error == Some(true), "the unknown-tool result", text)?;
 
     let arguments = serde_json::json!({"invoice_id": "inv_1", "amount_cents": 500});

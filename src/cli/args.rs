@@ -45,17 +45,6 @@ pub enum Command {
     /// (docs/validation.md), or with `--spec` a whole validation spec (its
     /// `inputSchema` too), and prints the envelope and one newline.
     Validate(Validate),
-    /// Grades the error paths of any MCP server (started as COMMAND, over stdio).
-    ///
-    /// A real MCP client starts the server, lists its tools and calls: an
-    /// unknown tool; for each tool, arguments made invalid from its
-    /// inputSchema (a required field missing, a wrong type, an enum miss, a
-    /// bound crossed); and the calls of a fault plan (`--plan`). Each answer
-    /// is graded: its channel, isError, whether it reads as an envelope, leaks
-    /// (stack traces, secret-looking text), size, and the branch a rule-based
-    /// client takes on it (`decide`) against the right one (docs/audit.md).
-    /// Exit status 1 when the score is below `--min-score`.
-    Audit(Audit),
     /// Reads an envelope in any form back to its spec (JSON).
     ///
     /// Takes a <tool_error> (XML, JSON or text form, bare or inside a
@@ -96,6 +85,17 @@ pub enum Command {
     /// output: the CallToolResult carrying the <partial_result> envelope, or
     /// with --envelope the envelope alone, in the spec's `format`.
     Partial(Partial),
+    /// Grades the error paths of any MCP server (started as COMMAND, over stdio).
+    ///
+    /// A real MCP client starts the server, lists its tools and calls: an
+    /// unknown tool; for each tool, arguments made invalid from its
+    /// inputSchema (a required field missing, a wrong type, an enum miss, a
+    /// bound crossed); and the calls of a fault plan (`--plan`). Each answer
+    /// is graded: its channel, isError, whether it reads as an envelope, leaks
+    /// (stack traces, secret-looking text), size, and the branch a rule-based
+    /// client takes on it (`decide`) against the right one (docs/audit.md).
+    /// Exit status 1 when the score is below `--min-score`.
+    Audit(Audit),
 }
 
 /// Where the input comes from.

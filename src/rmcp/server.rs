@@ -7,15 +7,16 @@ use std::fmt;
 use std::hash::{BuildHasher, Hasher, RandomState};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use ::rmcp::model::{CallToolRequestParams, CallToolResponse, ErrorCode, PaginatedRequestParams, Tool};
+use ::rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, PaginatedRequestParams, Tool};
 use ::rmcp::service::RequestContext;
 use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 use futures::FutureExt;
 
 use super::input_schema::{ArgumentCheck, InputSchemas};
+use crate::ledger::Ledger;
 use crate::locale::Locale;
 use crate::recovery::{exception_result, fresh_correlation_id, unknown_tool};
 use crate::render::Format;
@@ -62,6 +63,8 @@ pub struct EnvelopeServer<H> {
     validate_arguments: bool,
     log: LogLine,
     input_schemas: Arc<InputSchemas>,
+    /// The session's repeat ledger, when one is kept (one stdio client: one session).
+    ledger: Option<Arc<Mutex<Ledger>>>,
 }
 
 impl<H: ServerHandler> EnvelopeServer<H> {
@@ -75,7 +78,17 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             validate_arguments: true,
             log: Arc::new(|line: &str| tracing::error!(target: "mcp_envelope", "{line}")),
             input_schemas: Arc::default(),
+            ledger: None,
         }
+    }
+
+    /// Sends every tool result through `ledger`, the repeat ledger of the one
+    /// session this server talks to (docs/repeat-ledger.md): an identical
+    /// failure comes back shorter, and past its limit as a stop. An unknown
+    /// tool's answer stays out of it, as in the JS and Python integrations.
+    pub fn ledger(mut self, ledger: Ledger) -> Self {
+        self.ledger = Some(Arc::new(Mutex::new(ledger)));
+        self
     }
 
     /// The form of the envelopes this wrapper writes (unknown tool,
@@ -136,6 +149,24 @@ impl<H: ServerHandler> EnvelopeServer<H> {
                 None => None,
             },
         };
+        let name = request.name.clone();
+        let arguments = request.arguments.as_ref().map(|a| serde_json::Value::Object(a.clone()).to_string());
+        let answer = self.answer(tool, request, context).await;
+        match (answer, &self.ledger) {
+            (Ok(CallToolResponse::Complete(result)), Some(ledger)) => {
+                Ok(observed(ledger, &name, result, arguments.as_deref()).into())
+            }
+            (answer, _) => answer,
+        }
+    }
+
+    /// The argument check, then the handler, its panics and internal errors answered.
+    async fn answer(
+        &self,
+        tool: Option<Tool>,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         if let (Some(tool), true) = (&tool, self.validate_arguments) {
             match self.input_schemas.check(tool, request.arguments.as_ref()) {
                 ArgumentCheck::Valid => {}
@@ -186,6 +217,20 @@ impl<H: ServerHandler> EnvelopeServer<H> {
     }
 }
 
+/// A result as the ledger answers it: a repeated failure replaced, in the
+/// result's own form; anything else sent as it is (a success ends the streak).
+fn observed(ledger: &Mutex<Ledger>, tool: &str, result: CallToolResult, arguments: Option<&str>) -> CallToolResult {
+    let Ok(json) = serde_json::to_string(&result) else {
+        return result;
+    };
+    // A poisoned lock only means another call panicked while holding it; the ledger's state is still whole.
+    let mut ledger = ledger.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match ledger.observe(tool, &json, arguments) {
+        Ok(Some(replaced)) => super::result_from_json(&replaced).unwrap_or(result),
+        _ => result,
+    }
+}
+
 impl<H: Clone> Clone for EnvelopeServer<H> {
     fn clone(&self) -> Self {
         EnvelopeServer {
@@ -195,6 +240,8 @@ impl<H: Clone> Clone for EnvelopeServer<H> {
             validate_arguments: self.validate_arguments,
             log: Arc::clone(&self.log),
             input_schemas: Arc::clone(&self.input_schemas),
+            // One ledger for the clones: they serve the same session.
+            ledger: self.ledger.clone(),
         }
     }
 }
@@ -206,6 +253,7 @@ impl<H: fmt::Debug> fmt::Debug for EnvelopeServer<H> {
             .field("format", &self.format)
             .field("locale", &self.locale)
             .field("validate_arguments", &self.validate_arguments)
+            .field("ledger", &self.ledger.is_some())
             .finish_non_exhaustive()
     }
 }

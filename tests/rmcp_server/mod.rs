@@ -61,6 +61,20 @@ struct InvoiceLine {
     quantity: u32,
 }
 
+/// What a call of `refund_orders` (no such tool) gets from the wrapped server.
+pub const UNKNOWN_REFUND_ORDERS: &str = "\
+<tool_error code=\"UNKNOWN_ACTION\" severity=\"error\">
+  <message>No tool named 'refund_orders' on this server.</message>
+  <recovery>Call one of the available tools instead, with the arguments its input schema asks for.</recovery>
+  <available_actions>
+    <action>create_invoice</action>
+    <action>get_invoice</action>
+    <action>list_invoices</action>
+    <action>refund</action>
+    <action>void_invoice</action>
+  </available_actions>
+</tool_error>";
+
 /// A billing server as an rmcp user writes it.
 #[derive(Clone)]
 pub struct Billing {

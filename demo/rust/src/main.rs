@@ -1,0 +1,322 @@
+//! The demo billing server of demo/billing.md on rmcp, as a Rust server
+//! author writes it: `#[tool_router]` tools over `Parameters<T>` with
+//! schemars schemas, wrapped in mcp-envelope's `EnvelopeServer` (unknown
+//! tools, arguments that fail the schema, panics), the recovery helpers for
+//! each fault, the core's idempotency store and in-call backoff. Its
+//! TypeScript and Python twins answer every fault with the same bytes.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use mcp_envelope::backoff::{backoff, Request, Step, DEFAULT_BASE_MS, DEFAULT_MAX_ATTEMPTS};
+use mcp_envelope::idempotency::{Begin, Idempotency};
+use mcp_envelope::partial::partial_result_json;
+use mcp_envelope::recovery::{access_error, empty_result, upstream_error, AccessKind, EmptyResult, UpstreamFailure};
+use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer};
+use mcp_envelope::{code, Category, Format, Ledger, Locale, Severity, ToolError};
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ServerCapabilities, ServerConfig};
+use rmcp::service::RequestContext;
+use rmcp::{tool, tool_handler, tool_router, RoleServer, ServerHandler, ServiceExt};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The backoff's budget inside one call: under a client's usual timeout.
+const BACKOFF_DEADLINE_MS: u64 = 3_000;
+
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Open,
+    Paid,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct ListInvoices {
+    #[schemars(email)]
+    customer: String,
+    status: Option<Status>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct GetInvoice {
+    #[schemars(email)]
+    customer: String,
+    #[schemars(regex(pattern = r"^inv_[a-z0-9]+$"))]
+    invoice_id: String,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct RefundOrder {
+    #[schemars(regex(pattern = r"^inv_[a-z0-9]+$"))]
+    invoice_id: String,
+    #[schemars(range(max = 10000), extend("exclusiveMinimum" = 0))]
+    amount: f64,
+    #[schemars(length(min = 8))]
+    idempotency_key: String,
+}
+
+struct Invoice {
+    id: &'static str,
+    cents: i64,
+    status: Status,
+    refundable: i64,
+}
+
+/// The in-memory backend: jo@example.com's invoices and the refunds made.
+struct Books {
+    invoices: Vec<Invoice>,
+    refunds: u32,
+}
+
+#[derive(Clone)]
+struct Billing {
+    books: Arc<Mutex<Books>>,
+    idempotency: Arc<Mutex<Idempotency>>,
+    tool_router: ToolRouter<Self>,
+}
+
+fn money(cents: i64) -> String {
+    format!("{}.{:02}", cents / 100, cents % 100)
+}
+
+fn line(invoice: &Invoice) -> String {
+    let status = if invoice.status == Status::Paid { "paid" } else { "open" };
+    format!("{}: {} EUR, {status}", invoice.id, money(invoice.cents))
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A result the core wrote as JSON, as rmcp's type.
+fn from_core(json: Result<String, mcp_envelope::SpecError>) -> CallToolResult {
+    match json.and_then(|json| result_from_json(&json)) {
+        Ok(result) => result,
+        // The core's helpers are given fixed inputs here: a refusal is this server's bug.
+        Err(refused) => panic!("the demo server built a spec the core refuses: {refused}"),
+    }
+}
+
+fn error_result(error: &ToolError) -> CallToolResult {
+    call_tool_result(error, Format::Xml)
+}
+
+fn forbidden(customer: &str) -> Option<CallToolResult> {
+    (customer == "blocked@example.com").then(|| {
+        let resource = format!("the invoices of {customer}");
+        error_result(&access_error(AccessKind::Forbidden, Some("read"), Some(&resource), Locale::En))
+    })
+}
+
+fn nothing_found(customer: &str) -> CallToolResult {
+    let query = format!("for {customer}");
+    from_core(empty_result(&EmptyResult {
+        what: "invoices",
+        query: Some(&query),
+        ..Default::default()
+    }))
+}
+
+/// The upstream billing API's answer to one attempt: its HTTP status and Retry-After, if it failed.
+fn upstream_error_spec(status: u16, retry_after: Option<&str>) -> ToolError {
+    let failure = UpstreamFailure {
+        status,
+        retry_after,
+        service: Some("billing-api"),
+        ..Default::default()
+    };
+    match upstream_error(&failure) {
+        Ok(report) => report.error,
+        Err(refused) => panic!("the demo server built an upstream failure the core refuses: {refused}"),
+    }
+}
+
+fn not_found(message: String, invoice_id: Option<&str>) -> CallToolResult {
+    let mut error = ToolError::new(code::NOT_FOUND, message).actions(["list_invoices"]);
+    if let Some(id) = invoice_id {
+        error = error.detail("invoiceId", id);
+    }
+    error_result(&error)
+}
+
+#[tool_router]
+impl Billing {
+    fn new() -> Self {
+        let invoice = |id, cents, status, refundable| Invoice { id, cents, status, refundable };
+        Billing {
+            books: Arc::new(Mutex::new(Books {
+                invoices: vec![invoice("inv_1", 12_000, Status::Paid, 12_000), invoice("inv_2", 7_550, Status::Open, 0)],
+                refunds: 0,
+            })),
+            idempotency: Arc::new(Mutex::new(Idempotency::default())),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    fn books(&self) -> std::sync::MutexGuard<'_, Books> {
+        self.books.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    #[tool(description = "List a customer's invoices.", annotations(read_only_hint = true))]
+    async fn list_invoices(&self, Parameters(request): Parameters<ListInvoices>) -> CallToolResult {
+        let customer = request.customer.as_str();
+        if let Some(denied) = forbidden(customer) {
+            return denied;
+        }
+        match customer {
+            "partial@example.com" => from_core(partial_result_json(
+                r#"{"task":"invoices for partial@example.com","obtained":["inv_7: 10.00 EUR, open"],"failed":[{"item":"the 2025 archive","code":"TIMEOUT","message":"The archive did not answer in time."}]}"#,
+            )),
+            "flaky@example.com" => error_result(&upstream_error_spec(503, None)),
+            "jo@example.com" => {
+                let books = self.books();
+                let lines: Vec<String> = books
+                    .invoices
+                    .iter()
+                    .filter(|i| request.status.is_none_or(|s| s == i.status))
+                    .map(line)
+                    .collect();
+                CallToolResult::success(vec![ContentBlock::text(lines.join("\n"))])
+            }
+            _ => nothing_found(customer),
+        }
+    }
+
+    #[tool(description = "Get one invoice of a customer.", annotations(read_only_hint = true))]
+    async fn get_invoice(
+        &self,
+        Parameters(request): Parameters<GetInvoice>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let (customer, id) = (request.customer.as_str(), request.invoice_id.as_str());
+        if let Some(denied) = forbidden(customer) {
+            return denied;
+        }
+        match id {
+            "inv_404" => not_found(format!("No invoice inv_404 for {customer}."), Some("inv_404")),
+            "inv_500" => panic!("db connect failed: password=hunter2"),
+            "inv_504" => error_result(&upstream_error_spec(504, None)),
+            "inv_429" | "inv_430" => self.with_backoff(id, &context).await,
+            "inv_old" => error_result(
+                &ToolError::new(code::DEPRECATED, "inv_old is an archived invoice id; use inv_1 instead.")
+                    .suggest("Use invoice_id inv_1 from now on.")
+                    .severity(Severity::Warning),
+            ),
+            _ => {
+                let books = self.books();
+                match books.invoices.iter().find(|i| i.id == id && customer == "jo@example.com") {
+                    Some(invoice) => CallToolResult::success(vec![ContentBlock::text(line(invoice))]),
+                    None => not_found(format!("No invoice {id} for {customer}."), Some(id)),
+                }
+            }
+        }
+    }
+
+    /// The rate-limited upstream, retried inside the call as the core's backoff says.
+    async fn with_backoff(&self, id: &str, context: &RequestContext<RoleServer>) -> CallToolResult {
+        let started = Instant::now();
+        let token = context.meta.get_progress_token();
+        for attempt in 1.. {
+            // inv_429 is rate limited on the first attempt only; inv_430 always.
+            if id == "inv_429" && attempt > 1 {
+                return CallToolResult::success(vec![ContentBlock::text("inv_1: 120.00 EUR, paid")]);
+            }
+            let failure = mcp_envelope::spec::to_json(&upstream_error_spec(429, Some("1")));
+            let request = Request {
+                attempt,
+                elapsed_ms: started.elapsed().as_millis() as u64,
+                deadline_ms: BACKOFF_DEADLINE_MS,
+                failure,
+                base_ms: DEFAULT_BASE_MS,
+                max_attempts: DEFAULT_MAX_ATTEMPTS,
+                random: None,
+                format: Format::Xml,
+            };
+            match backoff(&request) {
+                Ok(Step::Wait { wait_ms, progress }) => {
+                    if let Some(token) = &token {
+                        let note = ProgressNotificationParam::new(token.clone(), f64::from(progress.progress))
+                            .with_total(f64::from(progress.total))
+                            .with_message(progress.message);
+                        let _ = context.peer.notify_progress(note).await;
+                    }
+                    tokio::time::sleep(Duration::from_millis(wait_ms)).await;
+                }
+                Ok(Step::Result(json)) => return from_core(Ok(json)),
+                Err(refused) => panic!("the backoff refused its request: {refused}"),
+            }
+        }
+        unreachable!("the backoff ends the loop")
+    }
+
+    #[tool(description = "Refund part or all of an invoice.", annotations(idempotent_hint = true))]
+    async fn refund_order(&self, Parameters(request): Parameters<RefundOrder>) -> CallToolResult {
+        let arguments = serde_json::to_string(&request).unwrap_or_default();
+        let key = request.idempotency_key.clone();
+        let begun = {
+            let mut store = self.idempotency.lock().unwrap_or_else(|p| p.into_inner());
+            store.begin("refund_order", &key, &arguments, now_ms(), Format::Xml)
+        };
+        match begun {
+            Ok(Begin::Run) => {}
+            Ok(other) => return from_core(Ok(other.result().unwrap_or_default().to_owned())),
+            Err(refused) => panic!("the idempotency store refused the arguments: {refused}"),
+        }
+        let result = self.refund(&request);
+        let json = serde_json::to_string(&result).unwrap_or_default();
+        let mut store = self.idempotency.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = store.finish("refund_order", &key, Some(&json), now_ms());
+        result
+    }
+
+    /// The write itself: at most once per idempotency key.
+    fn refund(&self, request: &RefundOrder) -> CallToolResult {
+        let cents = (request.amount * 100.0).round() as i64;
+        let id = request.invoice_id.as_str();
+        let mut books = self.books();
+        let Some(invoice) = books.invoices.iter_mut().find(|i| i.id == id) else {
+            return not_found(format!("No invoice {id}."), None);
+        };
+        if cents > invoice.refundable {
+            let refundable = money(invoice.refundable);
+            return error_result(
+                &ToolError::new(
+                    "REFUND_LIMIT_EXCEEDED",
+                    format!("Refund of {} exceeds the refundable {refundable} on {id}.", money(cents)),
+                )
+                .category(Category::Business)
+                .retryable(false)
+                .suggest("Tell the user the most that can be refunded; do not retry with a larger amount.")
+                .customer_message(format!("We can refund at most {refundable} EUR on this invoice.")),
+            );
+        }
+        invoice.refundable -= cents;
+        books.refunds += 1;
+        let text = format!("Refunded {} EUR on {id} (refund rf_{}).", money(cents), books.refunds);
+        CallToolResult::success(vec![ContentBlock::text(text)])
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Billing {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        info.server_info.name = "billing".into();
+        info.server_info.version = "1.0.0".into();
+        info
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let server = EnvelopeServer::new(Billing::new())
+        .ledger(Ledger::new(2))
+        .log_with(|line| eprintln!("{line}"));
+    match server.serve(rmcp::transport::stdio()).await {
+        Ok(running) => {
+            let _ = running.waiting().await;
+        }
+        Err(e) => eprintln!("billing: the server did not start: {e}"),
+    }
+}
