@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import itertools
 import logging
-import math
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Literal
 
 from mcp.server.mcpserver import Context
@@ -167,13 +167,15 @@ def refund_order(
     invoice = invoices.get(invoice_id)
     if invoice is None:
         raise ToolError("NOT_FOUND", f"No invoice {invoice_id}.", available_actions=["list_invoices"])
-    # The same rounding in every language: IEEE doubles, half up.
-    cents = math.floor(amount * 100 + 0.5)
+    # To whole cents, half away from zero (amount is positive), as every twin rounds; Decimal holds the float exactly.
+    cents = int(Decimal(amount * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
     if cents > invoice.refundable_cents:
         refundable = euros(invoice.refundable_cents)
         raise ToolError(
             "REFUND_LIMIT_EXCEEDED", f"Refund of {euros(cents)} exceeds the refundable {refundable} on {invoice_id}.",
-            category="business", customer_message=f"We can refund at most {refundable} EUR on this invoice.",
+            category="business", retryable=False,
+            suggestion="Tell the user the most that can be refunded; do not retry with a larger amount.",
+            customer_message=f"We can refund at most {refundable} EUR on this invoice.",
         )  # fmt: skip
     invoice.refundable_cents -= cents
     refunds += 1

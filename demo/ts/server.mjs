@@ -114,12 +114,13 @@ registerTool(server, 'refund_order', {
 }, withIdempotency(idempotency, async ({ invoice_id: id, amount }) => {
   const invoice = invoices.get(id);
   if (invoice === undefined) return error('NOT_FOUND', `No invoice ${id}.`).actions('list_invoices');
-  // The same rounding in every language: IEEE doubles, half up.
-  const cents = Math.floor(amount * 100 + 0.5);
+  // To whole cents, half away from zero (amount is positive), as every twin rounds.
+  const cents = Math.round(amount * 100);
   if (cents > invoice.refundableCents) {
     const refundable = euros(invoice.refundableCents);
     return error('REFUND_LIMIT_EXCEEDED', `Refund of ${euros(cents)} exceeds the refundable ${refundable} on ${id}.`)
-      .category('business')
+      .category('business').retryable(false)
+      .suggest('Tell the user the most that can be refunded; do not retry with a larger amount.')
       .customerMessage(`We can refund at most ${refundable} EUR on this invoice.`);
   }
   invoice.refundableCents -= cents;
