@@ -194,9 +194,11 @@ for (const s of servers) {
   }
 }
 
-console.log(`\n${bold('Size caps')}`);
 const toolCap = limitsInForce().envelopeChars;
 const partialCap = partialLimitsInForce().envelopeChars;
+console.log(`\n${bold('Size caps')}`);
+console.log(`Each <tool_error> against limitsInForce().envelopeChars (${toolCap}), each <partial_result> against ` +
+  `partialLimitsInForce().envelopeChars (${partialCap}), in characters:`);
 for (const s of servers) {
   let largest = { size: 0, name: '-' };
   let count = 0;
@@ -209,9 +211,9 @@ for (const s of servers) {
     if (size > cap) failures.push(`${s.name} "${row.name}": a ${kind} of ${size} characters, over its cap of ${cap}`);
     if (kind === 'tool_error' && size > largest.size) largest = { size, name: row.name };
   }
-  console.log(`  ${s.name}: ${count} <tool_error>/<partial_result> envelopes, each within limitsInForce().envelopeChars ${toolCap} ` +
-    `(partial results: ${partialCap})? ${failures.some((f) => f.startsWith(`${s.name} `) && f.includes('over its cap')) ? 'NO' : 'yes'}; ` +
-    `the largest <tool_error> ${largest.size} characters ("${largest.name}")`);
+  const over = failures.some((f) => f.startsWith(`${s.name} `) && f.includes('over its cap'));
+  console.log(`  ${s.name}: ${count} envelopes, ${over ? 'NOT all' : 'all'} within their caps; the largest <tool_error> ` +
+    `${largest.size} characters ("${largest.name}")`);
 }
 
 if (thirdParty !== undefined) {
@@ -225,7 +227,19 @@ if (thirdParty !== undefined) {
   };
   const line = (r) => [r.name, r.channel, r.isError ?? '-', r.envelope ?? '-', r.branch, r.expected.branch, r.right ? 'yes' : 'NO', short(r.text)];
   const head = ['call', 'channel', 'isError', 'envelope', 'branch', 'expected', 'right', 'what the model reads'];
-  table(head, [...rows.probes, ...rows.plan].map(line));
+  // Its probes mostly fail alike: one row for each way they were answered.
+  const groups = new Map();
+  for (const r of rows.probes) {
+    const key = JSON.stringify([r.channel, r.isError, r.envelope, r.branch, r.expected.branch, r.right,
+      r.text.replaceAll(r.tool, 'TOOL').slice(0, 60)]);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(r);
+  }
+  const probeLines = [...groups.values()].map((group) => {
+    const [first] = group;
+    return group.length === 1 ? line(first) : [`${group.length} probes (${first.name}, …)`, ...line(first).slice(1)];
+  });
+  table(head, [...probeLines, ...rows.plan.map(line)]);
   const rightCount = report.calls.filter((r) => r.right).length;
   console.log(`${rightCount} of ${report.calls.length} branches right; audit score ${report.score.points}/${report.score.max} (${report.score.percent}%)`);
 }
