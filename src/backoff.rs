@@ -103,7 +103,7 @@ pub struct Request {
 pub fn backoff(request: &Request) -> Result<Step, SpecError> {
     let (error, form, meta) = match failure_of(&request.failure, request.format)? {
         Failure::AsItIs(result) => return Ok(Step::Result(result)),
-        Failure::Retryable { error, form, meta } => (error, form, meta),
+        Failure::Retryable { error, form, meta } => (*error, form, meta),
     };
     let max = request.max_attempts.max(1);
     let attempt = request.attempt.max(1);
@@ -112,19 +112,27 @@ pub fn backoff(request: &Request) -> Result<Step, SpecError> {
         None => {
             let exponential = request.base_ms.saturating_mul(1u64 << (attempt - 1).min(40));
             // random / 2^32 of half the wait, in integers: every host computes the same.
-            let cut = request.random.map_or(0, |r| (exponential / 2).saturating_mul(u64::from(r)) >> 32);
+            let cut = request
+                .random
+                .map_or(0, |r| (exponential / 2).saturating_mul(u64::from(r)) >> 32);
             exponential - cut
         }
     };
     if attempt >= max || request.elapsed_ms.saturating_add(wait_ms) > request.deadline_ms {
-        return Ok(Step::Result(call_tool_result(&terminal(error, attempt, request.elapsed_ms, meta), form)));
+        return Ok(Step::Result(call_tool_result(
+            &terminal(error, attempt, request.elapsed_ms, meta),
+            form,
+        )));
     }
     Ok(Step::Wait {
         wait_ms,
         progress: Progress {
             progress: attempt,
             total: max,
-            message: format!("Attempt {attempt} of {max} failed ({}); retrying in {wait_ms} ms.", error.code),
+            message: format!(
+                "Attempt {attempt} of {max} failed ({}); retrying in {wait_ms} ms.",
+                error.code
+            ),
         },
     })
 }
@@ -133,7 +141,11 @@ enum Failure {
     /// Not retried: the result to send.
     AsItIs(String),
     /// Retried: the error, the form its result used, whether it had ToolFailure metadata.
-    Retryable { error: ToolError, form: Format, meta: bool },
+    Retryable {
+        error: Box<ToolError>,
+        form: Format,
+        meta: bool,
+    },
 }
 
 fn failure_of(failure: &str, format: Format) -> Result<Failure, SpecError> {
@@ -141,7 +153,11 @@ fn failure_of(failure: &str, format: Format) -> Result<Failure, SpecError> {
     if !is_result {
         let error = crate::spec::from_json(failure)?;
         if error.is_error() && error.is_retryable() {
-            return Ok(Failure::Retryable { error, form: format, meta: false });
+            return Ok(Failure::Retryable {
+                error: Box::new(error),
+                form: format,
+                meta: false,
+            });
         }
         return Ok(Failure::AsItIs(call_tool_result(&error, format)));
     }
@@ -149,7 +165,7 @@ fn failure_of(failure: &str, format: Format) -> Result<Failure, SpecError> {
     let text = read.text.unwrap_or_default();
     match read_unwrapped(&text) {
         Ok(Reading::ToolError(error)) if read.is_error && error.is_retryable() => Ok(Failure::Retryable {
-            error,
+            error: Box::new(error),
             form: crate::parse::form_of(&text),
             meta: read.tool_failure_meta,
         }),
@@ -210,9 +226,15 @@ const KEYS: &str = "attempt, elapsedMs, deadlineMs, failure, baseMs, maxAttempts
 /// serde for the component's size.
 #[inline(never)]
 fn whole(key: &str, raw: &str, min: u64, max: u64) -> Result<u64, SpecError> {
-    match raw.parse::<u64>().ok().filter(|_| raw.bytes().all(|b| b.is_ascii_digit())) {
+    match raw
+        .parse::<u64>()
+        .ok()
+        .filter(|_| raw.bytes().all(|b| b.is_ascii_digit()))
+    {
         Some(n) if (min..=max).contains(&n) => Ok(n),
-        _ => fail(format!("\"{key}\" must be a whole number from {min} to {max}, not {raw}")),
+        _ => fail(format!(
+            "\"{key}\" must be a whole number from {min} to {max}, not {raw}"
+        )),
     }
 }
 
@@ -245,13 +267,23 @@ pub fn backoff_json(text: &str) -> Result<String, SpecError> {
             "maxAttempts" => request.max_attempts = whole(key, raw, 0, U32)? as u32,
             "failure" => failure = Some(raw.to_owned()),
             "random" => request.random = Some(whole(key, raw, 0, U32)? as u32),
-            other => return fail(format!("unknown key {other:?} in the backoff request; the keys are {KEYS}")),
+            other => {
+                return fail(format!(
+                    "unknown key {other:?} in the backoff request; the keys are {KEYS}"
+                ))
+            }
         }
     }
-    let (Some(attempt), Some(elapsed_ms), Some(deadline_ms), Some(failure)) = (attempt, elapsed_ms, deadline_ms, failure)
+    let (Some(attempt), Some(elapsed_ms), Some(deadline_ms), Some(failure)) =
+        (attempt, elapsed_ms, deadline_ms, failure)
     else {
         return fail("the backoff request needs \"attempt\" (from 1), \"elapsedMs\", \"deadlineMs\" and \"failure\"");
     };
-    (request.attempt, request.elapsed_ms, request.deadline_ms, request.failure) = (attempt, elapsed_ms, deadline_ms, failure);
+    (
+        request.attempt,
+        request.elapsed_ms,
+        request.deadline_ms,
+        request.failure,
+    ) = (attempt, elapsed_ms, deadline_ms, failure);
     backoff(&request).map(|step| step.to_json())
 }

@@ -153,7 +153,14 @@ impl GuestIdempotency for IdempotencyResource {
         IdempotencyResource(RefCell::new(Idempotency::new(capacity, ttl_seconds)))
     }
 
-    fn begin(&self, tool: String, key: String, arguments: String, now_ms: u64, format: wit::Format) -> Result<String, String> {
+    fn begin(
+        &self,
+        tool: String,
+        key: String,
+        arguments: String,
+        now_ms: u64,
+        format: wit::Format,
+    ) -> Result<String, String> {
         self.0
             .borrow_mut()
             .begin(&tool, &key, &arguments, now_ms, format_from_wit(format))

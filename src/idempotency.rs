@@ -201,7 +201,14 @@ impl Idempotency {
         if let Some(entry) = self.entries.iter().find(|e| e.tool == tool && e.key == key) {
             if entry.arguments != arguments {
                 let [message, suggestion] = REUSED;
-                return Ok(Begin::Reused(envelope(tool, key, code::VALIDATION_ERROR, message, suggestion, format)));
+                return Ok(Begin::Reused(envelope(
+                    tool,
+                    key,
+                    code::VALIDATION_ERROR,
+                    message,
+                    suggestion,
+                    format,
+                )));
             }
             return Ok(match &entry.result {
                 Some(result) => Begin::Replay(result.clone()),
@@ -228,7 +235,10 @@ impl Idempotency {
     /// JSON, or `None` when the handler threw (the outcome is unknown).
     /// A result that is not a `CallToolResult` is refused, and the call stays running.
     pub fn finish(&mut self, tool: &str, key: &str, result: Option<&str>, now_ms: u64) -> Result<Finish, SpecError> {
-        let running = self.entries.iter().position(|e| e.tool == tool && e.key == key && e.result.is_none());
+        let running = self
+            .entries
+            .iter()
+            .position(|e| e.tool == tool && e.key == key && e.result.is_none());
         let stored = match result {
             Some(result) => {
                 if !kept(result)? {
@@ -390,7 +400,8 @@ mod tests {
     use super::*;
 
     const OK: &str = r#"{"content":[{"type":"text","text":"done"}],"isError":false}"#;
-    const LIMITED: &str = r#"{"content":[{"type":"text","text":"error_code: RATE_LIMITED\nwhat_failed: slow down"}],"isError":true}"#;
+    const LIMITED: &str =
+        r#"{"content":[{"type":"text","text":"error_code: RATE_LIMITED\nwhat_failed: slow down"}],"isError":true}"#;
 
     #[test]
     fn a_retryable_failure_frees_the_key() {
@@ -423,6 +434,9 @@ mod tests {
         let mut s = Idempotency::default();
         s.begin("t", "k", "{}", 0, Format::Xml).unwrap();
         assert!(s.finish("t", "k", Some("[]"), 0).is_err());
-        assert!(matches!(s.begin("t", "k", "{}", 0, Format::Xml), Ok(Begin::InProgress(_))));
+        assert!(matches!(
+            s.begin("t", "k", "{}", 0, Format::Xml),
+            Ok(Begin::InProgress(_))
+        ));
     }
 }

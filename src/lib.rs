@@ -118,8 +118,8 @@ pub struct ReadmeDoctests;
 
 pub use code::{Category, CodeDefaults, CANONICAL_CODES};
 pub use error::{ParseError, SpecError};
-pub use json::repair_lone_surrogates;
 pub use idempotency::Idempotency;
+pub use json::repair_lone_surrogates;
 pub use ledger::{fingerprint, Ledger};
 pub use limits::Limits;
 pub use locale::Locale;

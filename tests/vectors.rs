@@ -10,8 +10,8 @@ use mcp_envelope::limits::cut_text;
 use mcp_envelope::partial;
 use mcp_envelope::validation::{self, envelope_to_json, parse_validation, validation_from_json, validation_result};
 use mcp_envelope::{
-    call_tool_result, error_of_result, parse, protocol_error, read_envelope, render, spec, Format, Idempotency, Ledger, ParseError,
-    ProtocolErrorKind,
+    call_tool_result, error_of_result, parse, protocol_error, read_envelope, render, spec, Format, Idempotency, Ledger,
+    ParseError, ProtocolErrorKind,
 };
 
 fn main() {

@@ -280,11 +280,18 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
 
 /// The steps on one `idempotency` resource, each answer checked against the
 /// vector and against the native store run beside it.
-fn run_idempotency(i: &mut Instance, capacity: Option<u32>, ttl_seconds: Option<u32>, steps: Vec<IdempotencyStep>) -> Outcome {
+fn run_idempotency(
+    i: &mut Instance,
+    capacity: Option<u32>,
+    ttl_seconds: Option<u32>,
+    steps: Vec<IdempotencyStep>,
+) -> Outcome {
     let store = i.api.idempotency();
     let capacity = capacity.unwrap_or(native::Idempotency::DEFAULT_CAPACITY);
     let ttl_seconds = ttl_seconds.unwrap_or(native::Idempotency::DEFAULT_TTL_SECONDS);
-    let handle = store.call_constructor(&mut i.store, capacity, ttl_seconds).map_err(trap)?;
+    let handle = store
+        .call_constructor(&mut i.store, capacity, ttl_seconds)
+        .map_err(trap)?;
     let mut beside = native::Idempotency::new(capacity, ttl_seconds);
     for (n, step) in steps.into_iter().enumerate() {
         match step {
@@ -297,9 +304,19 @@ fn run_idempotency(i: &mut Instance, capacity: Option<u32>, ttl_seconds: Option<
                 answer,
             } => {
                 let got = store
-                    .call_begin(&mut i.store, handle, &tool, &key, &arguments, now_ms, format_to_wit(format(&f)))
+                    .call_begin(
+                        &mut i.store,
+                        handle,
+                        &tool,
+                        &key,
+                        &arguments,
+                        now_ms,
+                        format_to_wit(format(&f)),
+                    )
                     .map_err(trap)?;
-                let native = beside.begin(&tool, &key, &arguments, now_ms, format(&f)).map(|b| b.to_json());
+                let native = beside
+                    .begin(&tool, &key, &arguments, now_ms, format(&f))
+                    .map(|b| b.to_json());
                 if got != native.clone().map_err(|e| e.0) {
                     return Err(format!("step {n}: begin gave {got:?}, the native core {native:?}"));
                 }

@@ -215,7 +215,10 @@ fn idempotency_case(options: &Value, steps: &[Value]) -> CaseKind {
 
 fn kind_of(case: &Value) -> CaseKind {
     if let Some(options) = case.get("idempotency") {
-        return idempotency_case(options, case["steps"].as_array().expect("an idempotency case has steps"));
+        return idempotency_case(
+            options,
+            case["steps"].as_array().expect("an idempotency case has steps"),
+        );
     }
     if let Some(options) = case.get("ledger") {
         let steps = case["steps"].as_array().expect("a ledger case has steps");
