@@ -104,6 +104,36 @@ idempotency = Idempotency()
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True), structured_output=False)
+async def get_invoice(customer: EmailStr, invoice_id: InvoiceId, ctx: Context) -> str | ToolResult:
+    """Get one invoice of a customer."""
+    if customer == "blocked@example.com":
+        return forbidden("read", f"the invoices of {customer}")
+    if invoice_id == "inv_500":
+        raise ConnectionError("db connect failed: password=hunter2")
+    if invoice_id in ("inv_429", "inv_430"):
+        # The waiting is done here, within 2.5 s, not left to the model.
+        attempts = itertools.count(1)
+
+        def attempt() -> ToolResult:
+            response = Upstream.get_invoice(invoice_id, next(attempts))
+            if response.status != 200:
+                raise upstream_failure(response)
+            return text(line("inv_1", invoices["inv_1"]))
+
+        return await retry_within(attempt, deadline_ms=2500, ctx=ctx)
+    response = Upstream.get_invoice(invoice_id)
+    if response.status != 200:
+        raise upstream_failure(response)
+    if invoice_id == "inv_old":
+        raise ToolError("DEPRECATED", "inv_old is an archived invoice id; use inv_1 instead.",
+                        suggestion="Use invoice_id inv_1 from now on.", severity="warning")  # fmt: skip
+    invoice = invoices.get(invoice_id)
+    if invoice is None or invoice.customer != customer or customer != JO:
+        raise not_found(invoice_id, f"No invoice {invoice_id} for {customer}.")
+    return line(invoice_id, invoice)
+
+
+@server.tool(annotations=ToolAnnotations(read_only_hint=True), structured_output=False)
 def list_invoices(customer: EmailStr, status: Literal["open", "paid"] | None = None) -> str | ToolResult:
     """List a customer's invoices."""
     if customer == "blocked@example.com":
@@ -123,36 +153,6 @@ def list_invoices(customer: EmailStr, status: Literal["open", "paid"] | None = N
         return empty_result("invoices", query=f"for {customer}")
     found = [(i, inv) for i, inv in invoices.items() if inv.customer == customer and status in (None, inv.status)]
     return "\n".join(line(i, inv) for i, inv in found)
-
-
-@server.tool(annotations=ToolAnnotations(read_only_hint=True), structured_output=False)
-async def get_invoice(customer: EmailStr, invoice_id: InvoiceId, ctx: Context) -> str | ToolResult:
-    """Get one invoice of a customer."""
-    if customer == "blocked@example.com":
-        return forbidden("read", f"the invoices of {customer}")
-    if invoice_id == "inv_500":
-        raise ConnectionError("db connect failed: password=hunter2")
-    if invoice_id in ("inv_429", "inv_430"):
-        # The waiting is done here, within 3 s, not left to the model.
-        attempts = itertools.count(1)
-
-        def attempt() -> ToolResult:
-            response = Upstream.get_invoice(invoice_id, next(attempts))
-            if response.status != 200:
-                raise upstream_failure(response)
-            return text(line("inv_1", invoices["inv_1"]))
-
-        return await retry_within(attempt, deadline_ms=3000, ctx=ctx)
-    response = Upstream.get_invoice(invoice_id)
-    if response.status != 200:
-        raise upstream_failure(response)
-    if invoice_id == "inv_old":
-        raise ToolError("DEPRECATED", "inv_old is an archived invoice id; use inv_1 instead.",
-                        suggestion="Use invoice_id inv_1 from now on.", severity="warning")  # fmt: skip
-    invoice = invoices.get(invoice_id)
-    if invoice is None or invoice.customer != customer or customer != JO:
-        raise not_found(invoice_id, f"No invoice {invoice_id} for {customer}.")
-    return line(invoice_id, invoice)
 
 
 @server.tool(annotations=ToolAnnotations(idempotent_hint=True), structured_output=False)

@@ -55,6 +55,33 @@ const idempotency = new Idempotency();
 const email = z.email();
 const invoiceId = z.string().regex(/^inv_[a-z0-9]+$/);
 
+registerTool(server, 'get_invoice', {
+  description: 'Get one invoice of a customer.',
+  inputSchema: { customer: email, invoice_id: invoiceId },
+  annotations: { readOnlyHint: true },
+}, async ({ customer, invoice_id: id }, extra) => {
+  if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
+  if (id === 'inv_500') throw new Error('db connect failed: password=hunter2');
+  if (id === 'inv_429' || id === 'inv_430') {
+    // The waiting is done here, within 2.5 s, not left to the model.
+    return retryWithin((attempt) => {
+      const response = upstream.getInvoice(id, attempt);
+      return response.status === 200 ? text(line('inv_1', invoices.get('inv_1'))) : upstreamFailure(response);
+    }, { deadlineMs: 2500, extra });
+  }
+  const response = upstream.getInvoice(id);
+  if (response.status !== 200) return upstreamFailure(response);
+  if (id === 'inv_old') {
+    return error('DEPRECATED', 'inv_old is an archived invoice id; use inv_1 instead.')
+      .suggest('Use invoice_id inv_1 from now on.').warning();
+  }
+  const invoice = invoices.get(id);
+  if (invoice === undefined || invoice.customer !== customer || customer !== JO) {
+    return notFound(id, `No invoice ${id} for ${customer}.`);
+  }
+  return text(line(id, invoice));
+}, options);
+
 registerTool(server, 'list_invoices', {
   description: "List a customer's invoices.",
   inputSchema: { customer: email, status: z.enum(['open', 'paid']).optional() },
@@ -74,33 +101,6 @@ registerTool(server, 'list_invoices', {
   if (customer !== JO) return emptyResult({ what: 'invoices', query: `for ${customer}` });
   const lines = [...invoices].filter(([, inv]) => inv.customer === customer && (status === undefined || inv.status === status));
   return text(lines.map(([id, inv]) => line(id, inv)).join('\n'));
-}, options);
-
-registerTool(server, 'get_invoice', {
-  description: 'Get one invoice of a customer.',
-  inputSchema: { customer: email, invoice_id: invoiceId },
-  annotations: { readOnlyHint: true },
-}, async ({ customer, invoice_id: id }, extra) => {
-  if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
-  if (id === 'inv_500') throw new Error('db connect failed: password=hunter2');
-  if (id === 'inv_429' || id === 'inv_430') {
-    // The waiting is done here, within 3 s, not left to the model.
-    return retryWithin((attempt) => {
-      const response = upstream.getInvoice(id, attempt);
-      return response.status === 200 ? text(line('inv_1', invoices.get('inv_1'))) : upstreamFailure(response);
-    }, { deadlineMs: 3000, extra });
-  }
-  const response = upstream.getInvoice(id);
-  if (response.status !== 200) return upstreamFailure(response);
-  if (id === 'inv_old') {
-    return error('DEPRECATED', 'inv_old is an archived invoice id; use inv_1 instead.')
-      .suggest('Use invoice_id inv_1 from now on.').warning();
-  }
-  const invoice = invoices.get(id);
-  if (invoice === undefined || invoice.customer !== customer || customer !== JO) {
-    return notFound(id, `No invoice ${id} for ${customer}.`);
-  }
-  return text(line(id, invoice));
 }, options);
 
 registerTool(server, 'refund_order', {

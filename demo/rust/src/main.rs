@@ -22,7 +22,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The backoff's budget inside one call: under a client's usual timeout.
-const BACKOFF_DEADLINE_MS: u64 = 3_000;
+const BACKOFF_DEADLINE_MS: u64 = 2_500;
 
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq)]
 #[serde(rename_all = "lowercase")]
