@@ -18,12 +18,15 @@
 // path), `decide` and `unknown-tool`: 401,521 / 178,776 (the schema keywords
 // read by member lookup rather than a derived struct, and the decision
 // written by hand, saved 4.6 KB of that); the budget moved to 415 KB / 185 KB.
+// Then the idempotency store and the in-call backoff (their JSON read and
+// written by hand to fit) and one spelling for the numbers a field line
+// shows (validation/number.rs): 417,911 / 185,464; the budget is 425 KB / 190 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 415_000, gzip: 185_000 };
+const BUDGET = { raw: 425_000, gzip: 190_000 };
 const args = process.argv.slice(2);
 // --no-budget: report only (the opt-level variants scripts/bench measures).
 const noBudget = args.includes('--no-budget');
