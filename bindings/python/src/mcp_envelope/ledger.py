@@ -17,60 +17,32 @@ and a lock, and a ledger shared by a server's threads is safe.
 
 from __future__ import annotations
 
-import _thread
 from collections.abc import Mapping
-from types import TracebackType
 from typing import Any
 
-import wasmtime
-
-from ._component import ComponentTrap, ToolResult, _Instance, check_format, json_safe, runtime, scrub, spec_text, to_json
+from ._component import ComponentTrap, ToolResult, check_format, json_safe, scrub, spec_text, to_json
 from ._component import tool_result, trap_report
+from ._resource import ComponentResource
 from .envelope import Format, ToolError
 from .errors import SpecError
 
 _U32 = 1 << 32
 
 
-class Ledger:
+class Ledger(ComponentResource):
     """One conversation's repeat ledger: `failure()` gives the result to send for a failure of a tool (the error
     itself, then a short "nothing has changed", then past `stop_after` identical ones an envelope telling the
     model to stop), `success()` ends that tool's streak, and `observe()` does either for any result a handler
     produced. Close it (or use `with`) to free its store early."""
 
+    RESOURCE = "ledger"
+    WHAT = "the ledger"
+
     def __init__(self, stop_after: int = 2) -> None:
         if isinstance(stop_after, bool) or not isinstance(stop_after, int) or not 0 <= stop_after < _U32:
             raise ValueError(f"stop_after must be a whole number from 0 to {_U32 - 1}, not {stop_after!r}")
         self.stop_after = stop_after
-        self._lock = _thread.allocate_lock()
-        self._instance: _Instance | None = None
-        self._handle: Any = None
-        self._closed = False
-        self._runtime = runtime()
-        with self._lock:
-            self._open()
-
-    def _open(self) -> None:
-        """A fresh store, instance and ledger resource (at the start, and after a trap lost the old ones)."""
-        instance = _Instance(self._runtime, direct=False)
-        constructor = instance.funcs["[constructor]ledger"]
-        assert constructor is not None  # the runtime's load check found every function
-        self._handle = constructor(instance.store, self.stop_after)
-        self._instance = instance
-
-    def _call(self, method: str, *args: Any) -> Any:
-        """A method of the ledger resource, under the lock; ComponentTrap after a trap, the ledger made afresh."""
-        if self._closed:
-            raise ValueError("the ledger is closed")
-        instance = self._instance
-        assert instance is not None
-        func = instance.funcs[method]
-        assert func is not None
-        try:
-            return func(instance.store, self._handle, *args)
-        except (wasmtime.WasmtimeError, wasmtime.Trap) as e:
-            self._open()  # the trapped instance cannot be entered again, and its memory is gone with it
-            raise ComponentTrap(f"ledger.{method.rsplit('.', 1)[-1]} trapped: {e}") from None
+        super().__init__(stop_after)
 
     def failure(
         self, tool: str, error: ToolError | Mapping[str, Any] | str, *, arguments: Any = None, format: Format = "xml"
@@ -82,7 +54,7 @@ class Ledger:
         this failure is its first."""
         spec = spec_text(error.to_spec() if isinstance(error, ToolError) else error)
         params = (scrub(tool), spec, self._arguments(arguments), check_format(format))
-        outcome = self._retrying("[method]ledger.failure", params, format)
+        outcome = self._retrying("failure", params, format)
         if isinstance(outcome, dict):  # this failure itself trapped: its INTERNAL_ERROR instead
             answer: ToolResult = outcome["result"]
             return answer
@@ -101,7 +73,7 @@ class Ledger:
         if callable(getattr(result, "model_dump", None)):  # the mcp SDK's CallToolResult
             result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
         params = (scrub(tool), spec_text(result), self._arguments(arguments))
-        outcome = self._retrying("[method]ledger.observe", params)
+        outcome = self._retrying("observe", params)
         if isinstance(outcome, dict):  # this result itself trapped: sent as it is
             return None
         if outcome.tag != "ok":
@@ -132,30 +104,12 @@ class Ledger:
         """A success for `tool`: its streak ends."""
         with self._lock:
             try:
-                self._call("[method]ledger.success", scrub(tool))
+                self._call("success", scrub(tool))
             except ComponentTrap as trap:  # the fresh ledger has no streak to end
                 trap_report(trap)
 
-    def close(self) -> None:
-        """Frees the ledger and its store; later calls raise ValueError. Closing twice is harmless."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            instance, handle, self._instance, self._handle = self._instance, self._handle, None, None
-            if instance is not None and handle is not None:
-                try:
-                    handle.drop(instance.store)
-                except (wasmtime.WasmtimeError, wasmtime.Trap):  # the store goes anyway
-                    pass
-
     def __enter__(self) -> Ledger:
         return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"Ledger(stop_after={self.stop_after}){' (closed)' if self._closed else ''}"

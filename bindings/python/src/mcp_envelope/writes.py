@@ -15,7 +15,6 @@ clock, the sleeping and the MCP progress notification.
 
 from __future__ import annotations
 
-import _thread
 import asyncio
 import functools
 import inspect
@@ -23,13 +22,11 @@ import json
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from types import TracebackType
 from typing import Any, TypeVar
 
-import wasmtime
-
-from ._component import ComponentTrap, ToolResult, _Instance, call_json, check_format, json_safe, runtime, scrub
+from ._component import ComponentTrap, ToolResult, call_json, check_format, json_safe, scrub
 from ._component import to_json, tool_result, trap_report
+from ._resource import ComponentResource
 from .envelope import Format, ToolError
 from .errors import SpecError
 
@@ -57,45 +54,25 @@ async def _outcome(value: Any) -> Any:
     return await value if inspect.isawaitable(value) else value
 
 
-class Idempotency:
+class Idempotency(ComponentResource):
     """A server's idempotency store: at most `capacity` keys (1,000), each kept `ttl_seconds` (86,400: 24 hours),
     the oldest evicted first. `begin()` says whether to run a write or what to send instead, `finish()` stores its
     outcome, `run()` does both around a handler, and `idempotent()` makes an MCP tool of it. The keys live in a
     store and instance of their own, under a lock, so one store may serve a server's threads; a trap loses them
     (logged) and the store starts afresh. Close it (or use `with`) to free them early."""
 
+    RESOURCE = "idempotency"
+    WHAT = "the idempotency store"
+
     def __init__(self, capacity: int = 1000, ttl_seconds: int = 86_400) -> None:
         self.capacity, self.ttl_seconds = _whole("capacity", capacity), _whole("ttl_seconds", ttl_seconds)
-        self._lock = _thread.allocate_lock()
-        self._instance: _Instance | None = None
-        self._handle: Any = None
-        self._closed = False
-        self._runtime = runtime()
-        with self._lock:
-            self._open()
+        super().__init__(self.capacity, self.ttl_seconds)
 
-    def _open(self) -> None:
-        instance = _Instance(self._runtime, direct=False)
-        constructor = instance.funcs["[constructor]idempotency"]
-        assert constructor is not None
-        self._handle = constructor(instance.store, self.capacity, self.ttl_seconds)
-        self._instance = instance
-
-    def _call(self, method: str, *args: Any) -> Any:
-        """A method's `ok` value under the lock; SpecError for its `err`; after a trap (logged) a fresh store
-        and ComponentTrap."""
+    def _ok(self, method: str, *args: Any) -> Any:
+        """A method's `ok` value under the lock; SpecError for its `err`; after a trap (logged by the caller) a
+        fresh store and ComponentTrap."""
         with self._lock:
-            if self._closed:
-                raise ValueError("the idempotency store is closed")
-            instance = self._instance
-            assert instance is not None
-            func = instance.funcs[f"[method]idempotency.{method}"]
-            assert func is not None
-            try:
-                outcome = func(instance.store, self._handle, *args)
-            except (wasmtime.WasmtimeError, wasmtime.Trap) as e:
-                self._open()  # the trapped instance cannot be entered again, and its keys are gone with it
-                raise ComponentTrap(f"idempotency.{method} trapped: {e}") from None
+            outcome = self._call(method, *args)
         if outcome.tag != "ok":
             raise SpecError(outcome.payload)
         return outcome.payload
@@ -110,7 +87,7 @@ class Idempotency:
         """A call of `tool` with `key` and `arguments` (a dict, or its JSON text): `{"outcome": "run"}`, or
         `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key", "result": <CallToolResult to send>}`."""
         args = scrub(arguments) if isinstance(arguments, str) else to_json(json_safe(arguments))
-        text = self._call("begin", scrub(tool), scrub(key), args, self._now(now_ms), check_format(format))
+        text = self._ok("begin", scrub(tool), scrub(key), args, self._now(now_ms), check_format(format))
         answer: dict[str, Any] = json.loads(text)
         if "result" in answer:
             answer["result"] = tool_result(answer["result"])
@@ -120,7 +97,7 @@ class Idempotency:
         """The outcome of a call `begin` let run (a `CallToolResult` dict or mcp model; None when its handler
         raised): `"stored"`, `"released"` (a retryable failure: the key is free again) or `"absent"`."""
         text = None if result is None else to_json(json_safe(_as_result(result)))
-        finished: str = self._call("finish", scrub(tool), scrub(key), text, self._now(now_ms))
+        finished: str = self._ok("finish", scrub(tool), scrub(key), text, self._now(now_ms))
         return finished
 
     async def run(
@@ -178,26 +155,8 @@ class Idempotency:
 
         return wrap
 
-    def close(self) -> None:
-        """Frees the store; later calls raise ValueError. Closing twice is harmless."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            instance, handle, self._instance, self._handle = self._instance, self._handle, None, None
-            if instance is not None and handle is not None:
-                try:
-                    handle.drop(instance.store)
-                except (wasmtime.WasmtimeError, wasmtime.Trap):
-                    pass
-
     def __enter__(self) -> Idempotency:
         return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         closed = " (closed)" if self._closed else ""
