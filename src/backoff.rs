@@ -180,8 +180,16 @@ fn failure_of(failure: &str, format: Format) -> Result<Failure, SpecError> {
 fn terminal(error: ToolError, attempts: u32, deadline_ms: u64, meta: bool) -> ToolError {
     let plural = if attempts == 1 { "" } else { "s" };
     let (seconds, tenths) = (deadline_ms / 1000, deadline_ms % 1000 / 100);
-    let budget = if tenths == 0 { format!("{seconds}") } else { format!("{seconds}.{tenths}") };
-    let stop = if error.message.ends_with(['.', '!', '?']) { "" } else { "." };
+    let budget = if tenths == 0 {
+        format!("{seconds}")
+    } else {
+        format!("{seconds}.{tenths}")
+    };
+    let stop = if error.message.ends_with(['.', '!', '?']) {
+        ""
+    } else {
+        "."
+    };
     let tool_failure = match error.tool_failure {
         None if meta && error.correlation_id_text().is_some() => Some(ToolFailureMeta::default()),
         kept => kept,

@@ -94,9 +94,17 @@ pub fn decide(result: &str) -> Result<Decision, SpecError> {
         Ok(Reading::PartialResult(partial)) => {
             let code = Some(crate::partial::PARTIAL_CODE);
             if partial.failed.iter().any(|item| item.is_retryable()) {
-                decision(Branch::WaitAndRetry, code, "nothing obtained; a failed item can be retried")
+                decision(
+                    Branch::WaitAndRetry,
+                    code,
+                    "nothing obtained; a failed item can be retried",
+                )
             } else {
-                decision(Branch::StopAndTell, code, "nothing obtained; no failed item can be retried")
+                decision(
+                    Branch::StopAndTell,
+                    code,
+                    "nothing obtained; no failed item can be retried",
+                )
             }
         }
         Ok(Reading::None) | Err(_) => decision(
@@ -116,9 +124,11 @@ fn on_tool_error(error: &ToolError) -> Decision {
         match (error.category_or_default(), retryable) {
             (Some(Category::Validation), true) => decision(Branch::FixAndRetry, code, "validation: fix the input"),
             (Some(Category::Transient), true) => decision(Branch::WaitAndRetry, code, "transient and retryable"),
-            (_, _) if error.code == code::NOT_FOUND => {
-                decision(Branch::FixAndRetry, code, "not found: look it up, then call with a real one")
-            }
+            (_, _) if error.code == code::NOT_FOUND => decision(
+                Branch::FixAndRetry,
+                code,
+                "not found: look it up, then call with a real one",
+            ),
             (None, true) => decision(Branch::WaitAndRetry, code, "retryable"),
             (Some(Category::Validation | Category::Transient) | None, false) => {
                 decision(Branch::StopAndTell, code, "not retryable")

@@ -259,10 +259,17 @@ fn validate_spec_reads_a_whole_validation_spec_with_its_input_schema() {
         run.stdout,
         "<validation_error action=\"billing.refund_order\">\n  <field name=\"quantity\">Wrong type. You sent: 'abc'. Expected an integer.</field>\n  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n</validation_error>\n"
     );
-    let refused = cli(&["validate", "--spec"], r#"{"action":"a","issues":[],"inputSchema":true}"#);
+    let refused = cli(
+        &["validate", "--spec"],
+        r#"{"action":"a","issues":[],"inputSchema":true}"#,
+    );
     assert_eq!(
         (refused.status, refused.stdout.as_str(), refused.stderr.as_str()),
-        (2, "", "mcp-envelope: stdin: \"inputSchema\" must be the tool's input schema, a JSON object, not a boolean\n")
+        (
+            2,
+            "",
+            "mcp-envelope: stdin: \"inputSchema\" must be the tool's input schema, a JSON object, not a boolean\n"
+        )
     );
     let both = cli(&["validate", "--spec", "--action", "a"], "{}");
     assert_eq!(
@@ -626,7 +633,11 @@ fn the_recovery_commands_match_every_call_vector() {
 #[test]
 fn audit_refuses_what_it_cannot_run() {
     let plan = std::env::temp_dir().join(format!("mcp-envelope-bad-plan-{}.json", std::process::id()));
-    std::fs::write(&plan, r#"{"calls":[{"name":"x","tool":"t","expect":{"branch":"maybe"}}]}"#).unwrap();
+    std::fs::write(
+        &plan,
+        r#"{"calls":[{"name":"x","tool":"t","expect":{"branch":"maybe"}}]}"#,
+    )
+    .unwrap();
     let plan_arg = plan.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["audit"], "mcp-envelope: the following required arguments were not provided: <COMMAND>...; see 'mcp-envelope audit --help'\n"),
@@ -636,10 +647,18 @@ fn audit_refuses_what_it_cannot_run() {
     ];
     for (args, stderr) in cases {
         let run = cli(args, "");
-        assert_eq!((run.status, run.stdout.as_str(), run.stderr.as_str()), (2, "", *stderr), "{args:?}");
+        assert_eq!(
+            (run.status, run.stdout.as_str(), run.stderr.as_str()),
+            (2, "", *stderr),
+            "{args:?}"
+        );
     }
     let silent = cli(&["audit", "--timeout", "5", "--", "true"], "");
     assert_eq!((silent.status, silent.stdout.as_str()), (2, ""));
-    assert!(silent.stderr.starts_with("mcp-envelope: true did not initialize: "), "{}", silent.stderr);
+    assert!(
+        silent.stderr.starts_with("mcp-envelope: true did not initialize: "),
+        "{}",
+        silent.stderr
+    );
     std::fs::remove_file(plan).unwrap();
 }

@@ -45,7 +45,10 @@ impl Connected {
 
     /// The one text block and `isError` of a call's result.
     async fn text_of(&self, tool: &str, arguments: Value) -> (String, Option<bool>) {
-        let result = self.call(tool, arguments).await.expect("a result, not a JSON-RPC error");
+        let result = self
+            .call(tool, arguments)
+            .await
+            .expect("a result, not a JSON-RPC error");
         assert_eq!(result.content.len(), 1, "one content block: {result:?}");
         assert_eq!(result.structured_content, None);
         let text = result.content[0].as_text().expect("a text block").text.clone();
@@ -209,7 +212,10 @@ async fn a_wrong_optional_field_is_worded_from_its_one_branch() {
         "note": null,
     });
     let (text, _) = server.text_of("create_invoice", arguments).await;
-    assert_eq!(text, "created for jo@example.com in EUR: 0 units of [], shipped to Porto");
+    assert_eq!(
+        text,
+        "created for jo@example.com in EUR: 0 units of [], shipped to Porto"
+    );
 }
 
 #[tokio::test]
@@ -282,6 +288,11 @@ fn correlation_id_in(text: &str) -> String {
     let start = text.find("<correlation_id>").expect("a correlation id") + "<correlation_id>".len();
     let id = &text[start..start + 16];
     assert!(id.starts_with("err_"), "{id}");
-    assert!(id[4..].bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)), "{id}");
+    assert!(
+        id[4..]
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+        "{id}"
+    );
     id.to_owned()
 }

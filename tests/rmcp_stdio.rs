@@ -68,7 +68,11 @@ async fn unknown_tool_and_panic_over_stdio() -> Result<(), String> {
         .map_err(|e| format!("calling refund_orders: {e}"))?;
     let text = first_text(&unknown)?;
     let expected = rmcp_server::UNKNOWN_REFUND_ORDERS;
-    check(text == expected && unknown.is_error == Some(true), "the unknown-tool result", text)?;
+    check(
+        text == expected && unknown.is_error == Some(true),
+        "the unknown-tool result",
+        text,
+    )?;
 
     let arguments = serde_json::json!({"invoice_id": "inv_1", "amount_cents": 500});
     let serde_json::Value::Object(arguments) = arguments else {
@@ -80,7 +84,11 @@ async fn unknown_tool_and_panic_over_stdio() -> Result<(), String> {
         .map_err(|e| format!("calling refund: {e}"))?;
     let text = first_text(&crashed)?;
     let start = "<tool_error code=\"INTERNAL_ERROR\" severity=\"error\">\n  <message>refund failed with an internal error.</message>";
-    check(text.starts_with(start) && !text.contains("password"), "the internal-error result", text)?;
+    check(
+        text.starts_with(start) && !text.contains("password"),
+        "the internal-error result",
+        text,
+    )?;
     let id_at = text.find("<correlation_id>").ok_or("no correlation id")? + "<correlation_id>".len();
     let id = text.get(id_at..id_at + 16).ok_or("a short correlation id")?.to_owned();
 
@@ -98,7 +106,10 @@ async fn unknown_tool_and_panic_over_stdio() -> Result<(), String> {
 
 fn first_text(result: &rmcp::model::CallToolResult) -> Result<&str, String> {
     match result.content.as_slice() {
-        [one] => one.as_text().map(|t| t.text.as_str()).ok_or_else(|| format!("not text: {result:?}")),
+        [one] => one
+            .as_text()
+            .map(|t| t.text.as_str())
+            .ok_or_else(|| format!("not text: {result:?}")),
         _ => Err(format!("not one content block: {result:?}")),
     }
 }

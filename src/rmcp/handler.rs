@@ -33,10 +33,7 @@ impl<H: ServerHandler> ServerHandler for EnvelopeServer<H> {
         self.inner().initialize(request, context)
     }
 
-    fn negotiate_initialize(
-        &self,
-        request: &InitializeRequestParams,
-    ) -> Result<InitializeResult, McpError> {
+    fn negotiate_initialize(&self, request: &InitializeRequestParams) -> Result<InitializeResult, McpError> {
         self.inner().negotiate_initialize(request)
     }
 
@@ -95,8 +92,7 @@ impl<H: ServerHandler> ServerHandler for EnvelopeServer<H> {
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
-    ) -> impl Future<Output = Result<ListResourceTemplatesResult, McpError>> + MaybeSendFuture + '_
-    {
+    ) -> impl Future<Output = Result<ListResourceTemplatesResult, McpError>> + MaybeSendFuture + '_ {
         self.inner().list_resource_templates(request, context)
     }
 
@@ -108,10 +104,7 @@ impl<H: ServerHandler> ServerHandler for EnvelopeServer<H> {
         self.inner().read_resource(request, context)
     }
 
-    fn accepted_subscription_filter(
-        &self,
-        requested: &SubscriptionFilter,
-    ) -> Option<SubscriptionFilter> {
+    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
         self.inner().accepted_subscription_filter(requested)
     }
 
@@ -236,8 +229,7 @@ impl<H: ServerHandler> ServerHandler for EnvelopeServer<H> {
         &self,
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
-    ) -> impl Future<Output = Result<ListSkillsResult, McpError>> + MaybeSendFuture + '_
-    {
+    ) -> impl Future<Output = Result<ListSkillsResult, McpError>> + MaybeSendFuture + '_ {
         self.inner().list_skills(request, context)
     }
 
@@ -253,9 +245,7 @@ impl<H: ServerHandler> ServerHandler for EnvelopeServer<H> {
         &self,
         request: ReadResourceDirectoryRequestParams,
         context: RequestContext<RoleServer>,
-    ) -> impl Future<Output = Result<ReadResourceDirectoryResult, McpError>>
-    + MaybeSendFuture
-    + '_ {
+    ) -> impl Future<Output = Result<ReadResourceDirectoryResult, McpError>> + MaybeSendFuture + '_ {
         self.inner().read_resource_directory(request, context)
     }
 }

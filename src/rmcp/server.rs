@@ -150,7 +150,10 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             },
         };
         let name = request.name.clone();
-        let arguments = request.arguments.as_ref().map(|a| serde_json::Value::Object(a.clone()).to_string());
+        let arguments = request
+            .arguments
+            .as_ref()
+            .map(|a| serde_json::Value::Object(a.clone()).to_string());
         let answer = self.answer(tool, request, context).await;
         match (answer, &self.ledger) {
             (Ok(CallToolResponse::Complete(result)), Some(ledger)) => {

@@ -75,9 +75,9 @@ fn drop_null_branches(issues: &mut Vec<ValidationIssue>, schema: &str) {
     }
     let null_branch = |i: &ValidationIssue| i.code == IssueCode::InvalidType && i.expected.as_deref() == Some("null");
     let own_failure = |path: &[PathSegment], issues: &[ValidationIssue]| {
-        issues
-            .iter()
-            .any(|i| i.path.starts_with(path) && !(i.path == path && (i.code == IssueCode::InvalidUnion || null_branch(i))))
+        issues.iter().any(|i| {
+            i.path.starts_with(path) && !(i.path == path && (i.code == IssueCode::InvalidUnion || null_branch(i)))
+        })
     };
     let answered: Vec<&Vec<PathSegment>> = optional.iter().filter(|p| own_failure(p, issues)).collect();
     issues.retain(|i| {
@@ -191,7 +191,10 @@ fn is_optional(root: &str, node: &str) -> bool {
             return false;
         };
         let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v);
-        if let Some(next) = member("$ref").and_then(|r| parse_string(r).ok()).and_then(|r| pointer(root, &r)) {
+        if let Some(next) = member("$ref")
+            .and_then(|r| parse_string(r).ok())
+            .and_then(|r| pointer(root, &r))
+        {
             here = next;
             continue;
         }
@@ -209,9 +212,9 @@ fn child<'a>(node: &[(Cow<'_, str>, &'a str)], segment: &PathSegment) -> Option<
     let index = match segment {
         PathSegment::Index(i) => usize::try_from(*i).ok(),
         PathSegment::Key(key) => {
-            let property = member("properties").and_then(|p| parse_object(p).ok()).and_then(|props| {
-                props.into_iter().rev().find(|(k, _)| k == key.as_str()).map(|(_, v)| v)
-            });
+            let property = member("properties")
+                .and_then(|p| parse_object(p).ok())
+                .and_then(|props| props.into_iter().rev().find(|(k, _)| k == key.as_str()).map(|(_, v)| v));
             if let Some(property) = property {
                 return Some(property);
             }
@@ -267,7 +270,10 @@ fn resolved<'a>(root: &'a str, node: &'a str) -> Option<&'a str> {
 /// branches do not count.
 fn single(list: &str, skip_null: bool) -> Option<&str> {
     let branches: Vec<&RawValue> = items_of(list, A_SEQUENCE).ok()?;
-    let mut kept = branches.iter().map(|b| b.get()).filter(|b| !(skip_null && is_null_schema(b)));
+    let mut kept = branches
+        .iter()
+        .map(|b| b.get())
+        .filter(|b| !(skip_null && is_null_schema(b)));
     match (kept.next(), kept.next()) {
         (Some(only), None) => Some(only),
         _ => None,
@@ -357,7 +363,10 @@ fn type_name(raw: &str) -> Option<String> {
         return Some(one.into_owned());
     }
     let names: Vec<&RawValue> = items_of(raw, A_SEQUENCE).ok()?;
-    let mut kept = names.iter().filter_map(|n| parse_string(n.get()).ok()).filter(|n| n != "null");
+    let mut kept = names
+        .iter()
+        .filter_map(|n| parse_string(n.get()).ok())
+        .filter(|n| n != "null");
     match (kept.next(), kept.next()) {
         (Some(only), None) => Some(only.into_owned()),
         _ => None,

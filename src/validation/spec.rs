@@ -16,7 +16,9 @@ use super::parse::ValidationEnvelope;
 use super::path::PathSegment;
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
-use crate::json::{fail, given, is_zero, raw_kind, parse_string, read_input, read_list, read_member, to_json, Count, Object};
+use crate::json::{
+    fail, given, is_zero, parse_string, raw_kind, read_input, read_list, read_member, to_json, Count, Object,
+};
 use crate::locale::Locale;
 
 /// Everything `render_validation` needs.

@@ -86,7 +86,9 @@ fn line(invoice: &Invoice) -> String {
 }
 
 fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// A result the core wrote as JSON, as rmcp's type.
@@ -105,7 +107,12 @@ fn error_result(error: &ToolError) -> CallToolResult {
 fn forbidden(customer: &str) -> Option<CallToolResult> {
     (customer == "blocked@example.com").then(|| {
         let resource = format!("the invoices of {customer}");
-        error_result(&access_error(AccessKind::Forbidden, Some("read"), Some(&resource), Locale::En))
+        error_result(&access_error(
+            AccessKind::Forbidden,
+            Some("read"),
+            Some(&resource),
+            Locale::En,
+        ))
     })
 }
 
@@ -143,10 +150,18 @@ fn not_found(message: String, invoice_id: Option<&str>) -> CallToolResult {
 #[tool_router]
 impl Billing {
     fn new() -> Self {
-        let invoice = |id, cents, status, refundable| Invoice { id, cents, status, refundable };
+        let invoice = |id, cents, status, refundable| Invoice {
+            id,
+            cents,
+            status,
+            refundable,
+        };
         Billing {
             books: Arc::new(Mutex::new(Books {
-                invoices: vec![invoice("inv_1", 12_000, Status::Paid, 12_000), invoice("inv_2", 7_550, Status::Open, 0)],
+                invoices: vec![
+                    invoice("inv_1", 12_000, Status::Paid, 12_000),
+                    invoice("inv_2", 7_550, Status::Open, 0),
+                ],
                 refunds: 0,
             })),
             idempotency: Arc::new(Mutex::new(Idempotency::default())),
@@ -199,13 +214,20 @@ impl Billing {
             "inv_504" => error_result(&upstream_error_spec(504, None)),
             "inv_429" | "inv_430" => self.with_backoff(id, &context).await,
             "inv_old" => error_result(
-                &ToolError::new(code::DEPRECATED, "inv_old is an archived invoice id; use inv_1 instead.")
-                    .suggest("Use invoice_id inv_1 from now on.")
-                    .severity(Severity::Warning),
+                &ToolError::new(
+                    code::DEPRECATED,
+                    "inv_old is an archived invoice id; use inv_1 instead.",
+                )
+                .suggest("Use invoice_id inv_1 from now on.")
+                .severity(Severity::Warning),
             ),
             _ => {
                 let books = self.books();
-                match books.invoices.iter().find(|i| i.id == id && customer == "jo@example.com") {
+                match books
+                    .invoices
+                    .iter()
+                    .find(|i| i.id == id && customer == "jo@example.com")
+                {
                     Some(invoice) => CallToolResult::success(vec![ContentBlock::text(line(invoice))]),
                     None => not_found(format!("No invoice {id} for {customer}."), Some(id)),
                 }
@@ -250,7 +272,10 @@ impl Billing {
         unreachable!("the backoff ends the loop")
     }
 
-    #[tool(description = "Refund part or all of an invoice.", annotations(idempotent_hint = true))]
+    #[tool(
+        description = "Refund part or all of an invoice.",
+        annotations(idempotent_hint = true)
+    )]
     async fn refund_order(&self, Parameters(request): Parameters<RefundOrder>) -> CallToolResult {
         let arguments = serde_json::to_string(&request).unwrap_or_default();
         let key = request.idempotency_key.clone();
@@ -283,7 +308,10 @@ impl Billing {
             return error_result(
                 &ToolError::new(
                     "REFUND_LIMIT_EXCEEDED",
-                    format!("Refund of {} exceeds the refundable {refundable} on {id}.", money(cents)),
+                    format!(
+                        "Refund of {} exceeds the refundable {refundable} on {id}.",
+                        money(cents)
+                    ),
                 )
                 .category(Category::Business)
                 .retryable(false)

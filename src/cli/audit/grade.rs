@@ -44,15 +44,28 @@ pub struct Grade {
 /// the plan says must never reach the model.
 pub fn grade(answer: &Answer, expect: &Expect, secrets: &[String]) -> Grade {
     let (channel, is_error, text) = match answer {
-        Answer::Result(result) => ("result", Some(result.get("isError") == Some(&Value::Bool(true))), text_of(result)),
+        Answer::Result(result) => (
+            "result",
+            Some(result.get("isError") == Some(&Value::Bool(true))),
+            text_of(result),
+        ),
         Answer::ProtocolError(code, message) => ("jsonrpc-error", None, format!("MCP error {code}: {message}")),
         Answer::Transport(why) => ("no-answer", None, why.clone()),
     };
     let (envelope, code, stated) = match read_envelope(&text) {
         Ok(Reading::ToolError(e)) => {
             let retry_known = e.retryable.is_some() || mcp_envelope::code::defaults(&e.code).is_some();
-            let facts = [!e.code.is_empty(), !e.message.is_empty(), e.recovery().is_some(), retry_known];
-            (Some("tool_error"), Some(e.code.clone()), facts.iter().filter(|f| **f).count() as u8)
+            let facts = [
+                !e.code.is_empty(),
+                !e.message.is_empty(),
+                e.recovery().is_some(),
+                retry_known,
+            ];
+            (
+                Some("tool_error"),
+                Some(e.code.clone()),
+                facts.iter().filter(|f| **f).count() as u8,
+            )
         }
         Ok(Reading::ValidationError(_)) => (Some("validation_error"), Some("VALIDATION_ERROR".to_owned()), 4),
         Ok(Reading::PartialResult(_)) => (Some("partial_result"), Some("PARTIAL_RESULT".to_owned()), 4),
@@ -71,7 +84,10 @@ pub fn grade(answer: &Answer, expect: &Expect, secrets: &[String]) -> Grade {
     let channel_right = channel == "result" && is_error == Some(!accept);
     let readable = if accept { channel == "result" } else { stated == 4 };
     let leaks = leaks(&text, secrets);
-    let points = [channel_right, readable, leaks.is_empty(), right].iter().filter(|p| **p).count() as u8;
+    let points = [channel_right, readable, leaks.is_empty(), right]
+        .iter()
+        .filter(|p| **p)
+        .count() as u8;
     Grade {
         channel,
         is_error,
@@ -88,8 +104,15 @@ pub fn grade(answer: &Answer, expect: &Expect, secrets: &[String]) -> Grade {
 
 /// The text blocks of a result, joined with a newline (what the model reads).
 fn text_of(result: &Value) -> String {
-    let blocks = result.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    let texts: Vec<&str> = blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect();
+    let blocks = result
+        .get("content")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let texts: Vec<&str> = blocks
+        .iter()
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .collect();
     texts.join("\n")
 }
 
@@ -108,7 +131,16 @@ pub fn leaks(text: &str, secrets: &[String]) -> Vec<String> {
     if stack.iter().any(|s| lower.contains(s)) || has_source_line(text) {
         found.push("stack trace".to_owned());
     }
-    let assignments = ["password=", "password:", "passwd=", "secret=", "api_key=", "apikey=", "token=", "bearer "];
+    let assignments = [
+        "password=",
+        "password:",
+        "passwd=",
+        "secret=",
+        "api_key=",
+        "apikey=",
+        "token=",
+        "bearer ",
+    ];
     if let Some(hit) = assignments.iter().find(|a| lower.contains(**a)) {
         found.push(format!("secret-looking text ({})", hit.trim_end()));
     }
@@ -143,15 +175,26 @@ mod tests {
 
     #[test]
     fn an_envelope_on_the_result_channel_earns_every_point() {
-        let text = "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n  <message>No invoice inv_9</message>\n</tool_error>";
-        let g = grade(&Answer::Result(json!({"content": [{"type": "text", "text": text}], "isError": true})), &fix(), &[]);
-        assert_eq!((g.channel, g.envelope, g.code.as_deref(), g.stated, g.points), ("result", Some("tool_error"), Some("NOT_FOUND"), 4, 4));
+        let text =
+            "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n  <message>No invoice inv_9</message>\n</tool_error>";
+        let g = grade(
+            &Answer::Result(json!({"content": [{"type": "text", "text": text}], "isError": true})),
+            &fix(),
+            &[],
+        );
+        assert_eq!(
+            (g.channel, g.envelope, g.code.as_deref(), g.stated, g.points),
+            ("result", Some("tool_error"), Some("NOT_FOUND"), 4, 4)
+        );
     }
 
     #[test]
     fn a_protocol_error_is_stop_and_tell_and_reads_as_nothing() {
         let g = grade(&Answer::ProtocolError(-32602, "Tool x not found".into()), &fix(), &[]);
-        assert_eq!((g.channel, g.is_error, g.branch, g.right, g.points), ("jsonrpc-error", None, Branch::StopAndTell, false, 1));
+        assert_eq!(
+            (g.channel, g.is_error, g.branch, g.right, g.points),
+            ("jsonrpc-error", None, Branch::StopAndTell, false, 1)
+        );
         assert_eq!(g.text, "MCP error -32602: Tool x not found");
     }
 
@@ -159,9 +202,21 @@ mod tests {
     fn stack_traces_and_secrets_are_found() {
         let python = "Traceback (most recent call last):\n  File \"app.py\", line 3, in <module>";
         assert_eq!(leaks(python, &[]), ["stack trace"]);
-        assert_eq!(leaks("Error: boom\n    at Object.<anonymous> (/srv/index.js:4:9)", &[]), ["stack trace"]);
-        assert_eq!(leaks("db connect failed: password=hunter2", &[]), ["secret-looking text (password=)"]);
-        assert_eq!(leaks("failed with hunter2", &["hunter2".into()]), ["the plan's secret \"hunter2\""]);
-        assert_eq!(leaks("No invoice inv_9. Retry in 30 seconds.", &[]), Vec::<String>::new());
+        assert_eq!(
+            leaks("Error: boom\n    at Object.<anonymous> (/srv/index.js:4:9)", &[]),
+            ["stack trace"]
+        );
+        assert_eq!(
+            leaks("db connect failed: password=hunter2", &[]),
+            ["secret-looking text (password=)"]
+        );
+        assert_eq!(
+            leaks("failed with hunter2", &["hunter2".into()]),
+            ["the plan's secret \"hunter2\""]
+        );
+        assert_eq!(
+            leaks("No invoice inv_9. Retry in 30 seconds.", &[]),
+            Vec::<String>::new()
+        );
     }
 }

@@ -95,7 +95,10 @@ pub fn run(options: Options) -> Result<Report, String> {
 }
 
 async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) -> Result<Report, String> {
-    let (program, args) = options.command.split_first().ok_or("no server command: give it after `--`")?;
+    let (program, args) = options
+        .command
+        .split_first()
+        .ok_or("no server command: give it after `--`")?;
     let command = tokio::process::Command::new(program).configure(|c| {
         c.args(args);
     });
@@ -106,7 +109,12 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
         .map_err(|e| format!("could not start {program}: {e}"))?;
     let client = tokio::time::timeout(options.timeout, ().serve(transport))
         .await
-        .map_err(|_| format!("{program} did not answer initialize within {} s", options.timeout.as_secs()))?
+        .map_err(|_| {
+            format!(
+                "{program} did not answer initialize within {} s",
+                options.timeout.as_secs()
+            )
+        })?
         .map_err(|e| format!("{program} did not initialize: {e}"))?;
     let (name, version) = client
         .peer_info()
@@ -123,7 +131,11 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
             (t.name.to_string(), Value::Object((*t.input_schema).clone()), read_only)
         })
         .collect();
-    let mut calls = if options.probes { probes::probes(&described) } else { Vec::new() };
+    let mut calls = if options.probes {
+        probes::probes(&described)
+    } else {
+        Vec::new()
+    };
     calls.extend(plan_calls);
     let mut rows = Vec::new();
     for call in calls {

@@ -85,13 +85,23 @@ pub fn tool_probes(tool: &str, schema: &Value, read_only: bool) -> Vec<Call> {
     if let Some((name, wrong)) = breakable.iter().find_map(|(n, p)| wrong_type(root, p).map(|w| (*n, w))) {
         calls.push(fix(format!("{tool}: wrong type for {name}"), tool, with(name, wrong)));
     }
-    let enum_field = breakable
-        .iter()
-        .find(|(_, p)| resolve(root, p).get("enum").and_then(Value::as_array).is_some_and(|e| e.iter().all(Value::is_string)));
+    let enum_field = breakable.iter().find(|(_, p)| {
+        resolve(root, p)
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|e| e.iter().all(Value::is_string))
+    });
     if let Some((name, _)) = enum_field {
-        calls.push(fix(format!("{tool}: {name} not in its enum"), tool, with(name, json!("mcp_envelope_audit_not_allowed"))));
+        calls.push(fix(
+            format!("{tool}: {name} not in its enum"),
+            tool,
+            with(name, json!("mcp_envelope_audit_not_allowed")),
+        ));
     }
-    if let Some((name, beyond)) = breakable.iter().find_map(|(n, p)| beyond_bound(root, p).map(|b| (*n, b))) {
+    if let Some((name, beyond)) = breakable
+        .iter()
+        .find_map(|(n, p)| beyond_bound(root, p).map(|b| (*n, b)))
+    {
         calls.push(fix(format!("{tool}: {name} past its bound"), tool, with(name, beyond)));
     }
     calls
@@ -101,14 +111,21 @@ pub fn tool_probes(tool: &str, schema: &Value, read_only: bool) -> Vec<Call> {
 pub fn resolve<'a>(root: &'a Value, node: &'a Value) -> &'a Value {
     let mut here = node;
     for _ in 0..32 {
-        if let Some(target) = here.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix('#')) {
+        if let Some(target) = here
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+        {
             match root.pointer(target) {
                 Some(next) => here = next,
                 None => return here,
             }
             continue;
         }
-        let branches = here.get("anyOf").or_else(|| here.get("oneOf")).and_then(Value::as_array);
+        let branches = here
+            .get("anyOf")
+            .or_else(|| here.get("oneOf"))
+            .and_then(Value::as_array);
         let non_null: Vec<&Value> = branches
             .map(|b| b.iter().filter(|s| s.get("type") != Some(&json!("null"))).collect())
             .unwrap_or_default();
@@ -139,7 +156,10 @@ fn example_object(root: &Value, properties: &Map<String, Value>, required: &[&st
 /// not matched: no regex is run here).
 fn example(root: &Value, node: &Value, depth: usize) -> Value {
     let node = resolve(root, node);
-    if let Some(value) = node.get("const").or_else(|| node.get("default").filter(|d| !d.is_null())) {
+    if let Some(value) = node
+        .get("const")
+        .or_else(|| node.get("default").filter(|d| !d.is_null()))
+    {
         return value.clone();
     }
     if let Some(first) = node.get("enum").and_then(Value::as_array).and_then(|e| e.first()) {
@@ -153,7 +173,10 @@ fn example(root: &Value, node: &Value, depth: usize) -> Value {
             (None, Some(s)) => s + 1.0,
             (None, None) => 1.0,
         };
-        let start = node.get("maximum").and_then(Value::as_f64).map_or(start, |m| start.min(m));
+        let start = node
+            .get("maximum")
+            .and_then(Value::as_f64)
+            .map_or(start, |m| start.min(m));
         if integer {
             json!(start.ceil() as i64)
         } else {
@@ -167,11 +190,18 @@ fn example(root: &Value, node: &Value, depth: usize) -> Value {
         Some("boolean") => json!(false),
         Some("array") => {
             let count = node.get("minItems").and_then(Value::as_u64).unwrap_or(0);
-            let item = node.get("items").filter(|_| depth < 8).map(|i| example(root, i, depth + 1));
+            let item = node
+                .get("items")
+                .filter(|_| depth < 8)
+                .map(|i| example(root, i, depth + 1));
             Value::Array(item.map(|i| vec![i; count as usize]).unwrap_or_default())
         }
         Some("object") if depth < 8 => {
-            let properties = node.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+            let properties = node
+                .get("properties")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
             let required: Vec<&str> = node
                 .get("required")
                 .and_then(Value::as_array)
@@ -235,7 +265,12 @@ fn beyond_bound(root: &Value, node: &Value) -> Option<Value> {
             (None, Some(min)) if min >= 1.0 => Some(json!("x".repeat(min as usize - 1))),
             _ => None,
         },
-        "array" => get("maxItems").map(|max| json!(vec![example(root, node.get("items").unwrap_or(&json!({})), 1); max as usize + 1])),
+        "array" => get("maxItems").map(|max| {
+            json!(vec![
+                example(root, node.get("items").unwrap_or(&json!({})), 1);
+                max as usize + 1
+            ])
+        }),
         _ => None,
     }
 }
@@ -245,7 +280,10 @@ mod tests {
     use super::*;
 
     fn names_and_arguments(calls: &[Call]) -> Vec<(String, String)> {
-        calls.iter().map(|c| (c.name.clone(), c.arguments.to_string())).collect()
+        calls
+            .iter()
+            .map(|c| (c.name.clone(), c.arguments.to_string()))
+            .collect()
     }
 
     #[test]
@@ -264,10 +302,25 @@ mod tests {
         assert_eq!(
             names_and_arguments(&tool_probes("refund", &schema, false)),
             [
-                ("refund: missing customer".into(), r#"{"amount":1.0,"currency":"BRL"}"#.into()),
-                ("refund: wrong type for customer".into(), format!("{{{}}}", base.replace(r#""audit@example.com""#, "42"))),
-                ("refund: currency not in its enum".into(), format!("{{{}}}", base.replace(r#""BRL""#, r#""mcp_envelope_audit_not_allowed""#))),
-                ("refund: amount past its bound".into(), format!("{{{}}}", base.replace("1.0", "10001.0"))),
+                (
+                    "refund: missing customer".into(),
+                    r#"{"amount":1.0,"currency":"BRL"}"#.into()
+                ),
+                (
+                    "refund: wrong type for customer".into(),
+                    format!("{{{}}}", base.replace(r#""audit@example.com""#, "42"))
+                ),
+                (
+                    "refund: currency not in its enum".into(),
+                    format!(
+                        "{{{}}}",
+                        base.replace(r#""BRL""#, r#""mcp_envelope_audit_not_allowed""#)
+                    )
+                ),
+                (
+                    "refund: amount past its bound".into(),
+                    format!("{{{}}}", base.replace("1.0", "10001.0"))
+                ),
             ]
         );
     }
@@ -279,7 +332,10 @@ mod tests {
         assert_eq!(
             names_and_arguments(&tool_probes("list", &schema, true)),
             [
-                ("list: wrong type for limit".into(), r#"{"limit":"not a number"}"#.into()),
+                (
+                    "list: wrong type for limit".into(),
+                    r#"{"limit":"not a number"}"#.into()
+                ),
                 ("list: limit past its bound".into(), r#"{"limit":51}"#.into()),
             ]
         );

@@ -76,7 +76,9 @@ impl Report {
 
     /// The report as a table, one row a call, then the score.
     pub fn to_table(&self) -> String {
-        let head = ["call", "channel", "isError", "envelope", "code", "stated", "leaks", "bytes", "branch", "expected", "ok"];
+        let head = [
+            "call", "channel", "isError", "envelope", "code", "stated", "leaks", "bytes", "branch", "expected", "ok",
+        ];
         let mut lines: Vec<Vec<String>> = vec![head.iter().map(|h| (*h).to_owned()).collect()];
         for Row { call, grade } in &self.rows {
             let dash = || "-".to_owned();
@@ -87,7 +89,11 @@ impl Report {
                 grade.envelope.map_or_else(dash, str::to_owned),
                 grade.code.clone().unwrap_or_else(dash),
                 format!("{}/4", grade.stated),
-                if grade.leaks.is_empty() { dash() } else { grade.leaks.join(", ") },
+                if grade.leaks.is_empty() {
+                    dash()
+                } else {
+                    grade.leaks.join(", ")
+                },
                 grade.text.len().to_string(),
                 grade.branch.as_str().to_owned(),
                 call.expect.branch.as_str().to_owned(),
