@@ -1,93 +1,19 @@
 // MCP SDK integration (`mcp-envelope/mcp`): wraps `McpServer.registerTool`
-// callbacks so every way a handler can fail reaches the model as an envelope,
-// and no exception text (which can name a password, a path, a host) does.
+// callbacks, of SDK 1.x (`@modelcontextprotocol/sdk`) and 2.x
+// (`@modelcontextprotocol/server`) alike, so every way a handler can fail
+// reaches the model as an envelope, and no exception text (which can name a
+// password, a path, a host) does. What a call's outcome becomes is
+// tool-call.ts's, shared with the FastMCP integration.
 
 import * as z from 'zod/v4';
-import { isErrorBuilder } from './builder.js';
-import { EnvelopeError } from './read.js';
-import { exceptionResult, unknownTool } from './recovery.js';
-import { codeDefaults, formatOf } from './render.js';
-import type { CallToolResult, EnvelopeToolOptions, Format, InternalFailure, SessionLedger } from './types.js';
+import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcomeOf, resultFor } from './tool-call.js';
+import { formatOf } from './render.js';
+import { unknownTool } from './recovery.js';
 import { validationError } from './validation.js';
+import type { CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
 
-export type { EnvelopeToolOptions, InternalFailure } from './types.js';
-
-/** One line on stderr: the component's logfmt line, the exception's stack in it as a JSON string. */
-const defaultLogger = (f: InternalFailure) => console.error(`[mcp-envelope] ${f.log}`);
-
-function isZodError(value: unknown): value is { issues: unknown[] } {
-  return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
-}
-
-/**
- * The result a handler's return value or exception becomes, passed through
- * `options.ledger` when there is one. Exported for hosts other than the MCP
- * SDK; `args` are the call's arguments.
- */
-export function resultFor(outcome: { returned: unknown } | { thrown: unknown }, tool: string, args: unknown,
-  options: EnvelopeToolOptions = {}): unknown {
-  const source = 'returned' in outcome ? outcome.returned : outcome.thrown;
-  const { ledger } = options;
-  if (ledger !== undefined && isErrorBuilder(source)) {
-    // A builder goes through the ledger as its own spec (its locale, caps and
-    // ToolFailure clock kept, as Python's raised ToolError does), rendered once.
-    try {
-      return ledger.failure(tool, source, { arguments: args });
-    } catch {
-      // A refused spec or a reset ledger: the builder's own result, as without a ledger.
-      return outcomeResult(outcome, tool, args, options);
-    }
-  }
-  const result = outcomeResult(outcome, tool, args, options);
-  return ledger === undefined ? result : observed(result, tool, args, ledger);
-}
-
-function outcomeResult(outcome: { returned: unknown } | { thrown: unknown }, tool: string, args: unknown,
-  options: EnvelopeToolOptions): unknown {
-  try {
-    // A builder is turned into its plain result, so nothing downstream depends on reading its getters.
-    if ('returned' in outcome) return isErrorBuilder(outcome.returned) ? outcome.returned.build() : outcome.returned;
-    const thrown = outcome.thrown;
-    if (isErrorBuilder(thrown)) return thrown.build();
-    // An error read from another tool's result (throwIfError) is passed on as it came.
-    if (thrown instanceof EnvelopeError) return { content: [{ type: 'text', text: thrown.raw }], isError: true };
-    if (isZodError(thrown)) return validationError(options.action ?? tool, thrown, { input: args, locale: options.locale });
-    if (Array.isArray((thrown as CallToolResult | null)?.content) && (thrown as CallToolResult).isError === true) return thrown;
-  } catch (conversionFailure) {
-    // A builder whose spec is refused, or a malformed envelope thrown by the handler, is itself an internal failure.
-    return internalError(conversionFailure, tool, options);
-  }
-  return internalError(outcome.thrown, tool, options);
-}
-
-/** The component's INTERNAL_ERROR with a fresh correlation id; the exception goes to the logger only. */
-function internalError(error: unknown, tool: string, options: EnvelopeToolOptions): CallToolResult {
-  const { result, correlationId, log } = exceptionResult({ tool: String(tool), exception: error, format: formatOf(options),
-    locale: options.locale });
-  try {
-    (options.logger ?? defaultLogger)({ correlationId, tool, error, log });
-  } catch {
-    // A failing logger must not turn into a different error for the model.
-  }
-  return result;
-}
-
-/**
- * Any other result goes through the ledger's `observe`, and the core decides:
- * a `<tool_error>` in any form counts and a repeat comes back in the
- * handler's own form; a success ends the streak.
- */
-function observed(result: unknown, tool: string, args: unknown, ledger: SessionLedger): unknown {
-  const plain = result as CallToolResult | null;
-  if (plain === null || typeof plain !== 'object' || !Array.isArray(plain.content)) return result;
-  try {
-    return ledger.observe(tool, plain, { arguments: args }) ?? result;
-  } catch {
-    // A ledger whose component instance was reset after a failure: the
-    // result still reaches the model as it came.
-    return result;
-  }
-}
+export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
+export { resultFor } from './tool-call.js';
 
 /**
  * Wraps a `registerTool` callback: returned results pass through; a thrown
@@ -106,38 +32,24 @@ export function withEnvelope<Args extends unknown[]>(tool: string, handler: (...
   return async (...args: Args) => {
     // The SDK calls `cb(args, extra)` for tools with an input schema and `cb(extra)` without.
     const toolArgs = args.length > 1 ? args[0] : undefined;
-    const outcome = await Promise.resolve().then(() => handler(...args)).then((returned) => ({ returned }), (thrown) => ({ thrown }));
-    return resultFor(outcome, tool, toolArgs, options) as CallToolResult;
+    return resultFor(await outcomeOf(() => handler(...args)), tool, toolArgs, options) as CallToolResult;
   };
 }
 
 /**
- * Refuses bad options when the tool is registered, not when a call first
- * fails: a wrong format or locale would otherwise replace the envelope of
- * the first exception with a refusal.
- */
-function checkOptions(options: EnvelopeToolOptions): void {
-  formatOf(options);
-  // The component's own refusal of a locale it does not know.
-  if (options.locale !== undefined) codeDefaults('INTERNAL_ERROR', { locale: options.locale });
-  const ledger = options.ledger as Partial<SessionLedger> | undefined;
-  // Duck-typed, so a ledger from another copy of the package works too.
-  if (ledger !== undefined && (typeof ledger?.observe !== 'function' || typeof ledger.failure !== 'function')) {
-    throw new TypeError('options.ledger must be a Ledger (new Ledger() from mcp-envelope), one per server session');
-  }
-}
-
-/**
- * How the SDK's McpServer writes a Zod 4 input schema into `tools/list`
+ * How SDK 1.x's McpServer writes a Zod 4 input schema into `tools/list`
  * (its `toJsonSchemaCompat`: draft-07, the input side); unrepresentable parts
  * (a transform) are listed as accepting anything rather than refused.
  */
-const SDK_LISTING = { target: 'draft-7', io: 'input', unrepresentable: 'any' } as const;
+const SDK1_LISTING = { target: 'draft-7', io: 'input', unrepresentable: 'any' } as const;
 
 /** The parts of the SDK's McpServer this module uses. */
 export interface ToolRegistrar {
   registerTool(name: string, config: Record<string, unknown>, callback: (...args: never[]) => unknown): unknown;
 }
+
+/** An input schema: a Standard Schema (Zod, Valibot, ArkType) or a raw shape of Zod fields. */
+export type InputSchema = StandardSchemaV1 | Record<string, StandardSchemaV1>;
 
 type SchemaLike = { safeParseAsync?: unknown; _zod?: unknown } | Record<string, unknown>;
 
@@ -150,50 +62,106 @@ function zod4Object(inputSchema: SchemaLike): z.ZodType | undefined {
   return shape ? z.object(inputSchema as Record<string, z.ZodType>) : undefined;
 }
 
-/** The arguments a handler receives for an input schema (a Zod schema or a raw shape). */
-export type ArgsOf<Schema> = Schema extends z.ZodType ? z.output<Schema>
-  : Schema extends z.ZodRawShape ? z.output<z.ZodObject<Schema>>
+/** A raw shape's output: a key whose schema's output allows `undefined` is optional, as Zod makes it. */
+type ShapeOutput<Shape> = {
+  [K in keyof Shape as undefined extends InferOutput<Shape[K]> ? never : K]: InferOutput<Shape[K]>;
+} & {
+  [K in keyof Shape as undefined extends InferOutput<Shape[K]> ? K : never]?: InferOutput<Shape[K]>;
+};
+
+/**
+ * The arguments a handler receives for an input schema (a Standard Schema or
+ * a raw shape), read from the schema's Standard Schema types, so they come
+ * out the same whichever copy of Zod (or which validator) the schema is from.
+ */
+export type ArgsOf<Schema> = Schema extends StandardSchemaV1 ? InferOutput<Schema>
+  : Schema extends Record<string, StandardSchemaV1> ? { [K in keyof ShapeOutput<Schema>]: ShapeOutput<Schema>[K] }
   : Record<string, unknown>;
 
 /** The tool config `registerTool` takes: the SDK's, with the input schema typed. */
 export type ToolConfig<Schema> = Record<string, unknown> & { inputSchema?: Schema };
 
+/** SDK 1.x still has the deprecated `server.tool(...)`; 2.x removed it. */
+const isSdk1 = (server: ToolRegistrar) => typeof (server as { tool?: unknown }).tool === 'function';
+
 /**
  * `server.registerTool` with envelopes for every failure, including arguments
  * that fail the input schema: those become a `<validation_error>` naming each
- * field with the value sent, where the SDK alone answers with plain text.
+ * field with the value sent, where the SDK alone answers with plain text
+ * (1.x) or a JSON-RPC -32602 error (2.x).
  *
  * ```ts
  * registerTool(server, 'get_invoice', { description: '...', inputSchema: { id: z.string().uuid() } },
  *   async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id}` }));
  * ```
- * For a Zod 4 input schema (from `zod` 4 or `zod/v4`) the SDK is given a
- * schema that accepts any object but lists the same JSON Schema, and the
- * arguments are checked here; other schemas are left to the SDK to check.
+ * The SDK is given a schema that accepts any object but lists the same JSON
+ * Schema, and the arguments are checked here: with SDK 1.x for a Zod 4 input
+ * schema (from `zod` 4 or `zod/v4`; other schemas are left to the SDK to
+ * check), with SDK 2.x for any Standard Schema that gives its JSON Schema
+ * (Zod 4.2 and later, ArkType, Valibot through `toStandardJsonSchema`) and
+ * for a raw shape of Zod fields.
  */
-export function registerTool<Schema extends z.ZodRawShape | z.ZodType | undefined = undefined>(
+export function registerTool<Schema extends InputSchema | undefined = undefined>(
   server: ToolRegistrar, name: string, config: ToolConfig<Schema>,
   handler: (args: ArgsOf<Schema>, extra: any) => unknown, options: EnvelopeToolOptions = {}): unknown {
-  const schema = config.inputSchema === undefined ? undefined : zod4Object(config.inputSchema as SchemaLike);
-  if (schema === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
+  if (config.inputSchema === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
+  const register = isSdk1(server) ? sdk1Checked : sdk2Checked;
+  const checked = register(config.inputSchema as SchemaLike, name, handler as (args: unknown, extra: unknown) => unknown, options);
+  if (checked === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
+  return server.registerTool(name, { ...config, inputSchema: checked.inputSchema }, withEnvelope(name, checked.callback, options));
+}
 
-  // What clients list is the original schema's JSON Schema, made as the SDK
-  // makes it (draft-07, input side), carried as metadata (Zod copies a
-  // schema's metadata into its JSON Schema); what the SDK checks accepts any
-  // object, so a bad call reaches the check below with its arguments intact.
-  const { $schema: _dialect, ...listed } = z.toJSONSchema(schema, SDK_LISTING) as Record<string, unknown>;
+type Handler = (args: unknown, extra: unknown) => unknown;
+type Checked = { inputSchema: unknown; callback: (args: unknown, extra: unknown) => unknown } | undefined;
+
+/**
+ * SDK 1.x lists and checks Zod schemas only: the schema it is handed is a Zod
+ * one that accepts any object and carries the original's JSON Schema, made as
+ * the SDK makes it, as metadata (Zod copies a schema's metadata into its JSON
+ * Schema); a bad call then reaches the check here with its arguments intact.
+ */
+function sdk1Checked(inputSchema: SchemaLike, name: string, handler: Handler, options: EnvelopeToolOptions): Checked {
+  const schema = zod4Object(inputSchema);
+  if (schema === undefined) return undefined;
+  const { $schema: _dialect, ...listed } = z.toJSONSchema(schema, SDK1_LISTING) as Record<string, unknown>;
   const acceptAnything = z.looseObject({}).meta(listed);
   // The JSON Schema tools/list sends for this tool, byte for byte: the one the
   // model read, from which the core words each field's "Expected …".
-  const inputSchema = z.toJSONSchema(acceptAnything, SDK_LISTING) as Record<string, unknown>;
-  const checked = async (args: unknown, extra: unknown) => {
+  const sent = z.toJSONSchema(acceptAnything, SDK1_LISTING) as Record<string, unknown>;
+  const callback = async (args: unknown, extra: unknown) => {
     const parsed = await schema.safeParseAsync(args, { reportInput: true });
     if (!parsed.success) {
-      return validationError(options.action ?? name, parsed.error, { input: args, inputSchema, locale: options.locale });
+      return validationError(options.action ?? name, parsed.error, { input: args, inputSchema: sent, locale: options.locale });
     }
-    return handler(parsed.data as ArgsOf<Schema>, extra);
+    return handler(parsed.data, extra);
   };
-  return server.registerTool(name, { ...config, inputSchema: acceptAnything }, withEnvelope(name, checked, options));
+  return { inputSchema: acceptAnything, callback };
+}
+
+/**
+ * SDK 2.x lists and checks any Standard Schema that gives its JSON Schema
+ * (a raw shape it wraps in `z.object`, as done here): it is handed one that
+ * accepts anything and lists the original's JSON Schema.
+ */
+function sdk2Checked(inputSchema: SchemaLike, name: string, handler: Handler, options: EnvelopeToolOptions): Checked {
+  const schema = hasJsonSchema(inputSchema) ? inputSchema : zod4Object(inputSchema) as unknown;
+  if (!hasJsonSchema(schema)) return undefined;
+  let sent: Record<string, unknown> | undefined;
+  const check = { action: options.action ?? name, inputSchema: () => (sent ??= sdk2Listing(schema)), locale: options.locale };
+  const callback = async (args: unknown, extra: unknown) => {
+    const checked = await checkArguments(schema, args, check);
+    return 'result' in checked ? checked.result : handler(checked.value, extra);
+  };
+  return { inputSchema: acceptingAnything(schema), callback };
+}
+
+/**
+ * The JSON Schema SDK 2.x sends in `tools/list` for an input schema (its
+ * `standardSchemaToJsonSchema`): draft 2020-12, the input side, `type:
+ * "object"` first.
+ */
+function sdk2Listing(schema: StandardJSONSchemaV1): Record<string, unknown> {
+  return { type: 'object', ...schema['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) };
 }
 
 /** The parts of the SDK's McpServer `envelopeServer` uses: its low-level `Server` and the list-changed notice. */
@@ -213,8 +181,9 @@ export interface EnvelopeServerOptions {
 
 type RequestHandler = (request: any, extra: any) => unknown;
 
-/** The method a request schema of the SDK's names (its `method` literal; Zod 4, or Zod 3's `_def`). */
+/** The method a request handler is set for: 2.x names it, 1.x gives a request schema (its `method` literal; Zod 4, or Zod 3's `_def`). */
 function methodOf(requestSchema: any): unknown {
+  if (typeof requestSchema === 'string') return requestSchema;
   const literal = requestSchema?.shape?.method;
   return literal?.value ?? literal?._def?.value;
 }

@@ -480,4 +480,50 @@ export interface LedgerFailureOptions {
 export interface SessionLedger {
   failure(tool: string, spec: EnvelopeSpec | object, options?: { arguments?: unknown }): CallToolResult;
   observe(tool: string, result: unknown, options?: { arguments?: unknown }): CallToolResult | undefined;
+  /** Ends the tool's streak after a success that is not a result (FastMCP's content items and structured output). */
+  success?(tool: string): void;
 }
+
+/**
+ * A Standard Schema (standardschema.dev, v1), as the spec asks to copy it:
+ * what Zod, Valibot and ArkType schemas all are. Only the parts this package
+ * reads are declared, so a schema of any copy of any vendor fits.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown, ...options: any[]) => StandardResult<Output> | Promise<StandardResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  };
+}
+
+/** The result of a Standard Schema's `validate`: the value, or the issues. */
+export type StandardResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: readonly StandardIssue[] };
+
+/** A Standard Schema issue: the vendor's words and where. */
+export interface StandardIssue {
+  readonly message: string;
+  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+}
+
+/**
+ * A Standard Schema that also gives its JSON Schema (the Standard JSON Schema
+ * spec, `~standard.jsonSchema`): Zod 4.2 and later, ArkType 2.1.28 and later,
+ * Valibot through `toStandardJsonSchema` from `@valibot/to-json-schema`.
+ */
+export interface StandardJSONSchemaV1<Input = unknown, Output = Input> extends StandardSchemaV1<Input, Output> {
+  readonly '~standard': StandardSchemaV1<Input, Output>['~standard'] & {
+    readonly jsonSchema: {
+      readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
+      readonly output: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
+    };
+  };
+}
+
+/** The output type of a Standard Schema. */
+export type InferOutput<Schema> = Schema extends { readonly '~standard': { readonly types?: infer Types } }
+  ? NonNullable<Types> extends { readonly output: infer Output } ? Output : unknown
+  : unknown;

@@ -1,11 +1,14 @@
 // `<validation_error>` envelopes from whatever validator a server uses. Zod 4
 // and Zod 3 issues are named in the component's neutral issue model (Zod 4's
-// shape); ajv's errors go to the component raw, as `jsonSchemaErrors`, where
-// one reader maps JSON Schema keywords for every host. The component also
-// looks up in the call's arguments the value sent for an issue that lacks it.
+// shape), and so are Standard Schema issues (Valibot's and ArkType's by their
+// own fields, any other vendor's as `custom`: schema-issues.ts); ajv's errors
+// go to the component raw, as `jsonSchemaErrors`, where one reader maps JSON
+// Schema keywords for every host. The component also looks up in the call's
+// arguments the value sent for an issue that lacks it.
 
 import * as component from './component.js';
 import { toJson } from './render.js';
+import { asZodReports, fromArkType, fromValibot, isArkType, isValibot, pathOf } from './schema-issues.js';
 import type { CallToolResult, IssueCode, ValidationIssue, ValidationOptions } from './types.js';
 
 type Raw = Record<string, unknown>;
@@ -79,27 +82,45 @@ function isZod3(raw: Raw): boolean {
     ((raw.code === 'too_small' || raw.code === 'too_big') && 'type' in raw && !('origin' in raw));
 }
 
-/** The issues or errors a value holds: an array, a Zod error's `issues`, ajv's `errors`. */
+/** The issues or errors a value holds: an array, a Zod error's or a Standard Schema failure's `issues`, ajv's `errors`. */
 function itemsOf(issuesOrError: unknown): Raw[] {
   const source = issuesOrError as { issues?: unknown; errors?: unknown } | null;
   const items = Array.isArray(source) ? source : Array.isArray(source?.issues) ? source.issues
     : Array.isArray(source?.errors) ? source.errors : undefined;
-  if (items === undefined) throw new TypeError('expected a Zod error, an ajv errors array, or an array of validation issues');
+  if (items === undefined) {
+    throw new TypeError('expected a Zod error, a Standard Schema failure ({ issues }), an ajv errors array, or an array of validation issues');
+  }
   return items.filter((item): item is Raw => item !== null && typeof item === 'object');
 }
 
 const isAjv = (items: Raw[]) => items.some((item) => 'keyword' in item || 'instancePath' in item);
 
-/** The neutral issues of a Zod 4 or Zod 3 error, or of an array of Zod or neutral issues. */
+/** A Zod 4 or Zod 3 issue, a neutral one, or a Standard Schema issue of a vendor without names of its own (`custom`). */
+function fromZod(raw: Raw): ValidationIssue {
+  const issue = typeof raw.code !== 'string' ? { code: 'custom' } : isZod3(raw) ? fromZod3(raw) : fromZod4(raw);
+  const message = typeof raw.message === 'string' && raw.message !== '' ? { message: raw.message } : {};
+  return { path: pathOf(raw), ...message, ...issue, code: issue.code as IssueCode };
+}
+
+/** Valibot's or ArkType's issues as neutral ones, as Zod reports the same mistakes. */
+function fromStandardVendors(items: Raw[]): ValidationIssue[] {
+  const issues = items.flatMap((raw) => {
+    const mapped = isValibot(raw) ? [fromValibot(raw)] : isArkType(raw) ? fromArkType(raw) : undefined;
+    if (mapped === undefined) return [fromZod(raw)];
+    return mapped.map(({ path, ...issue }) => ({ path: path ?? pathOf(raw), ...issue, code: issue.code as IssueCode }));
+  });
+  return asZodReports(issues);
+}
+
+/**
+ * The neutral issues of a Zod 4 or Zod 3 error, a Standard Schema failure
+ * (`{ issues }` from `schema['~standard'].validate`: Valibot, ArkType, or
+ * any vendor's `{ message, path }`), or an array of any of their issues.
+ */
 export function toValidationIssues(issuesOrError: unknown): ValidationIssue[] {
   const items = itemsOf(issuesOrError);
   if (isAjv(items)) throw new TypeError('ajv errors are read by the component: pass them to validationError or renderValidation');
-  return items.map((raw) => {
-    const path = (Array.isArray(raw.path) ? raw.path : []).map((s: unknown) => (typeof s === 'number' ? s : String(s)));
-    const issue = isZod3(raw) ? fromZod3(raw) : fromZod4(raw);
-    const message = typeof raw.message === 'string' && raw.message !== '' ? { message: raw.message } : {};
-    return { path, ...message, ...issue, code: issue.code as IssueCode };
-  });
+  return items.some((raw) => isValibot(raw) || isArkType(raw)) ? fromStandardVendors(items) : items.map(fromZod);
 }
 
 /** The validation spec (docs/component-api.md, "Specs") as the component reads it. */
@@ -119,8 +140,10 @@ function specJson(action: string, issuesOrError: unknown, options: ValidationOpt
  * const parsed = schema.safeParse(args);
  * if (!parsed.success) return validationError('billing.get_invoice', parsed.error, { input: args });
  * ```
- * Takes a Zod 4 or Zod 3 error, ajv's `errors` (with `verbose: true` the
- * fields follow the schema's order, as Zod's do), or neutral issues.
+ * Takes a Zod 4 or Zod 3 error, a Standard Schema failure (Valibot's and
+ * ArkType's issues named as Zod's; any other vendor's `custom`), ajv's
+ * `errors` (with `verbose: true` the fields follow the schema's order, as
+ * Zod's do), or neutral issues.
  */
 export function validationError(action: string, issuesOrError: unknown, options: ValidationOptions = {}): CallToolResult {
   return JSON.parse(validationResultJson(specJson(action, issuesOrError, options))) as CallToolResult;

@@ -1,0 +1,261 @@
+// FastMCP integration (`mcp-envelope/fastmcp`): FastMCP's tools answer every
+// way a call can fail with an envelope, as `mcp-envelope/mcp` does for the
+// MCP SDK (tool-call.ts holds what the two share). FastMCP has no result
+// middleware (`onToolCall` runs before a call only) and checks arguments
+// before any hook, so the integration goes in where FastMCP takes a tool:
+// the tool it is handed lists the same JSON Schema but accepts anything, and
+// its `execute` checks the arguments with the tool's own Standard Schema and
+// maps what happens. A call of a tool the server does not list never reaches
+// a tool: FastMCP answers it from its request handler with a JSON-RPC
+// -32601, so `envelopeTransport` answers it on the transport instead.
+
+import { error } from './builder.js';
+import { parseEnvelope } from './read.js';
+import { unknownTool } from './recovery.js';
+import { formatOf } from './render.js';
+import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcomeOf, resultFor } from './tool-call.js';
+import type { Outcome } from './tool-call.js';
+import type { CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1 } from './types.js';
+
+export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
+
+/**
+ * The code of a thrown `UserError` whose message is not an envelope: FastMCP
+ * shows its message to the client as it is, and so does the envelope, under
+ * a code that says the tool's author wrote it.
+ */
+export const USER_ERROR = 'USER_ERROR';
+
+/** The part of a FastMCP server `addTool` uses. */
+export interface ToolHost {
+  addTool(tool: any): void;
+}
+
+/** The context FastMCP hands a tool's `execute`, read from the server's own `addTool` (its auth type kept). */
+export type ContextOf<Server> = Server extends { addTool(tool: { execute: (args: any, context: infer Context) => any }): void }
+  ? Context : unknown;
+
+/**
+ * A FastMCP tool (`name`, `description`, `parameters`, `execute`,
+ * `annotations`, `timeoutMs`, `canAccess`, ... as FastMCP takes them) whose
+ * `execute` may also return or throw this package's results and builders.
+ */
+export type EnvelopeTool<Params, Context = unknown> = {
+  name: string;
+  parameters?: Params;
+  execute: (args: InferOutput<Params>, context: Context) => unknown;
+  [key: string]: unknown;
+};
+
+/** A thrown FastMCP `UserError` (by name, so any copy of FastMCP counts): its message is meant for the client. */
+function isUserError(value: unknown): value is Error & { extras?: unknown } {
+  return value instanceof Error && value.name === 'UserError';
+}
+
+/** Whether a text holds an envelope the core can read. */
+function holdsEnvelope(text: string): boolean {
+  try {
+    return parseEnvelope(text) !== null;
+  } catch {
+    return false; // a broken envelope is text like any other
+  }
+}
+
+/**
+ * A thrown `UserError` as this package's outcome: a message that is an
+ * envelope (`new UserError(String(error(...)))`) is sent as it is; any other
+ * message becomes a USER_ERROR tool error stating it.
+ */
+function withUserError(outcome: Outcome): Outcome {
+  if (!('thrown' in outcome) || !isUserError(outcome.thrown)) return outcome;
+  const { message } = outcome.thrown;
+  if (holdsEnvelope(message)) return { thrown: { content: [{ type: 'text', text: message }], isError: true } };
+  return { thrown: error(USER_ERROR, message) };
+}
+
+/** A `UserError`'s `extras` stay the result's `structuredContent`, as FastMCP sends them. */
+function withExtras(result: unknown, outcome: Outcome): unknown {
+  if (!('thrown' in outcome) || !isUserError(outcome.thrown)) return result;
+  const { extras } = outcome.thrown;
+  const isObject = extras !== null && typeof extras === 'object' && !Array.isArray(extras);
+  return isObject && isResult(result) ? { ...(result as CallToolResult), structuredContent: extras } : result;
+}
+
+/** A returned string or nothing, as the result FastMCP makes of it, so the ledger sees the success. */
+function asResult(outcome: Outcome): Outcome {
+  if (!('returned' in outcome)) return outcome;
+  const { returned } = outcome;
+  if (typeof returned === 'string') return { returned: { content: [{ text: returned, type: 'text' }] } };
+  if (returned === undefined || returned === null) return { returned: { content: [] } };
+  return outcome;
+}
+
+const isResult = (value: unknown) => Array.isArray((value as CallToolResult | null)?.content);
+
+/**
+ * FastMCP's `strictJsonSchema` (xsschema's), which it applies to every input
+ * schema it lists: `additionalProperties: false` on the root and on each
+ * property that is an object, recursively.
+ */
+function strictJsonSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, unknown> | null | undefined;
+  return {
+    ...schema,
+    additionalProperties: false,
+    properties: properties != null ? Object.fromEntries(Object.entries(properties).map(([key, value]) => [key,
+      value != null && typeof value === 'object' && (value as { type?: unknown }).type === 'object'
+        ? strictJsonSchema(value as Record<string, unknown>) : value])) : properties,
+  };
+}
+
+/** The JSON Schema FastMCP sends in `tools/list` for a tool's parameters: draft-07, made strict. */
+const fastmcpListing = (schema: StandardJSONSchemaV1) => strictJsonSchema(schema['~standard'].jsonSchema.input({ target: 'draft-07' }));
+
+/**
+ * The tool `addTool` hands FastMCP: `parameters` that list the same JSON
+ * Schema and accept anything, and an `execute` that checks the arguments
+ * with the original schema and answers every failure with an envelope.
+ */
+export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined, Context>(tool: EnvelopeTool<Params, Context>,
+  options: EnvelopeToolOptions = {}): EnvelopeTool<StandardJSONSchemaV1 | undefined, Context> {
+  checkOptions(options);
+  const { name, parameters, execute } = tool;
+  if (parameters !== undefined && !hasJsonSchema(parameters)) {
+    throw new TypeError(`tool '${name}': parameters must be a Standard Schema that gives its JSON Schema (~standard.jsonSchema): `
+      + 'Zod 4.2 or later, ArkType, or Valibot through toStandardJsonSchema from @valibot/to-json-schema');
+  }
+  let sent: Record<string, unknown> | undefined;
+  const check = { action: options.action ?? name, inputSchema: () => (sent ??= fastmcpListing(parameters!)), locale: options.locale };
+  const run = async (args: unknown, context: Context) => {
+    if (parameters === undefined) return execute(args as InferOutput<Params>, context);
+    const checked = await checkArguments(parameters, args, check);
+    return 'result' in checked ? checked.result : execute(checked.value as InferOutput<Params>, context);
+  };
+  return {
+    ...tool,
+    ...(parameters === undefined ? {} : { parameters: acceptingAnything(parameters) }),
+    execute: async (args: unknown, context: Context) => {
+      const raw = await outcomeOf(() => run(args, context));
+      const result = resultFor(asResult(withUserError(raw)), name, args, options);
+      if (options.ledger !== undefined && !isResult(result)) {
+        // A content item or structured output: a success FastMCP wraps itself.
+        try {
+          options.ledger.success?.(name);
+        } catch {
+          // A ledger reset after a failure: the result still goes out.
+        }
+      }
+      return withExtras(result, raw);
+    },
+  };
+}
+
+/**
+ * `server.addTool(tool)` with envelopes for every failure: arguments that
+ * fail the tool's `parameters` (a Standard Schema that gives its JSON
+ * Schema: Zod 4.2+, ArkType, Valibot through `toStandardJsonSchema`) get a
+ * `<validation_error>` worded from the JSON Schema `tools/list` sends, where
+ * FastMCP alone answers a JSON-RPC -32602 before any hook runs; a thrown
+ * `UserError` becomes a tool error stating its message; a returned or thrown
+ * builder or result is sent as itself; any other exception becomes
+ * INTERNAL_ERROR, its text going to `logger`, never to the model.
+ *
+ * ```ts
+ * addTool(server, { name: 'get_invoice', parameters: z.object({ id: z.string() }),
+ *   execute: async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id}` }) }, { ledger });
+ * ```
+ */
+export function addTool<Server extends ToolHost, Params extends StandardJSONSchemaV1 | undefined = undefined>(server: Server,
+  tool: EnvelopeTool<Params, ContextOf<Server>>, options: EnvelopeToolOptions = {}): void {
+  server.addTool(envelopeTool(tool, options));
+}
+
+/** The parts of an MCP transport (the SDK's `Transport`) `envelopeTransport` uses. */
+export interface TransportLike {
+  send(message: any, options?: any): Promise<void>;
+  onmessage?: ((message: any, extra?: any) => void) | undefined;
+}
+
+/** Options of `envelopeTransport`. */
+export interface EnvelopeTransportOptions {
+  /** The rendering of the UNKNOWN_ACTION envelope (xml by default). */
+  format?: Format;
+}
+
+type Message = { jsonrpc?: string; id?: string | number; method?: string; params?: any; result?: any; error?: any };
+
+/**
+ * Answers a call of a tool the server does not list as the core's
+ * UNKNOWN_ACTION envelope (`unknownTool`), naming the tools it does list,
+ * instead of the JSON-RPC error the server sent (FastMCP's -32601 "Unknown
+ * tool: NAME"): a model never reads a JSON-RPC error, only what its client
+ * makes of one. Wrap the transport before the server connects to it:
+ *
+ * ```ts
+ * await server.connect(envelopeTransport(new StdioServerTransport()));
+ * ```
+ * FastMCP answers the call from its request handler, set up when a session
+ * starts, so the only way in is the transport (`server.connect(transport)`;
+ * the transports `server.start()` makes itself cannot be wrapped). The names
+ * are what the server's own `tools/list` answers at that moment, asked on
+ * the same transport and never sent to the client. Any other message, and an
+ * error about a tool the server lists, passes unchanged.
+ */
+export function envelopeTransport<Transport extends TransportLike>(transport: Transport,
+  options: EnvelopeTransportOptions = {}): Transport {
+  const format = formatOf(options);
+  // tools/call requests not answered yet: their id, the tool named, the transport's extra for the request.
+  const calls = new Map<string | number, { tool: unknown; extra: unknown }>();
+  const lists = new Map<string, (response: Message) => void>();
+  let asked = 0;
+
+  const received = transport.onmessage;
+  // The SDK's Protocol, connecting, calls the onmessage it finds before handling each message itself.
+  transport.onmessage = (message: Message, extra?: unknown) => {
+    if (message?.method === 'tools/call' && message.id !== undefined) calls.set(message.id, { tool: message.params?.name, extra });
+    if (message?.method === 'notifications/cancelled') calls.delete(message.params?.requestId);
+    received?.call(transport, message, extra);
+  };
+
+  /** The server's answer to a tools/list request sent to it on this transport, never reaching the client. */
+  const ask = (params: Record<string, unknown>, extra: unknown) => new Promise<Message>((resolve) => {
+    const id = `mcp-envelope/tools-list/${(asked += 1)}`;
+    lists.set(id, resolve);
+    transport.onmessage?.({ jsonrpc: '2.0', id, method: 'tools/list', params }, extra);
+  });
+  const listed = async (extra: unknown): Promise<string[] | undefined> => {
+    const names: string[] = [];
+    let cursor: unknown;
+    for (let page = 0; page < 100; page += 1) {
+      const response = await ask(cursor === undefined ? {} : { cursor }, extra);
+      if (!Array.isArray(response.result?.tools)) return undefined;
+      names.push(...response.result.tools.map((tool: { name: unknown }) => String(tool.name)));
+      cursor = response.result.nextCursor;
+      if (cursor === undefined || cursor === null) return names;
+    }
+    return names;
+  };
+
+  const send = transport.send;
+  transport.send = async function (this: unknown, message: Message, sendOptions?: unknown) {
+    const id = message?.id;
+    const answering = typeof id === 'string' ? lists.get(id) : undefined;
+    if (answering !== undefined) {
+      lists.delete(id as string);
+      return answering(message);
+    }
+    const call = id === undefined || message.method !== undefined ? undefined : calls.get(id);
+    if (call !== undefined) {
+      calls.delete(id!);
+      if (message.error !== undefined) {
+        const tools = await listed(call.extra);
+        if (tools !== undefined && !tools.includes(call.tool as string)) {
+          const result = unknownTool({ tool: String(call.tool), tools, format });
+          return send.call(transport, { jsonrpc: '2.0', id, result }, sendOptions);
+        }
+      }
+    }
+    return send.call(transport, message, sendOptions);
+  };
+  return transport;
+}
