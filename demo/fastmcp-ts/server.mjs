@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+// The demo billing server of demo/billing.md, as a FastMCP author writes it:
+// FastMCP for TypeScript over stdio, Zod 4 parameters, and mcp-envelope's
+// helpers for every failure, so no envelope is worded here.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { FastMCP } from 'fastmcp';
+import * as z from 'zod';
+import {
+  emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, toolError, upstreamError, withIdempotency,
+} from 'mcp-envelope';
+import { addTool, envelopeTransport } from 'mcp-envelope/fastmcp';
+
+const JO = 'jo@example.com';
+/** The one customer's invoices, amounts in cents, in listing order. */
+const invoices = new Map([
+  ['inv_1', { customer: JO, cents: 12000, status: 'paid', refundableCents: 12000 }],
+  ['inv_2', { customer: JO, cents: 7550, status: 'open', refundableCents: 0 }],
+]);
+let refunds = 0;
+
+const euros = (cents) => (cents / 100).toFixed(2);
+const line = (id, { cents, status }) => `${id}: ${euros(cents)} EUR, ${status}`;
+const text = (body) => ({ content: [{ type: 'text', text: body }] });
+
+/**
+ * The billing API this server fronts, simulated in-process: a response's
+ * status and headers, failing as demo/billing.md says.
+ */
+const upstream = {
+  listInvoices: (customer) => (customer === 'flaky@example.com' ? { status: 503, headers: {} } : { status: 200 }),
+  /** Attempt `attempt` (from 1) of one call. */
+  getInvoice(invoiceId, attempt = 1) {
+    if (invoiceId === 'inv_504') return { status: 504, headers: {} };
+    const limited = invoiceId === 'inv_430' || (invoiceId === 'inv_429' && attempt === 1);
+    return limited ? { status: 429, headers: { 'Retry-After': '1' } } : { status: 200 };
+  },
+};
+
+/** An upstream failure as the helper words it, returned as a tool error (the ledger sees it). */
+function upstreamFailure(response) {
+  const { error: spec, log } = upstreamError({ ...response, service: 'billing-api' });
+  console.error(`upstream billing-api answered ${log.status}`);
+  return toolError(spec.code, spec);
+}
+
+const notFound = (invoiceId, message) =>
+  error('NOT_FOUND', message).actions('list_invoices').detail('invoiceId', invoiceId);
+
+// connect() sets a session up as FastMCP sets up an HTTP one, pinging the
+// client every 5 s; a stdio client needs no pings (and they would keep the
+// process alive after the client leaves).
+const server = new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } });
+// One stdio client, so one repeat ledger for the whole process.
+const options = { ledger: new Ledger(2) };
+// One store for the process: a refund's key makes its retry safe.
+const idempotency = new Idempotency();
+
+const email = z.email();
+const invoiceId = z.string().regex(/^inv_[a-z0-9]+$/);
+
+addTool(server, {
+  name: 'get_invoice',
+  description: 'Get one invoice of a customer.',
+  parameters: z.object({ customer: email, invoice_id: invoiceId }),
+  annotations: { readOnlyHint: true },
+  execute: async ({ customer, invoice_id: id }, context) => {
+    if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
+    if (id === 'inv_500') throw new Error('db connect failed: password=hunter2');
+    if (id === 'inv_429' || id === 'inv_430') {
+      // The waiting is done here, within 2.5 s, not left to the model.
+      return retryWithin((attempt) => {
+        const response = upstream.getInvoice(id, attempt);
+        return response.status === 200 ? text(line('inv_1', invoices.get('inv_1'))) : upstreamFailure(response);
+      }, { deadlineMs: 2500, extra: { signal: context.signal } });
+    }
+    const response = upstream.getInvoice(id);
+    if (response.status !== 200) return upstreamFailure(response);
+    if (id === 'inv_old') {
+      return error('DEPRECATED', 'inv_old is an archived invoice id; use inv_1 instead.')
+        .suggest('Use invoice_id inv_1 from now on.').warning();
+    }
+    const invoice = invoices.get(id);
+    if (invoice === undefined || invoice.customer !== customer || customer !== JO) {
+      return notFound(id, `No invoice ${id} for ${customer}.`);
+    }
+    return text(line(id, invoice));
+  },
+}, options);
+
+addTool(server, {
+  name: 'list_invoices',
+  description: "List a customer's invoices.",
+  parameters: z.object({ customer: email, status: z.enum(['open', 'paid']).optional() }),
+  annotations: { readOnlyHint: true },
+  execute: async ({ customer, status }) => {
+    if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
+    if (customer === 'nobody@example.com') return emptyResult({ what: 'invoices', query: `for ${customer}` });
+    if (customer === 'partial@example.com') {
+      return partialResult({
+        task: `invoices for ${customer}`,
+        obtained: ['inv_7: 10.00 EUR, open'],
+        failed: [{ item: 'the 2025 archive', code: 'TIMEOUT', message: 'The archive did not answer in time.' }],
+      });
+    }
+    const response = upstream.listInvoices(customer);
+    if (response.status !== 200) return upstreamFailure(response);
+    if (customer !== JO) return emptyResult({ what: 'invoices', query: `for ${customer}` });
+    const lines = [...invoices].filter(([, inv]) => inv.customer === customer && (status === undefined || inv.status === status));
+    return text(lines.map(([id, inv]) => line(id, inv)).join('\n'));
+  },
+}, options);
+
+addTool(server, {
+  name: 'refund_order',
+  description: 'Refund part or all of an invoice.',
+  parameters: z.object({
+    invoice_id: invoiceId,
+    amount: z.number().positive().max(10000),
+    idempotency_key: z.string().min(8),
+  }),
+  annotations: { idempotentHint: true },
+  execute: withIdempotency(idempotency, async ({ invoice_id: id, amount }) => {
+    const invoice = invoices.get(id);
+    if (invoice === undefined) return error('NOT_FOUND', `No invoice ${id}.`).actions('list_invoices');
+    // To whole cents, half away from zero (amount is positive), as every twin rounds.
+    const cents = Math.round(amount * 100);
+    if (cents > invoice.refundableCents) {
+      const refundable = euros(invoice.refundableCents);
+      return error('REFUND_LIMIT_EXCEEDED', `Refund of ${euros(cents)} exceeds the refundable ${refundable} on ${id}.`)
+        .category('business').retryable(false)
+        .suggest('Tell the user the most that can be refunded; do not retry with a larger amount.')
+        .customerMessage(`We can refund at most ${refundable} EUR on this invoice.`);
+    }
+    invoice.refundableCents -= cents;
+    refunds += 1;
+    return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${refunds}).`);
+  }, { tool: 'refund_order', key: (args) => args.idempotency_key }),
+}, options);
+
+// FastMCP answers a tool it does not list from its own request handler with a
+// JSON-RPC -32601; the transport is where the integration answers it instead.
+await server.connect(envelopeTransport(new StdioServerTransport()));
