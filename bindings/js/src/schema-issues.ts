@@ -14,8 +14,8 @@ type Mapped = Partial<ValidationIssue> & { path?: (string | number)[] };
 
 /** A Standard Schema path segment (a key, or `{ key }`) as the model's path element. */
 export function pathOf(raw: Raw): (string | number)[] {
-  const path = Array.isArray(raw.path) ? raw.path : [];
-  return path.map((segment: unknown) => {
+  // Array.from, not map: ArkType's path is an Array subclass, and map would make another one.
+  return Array.from(Array.isArray(raw.path) ? raw.path : [], (segment: unknown) => {
     const key = segment !== null && typeof segment === 'object' ? (segment as { key?: unknown }).key : segment;
     return typeof key === 'number' ? key : String(key);
   });
@@ -101,6 +101,20 @@ export function fromValibot(raw: Raw): Mapped {
   return { ...(mapped ?? custom(raw)), ...sent(input) };
 }
 
+/** A JSON literal as ArkType writes a unit in a description. */
+const LITERAL = String.raw`"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|true|false|null`;
+const UNIT_LIST = new RegExp(`^(?:${LITERAL})(?:, (?:${LITERAL}))* or (?:${LITERAL})$`);
+
+/**
+ * The values of an ArkType union of three or more units, which it checks as
+ * one predicate and describes as `"L", "M" or "S"`; undefined for any other
+ * description.
+ */
+function unitsOf(expected: unknown): unknown[] | undefined {
+  if (typeof expected !== 'string' || !UNIT_LIST.test(expected)) return undefined;
+  return [...expected.matchAll(new RegExp(LITERAL, 'g'))].map(([literal]) => JSON.parse(literal) as unknown);
+}
+
 /** One ArkType error, its nested ones (an `intersection` of several failed checks at one path) expanded. */
 export function fromArkType(raw: Raw): Mapped[] {
   const rule = raw.rule;
@@ -139,7 +153,8 @@ export function fromArkType(raw: Raw): Mapped[] {
       if (raw.code === 'predicate' && raw.expected === 'removed' && path.length > 0) {
         return [{ code: 'unrecognized_keys', keys: [String(path[path.length - 1])], path: path.slice(0, -1) }];
       }
-      return one(custom(raw));
+      const units = raw.code === 'predicate' ? unitsOf(raw.expected) : undefined;
+      return one(units === undefined ? custom(raw) : { code: 'invalid_value', values: units });
     }
   }
 }

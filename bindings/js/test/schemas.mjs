@@ -1,0 +1,68 @@
+// The schemas the framework tests share, each written for Zod 4, Valibot and
+// ArkType the way their users write them: the refund order of
+// vectors/same-contract.json and the shop order whose envelope every
+// language gives alike (EQUAL_SCHEMAS_XML).
+import * as v from 'valibot';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import { type } from 'arktype';
+import * as z from 'zod';
+
+/** billing.refund_order's arguments in Valibot (Zod's is same-contract.mjs's `refundOrder`). */
+export const valibotRefundOrder = toStandardJsonSchema(v.object({
+  customer: v.pipe(v.string(), v.email()),
+  amount: v.pipe(v.number(), v.gtValue(0), v.maxValue(10000)),
+  currency: v.picklist(['BRL', 'USD']),
+  quantity: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)),
+  note: v.optional(v.pipe(v.string(), v.maxLength(20))),
+  lines: v.optional(v.pipe(v.array(v.object({
+    sku: v.pipe(v.string(), v.regex(/^SKU-\d+$/)),
+    qty: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  })), v.minLength(1))),
+}));
+
+/** The same in ArkType. */
+export const arktypeRefundOrder = type({
+  customer: 'string.email',
+  amount: '0 < number <= 10000',
+  currency: "'BRL' | 'USD'",
+  quantity: '1 <= number.integer <= 100',
+  'note?': 'string <= 20',
+  'lines?': type({ sku: /^SKU-\d+$/, qty: 'number.integer >= 1' }).array().atLeastLength(1),
+});
+
+/** A shop order, in each validator. */
+export const placeOrder = {
+  zod: z.object({ email: z.email(), quantity: z.int(), count: z.int(), size: z.enum(['S', 'M', 'L']) }),
+  valibot: toStandardJsonSchema(v.object({
+    email: v.pipe(v.string(), v.email()), quantity: v.pipe(v.number(), v.integer()), count: v.pipe(v.number(), v.integer()),
+    size: v.picklist(['S', 'M', 'L']),
+  })),
+  arktype: type({ email: 'string.email', quantity: 'number.integer', count: 'number.integer', size: "'S' | 'M' | 'L'" }),
+};
+
+/** Arguments with four mistakes, one a missing field. */
+export const badOrder = { email: 'nope', quantity: 'abc', size: 'XL' };
+
+/** What every validator's failure of `badOrder` gives, in every language (tests/test_mcp_channel.py has it too). */
+export const EQUAL_SCHEMAS_XML = [
+  '<validation_error action="place_order">',
+  "  <field name=\"email\">Invalid email format. You sent: 'nope'. Expected a valid email address.</field>",
+  "  <field name=\"quantity\">Wrong type. You sent: 'abc'. Expected an integer.</field>",
+  '  <field name="count">Missing required field. You sent: nothing. Expected an integer.</field>',
+  "  <field name=\"size\">Not one of the allowed values. You sent: 'XL'. Expected one of: 'S', 'M', 'L'.</field>",
+  '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+  '</validation_error>',
+].join('\n');
+
+/** The UNKNOWN_ACTION envelope for `refund_orders` on a server listing these three tools. */
+export const UNKNOWN_XML = [
+  '<tool_error code="UNKNOWN_ACTION" severity="error">',
+  "  <message>No tool named 'refund_orders' on this server.</message>",
+  '  <recovery>Call one of the available tools instead, with the arguments its input schema asks for.</recovery>',
+  '  <available_actions>',
+  '    <action>list_invoices</action>',
+  '    <action>get_invoice</action>',
+  '    <action>refund_order</action>',
+  '  </available_actions>',
+  '</tool_error>',
+].join('\n');
