@@ -9,10 +9,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import {
-  authRequired, emptyResult, error, EnvelopeError, exceptionResult, forbidden, Ledger, parseEnvelope, partialResult, throwIfError,
-  toolError, unknownTool, validationError,
+  error, EnvelopeError, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool, validationError,
 } from 'mcp-envelope';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
+import { EQUAL_SCHEMAS_XML, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML } from './fixtures.mjs';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
 const logged = [];
@@ -308,41 +308,12 @@ describe('tool options', () => {
 // client receives exactly that; a tool the server does not list is the core's
 // UNKNOWN_ACTION result naming the listed tools (the same bytes the Python
 // integration sends, tests/test_mcp_channel.py).
-const RESULTS = {
-  tool_error: () => toolError('NOT_FOUND', { message: 'No invoice inv_9', availableActions: ['billing.list_invoices'] }),
-  builder: () => error('RATE_LIMITED', 'Too many lookups').retryAfter(30),
-  to_json: () => toolError('CONFLICT', { message: 'Order changed', format: 'json' }),
-  empty_result: () => emptyResult({ what: 'orders', query: 'for jo@example.com' }),
-  partial_result: () => partialResult({ obtained: ['A: 3 filings'], failed: [{ item: 'Company C', code: 'FORBIDDEN' }] }),
-  forbidden: () => forbidden({ action: 'refund', resource: 'order A-8812' }),
-  auth_required: () => authRequired(),
-  validation_error: () => validationError('refund', [{ path: ['amount_cents'], code: 'too_small', origin: 'number', minimum: 1, input: 0 }]),
-  unknown_tool: () => unknownTool({ tool: 'refund_orders', tools: ['refund_order'] }),
-  exception_result: () => exceptionResult({ tool: 'charge', exception: 'vault down', correlationId: 'req-7' }).result,
-  warning: () => error('DEPRECATED', 'use find').warning(),
-};
-
-const UNKNOWN_XML = [
-  '<tool_error code="UNKNOWN_ACTION" severity="error">',
-  "  <message>No tool named 'refund_orders' on this server.</message>",
-  '  <recovery>Call one of the available tools instead, with the arguments its input schema asks for.</recovery>',
-  '  <available_actions>',
-  '    <action>list_invoices</action>',
-  '    <action>get_invoice</action>',
-  '    <action>refund_order</action>',
-  '  </available_actions>',
-  '</tool_error>',
-].join('\n');
-
 async function connected(server) {
   const client = new Client({ name: 'test-client', version: '1.0.0' });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return client;
 }
-
-/** The plain result a helper's value is (a builder is built), as JSON carries it. */
-const plain = (value) => JSON.parse(JSON.stringify(value));
 
 describe('one channel for every outcome', () => {
   test('every helper result a tool returns reaches the client as itself, through registerTool, withEnvelope or neither', async () => {
@@ -359,7 +330,7 @@ describe('one channel for every outcome', () => {
       }
     }
     const errors = await Promise.all(Object.keys(RESULTS).map(async (name) => (await client.callTool({ name: `wrapped_${name}`, arguments: {} })).isError));
-    assert.deepEqual(errors, [true, true, true, false, false, true, true, true, true, true, false]);
+    assert.deepEqual(errors, RESULTS_IS_ERROR);
     await client.close();
   });
 
@@ -413,17 +384,7 @@ describe('one channel for every outcome', () => {
 
 // A Zod 4 server here and a pydantic server in tests/test_mcp_channel.py, with
 // equal schemas: the core words each "Expected …" from the JSON Schema
-// tools/list sends, so a real client of either gets these bytes.
-const EQUAL_SCHEMAS_XML = [
-  '<validation_error action="place_order">',
-  "  <field name=\"email\">Invalid email format. You sent: 'nope'. Expected a valid email address.</field>",
-  "  <field name=\"quantity\">Wrong type. You sent: 'abc'. Expected an integer.</field>",
-  '  <field name="count">Missing required field. You sent: nothing. Expected an integer.</field>',
-  "  <field name=\"size\">Not one of the allowed values. You sent: 'XL'. Expected one of: 'S', 'M', 'L'.</field>",
-  '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
-  '</validation_error>',
-].join('\n');
-
+// tools/list sends, so a real client of either gets EQUAL_SCHEMAS_XML.
 describe('the input schema a validation failure is worded from', () => {
   const shape = { email: z.email(), quantity: z.int(), count: z.int(), size: z.enum(['S', 'M', 'L']) };
   const input = { email: 'nope', quantity: 'abc', size: 'XL' };

@@ -12,7 +12,7 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import { renderValidation, toValidationIssues, validationError } from 'mcp-envelope';
 import { VECTORS } from './same-contract.mjs';
-import { arktypeRefundOrder, badOrder, EQUAL_SCHEMAS_XML, placeOrder, valibotRefundOrder } from './schemas.mjs';
+import { arktypeRefundOrder, badOrder, EQUAL_SCHEMAS_XML, placeOrder, valibotRefundOrder } from './fixtures.mjs';
 
 const groups = JSON.parse(readFileSync(VECTORS, 'utf8'));
 const failure = async (schema, args) => schema['~standard'].validate(args);

@@ -1,11 +1,15 @@
-// The schemas the framework tests share, each written for Zod 4, Valibot and
-// ArkType the way their users write them: the refund order of
-// vectors/same-contract.json and the shop order whose envelope every
-// language gives alike (EQUAL_SCHEMAS_XML).
+// What the validator and framework tests share: schemas written for Zod 4,
+// Valibot and ArkType the way their users write them (the refund order of
+// vectors/same-contract.json, the shop order whose envelope every language
+// gives alike), the results every helper makes, and the UNKNOWN_ACTION
+// envelope of a three-tool server.
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as z from 'zod';
+import {
+  authRequired, emptyResult, error, exceptionResult, forbidden, partialResult, toolError, unknownTool, validationError,
+} from 'mcp-envelope';
 
 /** billing.refund_order's arguments in Valibot (Zod's is same-contract.mjs's `refundOrder`). */
 export const valibotRefundOrder = toStandardJsonSchema(v.object({
@@ -66,3 +70,23 @@ export const UNKNOWN_XML = [
   '  </available_actions>',
   '</tool_error>',
 ].join('\n');
+
+/** A result of each helper, as a tool returns it (the builder unbuilt); the ones that are not errors are marked. */
+export const RESULTS = {
+  tool_error: () => toolError('NOT_FOUND', { message: 'No invoice inv_9', availableActions: ['billing.list_invoices'] }),
+  builder: () => error('RATE_LIMITED', 'Too many lookups').retryAfter(30),
+  to_json: () => toolError('CONFLICT', { message: 'Order changed', format: 'json' }),
+  empty_result: () => emptyResult({ what: 'orders', query: 'for jo@example.com' }),
+  partial_result: () => partialResult({ obtained: ['A: 3 filings'], failed: [{ item: 'Company C', code: 'FORBIDDEN' }] }),
+  forbidden: () => forbidden({ action: 'refund', resource: 'order A-8812' }),
+  auth_required: () => authRequired(),
+  validation_error: () => validationError('refund', [{ path: ['amount_cents'], code: 'too_small', origin: 'number', minimum: 1, input: 0 }]),
+  unknown_tool: () => unknownTool({ tool: 'refund_orders', tools: ['refund_order'] }),
+  exception_result: () => exceptionResult({ tool: 'charge', exception: 'vault down', correlationId: 'req-7' }).result,
+  warning: () => error('DEPRECATED', 'use find').warning(),
+};
+/** `isError` of each of RESULTS, in order. */
+export const RESULTS_IS_ERROR = [true, true, true, false, false, true, true, true, true, true, false];
+
+/** The plain result a helper's value is (a builder is built), as JSON carries it. */
+export const plain = (value) => JSON.parse(JSON.stringify(value));
