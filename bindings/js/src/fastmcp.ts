@@ -31,20 +31,31 @@ export interface ToolHost {
   addTool(tool: any): void;
 }
 
-/** The context FastMCP hands a tool's `execute`, read from the server's own `addTool` (its auth type kept). */
-export type ContextOf<Server> = Server extends { addTool(tool: { execute: (args: any, context: infer Context) => any }): void }
-  ? Context : unknown;
+/** The tool a FastMCP server's `addTool` takes: FastMCP's own `Tool`, the server's auth type kept. */
+export type ToolOf<Server> = Server extends { addTool(tool: infer Tool): void } ? Tool : never;
+
+/** The context FastMCP hands a tool's `execute` (its `log`, `session`, `reportProgress`, `signal`, ...). */
+export type ContextOf<Server> = ToolOf<Server> extends { execute: (args: any, context: infer Context) => any } ? Context : unknown;
 
 /**
  * A FastMCP tool (`name`, `description`, `parameters`, `execute`,
- * `annotations`, `timeoutMs`, `canAccess`, ... as FastMCP takes them) whose
- * `execute` may also return or throw this package's results and builders.
+ * `annotations`, `timeoutMs`, `canAccess`, ... as FastMCP's `Tool` types
+ * them when `Base` is that type) whose `execute` gets the arguments typed
+ * from `parameters` and may also return or throw this package's results
+ * and builders.
  */
-export type EnvelopeTool<Params, Context = unknown> = {
+export type EnvelopeTool<Params, Context = any, Base = Record<string, unknown>> = Omit<Base, 'execute' | 'parameters'> & {
   name: string;
   parameters?: Params;
   execute: (args: InferOutput<Params>, context: Context) => unknown;
-  [key: string]: unknown;
+};
+
+/** The tool `envelopeTool` hands FastMCP. */
+export type WrappedTool<Context = any> = {
+  [key: string]: any;
+  name: string;
+  parameters?: StandardJSONSchemaV1;
+  execute: (args: any, context: Context) => Promise<any>;
 };
 
 /** A thrown FastMCP `UserError` (by name, so any copy of FastMCP counts): its message is meant for the client. */
@@ -116,8 +127,8 @@ const fastmcpListing = (schema: StandardJSONSchemaV1) => strictJsonSchema(schema
  * Schema and accept anything, and an `execute` that checks the arguments
  * with the original schema and answers every failure with an envelope.
  */
-export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined, Context>(tool: EnvelopeTool<Params, Context>,
-  options: EnvelopeToolOptions = {}): EnvelopeTool<StandardJSONSchemaV1 | undefined, Context> {
+export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = undefined, Context = any>(
+  tool: EnvelopeTool<Params, Context>, options: EnvelopeToolOptions = {}): WrappedTool<Context> {
   checkOptions(options);
   const { name, parameters, execute } = tool;
   if (parameters !== undefined && !hasJsonSchema(parameters)) {
@@ -166,8 +177,8 @@ export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined, Co
  * ```
  */
 export function addTool<Server extends ToolHost, Params extends StandardJSONSchemaV1 | undefined = undefined>(server: Server,
-  tool: EnvelopeTool<Params, ContextOf<Server>>, options: EnvelopeToolOptions = {}): void {
-  server.addTool(envelopeTool(tool, options));
+  tool: EnvelopeTool<Params, ContextOf<Server>, ToolOf<Server>>, options: EnvelopeToolOptions = {}): void {
+  server.addTool(envelopeTool(tool as EnvelopeTool<Params, ContextOf<Server>>, options));
 }
 
 /** The parts of an MCP transport (the SDK's `Transport`) `envelopeTransport` uses. */
