@@ -27,6 +27,11 @@ test(`the default Node entry loads at most ${NODE_ENTRY_BUDGET} bytes, the wasm 
   assert.ok(total(loaded) <= NODE_ENTRY_BUDGET, `${total(loaded)} bytes: ${describe(loaded)}`);
 });
 
+test('the framework integrations are entries of their own: the default entry loads none of them', () => {
+  const integrations = loaded.filter((f) => ['dist/mcp.js', 'dist/fastmcp.js', 'dist/tool-call.js'].includes(f.file));
+  assert.deepEqual(integrations, []);
+});
+
 test('a Workers bundle holds one copy of the wasm', async () => {
   const work = mkdtempSync(join(tmpdir(), 'mcp-envelope-size-'));
   try {
