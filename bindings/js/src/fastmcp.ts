@@ -20,11 +20,12 @@ import type { CallToolResult, EnvelopeToolOptions, Format, InferOutput, Standard
 export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
 
 /**
- * The code of a thrown `UserError` whose message is not an envelope: FastMCP
- * shows its message to the client as it is, and so does the envelope, under
- * a code that says the tool's author wrote it.
+ * The code of the envelope a thrown `UserError` whose message is not an
+ * envelope becomes, its message stated: FastMCP shows that message to the
+ * client as it is, and so does the envelope. The code the Python FastMCP
+ * integration gives FastMCP's `ToolError`.
  */
-export const USER_ERROR = 'USER_ERROR';
+export const USER_ERROR_CODE = 'TOOL_ERROR';
 
 /** The part of a FastMCP server `addTool` uses. */
 export interface ToolHost {
@@ -75,13 +76,13 @@ function holdsEnvelope(text: string): boolean {
 /**
  * A thrown `UserError` as this package's outcome: a message that is an
  * envelope (`new UserError(String(error(...)))`) is sent as it is; any other
- * message becomes a USER_ERROR tool error stating it.
+ * message becomes a TOOL_ERROR tool error stating it.
  */
 function withUserError(outcome: Outcome): Outcome {
   if (!('thrown' in outcome) || !isUserError(outcome.thrown)) return outcome;
   const { message } = outcome.thrown;
   if (holdsEnvelope(message)) return { thrown: { content: [{ type: 'text', text: message }], isError: true } };
-  return { thrown: error(USER_ERROR, message) };
+  return { thrown: error(USER_ERROR_CODE, message) };
 }
 
 /** A `UserError`'s `extras` stay the result's `structuredContent`, as FastMCP sends them. */

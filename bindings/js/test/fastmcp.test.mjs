@@ -11,7 +11,7 @@ import { FastMCP, UserError } from 'fastmcp';
 import * as v from 'valibot';
 import * as z from 'zod';
 import { error, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool } from 'mcp-envelope';
-import { addTool, envelopeTool, envelopeTransport, USER_ERROR } from 'mcp-envelope/fastmcp';
+import { addTool, envelopeTool, envelopeTransport, USER_ERROR_CODE } from 'mcp-envelope/fastmcp';
 import { badOrder, EQUAL_SCHEMAS_XML, placeOrder, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML } from './fixtures.mjs';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
@@ -110,17 +110,17 @@ describe('FastMCP with mcp-envelope/fastmcp', () => {
     assert.deepEqual(await session.call('proxies_envelope'), toolError('CONFLICT', { message: 'Order changed' }));
   });
 
-  test('a UserError is a USER_ERROR envelope stating its message, its extras kept; one whose message is an envelope is sent as it is', async () => {
+  test('a UserError is a TOOL_ERROR envelope stating its message, its extras kept; one whose message is an envelope is sent as it is', async () => {
     assert.deepEqual(await session.call('user_error'), {
       content: [{ type: 'text', text: [
-        '<tool_error code="USER_ERROR" severity="error">',
+        '<tool_error code="TOOL_ERROR" severity="error">',
         '  <message>This URL is not allowed</message>',
         '</tool_error>',
       ].join('\n') }],
       isError: true,
       structuredContent: { url: 'x' },
     });
-    assert.deepEqual(await session.call('user_error'), { ...toolError(USER_ERROR, { message: 'This URL is not allowed' }), structuredContent: { url: 'x' } });
+    assert.deepEqual(await session.call('user_error'), { ...toolError(USER_ERROR_CODE, { message: 'This URL is not allowed' }), structuredContent: { url: 'x' } });
     assert.deepEqual(await session.call('user_envelope'), error('FORBIDDEN', 'Not your invoice').build());
   });
 
