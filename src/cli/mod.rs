@@ -3,8 +3,9 @@
 
 mod args;
 mod audit;
+mod contract;
 
-use args::{Audit, Cli, Command, Envelope, Input, Partial, Validate};
+use args::{Audit, Cli, Command, ContractCommand, ContractDiff, Envelope, Input, Partial, Validate};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use mcp_envelope::partial::{partial_result_json, render_partial_json};
@@ -42,6 +43,10 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
         Command::Result(Envelope { format, input }) => call_tool_result(&error_spec(&input)?, format),
         Command::Validate(command) => validate(command)?,
         Command::Audit(command) => return audit(command),
+        Command::Contract(command) => match command.command {
+            ContractCommand::Lock(input) => from_json(&input, mcp_envelope::contract::lock_json)?,
+            ContractCommand::Diff(command) => return contract_diff(command),
+        },
         Command::Parse(input) => parse_any(&read(&input)?)?,
         Command::Exception(input) => from_json(&input, exception_result_json)?,
         Command::Upstream(input) => from_json(&input, upstream_error_json)?,
@@ -136,6 +141,27 @@ fn audit(command: Audit) -> Result<Outcome, Failure> {
         report.to_table()
     };
     Ok(if report.percent() < command.min_score {
+        Outcome::Scored(output, 1)
+    } else {
+        Outcome::Output(output)
+    })
+}
+
+/// The deltas from the lockfile to the input's tools; status 1 when one is BREAKING.
+fn contract_diff(command: ContractDiff) -> Result<Outcome, Failure> {
+    use mcp_envelope::contract::{diff, read_tools};
+    use mcp_envelope::delta::DeltaSeverity;
+    let lock_name = command.lock.display().to_string();
+    let lock = std::fs::read_to_string(&command.lock).map_err(|e| (2, format!("cannot read {lock_name}: {e}")))?;
+    let before = read_tools(&lock, &lock_name).map_err(|e| (2, e.0))?;
+    let after = read_tools(&read(&command.input)?, &source_name(&command.input)).map_err(|e| (2, e.0))?;
+    let deltas = diff(&before, &after);
+    let output = if command.format == "text" {
+        contract::deltas_text(&deltas)
+    } else {
+        serde_json::to_string(&deltas).unwrap_or_default()
+    };
+    Ok(if deltas.iter().any(|d| d.severity == DeltaSeverity::Breaking) {
         Outcome::Scored(output, 1)
     } else {
         Outcome::Output(output)
