@@ -22,7 +22,7 @@ pub(super) fn canonical(value: Value) -> Value {
     match value {
         Value::Object(object) => {
             let mut members: Vec<(String, Value)> = object.into_iter().map(|(k, v)| (k, canonical(v))).collect();
-            members.sort_by(|a, b| a.0.cmp(&b.0));
+            sort_by_text(&mut members, |(key, _)| key);
             Value::Object(members.into_iter().collect())
         }
         Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
@@ -32,6 +32,19 @@ pub(super) fn canonical(value: Value) -> Value {
             Value::Number(spelled.parse::<Number>().unwrap_or(number))
         }
         other => other,
+    }
+}
+
+/// Sorts by a text, keeping equal ones in order. By hand, an insertion
+/// sort: an object's keys and a server's tools are short lists, and each of
+/// std's sort routines would add kilobytes to the component.
+pub(super) fn sort_by_text<T>(items: &mut [T], text: impl Fn(&T) -> &str) {
+    for i in 1..items.len() {
+        let mut j = i;
+        while j > 0 && text(&items[j - 1]) > text(&items[j]) {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 

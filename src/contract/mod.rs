@@ -80,7 +80,7 @@ pub fn tools_of(value: Value, what: &str) -> Result<Vec<Tool>, SpecError> {
         };
         tools.push(Tool { name, members });
     }
-    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    lockfile::sort_by_text(&mut tools, |t| &t.name);
     if let Some(twice) = tools.windows(2).find(|w| w[0].name == w[1].name) {
         return fail(format!("{what} lists the tool {:?} twice", twice[0].name));
     }

@@ -12,8 +12,6 @@
 //! by type. Both schemas are canonical (keys sorted, numbers in one
 //! spelling), so equal parts are equal values.
 
-use std::collections::BTreeSet;
-
 use serde_json::{Map, Value};
 
 use crate::delta::{ContractDelta, DeltaSeverity};
@@ -55,6 +53,8 @@ enum Kind {
     Closed,
     Opened,
     Wording,
+    /// A `$ref` the walk cannot follow (remote, or to nothing) changed: what it means is unknown.
+    Unreadable,
 }
 
 impl Kind {
@@ -65,6 +65,7 @@ impl Kind {
         use Kind::*;
         match (self, side) {
             (Wording, _) => DeltaSeverity::Cosmetic,
+            (Unreadable, _) => DeltaSeverity::Risky,
             (
                 Removed | AddedRequired | NowRequired | TypeChanged | TypeNarrowed | ValuesRemoved | BranchRemoved,
                 Side::Input,
@@ -268,6 +269,19 @@ impl<'a> SchemaDiff<'a> {
             }
             return;
         }
+        // `resolve` leaves a `$ref` only where it cannot be followed.
+        let reference = |v: &Value| {
+            v.get("$ref")
+                .map(|r| r.as_str().map_or_else(|| r.to_string(), str::to_owned))
+        };
+        if reference(b).is_some() || reference(a).is_some() {
+            if b == a {
+                return;
+            }
+            let text = format!("{path} changed, and its $ref cannot be followed to tell how");
+            self.push(Kind::Unreadable, path, text, reference(b), reference(a));
+            return;
+        }
         if self.types(b, a, path) {
             return; // a new type: what held for the old one says nothing now
         }
@@ -283,7 +297,7 @@ impl<'a> SchemaDiff<'a> {
         if old == new {
             return false;
         }
-        let names = |set: &Option<BTreeSet<&str>>| set.as_ref().map(|s| type_list(s, " or ", |t| t));
+        let names = |set: &Option<Types>| set.as_ref().map(|s| type_list(s, " or ", |t| t));
         let (before, after) = (names(&old), names(&new));
         let (Some(old_set), Some(new_set)) = (&old, &new) else {
             return match new {
@@ -311,10 +325,10 @@ impl<'a> SchemaDiff<'a> {
                 }
             };
         };
-        let accepts = |set: &BTreeSet<&str>, t: &str| set.contains(t) || (t == "integer" && set.contains("number"));
-        let removed: BTreeSet<&str> = old_set.iter().copied().filter(|t| !accepts(new_set, t)).collect();
-        let added: BTreeSet<&str> = new_set.iter().copied().filter(|t| !accepts(old_set, t)).collect();
-        let to_integer = removed.contains("number") && new_set.contains("integer");
+        let accepts = |set: &Types, t: &str| set.contains(&t) || (t == "integer" && set.contains(&"number"));
+        let removed: Types = old_set.iter().copied().filter(|t| !accepts(new_set, t)).collect();
+        let added: Types = new_set.iter().copied().filter(|t| !accepts(old_set, t)).collect();
+        let to_integer = removed.contains(&"number") && new_set.contains(&"integer");
         if removed.is_empty() {
             let words = type_list(&added, " or ", with_article);
             self.push(
@@ -403,16 +417,20 @@ impl<'a> SchemaDiff<'a> {
     /// optional now, compared one by one; and whether it takes fields it does not list.
     fn properties(&mut self, b: &'a Value, a: &'a Value, path: &Path, depth: usize) {
         let props = |node: &'a Value| node.get("properties").and_then(Value::as_object);
-        let (old, new) = (props(b).unwrap_or(&NO_PROPERTIES), props(a).unwrap_or(&NO_PROPERTIES));
+        let (old, new) = (props(b), props(a));
         let (old_required, new_required) = (required_of(b), required_of(a));
+        let (old_required, new_required) = (old_required.as_slice(), new_required.as_slice());
         let output = self.side == Side::Output;
-        for (key, old_schema) in old {
+        for (key, old_schema) in old.into_iter().flatten() {
             let field = path.key(key);
-            let Some(new_schema) = new.get(key) else {
+            let Some(new_schema) = new.and_then(|n| n.get(key)) else {
                 self.push(Kind::Removed, &field, format!("{field} was removed"), None, None);
                 continue;
             };
-            match (old_required.contains(key.as_str()), new_required.contains(key.as_str())) {
+            match (
+                old_required.contains(&key.as_str()),
+                new_required.contains(&key.as_str()),
+            ) {
                 (false, true) => {
                     let text = if output {
                         format!("{field} is now always present")
@@ -433,9 +451,10 @@ impl<'a> SchemaDiff<'a> {
             }
             self.node(old_schema, new_schema, &field, depth + 1);
         }
-        for key in new.keys().filter(|k| !old.contains_key(*k)) {
+        let is_new = |k: &&String| !old.is_some_and(|o| o.contains_key(*k));
+        for key in new.into_iter().flat_map(Map::keys).filter(is_new) {
             let field = path.key(key);
-            let (kind, text) = match (output, new_required.contains(key.as_str())) {
+            let (kind, text) = match (output, new_required.contains(&key.as_str())) {
                 (true, _) => (Kind::AddedOptional, format!("{field} is a new field")),
                 (false, true) => (Kind::AddedRequired, format!("{field} is a new required field")),
                 (false, false) => (Kind::AddedOptional, format!("{field} is a new optional field")),
@@ -494,8 +513,6 @@ impl<'a> SchemaDiff<'a> {
         }
     }
 }
-
-static NO_PROPERTIES: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 
 /// A missing schema: any value (every keyword lookup on it finds nothing).
 static ANY: Value = Value::Null;
@@ -562,22 +579,43 @@ fn branches<'v>(root: &'v Value, node: &'v Value) -> Vec<&'v Value> {
 /// The types a schema accepts: its `type`, else what its keywords imply
 /// (`properties`: an object, `items`: an array, `enum`: its values' kinds);
 /// `None` for any type.
-fn types_of(node: &Value) -> Option<BTreeSet<&str>> {
+fn types_of(node: &Value) -> Option<Types<'_>> {
     match node.get("type") {
-        Some(Value::String(one)) => return Some(BTreeSet::from([one.as_str()])),
-        Some(Value::Array(list)) => return Some(list.iter().filter_map(Value::as_str).collect()),
+        Some(Value::String(one)) => return Some(type_set([one.as_str()])),
+        Some(Value::Array(list)) => return Some(type_set(list.iter().filter_map(Value::as_str))),
         _ => {}
     }
     if ["properties", "additionalProperties", "required"]
         .iter()
         .any(|k| node.get(k).is_some())
     {
-        return Some(BTreeSet::from(["object"]));
+        return Some(type_set(["object"]));
     }
     if node.get("items").is_some() || node.get("prefixItems").is_some() {
-        return Some(BTreeSet::from(["array"]));
+        return Some(type_set(["array"]));
     }
-    values_of(node).map(|values| values.into_iter().map(json_kind).collect())
+    values_of(node).map(|values| type_set(values.into_iter().map(json_kind)))
+}
+
+/// Type names, each once, in the order the envelope writes them (`null`
+/// last, names it does not know before it, as first met), so that equal
+/// sets are equal lists.
+type Types<'v> = Vec<&'v str>;
+
+const TYPE_ORDER: [&str; 6] = ["string", "integer", "number", "boolean", "object", "array"];
+
+fn type_set<'v>(names: impl IntoIterator<Item = &'v str>) -> Types<'v> {
+    let names: Vec<&str> = names.into_iter().collect();
+    let mut set: Types = TYPE_ORDER.iter().copied().filter(|t| names.contains(t)).collect();
+    for name in &names {
+        if !TYPE_ORDER.contains(name) && *name != "null" && !set.contains(name) {
+            set.push(name);
+        }
+    }
+    if names.contains(&"null") {
+        set.push("null");
+    }
+    set
 }
 
 fn json_kind(value: &Value) -> &'static str {
@@ -602,20 +640,16 @@ fn values_of(node: &Value) -> Option<Vec<&Value>> {
         .map(|list| list.iter().collect())
 }
 
-fn required_of(node: &Value) -> BTreeSet<&str> {
+fn required_of(node: &Value) -> Vec<&str> {
     node.get("required")
         .and_then(Value::as_array)
         .map(|list| list.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
 }
 
-/// Type names in a fixed order (`null` last), each written by `word`.
-fn type_list(types: &BTreeSet<&str>, joint: &str, word: impl Fn(&str) -> &str) -> String {
-    const ORDER: [&str; 7] = ["string", "integer", "number", "boolean", "object", "array", "null"];
-    let rank = |t: &str| ORDER.iter().position(|o| *o == t).unwrap_or(ORDER.len() - 1);
-    let mut sorted: Vec<&str> = types.iter().copied().collect();
-    sorted.sort_by_key(|t| (rank(t), *t));
-    sorted.iter().map(|t| word(t)).collect::<Vec<_>>().join(joint)
+/// Type names (already in their order), each written by `word`.
+fn type_list(types: &[&str], joint: &str, word: impl Fn(&str) -> &str) -> String {
+    types.iter().map(|t| word(t)).collect::<Vec<_>>().join(joint)
 }
 
 fn with_article(name: &str) -> &str {
