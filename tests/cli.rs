@@ -201,6 +201,14 @@ fn usage_errors_exit_2() {
             "mcp-envelope: unexpected argument 'b.json' found; see 'mcp-envelope render --help'",
         ),
         (
+            &["contract"][..],
+            "mcp-envelope: no contract command given (commands: lock, diff); see 'mcp-envelope contract --help'",
+        ),
+        (
+            &["contract", "diff", "tools.json"][..],
+            "mcp-envelope: the following required arguments were not provided: --lock <LOCKFILE>; see 'mcp-envelope contract diff --help'",
+        ),
+        (
             &["--verbose"][..],
             "mcp-envelope: unexpected argument '--verbose' found (a similar argument exists: '--version'); see 'mcp-envelope --help'",
         ),

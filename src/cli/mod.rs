@@ -72,33 +72,49 @@ fn usage(e: &clap::Error, args: &[OsString]) -> Failure {
     let flat = |paragraph: &str| paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
     let first = paragraphs.next().unwrap_or("bad usage");
     let mut message = flat(first.strip_prefix("error: ").unwrap_or(first));
-    if e.kind() == ErrorKind::MissingSubcommand {
-        message = format!("no command given ({})", command_names());
+    // The command (and subcommand: `contract diff`) the words name, whose help to point at.
+    let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let cli = Cli::command();
+    let mut named = Vec::new();
+    let mut here = &cli;
+    for word in words {
+        match here.find_subcommand(word) {
+            Some(sub) => {
+                named.push(word);
+                here = sub;
+            }
+            None => break,
+        }
+    }
+    if matches!(
+        e.kind(),
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        message = match named.last() {
+            Some(name) => format!("no {name} command given (commands: {})", subcommand_names(here)),
+            None => format!("no command given (commands: {})", subcommand_names(here)),
+        };
     }
     for tip in paragraphs.filter_map(|p| p.strip_prefix("tip: ")) {
         message.push_str(&format!(" ({})", flat(tip)));
     }
-    // The subcommand whose help to point at, when the words name one.
-    let command = args
-        .get(1)
-        .and_then(|a| a.to_str())
-        .filter(|name| Cli::command().find_subcommand(name).is_some());
-    let help = match command {
-        Some(name) => format!("mcp-envelope {name} --help"),
-        None => "mcp-envelope --help".to_owned(),
-    };
+    let help = ["mcp-envelope"]
+        .into_iter()
+        .chain(named)
+        .chain(["--help"])
+        .collect::<Vec<_>>()
+        .join(" ");
     (2, format!("{message}; see '{help}'"))
 }
 
-/// `commands: render, result, …`
-fn command_names() -> String {
-    let command = Cli::command();
-    let names: Vec<_> = command
+/// `render, result, …`: the subcommands of `command`.
+fn subcommand_names(command: &clap::Command) -> String {
+    let names: Vec<&str> = command
         .get_subcommands()
-        .map(|c| c.get_name().to_owned())
-        .filter(|name| name != "help")
+        .map(|c| c.get_name())
+        .filter(|name| *name != "help")
         .collect();
-    format!("commands: {}", names.join(", "))
+    names.join(", ")
 }
 
 fn validate(
