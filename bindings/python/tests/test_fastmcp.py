@@ -76,7 +76,8 @@ def test_every_failure_is_answered_with_its_exact_result(caplog, mask, beneath):
 
 @pytest.mark.parametrize("mask", [False, True], ids=["unmasked", "masked"])
 def test_a_fastmcp_tool_error_is_its_text_under_a_code(mask):
-    [result] = calls(server(EnvelopeMiddleware(), mask=mask, tools=[lock_invoice]), ("lock_invoice", {"invoice_id": "inv_9"}))
+    built = server(EnvelopeMiddleware(), mask=mask, tools=[lock_invoice])
+    [result] = calls(built, ("lock_invoice", {"invoice_id": "inv_9"}))
     assert result == {"content": [{"type": "text", "text": LOCKED}], "isError": True}
 
 
@@ -106,7 +107,8 @@ def test_an_extra_argument_fastmcp_refuses_is_named():
 
 def test_good_arguments_reach_the_tool_and_a_success_passes_the_ledger():
     with me.Ledger() as ledger:
-        [result] = calls(server(EnvelopeMiddleware(ledger=ledger)), ("refund", {"order_id": "A-8812", "amount_cents": 300}))
+        built = server(EnvelopeMiddleware(ledger=ledger))
+        [result] = calls(built, ("refund", {"order_id": "A-8812", "amount_cents": 300}))
     assert result["isError"] is False and result["content"] == [{"type": "text", "text": "refunded 300 on A-8812"}]
 
 

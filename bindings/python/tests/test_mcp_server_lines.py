@@ -82,7 +82,8 @@ def test_the_sdks_own_tool_error_raised_by_a_tool_keeps_its_text_in_the_log(capl
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
         [result] = calls(built, ("lookup", {"invoice_id": "inv_9"}))
     assert result == expected_result("lookup", "INTERNAL_ERROR", result)
-    assert f"lookup failed with {SECRET}" in logged_line(caplog.records, me.parse_envelope(result)["error"]["correlationId"])
+    correlation_id = me.parse_envelope(result)["error"]["correlationId"]
+    assert f"lookup failed with {SECRET}" in logged_line(caplog.records, correlation_id)
 
 
 def test_good_arguments_reach_the_tool():

@@ -78,7 +78,11 @@ def test_the_extras_name_their_frameworks_and_the_package_imports_none(wheel, tm
     assert "Provides-Extra: mcp\nRequires-Dist: mcp!=2.0.*,!=2.1.*,!=2.2.*,<3,>=1.30; extra == 'mcp'" in metadata
     assert "Provides-Extra: fastmcp\nRequires-Dist: fastmcp<5,>=4.2.3; extra == 'fastmcp'" in metadata
     # Here both frameworks are installed; importing the package loads neither.
-    script = "import sys, mcp_envelope; mcp_envelope.render({'code': 'X', 'message': 'y'}); print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'fastmcp', 'mcp_types')))"
+    script = (
+        "import sys, mcp_envelope\n"
+        "mcp_envelope.render({'code': 'X', 'message': 'y'})\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'fastmcp', 'mcp_types')))\n"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert done.stdout == "[]\n"
 

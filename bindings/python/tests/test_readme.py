@@ -94,7 +94,8 @@ def connect(heading: str, server: object) -> Any:
     if MCP1:
         from mcp.shared.memory import create_connected_server_and_client_session
 
-        return create_connected_server_and_client_session(server), lambda c, name, arguments: c.call_tool(name, arguments)
+        session = create_connected_server_and_client_session(server)
+        return session, lambda c, name, arguments: c.call_tool(name, arguments)
     from mcp import Client
 
     return Client(server), lambda c, name, arguments: c.call_tool(name, arguments)

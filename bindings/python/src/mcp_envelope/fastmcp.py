@@ -52,9 +52,12 @@ def sent_as_itself(value: Any) -> Any:
     """A tool's return value as FastMCP should take it: a ToolResult (a result this package made) as FastMCP's own
     `ToolResult` holding exactly that `CallToolResult`, so FastMCP sends it as itself instead of dumping the dict
     as JSON data; anything else as it is."""
-    if isinstance(value, ToolResult):
-        return FastMCPToolResult.from_mcp_result(CallToolResult.model_validate(value))
-    return value
+    return _fastmcp_result(value) if isinstance(value, ToolResult) else value
+
+
+def _fastmcp_result(result: ToolResult) -> FastMCPToolResult:
+    """FastMCP's `ToolResult` that sends exactly this `CallToolResult`."""
+    return FastMCPToolResult.from_mcp_result(CallToolResult.model_validate(result))
 
 
 def returning_results(fn: _F) -> _F:
@@ -130,11 +133,11 @@ class EnvelopeMiddleware(Middleware):
                 answer = await self.answer(context, error, arguments, ledger)
             except Unanswerable:
                 raise MCPError(INTERNAL_ERROR, "Internal error") from None
-            return FastMCPToolResult.from_mcp_result(CallToolResult.model_validate(answer))
-        if ledger is None or not isinstance(result, FastMCPToolResult) or isinstance(result, InputRequiredToolResult):
-            return result  # no ledger, or no CallToolResult (an extension's result, a request for input)
+            return _fastmcp_result(answer)
+        if ledger is None or isinstance(result, InputRequiredToolResult) or not isinstance(result, FastMCPToolResult):
+            return result  # no ledger, or no CallToolResult: a request for input, an extension's result
         replaced = observed(ledger, name, _wire(result), arguments)
-        return result if replaced is None else FastMCPToolResult.from_mcp_result(CallToolResult.model_validate(replaced))
+        return result if replaced is None else _fastmcp_result(replaced)
 
     async def answer(
         self, context: MiddlewareContext[CallToolRequestParams], error: Exception, arguments: Mapping[str, Any],
