@@ -5,6 +5,7 @@ framework imported here."""
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Annotated, Any
 
@@ -150,3 +151,28 @@ def logged_line(records: list[Any], correlation_id: str) -> str:
     line: str = record.getMessage()
     assert line.startswith(f'code=INTERNAL_ERROR correlationId="{correlation_id}" tool="') and "\n" not in line
     return line
+
+
+def locked_yesterday(listed: list[dict[str, Any]]) -> str:
+    """The lockfile of the contract a model learned yesterday, from today's tools as `tools/list` sends them:
+    `refund` then took no `amount_cents`, and an `order_id` of at least 5 characters (so today it has a new
+    required field, BREAKING, and a looser order_id, SAFE: the model hears only the first)."""
+    tools = copy.deepcopy(listed)
+    schema = next(tool for tool in tools if tool["name"] == "refund")["inputSchema"]
+    del schema["properties"]["amount_cents"]
+    schema["required"] = ["order_id"]
+    schema["properties"]["order_id"]["minLength"] = 5
+    return me.contract_lock(tools)
+
+
+# refund({"order_id": "ab"}) on a server given that lockfile: the same bytes from every integration.
+LOCKED_REFUND_TEXT = (
+    '<validation_error action="refund">\n'
+    "  <field name=\"order_id\">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>\n"
+    '  <field name="amount_cents">Missing required field. You sent: nothing. Expected an integer.</field>\n'
+    "  <contract_awareness>\n"
+    '    <delta severity="BREAKING" action="refund" field="amount_cents">amount_cents is a new required field</delta>\n'
+    "  </contract_awareness>\n"
+    "  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n"
+    "</validation_error>"
+)

@@ -12,7 +12,8 @@ from typing import Any
 
 import anyio
 import pytest
-from failing_tools import CALLS, NAMES, SECRET, TOOLS, expected_result, logged_line, sent
+from failing_tools import CALLS, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, expected_result, locked_yesterday
+from failing_tools import logged_line, sent
 from fastmcp import Client, Context, FastMCP
 from fastmcp.client.transports import StdioTransport
 from fastmcp.exceptions import ToolError as FastMCPToolError
@@ -168,3 +169,14 @@ def test_over_stdio_every_failure_is_answered_with_its_exact_result(tmp_path):
     crashed = me.parse_envelope(received[[tool for tool, _, _ in CALLS].index("charge")])["error"]["correlationId"]
     assert f'mcp_envelope code=INTERNAL_ERROR correlationId="{crashed}" tool="charge"' in log.read_text()
     assert f"RuntimeError: could not open the card vault with {SECRET}" in log.read_text()
+
+
+def test_with_a_lockfile_a_validation_error_tells_what_changed_in_the_tool():
+    async def today() -> list[dict[str, Any]]:
+        async with Client(server()) as client:
+            return [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in await client.list_tools()]
+
+    lockfile = locked_yesterday(anyio.run(today))
+    (result,) = calls(server(EnvelopeMiddleware(lockfile=lockfile)), ("refund", {"order_id": "ab"}))
+    assert result["content"] == [{"type": "text", "text": LOCKED_REFUND_TEXT}]
+    assert result["isError"] is True

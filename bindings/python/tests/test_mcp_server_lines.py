@@ -11,7 +11,8 @@ from typing import Any
 
 import anyio
 import pytest
-from failing_tools import CALLS, NAMES, SECRET, TOOLS, expected_result, logged_line, sent
+from failing_tools import CALLS, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, expected_result, locked_yesterday
+from failing_tools import logged_line, sent
 
 import mcp_envelope as me
 from mcp_envelope.mcp_server import MCP1, EnvelopeMCPServer
@@ -124,4 +125,24 @@ def test_an_unknown_tool_names_the_tools_in_the_servers_format():
         "next_action: Call one of the available tools instead, with the arguments its input schema asks for.\n"
         "retryable: true\n"
         f"available_actions: {json.dumps(NAMES, separators=(',', ':'))}"
+    )
+
+
+def test_with_a_lockfile_a_validation_error_tells_what_changed_in_the_tool():
+    async def today() -> list[dict[str, Any]]:
+        async with connect(server()) as client:
+            listed = (await client.list_tools()).model_dump(mode="json", by_alias=True, exclude_none=True)
+            return list(listed["tools"])
+
+    lockfile = locked_yesterday(anyio.run(today))
+    (result,) = calls(server(lockfile=lockfile), ("refund", {"order_id": "ab"}))
+    assert result["content"] == [{"type": "text", "text": LOCKED_REFUND_TEXT}]
+    assert result["isError"] is True
+
+
+def test_a_lockfile_the_core_cannot_read_is_refused_at_start():
+    with pytest.raises(me.SpecError) as refused:
+        server(lockfile='{"tools": 3}')
+    assert str(refused.value) == (
+        'the lock has no "tools" array: give a tools/list result, its tools array or a lockfile'
     )

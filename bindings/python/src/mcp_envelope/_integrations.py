@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from importlib.util import find_spec
 from typing import Any, TypeVar, Union
 
@@ -64,12 +64,15 @@ def error_answer(
 def arguments_answer(
     tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
     input_schema: Mapping[str, Any] | None = None, ledger: Ledger | None = None, locale: Locale | None = None,
+    deltas: Sequence[Mapping[str, Any]] | None = None,
 ) -> ToolResult:  # fmt: skip
     """The answer to arguments that failed the framework's own check of the tool's signature (`error`, the pydantic
     ValidationError): the `<validation_error>`, its field lines worded from `input_schema` (the tool's schema as
-    `tools/list` sends it) when given. Outside the ledger: the core words a repeat of it itself."""
+    `tools/list` sends it) when given, with the tool's BREAKING and RISKY contract `deltas` (a lockfile's, the core
+    picks them). Outside the ledger: the core words a repeat of it itself."""
     try:
-        return validation_error(tool, error, input=dict(arguments or {}), input_schema=input_schema, locale=locale)
+        return validation_error(tool, error, input=dict(arguments or {}), input_schema=input_schema, locale=locale,
+                                deltas=deltas)  # fmt: skip
     except Exception as refused:
         return exception_answer(tool, refused, arguments, format, ledger=ledger, locale=locale)
 

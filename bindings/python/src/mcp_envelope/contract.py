@@ -7,6 +7,7 @@ the mcp SDK's `ListToolsResult` is taken as its JSON."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from ._component import call_json
@@ -45,3 +46,32 @@ def contract_diff(lock: ToolList, tools: ToolList) -> list[dict[str, Any]]:
 def contract_diff_json(request: Any) -> str:
     """`contract-diff` for `{"lock", "tools"}` (a dict or its JSON text), as the component's exact JSON text."""
     return call_json("contract-diff", request)
+
+
+def listed(tools: Iterable[Any]) -> list[Any]:
+    """Tools as `tools/list` sends them, as JSON: an SDK `Tool` dumped by its wire names, FastMCP's `Tool` through
+    its `to_mcp_tool()`, a dict as it is."""
+    out = []
+    for tool in tools:
+        if callable(getattr(tool, "to_mcp_tool", None)):
+            tool = tool.to_mcp_tool()
+        out.append(_as_json(tool))
+    return out
+
+
+class LockedContract:
+    """An integration's lockfile (its text, or the parsed JSON), read at start, and the deltas from it to the tools
+    the server lists, computed once, at the first call that needs them. A lockfile the core cannot read is refused
+    here (SpecError), as a programmer's mistake."""
+
+    def __init__(self, lockfile: ToolList) -> None:
+        self.lock = json.loads(lockfile) if isinstance(lockfile, (str, bytes)) else _as_json(lockfile)
+        contract_diff(self.lock, [])  # refuses an unreadable lock now, not at the first failed call
+        self._deltas: list[dict[str, Any]] | None = None
+
+    async def deltas(self, list_tools: Callable[[], Awaitable[Iterable[Any]]]) -> list[dict[str, Any]]:
+        """The deltas to the tools `list_tools()` gives (once; the core keeps the failing tool's BREAKING and RISKY
+        ones when an envelope shows them)."""
+        if self._deltas is None:
+            self._deltas = contract_diff(self.lock, listed(await list_tools()))
+        return self._deltas

@@ -31,6 +31,7 @@ from pydantic import ValidationError as PydanticValidationError
 from ._component import ToolResult
 from ._integrations import LedgerChoice, Unanswerable, arguments_answer, error_answer, ledger_for, observed
 from ._integrations import returning_results_as
+from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
 from .ledger import Ledger
 from .recovery import unknown_tool
@@ -111,13 +112,19 @@ class EnvelopeMiddleware(Middleware):
     server talks to one client), or a function given the call's FastMCP `Context` that returns the ledger of the
     conversation it belongs to (None: no ledger for this call). A raised ToolError goes through
     `Ledger.failure`, every other result through `Ledger.observe`. Put the middleware first (outermost), so that
-    what other middleware raises is answered too."""
+    what other middleware raises is answered too.
+
+    `lockfile` (its text or parsed JSON; docs/contract-diff.md) is the contract a model learned: a
+    `<validation_error>` then also tells the model the failing tool's BREAKING and RISKY changes since, computed
+    once from the tools the server lists. A lockfile the core cannot read is refused here with a SpecError."""
 
     def __init__(
-        self, *, error_format: Format = "xml", ledger: LedgerChoice = None, locale: Locale | None = None
-    ) -> None:
+        self, *, error_format: Format = "xml", ledger: LedgerChoice = None, locale: Locale | None = None,
+        lockfile: ToolList | None = None,
+    ) -> None:  # fmt: skip
         self.error_format: Format = error_format
         self.ledger, self.locale = ledger, locale
+        self.contract = None if lockfile is None else LockedContract(lockfile)
 
     async def on_call_tool(
         self,
@@ -158,8 +165,9 @@ class EnvelopeMiddleware(Middleware):
             if raised_by_fastmcp(error):
                 listed = await self.listed_tools(context)
                 schema = next((tool.parameters for tool in listed if tool.name == name), None)  # its inputSchema
+                deltas = None if self.contract is None else await self.contract.deltas(lambda: self.listed_tools(context))
                 return arguments_answer(name, cause, arguments, format, input_schema=schema, ledger=ledger,
-                                        locale=locale)  # fmt: skip
+                                        locale=locale, deltas=deltas)  # fmt: skip
         original: BaseException = error
         if isinstance(error, FastMCPToolError):
             if not raised_by_fastmcp(error):  # the tool's own words for the model

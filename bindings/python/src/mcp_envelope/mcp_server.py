@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from importlib.util import find_spec
 from typing import Any, TypeVar
 
@@ -25,6 +25,7 @@ from pydantic import ValidationError as PydanticValidationError
 from ._component import ToolResult
 from ._integrations import LedgerChoice, Unanswerable, arguments_answer, error_answer, ledger_for
 from ._integrations import observed, returning_results_as
+from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
 from .ledger import Ledger
 from .recovery import unknown_tool
@@ -77,11 +78,12 @@ def is_argument_failure(error: BaseException, arguments_model: str | None = None
 def result_for_exception(
     tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
     ledger: Ledger | None = None, locale: Locale | None = None, input_schema: Mapping[str, Any] | None = None,
-    arguments_model: str | None = None,
+    arguments_model: str | None = None, deltas: Sequence[Mapping[str, Any]] | None = None,
 ) -> CallToolResult:  # fmt: skip
     """The `CallToolResult` a failed call of `tool` answers with: a raised `ToolError` as its envelope; arguments
     that failed the SDK's own check (`is_argument_failure`) as a `<validation_error>`, its field lines worded from
-    `input_schema` (the tool's schema as `tools/list` sends it) when given; anything else, or an envelope the
+    `input_schema` (the tool's schema as `tools/list` sends it) when given, with the contract `deltas` given;
+    anything else, or an envelope the
     component refuses, as the component's `exception_result`: INTERNAL_ERROR quoting a fresh correlation id, its
     log line (the traceback) logged. With a `ledger`, a `<tool_error>` goes through it. An MCPError, a
     protocol-level answer, is raised again."""
@@ -91,7 +93,7 @@ def result_for_exception(
     try:
         if is_argument_failure(error, arguments_model):
             answer = arguments_answer(tool, cause or error, arguments, format, input_schema=input_schema,
-                                      ledger=ledger, locale=locale)  # fmt: skip
+                                      ledger=ledger, locale=locale, deltas=deltas)  # fmt: skip
         else:
             original = cause if isinstance(error, SDKToolError) and cause is not None else error
             answer = error_answer(tool, original, arguments, format, ledger=ledger, locale=locale)
@@ -137,12 +139,18 @@ class EnvelopeMCPServer(SDKServer):
     `ledger` adds the repeat ledger, which belongs to one conversation: a `Ledger` used for every call (a stdio
     server talks to one client), or a function given the call's `Context` that returns the ledger of the
     conversation it belongs to (None: no ledger for this call). Which calls form one conversation is the
-    host's to say: the protocol's 2026-07-28 requests carry no session, and the SDK keeps none for them."""
+    host's to say: the protocol's 2026-07-28 requests carry no session, and the SDK keeps none for them.
+
+    `lockfile` (its text or parsed JSON, as `mcp-envelope contract lock` writes it; docs/contract-diff.md) is the
+    contract a model learned: a `<validation_error>` then also tells the model the failing tool's BREAKING and
+    RISKY changes since (`<contract_awareness>`, five at most), computed once from the tools this server lists. A
+    lockfile the core cannot read is refused here with a SpecError."""
 
     def __init__(
         self, *args: Any, error_format: Format = "xml", ledger: LedgerChoice = None, locale: Locale | None = None,
-        **kwargs: Any,
+        lockfile: ToolList | None = None, **kwargs: Any,
     ) -> None:  # fmt: skip
+        self.contract = None if lockfile is None else LockedContract(lockfile)
         super().__init__(*args, **kwargs)
         self.error_format: Format = error_format
         self.ledger, self.locale = ledger, locale
@@ -179,9 +187,12 @@ class EnvelopeMCPServer(SDKServer):
                 tools = [tool.name for tool in await self.list_tools()]
                 return CallToolResult.model_validate(unknown_tool(name, tools, format=self.error_format))
             model = self.arguments_model(name)
-            schema = await self.listed_input_schema(name) if is_argument_failure(error, model) else None
+            schema, deltas = None, None
+            if is_argument_failure(error, model):
+                schema = await self.listed_input_schema(name)
+                deltas = None if self.contract is None else await self.contract.deltas(self.list_tools)
             return result_for_exception(name, error, arguments, self.error_format, ledger=ledger, locale=self.locale,
-                                        input_schema=schema, arguments_model=model)  # fmt: skip
+                                        input_schema=schema, arguments_model=model, deltas=deltas)  # fmt: skip
         if ledger is not None and isinstance(result, CallToolResult):
             return through_ledger(ledger, name, result, arguments)
         return result
