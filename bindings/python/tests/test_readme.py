@@ -121,3 +121,8 @@ def test_the_framework_example_runs_and_the_model_reads_what_the_readme_says(hea
     [fresh] = set(re.findall(r"err_[0-9a-f]{12}", texts[2]))
     assert "\n\n".join(texts).replace(fresh, "err_4f1c9a07d2b8") == reads
     assert any(fresh in r.getMessage() and "password=hunter2" in r.getMessage() for r in caplog.records)
+
+
+def test_the_contract_changes_python_example_runs():
+    [code] = python_blocks(section("Contract changes: lockfile and diff"))
+    run(code, "README.md (Contract changes)")
