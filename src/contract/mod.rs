@@ -10,6 +10,7 @@
 //! is ours: JSON Schema crates validate instances; none compares two
 //! schemas for what a caller of the old one now meets.
 
+mod keywords;
 mod lockfile;
 mod schema;
 mod tool;
