@@ -62,6 +62,14 @@ impl Guest for Component {
         crate::recovery::empty_result_json(&spec).map_err(|e| e.0)
     }
 
+    fn contract_lock(tools: String) -> Result<String, String> {
+        crate::contract::lock_json(&tools).map_err(|e| e.0)
+    }
+
+    fn contract_diff(request: String) -> Result<String, String> {
+        crate::contract::diff_json(&request).map_err(|e| e.0)
+    }
+
     fn decide(tool_result: String) -> Result<String, String> {
         crate::decide::decide_json(&tool_result).map_err(|e| e.0)
     }

@@ -86,6 +86,7 @@ macro_rules! string_enum {
 
 pub mod backoff;
 pub mod code;
+pub mod contract;
 mod cut;
 pub mod decide;
 pub mod delta;

@@ -181,7 +181,7 @@ fn usage_errors_exit_2() {
     for (args, line) in [
         (
             &[][..],
-            "mcp-envelope: no command given (commands: render, result, validate, parse, exception, upstream, access, empty, partial, audit); see 'mcp-envelope --help'",
+            "mcp-envelope: no command given (commands: render, result, validate, parse, exception, upstream, access, empty, partial, audit, contract); see 'mcp-envelope --help'",
         ),
         (&["draw"][..], "mcp-envelope: unrecognized subcommand 'draw'; see 'mcp-envelope --help'"),
         (
@@ -199,6 +199,14 @@ fn usage_errors_exit_2() {
         (
             &["render", "a.json", "b.json"][..],
             "mcp-envelope: unexpected argument 'b.json' found; see 'mcp-envelope render --help'",
+        ),
+        (
+            &["contract"][..],
+            "mcp-envelope: no contract command given (commands: lock, diff); see 'mcp-envelope contract --help'",
+        ),
+        (
+            &["contract", "diff", "tools.json"][..],
+            "mcp-envelope: the following required arguments were not provided: --lock <LOCKFILE>; see 'mcp-envelope contract diff --help'",
         ),
         (
             &["--verbose"][..],
@@ -661,4 +669,112 @@ fn audit_refuses_what_it_cannot_run() {
         silent.stderr
     );
     std::fs::remove_file(plan).unwrap();
+}
+
+/// Yesterday's tools and today's: `refund_order` gained a required field,
+/// lost an upper bound, and `get_invoice` was reworded.
+const TOOLS_BEFORE: &str = r#"{"tools":[{"name":"refund_order","inputSchema":{"type":"object","properties":{"order_id":{"type":"string"},"amount":{"type":"number","maximum":10000.0}},"required":["order_id"]}},{"name":"get_invoice","description":"Fetch one invoice","inputSchema":{"type":"object"}}]}"#;
+const TOOLS_AFTER: &str = r#"{"tools":[{"name":"get_invoice","description":"Fetch one invoice by id","inputSchema":{"type":"object"}},{"name":"refund_order","inputSchema":{"type":"object","properties":{"order_id":{"type":"string"},"amount":{"type":"number"},"reason":{"type":"string"}},"required":["order_id","reason"]}}]}"#;
+
+/// A lockfile written by `contract lock`, in a temporary file of the test's own (`name`).
+fn lockfile(name: &str, tools: &str) -> std::path::PathBuf {
+    let run = cli(&["contract", "lock"], tools);
+    assert_eq!((run.status, run.stderr.as_str()), (0, ""));
+    let path = std::env::temp_dir().join(format!("mcp-envelope-{name}-{}.lock.json", std::process::id()));
+    std::fs::write(&path, run.stdout).unwrap();
+    path
+}
+
+#[test]
+fn contract_lock_writes_the_canonical_lockfile() {
+    let run = cli(&["contract", "lock", "-"], TOOLS_BEFORE);
+    assert_eq!(run.status, 0);
+    assert!(
+        run.stdout.starts_with("{\n  \"lockfileVersion\": 1,\n  \"sha256\": \""),
+        "{}",
+        run.stdout
+    );
+    // Tools by name, keys sorted, `10000.0` spelled as the core spells numbers.
+    let at = |needle: &str| {
+        run.stdout
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} in {}", run.stdout))
+    };
+    assert!(at("\"get_invoice\"") < at("\"refund_order\""));
+    assert!(at("\"maximum\": 10000,\n") > 0);
+    assert!(run.stdout.ends_with("\n  ]\n}\n"));
+    // The lockfile locks to itself.
+    let again = cli(&["contract", "lock"], &run.stdout);
+    assert_eq!(again.stdout, run.stdout);
+}
+
+#[test]
+fn contract_diff_exits_1_on_a_breaking_change_and_prints_the_deltas() {
+    let lock = lockfile("diff", TOOLS_BEFORE);
+    let lock_arg = lock.to_str().unwrap();
+    let run = cli(&["contract", "diff", "--lock", lock_arg], TOOLS_AFTER);
+    assert_eq!(run.status, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        concat!(
+            r#"[{"severity":"COSMETIC","action":"get_invoice","field":"(tool).description","description":"get_invoice's description changed","before":"Fetch one invoice","after":"Fetch one invoice by id"},"#,
+            r#"{"severity":"SAFE","action":"refund_order","field":"amount","description":"amount no longer has a maximum","before":"at most 10000"},"#,
+            r#"{"severity":"BREAKING","action":"refund_order","field":"reason","description":"reason is a new required field"}]"#,
+            "\n"
+        )
+    );
+    let text = cli(
+        &["contract", "diff", "--lock", lock_arg, "--format", "text"],
+        TOOLS_AFTER,
+    );
+    assert_eq!(
+        (text.status, text.stdout.as_str()),
+        (
+            1,
+            "BREAKING  refund_order  reason: reason is a new required field\n\
+             SAFE      refund_order  amount: amount no longer has a maximum (was at most 10000)\n\
+             COSMETIC  get_invoice  (tool).description: get_invoice's description changed (was Fetch one invoice)\n\
+             3 changes: 1 BREAKING, 0 RISKY, 1 SAFE, 1 COSMETIC\n"
+        )
+    );
+    // The same list again: nothing changed, exit 0.
+    let same = cli(&["contract", "diff", "--lock", lock_arg], TOOLS_BEFORE);
+    assert_eq!((same.status, same.stdout.as_str()), (0, "[]\n"));
+    std::fs::remove_file(lock).unwrap();
+}
+
+#[test]
+fn contract_diff_exits_2_on_bad_input() {
+    let lock = lockfile("bad-input", TOOLS_BEFORE);
+    let lock_arg = lock.to_str().unwrap();
+    let run = cli(
+        &["contract", "diff", "--lock", lock_arg],
+        "{\"tools\": [{\"title\": \"x\"}]}",
+    );
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (2, "", "mcp-envelope: stdin: tools[0] has no \"name\" string\n")
+    );
+    let missing = cli(
+        &["contract", "diff", "--lock", "/nonexistent/tools.lock.json"],
+        TOOLS_AFTER,
+    );
+    assert_eq!(missing.status, 2);
+    assert!(
+        missing
+            .stderr
+            .starts_with("mcp-envelope: cannot read /nonexistent/tools.lock.json: "),
+        "{}",
+        missing.stderr
+    );
+    // A lockfile edited by hand no longer matches its hash.
+    let edited = std::fs::read_to_string(&lock).unwrap().replace("10000", "20000");
+    std::fs::write(&lock, edited).unwrap();
+    let run = cli(&["contract", "diff", "--lock", lock_arg], TOOLS_AFTER);
+    assert_eq!(run.status, 2);
+    assert_eq!(
+        run.stderr,
+        format!("mcp-envelope: {lock_arg}: its sha256 does not match its tools (edited by hand?): write it again with `contract lock`\n")
+    );
+    std::fs::remove_file(lock).unwrap();
 }

@@ -22,9 +22,13 @@ struct Connected {
 }
 
 async fn connect() -> Connected {
+    connect_with(EnvelopeServer::new(Billing::new())).await
+}
+
+async fn connect_with(server: EnvelopeServer<Billing>) -> Connected {
     let log = Arc::new(Mutex::new(Vec::new()));
     let lines = Arc::clone(&log);
-    let server = EnvelopeServer::new(Billing::new()).log_with(move |line| lines.lock().unwrap().push(line.to_owned()));
+    let server = server.log_with(move |line| lines.lock().unwrap().push(line.to_owned()));
     let (server_end, client_end) = tokio::io::duplex(64 * 1024);
     tokio::spawn(async move {
         let running = server.serve(server_end).await.expect("the server starts");
@@ -215,6 +219,59 @@ async fn a_wrong_optional_field_is_worded_from_its_one_branch() {
     assert_eq!(
         text,
         "created for jo@example.com in EUR: 0 units of [], shipped to Porto"
+    );
+}
+
+#[tokio::test]
+async fn with_a_lockfile_a_validation_error_tells_what_changed_in_the_tool() {
+    // Yesterday's contract, as a lockfile: the server's list today, with
+    // `refund` then taking no `amount_cents` and an `invoice_id` of at most 8 characters.
+    let today = connect().await.client.list_all_tools().await.expect("tools/list");
+    let mut yesterday = serde_json::to_value(&today).unwrap();
+    let refund = yesterday
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|t| t["name"] == "refund")
+        .unwrap();
+    let schema = &mut refund["inputSchema"];
+    schema["properties"].as_object_mut().unwrap().remove("amount_cents");
+    schema["required"] = json!(["invoice_id"]);
+    schema["properties"]["invoice_id"]["maxLength"] = json!(8);
+    let lockfile = mcp_envelope::contract::lock_json(&yesterday.to_string()).unwrap();
+
+    let server = connect_with(EnvelopeServer::new(Billing::new()).lockfile(&lockfile).unwrap()).await;
+    let (text, is_error) = server.text_of("refund", json!({"invoice_id": 7})).await;
+    assert_eq!(
+        text,
+        "\
+<validation_error action=\"refund\">
+  <field name=\"invoice_id\">Wrong type. You sent: 7. Expected a string.</field>
+  <field name=\"amount_cents\">Missing required field. You sent: nothing. Expected an integer.</field>
+  <contract_awareness>
+    <delta severity=\"BREAKING\" action=\"refund\" field=\"amount_cents\">amount_cents is a new required field</delta>
+  </contract_awareness>
+  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+</validation_error>"
+    );
+    assert_eq!(is_error, Some(true));
+    // The SAFE loosening (invoice_id's maximum length gone) is not the model's to hear.
+    let deltas = mcp_envelope::contract::diff(
+        &mcp_envelope::contract::read_tools(&lockfile, "the lock").unwrap(),
+        &mcp_envelope::contract::tools_of(serde_json::to_value(&today).unwrap(), "today").unwrap(),
+    );
+    let severities: Vec<&str> = deltas.iter().map(|d| d.severity.as_str()).collect();
+    assert_eq!(severities, ["SAFE", "BREAKING"]);
+}
+
+#[test]
+fn a_lockfile_the_core_cannot_read_is_refused_at_start() {
+    let Err(refused) = EnvelopeServer::new(Billing::new()).lockfile("{\"tools\": 3}") else {
+        panic!("a lockfile without tools is refused")
+    };
+    assert_eq!(
+        refused.0,
+        "the lockfile has no \"tools\" array: give a tools/list result, its tools array or a lockfile"
     );
 }
 

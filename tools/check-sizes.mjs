@@ -20,13 +20,19 @@
 // written by hand, saved 4.6 KB of that); the budget moved to 415 KB / 185 KB.
 // Then the idempotency store and the in-call backoff (their JSON read and
 // written by hand to fit) and one spelling for the numbers a field line
-// shows (validation/number.rs): 417,911 / 185,464; the budget is 425 KB / 190 KB.
+// shows (validation/number.rs): 417,911 / 185,464; the budget was 425 KB / 190 KB.
+// Issue 17 put the contract diff in the core, so that every host classifies a
+// tool-list change alike: the lockfile (canonical JSON, sha2's SHA-256: 4 KB)
+// and the schema walk with its wording (about 44 KB raw; its type sets as
+// small lists rather than BTreeSets and its two sorts by hand saved 23 KB):
+// 469,949 / 207,147, past issue 14's 200 KB gzip ceiling by 7 KB, which is
+// the diff's price. The budget is 475 KB / 210 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 425_000, gzip: 190_000 };
+const BUDGET = { raw: 475_000, gzip: 210_000 };
 const args = process.argv.slice(2);
 // --no-budget: report only (the opt-level variants scripts/bench measures).
 const noBudget = args.includes('--no-budget');

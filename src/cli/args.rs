@@ -96,6 +96,49 @@ pub enum Command {
     /// client takes on it (`decide`) against the right one (docs/audit.md).
     /// Exit status 1 when the score is below `--min-score`.
     Audit(Audit),
+    /// Locks a server's tool list, and tells what changed against the lock.
+    ///
+    /// `contract lock` writes the lockfile of a tools/list result; `contract
+    /// diff --lock LOCKFILE` prints the changes from it to today's list, each
+    /// BREAKING, RISKY, SAFE or COSMETIC, and exits 1 when one is BREAKING
+    /// (docs/contract-diff.md).
+    Contract(Contract),
+}
+
+#[derive(Debug, Args)]
+pub struct Contract {
+    #[command(subcommand)]
+    pub command: ContractCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ContractCommand {
+    /// Writes the lockfile of a tools/list result (JSON).
+    ///
+    /// Reads a tools/list result, a JSON-RPC response carrying one, or its
+    /// `tools` array, and prints the lockfile: `{"lockfileVersion",
+    /// "sha256", "tools"}`, the tools sorted by name, every key sorted, one
+    /// spelling for numbers, two-space indents. Commit it beside the server.
+    Lock(Input),
+    /// Prints what changed from a lockfile to today's tool list.
+    ///
+    /// Reads today's tools/list result (or its tools array, or another
+    /// lockfile) and prints the contract deltas as a JSON array, or with
+    /// `--format text` one line each. Exit status 1 when any is BREAKING, 0
+    /// otherwise, 2 for bad input: a release gate for CI.
+    Diff(ContractDiff),
+}
+
+#[derive(Debug, Args)]
+pub struct ContractDiff {
+    /// The lockfile `contract lock` wrote (or any tools/list result).
+    #[arg(long, value_name = "LOCKFILE")]
+    pub lock: PathBuf,
+    /// `json` (an array of deltas) or `text` (one line each, for people).
+    #[arg(long, value_name = "FORMAT", default_value = "json", value_parser = ["json", "text"])]
+    pub format: String,
+    #[command(flatten)]
+    pub input: Input,
 }
 
 /// Where the input comes from.

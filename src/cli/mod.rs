@@ -3,8 +3,9 @@
 
 mod args;
 mod audit;
+mod contract;
 
-use args::{Audit, Cli, Command, Envelope, Input, Partial, Validate};
+use args::{Audit, Cli, Command, ContractCommand, ContractDiff, Envelope, Input, Partial, Validate};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use mcp_envelope::partial::{partial_result_json, render_partial_json};
@@ -42,6 +43,10 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
         Command::Result(Envelope { format, input }) => call_tool_result(&error_spec(&input)?, format),
         Command::Validate(command) => validate(command)?,
         Command::Audit(command) => return audit(command),
+        Command::Contract(command) => match command.command {
+            ContractCommand::Lock(input) => from_json(&input, mcp_envelope::contract::lock_json)?,
+            ContractCommand::Diff(command) => return contract_diff(command),
+        },
         Command::Parse(input) => parse_any(&read(&input)?)?,
         Command::Exception(input) => from_json(&input, exception_result_json)?,
         Command::Upstream(input) => from_json(&input, upstream_error_json)?,
@@ -67,33 +72,49 @@ fn usage(e: &clap::Error, args: &[OsString]) -> Failure {
     let flat = |paragraph: &str| paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
     let first = paragraphs.next().unwrap_or("bad usage");
     let mut message = flat(first.strip_prefix("error: ").unwrap_or(first));
-    if e.kind() == ErrorKind::MissingSubcommand {
-        message = format!("no command given ({})", command_names());
+    // The command (and subcommand: `contract diff`) the words name, whose help to point at.
+    let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let cli = Cli::command();
+    let mut named = Vec::new();
+    let mut here = &cli;
+    for word in words {
+        match here.find_subcommand(word) {
+            Some(sub) => {
+                named.push(word);
+                here = sub;
+            }
+            None => break,
+        }
+    }
+    if matches!(
+        e.kind(),
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        message = match named.last() {
+            Some(name) => format!("no {name} command given (commands: {})", subcommand_names(here)),
+            None => format!("no command given (commands: {})", subcommand_names(here)),
+        };
     }
     for tip in paragraphs.filter_map(|p| p.strip_prefix("tip: ")) {
         message.push_str(&format!(" ({})", flat(tip)));
     }
-    // The subcommand whose help to point at, when the words name one.
-    let command = args
-        .get(1)
-        .and_then(|a| a.to_str())
-        .filter(|name| Cli::command().find_subcommand(name).is_some());
-    let help = match command {
-        Some(name) => format!("mcp-envelope {name} --help"),
-        None => "mcp-envelope --help".to_owned(),
-    };
+    let help = ["mcp-envelope"]
+        .into_iter()
+        .chain(named)
+        .chain(["--help"])
+        .collect::<Vec<_>>()
+        .join(" ");
     (2, format!("{message}; see '{help}'"))
 }
 
-/// `commands: render, result, …`
-fn command_names() -> String {
-    let command = Cli::command();
-    let names: Vec<_> = command
+/// `render, result, …`: the subcommands of `command`.
+fn subcommand_names(command: &clap::Command) -> String {
+    let names: Vec<&str> = command
         .get_subcommands()
-        .map(|c| c.get_name().to_owned())
-        .filter(|name| name != "help")
+        .map(|c| c.get_name())
+        .filter(|name| *name != "help")
         .collect();
-    format!("commands: {}", names.join(", "))
+    names.join(", ")
 }
 
 fn validate(
@@ -136,6 +157,27 @@ fn audit(command: Audit) -> Result<Outcome, Failure> {
         report.to_table()
     };
     Ok(if report.percent() < command.min_score {
+        Outcome::Scored(output, 1)
+    } else {
+        Outcome::Output(output)
+    })
+}
+
+/// The deltas from the lockfile to the input's tools; status 1 when one is BREAKING.
+fn contract_diff(command: ContractDiff) -> Result<Outcome, Failure> {
+    use mcp_envelope::contract::{diff, read_tools};
+    use mcp_envelope::delta::DeltaSeverity;
+    let lock_name = command.lock.display().to_string();
+    let lock = std::fs::read_to_string(&command.lock).map_err(|e| (2, format!("cannot read {lock_name}: {e}")))?;
+    let before = read_tools(&lock, &lock_name).map_err(|e| (2, e.0))?;
+    let after = read_tools(&read(&command.input)?, &source_name(&command.input)).map_err(|e| (2, e.0))?;
+    let deltas = diff(&before, &after);
+    let output = if command.format == "text" {
+        contract::deltas_text(&deltas)
+    } else {
+        serde_json::to_string(&deltas).unwrap_or_default()
+    };
+    Ok(if deltas.iter().any(|d| d.severity == DeltaSeverity::Breaking) {
         Outcome::Scored(output, 1)
     } else {
         Outcome::Output(output)

@@ -14,6 +14,7 @@ use jsonschema::paths::{Location, LocationSegment};
 use jsonschema::{ValidationError, Validator};
 use serde_json::{json, Map, Value};
 
+use crate::delta::ContractDelta;
 use crate::validation::{validation_from_json, validation_result};
 
 /// What checking a call's arguments found.
@@ -41,8 +42,9 @@ struct Compiled {
 
 impl InputSchemas {
     /// Checks `arguments` (absent: an empty object, as rmcp's `Parameters`
-    /// reads them) against `tool`'s input schema.
-    pub(crate) fn check(&self, tool: &Tool, arguments: Option<&JsonObject>) -> ArgumentCheck {
+    /// reads them) against `tool`'s input schema; a failure's envelope lists
+    /// the BREAKING and RISKY `deltas` of the tool (the core picks them).
+    pub(crate) fn check(&self, tool: &Tool, arguments: Option<&JsonObject>, deltas: &[ContractDelta]) -> ArgumentCheck {
         let validator = match self.validator(tool) {
             Ok(validator) => validator,
             Err(why) => return ArgumentCheck::Unchecked(why),
@@ -64,6 +66,7 @@ impl InputSchemas {
             "jsonSchemaErrors": errors,
             "arguments": arguments,
             "inputSchema": schema,
+            "deltas": deltas,
         });
         match validation_from_json(&spec.to_string()) {
             Ok(spec) => match super::result_from_json(&validation_result(&spec)) {

@@ -7,7 +7,7 @@ use std::fmt;
 use std::hash::{BuildHasher, Hasher, RandomState};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use ::rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, PaginatedRequestParams, Tool};
@@ -16,6 +16,9 @@ use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 use futures::FutureExt;
 
 use super::input_schema::{ArgumentCheck, InputSchemas};
+use crate::contract::{diff, read_tools, tools_of};
+use crate::delta::ContractDelta;
+use crate::error::SpecError;
 use crate::ledger::Ledger;
 use crate::locale::Locale;
 use crate::recovery::{exception_result, fresh_correlation_id, unknown_tool};
@@ -65,6 +68,15 @@ pub struct EnvelopeServer<H> {
     input_schemas: Arc<InputSchemas>,
     /// The session's repeat ledger, when one is kept (one stdio client: one session).
     ledger: Option<Arc<Mutex<Ledger>>>,
+    /// The contract a model learned, when a lockfile was given.
+    contract: Option<Arc<Contract>>,
+}
+
+/// A lockfile's tools, and the deltas from them to the tools the inner
+/// handler lists, computed at the first failed argument check.
+struct Contract {
+    locked: Vec<crate::contract::Tool>,
+    deltas: OnceLock<Vec<ContractDelta>>,
 }
 
 impl<H: ServerHandler> EnvelopeServer<H> {
@@ -79,7 +91,23 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             log: Arc::new(|line: &str| tracing::error!(target: "mcp_envelope", "{line}")),
             input_schemas: Arc::default(),
             ledger: None,
+            contract: None,
         }
+    }
+
+    /// The contract the model learned, as a lockfile's text (`mcp-envelope
+    /// contract lock`; docs/contract-diff.md): a call whose arguments fail
+    /// the schema then hears, in its `<validation_error>`, the BREAKING and
+    /// RISKY changes of that tool since the lock (five at most). The deltas
+    /// are computed once, from the tools the inner handler lists. A lockfile
+    /// the core cannot read is refused here, at start.
+    pub fn lockfile(mut self, lockfile: &str) -> Result<Self, SpecError> {
+        let locked = read_tools(lockfile, "the lockfile")?;
+        self.contract = Some(Arc::new(Contract {
+            locked,
+            deltas: OnceLock::new(),
+        }));
+        Ok(self)
     }
 
     /// Sends every tool result through `ledger`, the repeat ledger of the one
@@ -171,7 +199,13 @@ impl<H: ServerHandler> EnvelopeServer<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if let (Some(tool), true) = (&tool, self.validate_arguments) {
-            match self.input_schemas.check(tool, request.arguments.as_ref()) {
+            let mut check = self.input_schemas.check(tool, request.arguments.as_ref(), &[]);
+            if let (ArgumentCheck::Invalid(_), Some(contract)) = (&check, &self.contract) {
+                // Checked again with the deltas: the cost falls on failed calls only.
+                let deltas = self.contract_deltas(contract, &context).await;
+                check = self.input_schemas.check(tool, request.arguments.as_ref(), deltas);
+            }
+            match check {
                 ArgumentCheck::Valid => {}
                 ArgumentCheck::Invalid(result) => return Ok(result.into()),
                 ArgumentCheck::Unchecked(why) => tracing::warn!(target: "mcp_envelope", "{why}"),
@@ -189,6 +223,26 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             Ok(answer) => answer,
             Err(panic) => Ok(self.internal_error(&name, &PanicText(panic_text(panic.as_ref())))),
         }
+    }
+
+    /// The deltas from the lockfile to the tools listed now, computed once;
+    /// none while the tools cannot be listed.
+    async fn contract_deltas<'c>(
+        &self,
+        contract: &'c Contract,
+        context: &RequestContext<RoleServer>,
+    ) -> &'c [ContractDelta] {
+        if contract.deltas.get().is_none() {
+            let listed = self.listed_tools(context).await.unwrap_or_default();
+            let current = serde_json::to_value(&listed).map_err(|e| SpecError(e.to_string()));
+            match current.and_then(|tools| tools_of(tools, "the listed tools")) {
+                Ok(current) => {
+                    let _ = contract.deltas.set(diff(&contract.locked, &current));
+                }
+                Err(why) => tracing::warn!(target: "mcp_envelope", "no contract deltas: {why}"),
+            }
+        }
+        contract.deltas.get().map_or(&[], Vec::as_slice)
     }
 
     /// Every tool the inner handler lists, or `None` when it lists none.
@@ -245,6 +299,7 @@ impl<H: Clone> Clone for EnvelopeServer<H> {
             input_schemas: Arc::clone(&self.input_schemas),
             // One ledger for the clones: they serve the same session.
             ledger: self.ledger.clone(),
+            contract: self.contract.clone(),
         }
     }
 }
@@ -257,6 +312,7 @@ impl<H: fmt::Debug> fmt::Debug for EnvelopeServer<H> {
             .field("locale", &self.locale)
             .field("validate_arguments", &self.validate_arguments)
             .field("ledger", &self.ledger.is_some())
+            .field("lockfile", &self.contract.is_some())
             .finish_non_exhaustive()
     }
 }

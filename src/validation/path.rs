@@ -48,29 +48,31 @@ fn uncapped_field_name(path: &[PathSegment]) -> String {
                 out.push_str(&i.to_string());
                 out.push(']');
             }
-            PathSegment::Key(key) if is_plain_key(key) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(key);
-            }
-            PathSegment::Key(key) => {
-                // Single quotes keep the attribute free of &quot; noise.
-                out.push_str("['");
-                for c in key.chars() {
-                    match c {
-                        '\'' | '\\' => {
-                            out.push('\\');
-                            out.push(c);
-                        }
-                        c => out.push(c),
-                    }
-                }
-                out.push_str("']");
-            }
+            PathSegment::Key(key) => push_key(&mut out, key),
         }
     }
     out
+}
+
+/// Appends one key to a field name: `.key` (no dot first), or `['a.b']`
+/// for a key that would be ambiguous.
+pub(crate) fn push_key(out: &mut String, key: &str) {
+    if is_plain_key(key) {
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(key);
+        return;
+    }
+    // Single quotes keep the attribute free of &quot; noise.
+    out.push_str("['");
+    for c in key.chars() {
+        if matches!(c, '\'' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push_str("']");
 }
 
 /// A key that reads unambiguously without quotes.

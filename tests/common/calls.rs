@@ -15,6 +15,8 @@ pub fn native(name: &str, input: &str) -> Result<String, String> {
         "backoff" => mcp_envelope::backoff::backoff_json(input).map_err(|e| e.0),
         "decide" => mcp_envelope::decide::decide_json(input).map_err(|e| e.0),
         "unknown-tool" => mcp_envelope::unknown_tool_json(input).map_err(|e| e.0),
+        "contract-lock" => mcp_envelope::contract::lock_json(input).map_err(|e| e.0),
+        "contract-diff" => mcp_envelope::contract::diff_json(input).map_err(|e| e.0),
         "limits" => mcp_envelope::limits::limits_json(input).map_err(|e| e.0),
         _ => panic!("no native function for the call {name:?}: add a row to tests/common/calls.rs"),
     }

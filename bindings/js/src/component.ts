@@ -117,6 +117,8 @@ export const readEnvelope = (text: string): string => call((c) => c.readEnvelope
 export const errorOfResult = (toolResult: string): string | undefined => call((c) => c.errorOfResult(toolResult));
 export const decide = (toolResult: string): string => call((c) => c.decide(toolResult));
 export const backoff = (request: string): string => call((c) => c.backoff(request));
+export const contractLock = (tools: string): string => call((c) => c.contractLock(tools));
+export const contractDiff = (request: string): string => call((c) => c.contractDiff(request));
 
 // jco 1.10.2 frees a resource through `Symbol.dispose` (or `Symbol.for('dispose')` where there is none).
 const disposeSymbol: symbol = (Symbol as { dispose?: symbol }).dispose ?? Symbol.for('dispose');

@@ -26,5 +26,7 @@ export { Ledger } from './ledger.js';
 export { Idempotency, withIdempotency } from './idempotency.js';
 export type { IdempotencyBegin, IdempotencyCallOptions, IdempotencyFinish, IdempotencyOptions, WithIdempotencyOptions } from './idempotency.js';
 export { backoff, backoffJson, retryWithin } from './backoff.js';
+export { contractDiff, contractDiffJson, contractLock, contractLockJson } from './contract.js';
+export type { ToolList } from './contract.js';
 export type { BackoffRequest, BackoffStep, ProgressExtra, RetryWithinOptions } from './backoff.js';
 export { useCoreModule } from './component.js';

@@ -61,6 +61,30 @@ def test_the_wheel_installs_in_a_fresh_venv_and_renders_the_seed(wheel, tmp_path
     python = fresh_venv(tmp_path)
     subprocess.run([str(python), *PIP, "-c", str(PACKAGE_DIR / "requirements-runtime.txt"), str(wheel)], check=True)
     renders_the_seed(python, tmp_path, seed_invoice)
+    # No framework installed: each integration's import names its extra.
+    for module, framework, extra in [("mcp_server", "mcp", "mcp"), ("fastmcp", "fastmcp", "fastmcp")]:
+        done = subprocess.run([str(python), "-c", f"import mcp_envelope.{module}"], capture_output=True, text=True,
+                              cwd=tmp_path)  # fmt: skip
+        assert done.returncode == 1
+        assert done.stderr.endswith(
+            f"ModuleNotFoundError: mcp_envelope.{module} needs the '{framework}' package, which is not installed: "
+            f"pip install 'mcp-envelope[{extra}]'\n"
+        )
+
+
+def test_the_extras_name_their_frameworks_and_the_package_imports_none(wheel, tmp_path):
+    with zipfile.ZipFile(wheel) as z:
+        metadata = next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
+    assert "Provides-Extra: mcp\nRequires-Dist: mcp!=2.0.*,!=2.1.*,!=2.2.*,<3,>=1.30; extra == 'mcp'" in metadata
+    assert "Provides-Extra: fastmcp\nRequires-Dist: fastmcp<5,>=4.2.3; extra == 'fastmcp'" in metadata
+    # Here both frameworks are installed; importing the package loads neither.
+    script = (
+        "import sys, mcp_envelope\n"
+        "mcp_envelope.render({'code': 'X', 'message': 'y'})\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'fastmcp', 'mcp_types')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert done.stdout == "[]\n"
 
 
 def test_pip_install_from_the_clone_takes_the_built_component(tmp_path, seed_invoice):

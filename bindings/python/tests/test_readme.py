@@ -1,11 +1,16 @@
-"""The repository README's Python runs as written: the quick start, and the Python example of each recovery
-feature (one per "###" section of "Recovery features", next to the Rust and TypeScript ones)."""
+"""The READMEs' Python runs as written: the repository README's quick start and the Python example of each
+recovery feature (one per "###" section of "Recovery features", next to the Rust and TypeScript ones), and the
+package README's server for each framework, called through that framework's own client."""
 
 from __future__ import annotations
 
+import logging
 import re
+from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 
 README = Path(__file__).resolve().parents[3] / "README.md"
@@ -46,3 +51,78 @@ def test_each_recovery_feature_has_one_python_example():
 def test_the_recovery_feature_example_runs(title):
     [code] = feature_examples()[title]
     run(code, f"README.md (Recovery features: {title})")
+
+
+# The package README opens with one server per framework; each runs here in the environment holding its framework
+# (the mcp SDK 1.x one in .venv-mcp1: scripts/test-python runs this file's framework tests there too).
+PACKAGE_README = Path(__file__).resolve().parents[1] / "README.md"
+MCP1 = find_spec("mcp.server.mcpserver") is None
+FRAMEWORKS = {  # heading: (the extra, the server's name in the example, the line of mcp it runs on)
+    "The `mcp` SDK 2.x: `MCPServer`": ("mcp", "server", "2"),
+    "The `mcp` SDK 1.x: `FastMCP`": ("mcp", "mcp", "1"),
+    "FastMCP (the `fastmcp` package, 4.x)": ("fastmcp", "server", "2"),
+}
+HERE = [heading for heading, (_, _, line) in FRAMEWORKS.items() if (line == "1") == MCP1]
+
+
+def package_section(heading: str) -> str:
+    return PACKAGE_README.read_text(encoding="utf-8").split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def framework_examples() -> dict[str, str]:
+    parts = re.split(r"\n### (.+)\n", package_section("In an MCP server"))
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+def test_the_package_readme_opens_with_one_server_per_framework_and_its_extra():
+    readme = PACKAGE_README.read_text(encoding="utf-8")
+    assert readme.index("\n## ") == readme.index("\n## In an MCP server\n")  # the first section
+    examples = framework_examples()
+    assert list(examples) == [*FRAMEWORKS, "What the model reads"]
+    for heading, (extra, _, _) in FRAMEWORKS.items():
+        assert len(python_blocks(examples[heading])) == 1, heading
+        assert f"`pip install 'mcp-envelope[{extra}]'`" in examples[heading], heading
+
+
+def connect(heading: str, server: object) -> Any:
+    """The framework's own in-memory client, and how it calls a tool, giving the CallToolResult."""
+    if heading.startswith("FastMCP"):
+        import fastmcp
+
+        client = fastmcp.Client(server)
+        return client, lambda c, name, arguments: c.call_tool_mcp(name, arguments)
+    if MCP1:
+        from mcp.shared.memory import create_connected_server_and_client_session
+
+        session = create_connected_server_and_client_session(server)
+        return session, lambda c, name, arguments: c.call_tool(name, arguments)
+    from mcp import Client
+
+    return Client(server), lambda c, name, arguments: c.call_tool(name, arguments)
+
+
+@pytest.mark.parametrize("heading", HERE)
+def test_the_framework_example_runs_and_the_model_reads_what_the_readme_says(heading, caplog):
+    _, name, _ = FRAMEWORKS[heading]
+    namespace: dict[str, Any] = {"__name__": "readme"}  # not "__main__": the server is made, not run
+    [code] = python_blocks(framework_examples()[heading])
+    exec(compile(code, f"bindings/python/README.md ({heading})", "exec"), namespace)
+    [reads] = re.findall(r"```text\n(.*?)\n```", framework_examples()["What the model reads"], flags=re.DOTALL)
+    steps = [("get_invoice", {"invoice_id": "inv_9"}), ("get_invoice", {"invoice_id": "42"}),
+             ("get_invoice", {"invoice_id": "inv_500"}), ("get_invoices", {})]  # fmt: skip
+
+    async def go() -> list[str]:
+        client, call = connect(heading, namespace[name])
+        async with client as session:
+            return [(await call(session, tool, arguments)).content[0].text for tool, arguments in steps]
+
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        texts = anyio.run(go)
+    [fresh] = set(re.findall(r"err_[0-9a-f]{12}", texts[2]))
+    assert "\n\n".join(texts).replace(fresh, "err_4f1c9a07d2b8") == reads
+    assert any(fresh in r.getMessage() and "password=hunter2" in r.getMessage() for r in caplog.records)
+
+
+def test_the_contract_changes_python_example_runs():
+    [code] = python_blocks(section("Contract changes: lockfile and diff"))
+    run(code, "README.md (Contract changes)")

@@ -221,6 +221,8 @@ CALLS = {
     "backoff": (me.backoff_json, me.backoff, spec_call),
     "decide": (me.decide_json, me.decide, spec_call),
     "unknown-tool": (me.unknown_tool_json, me.unknown_tool, keyword_call),
+    "contract-lock": (me.contract_lock_json, me.contract_lock, spec_call),
+    "contract-diff": (me.contract_diff_json, me.contract_diff, keyword_call),
     "render-partial": (me.render_partial, None, None),  # its text is its idiomatic form
     "partial-result": (me.partial_result_json, me.partial_result, spec_call),
     "partial-limits": (me.partial_limits_in_force_json, me.partial_limits_in_force, limits_call),

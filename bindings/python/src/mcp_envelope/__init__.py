@@ -11,6 +11,7 @@ through one shared WebAssembly component.
 """
 
 from ._component import ComponentUnavailable, ToolResult
+from .contract import contract_diff, contract_diff_json, contract_lock, contract_lock_json
 from .envelope import CodeDefaults, Format, Limits, Locale, ProtocolErrorKind, ToolError, call_tool_result
 from .envelope import call_tool_result_json, canonical_codes, code_defaults_json, defaults_for, limits_in_force
 from .envelope import decide, decide_json, limits_in_force_json, parse_envelope, protocol_error
@@ -30,7 +31,7 @@ __all__ = [
     "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Idempotency", "Ledger",
     "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError", "ToolResult",
     "UpstreamReport", "access_error", "access_error_json", "auth_required", "backoff", "backoff_json", "call_tool_result",
-    "call_tool_result_json", "canonical_codes", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",
+    "call_tool_result_json", "canonical_codes", "contract_diff", "contract_diff_json", "contract_lock", "contract_lock_json", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",
     "empty_result_json", "exception_result", "exception_result_json", "forbidden", "issues_from_pydantic",
     "limits_in_force", "limits_in_force_json", "parse_envelope", "partial_limits_in_force",
     "partial_limits_in_force_json", "partial_result", "partial_result_json", "protocol_error", "protocol_error_json",

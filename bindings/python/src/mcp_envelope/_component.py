@@ -26,7 +26,7 @@ from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType
 
 from .errors import MalformedEnvelope, SpecError
 
-API_INSTANCE = "mcp:envelope/api@0.4.0"
+API_INSTANCE = "mcp:envelope/api@0.5.0"
 WASM_FILE = "mcp_envelope.wasm"
 CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the path of a wasmtime cache config (TOML) file
 PUBLIC_CALLS_ENV = "MCP_ENVELOPE_PUBLIC_CALLS"  # "1": never the direct path
@@ -38,7 +38,7 @@ FUNCTIONS: dict[str, int | None] = {
     "exception-result": 1, "upstream-error": 1, "access-error": 1, "empty-result": 1, "unknown-tool": 1, "render-partial": 1,
     "partial-result": 1, "partial-limits": 1, "[constructor]ledger": None, "[method]ledger.failure": None,
     "[method]ledger.observe": None, "[method]ledger.success": None, "backoff": 1, "[constructor]idempotency": None,
-    "[method]idempotency.begin": None, "[method]idempotency.finish": None,
+    "[method]idempotency.begin": None, "[method]idempotency.finish": None, "contract-lock": 1, "contract-diff": 1,
 }  # fmt: skip
 FORMATS = ("xml", "json", "text")
 # wasmtime's private ctypes bindings, for the direct path only; a later wasmtime without them means the public path.

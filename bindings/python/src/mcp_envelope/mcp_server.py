@@ -1,85 +1,105 @@
-"""Envelopes for the official `mcp` SDK: every failed tool call reaches the model
-as an envelope it can recover from, and no exception text leaks to it (the
-SDK's own handler would send the text of whatever was raised). A result one of
-this package's helpers made (a `ToolResult`) is sent as itself, whatever the
-tool's return annotation; a call of a tool the server does not list is
-answered with the core's UNKNOWN_ACTION envelope naming the tools it does
-(`unknown_tool`), not a JSON-RPC error the model never reads. With a repeat
-ledger, identical failures in a row are answered shorter, then with a stop
-(docs/repeat-ledger.md).
+"""Envelopes for the official `mcp` SDK, both its lines: `EnvelopeMCPServer` is 2.x's `MCPServer`, or 1.x's
+`FastMCP` (`mcp.server.fastmcp`) where `mcp` 1.x is installed, and every failed tool call reaches the model as an
+envelope it can recover from, with no exception text leaking to it (the SDK's own handler would send the text of
+whatever was raised). A result one of this package's helpers made (a `ToolResult`) is sent as itself, whatever
+the tool's return annotation; a call of a tool the server does not list is answered with the core's
+UNKNOWN_ACTION envelope naming the tools it does (`unknown_tool`), not a JSON-RPC error the model never reads.
+With a repeat ledger, identical failures in a row are answered shorter, then with a stop
+(docs/repeat-ledger.md). Needs the `mcp` extra.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import logging
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, Union
+from collections.abc import Callable, Mapping, Sequence
+from importlib.util import find_spec
+from typing import Any, TypeVar
 
-from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError as SDKToolError
-from mcp.shared.exceptions import MCPError
-from mcp_types import CallToolResult
+from ._integrations import require
+
+require("mcp", "mcp_envelope.mcp_server", "mcp")
+
 from pydantic import ValidationError as PydanticValidationError
 
 from ._component import ToolResult
+from ._integrations import LedgerChoice, Unanswerable, arguments_answer, error_answer, ledger_for
+from ._integrations import observed, returning_results_as
+from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
-from .errors import SpecError
 from .ledger import Ledger
-from .recovery import exception_result, unknown_tool
-from .validation import validation_error
+from .recovery import unknown_tool
+
+# The SDK line installed: 1.x has no `mcp.server.mcpserver`. scripts/test-python type-checks each line in its own
+# environment (mypy's --always-true / --always-false MCP1).
+MCP1 = find_spec("mcp.server.mcpserver") is None
+if MCP1:
+    from mcp.server.fastmcp import Context
+    from mcp.server.fastmcp import FastMCP as SDKServer
+    from mcp.server.fastmcp.exceptions import ToolError as SDKToolError
+    from mcp.shared.exceptions import McpError as MCPError
+    from mcp.types import CallToolResult, ErrorData
+else:
+    from mcp.server.mcpserver import Context
+    from mcp.server.mcpserver import MCPServer as SDKServer
+    from mcp.server.mcpserver.exceptions import ToolError as SDKToolError
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CallToolResult
 
 # JSON-RPC "internal error", for when even the component cannot answer.
 INTERNAL_ERROR = -32603
 
-logger = logging.getLogger("mcp_envelope")
-
 _F = TypeVar("_F", bound=Callable[..., Any])
-# One ledger for every call, or a function picking the ledger of the call's conversation from its Context.
-LedgerChoice = Union[Ledger, Callable[[Any], Union[Ledger, None]], None]
+
+__all__ = [
+    "MCP1", "EnvelopeMCPServer", "LedgerChoice", "envelope_errors", "is_argument_failure", "result_for_exception",
+    "returning_results", "sent_as_itself", "through_ledger",
+]  # fmt: skip
 
 
-def is_argument_failure(error: BaseException) -> bool:
+def internal_error() -> MCPError:
+    """The JSON-RPC internal error, in the installed SDK line's spelling."""
+    if MCP1:
+        return MCPError(ErrorData(code=INTERNAL_ERROR, message="Internal error"))
+    return MCPError(INTERNAL_ERROR, "Internal error")
+
+
+def is_argument_failure(error: BaseException, arguments_model: str | None = None) -> bool:
     """Arguments that failed the SDK's own check of the tool's signature: its ToolError straight from a pydantic
-    ValidationError (one raised in the tool body arrives as UnexpectedToolError, about data the model never
-    sent)."""
-    return type(error) is SDKToolError and isinstance(error.__cause__, PydanticValidationError)
+    ValidationError. In 2.x one raised in the tool body arrives as UnexpectedToolError instead; 1.x wraps both
+    alike, so there the ValidationError must also be about `arguments_model`, the name of the model the SDK
+    checks the tool's arguments with."""
+    cause = error.__cause__
+    if type(error) is not SDKToolError or not isinstance(cause, PydanticValidationError):
+        return False
+    return not MCP1 or cause.title == arguments_model
 
 
 def result_for_exception(
     tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
     ledger: Ledger | None = None, locale: Locale | None = None, input_schema: Mapping[str, Any] | None = None,
+    arguments_model: str | None = None, deltas: Sequence[Mapping[str, Any]] | None = None,
 ) -> CallToolResult:  # fmt: skip
     """The `CallToolResult` a failed call of `tool` answers with: a raised `ToolError` as its envelope; arguments
     that failed the SDK's own check (`is_argument_failure`) as a `<validation_error>`, its field lines worded from
-    `input_schema` (the tool's schema as `tools/list` sends it) when given; anything else, or an envelope the
+    `input_schema` (the tool's schema as `tools/list` sends it) when given, with the contract `deltas` given;
+    anything else, or an envelope the
     component refuses, as the component's `exception_result`: INTERNAL_ERROR quoting a fresh correlation id, its
     log line (the traceback) logged. With a `ledger`, a `<tool_error>` goes through it. An MCPError, a
     protocol-level answer, is raised again."""
     if isinstance(error, MCPError):
         raise error
     cause = error.__cause__
-    original = cause if isinstance(error, SDKToolError) and cause is not None else error
     try:
-        if isinstance(original, ToolError):
-            if ledger is not None:
-                return CallToolResult.model_validate(ledger.failure(tool, original, arguments=arguments, format=format))
-            return CallToolResult.model_validate(original.to_result(format))
-        if is_argument_failure(error):
-            spoken = validation_error(tool, cause, input=dict(arguments or {}), input_schema=input_schema, locale=locale)
-            return CallToolResult.model_validate(spoken)
-    except Exception as refused:  # such as a ToolError whose spec the component refuses
-        original = refused
-    try:
-        report = exception_result(tool, original, format=format, locale=locale)
-    except Exception:  # the component itself is unusable
-        logger.error("tool %r failed", tool, exc_info=(type(original), original, original.__traceback__))
-        logger.exception("mcp-envelope could not build an INTERNAL_ERROR envelope")
-        raise MCPError(INTERNAL_ERROR, "Internal error") from None
-    logger.error("%s", report["log"], extra={"correlation_id": report["correlationId"]})
-    result = CallToolResult.model_validate(report["result"])
-    return result if ledger is None else through_ledger(ledger, tool, result, arguments)
+        if is_argument_failure(error, arguments_model):
+            answer = arguments_answer(tool, cause or error, arguments, format, input_schema=input_schema,
+                                      ledger=ledger, locale=locale, deltas=deltas)  # fmt: skip
+        else:
+            original = cause if isinstance(error, SDKToolError) and cause is not None else error
+            answer = error_answer(tool, original, arguments, format, ledger=ledger, locale=locale)
+    except Unanswerable:
+        raise internal_error() from None
+    return CallToolResult.model_validate(answer)
 
 
 def through_ledger(
@@ -87,10 +107,7 @@ def through_ledger(
 ) -> CallToolResult:
     """A result of `tool` as the ledger answers it (`Ledger.observe`: the core's rules): a repeated failure is
     replaced, in the result's own form; anything else is sent as it is, a success ending the streak."""
-    try:
-        replaced = ledger.observe(tool, result, arguments=arguments)
-    except SpecError:  # not a result the core can read: it still reaches the model as it came
-        return result
+    replaced = observed(ledger, tool, result, arguments)
     return result if replaced is None else CallToolResult.model_validate(replaced)
 
 
@@ -105,26 +122,12 @@ def sent_as_itself(value: Any) -> Any:
 def returning_results(fn: _F) -> _F:
     """Wraps a tool function, sync or async, so that a returned ToolResult is sent as itself (`sent_as_itself`)
     and a returned ToolError is answered as a raised one. The signature, and so the input schema, stays."""
-
-    def answer(value: Any) -> Any:
-        if isinstance(value, ToolError):
-            raise value
-        return sent_as_itself(value)
-
-    @functools.wraps(fn)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        return answer(fn(*args, **kwargs))
-
-    @functools.wraps(fn)
-    async def run_async(*args: Any, **kwargs: Any) -> Any:
-        return answer(await fn(*args, **kwargs))
-
-    return run_async if inspect.iscoroutinefunction(fn) else run  # type: ignore[return-value]
+    return returning_results_as(sent_as_itself, fn)
 
 
-class EnvelopeMCPServer(MCPServer):
-    """The SDK's `MCPServer`, answering every failed tool call with an envelope in `error_format` (exceptions
-    and validation errors in `locale`).
+class EnvelopeMCPServer(SDKServer):
+    """The SDK's `MCPServer` (`FastMCP` in `mcp` 1.x), answering every failed tool call with an envelope in
+    `error_format` (exceptions and validation errors in `locale`).
 
     A result one of the package's helpers made (a `ToolResult`: `tool_error`, `ToolError.to_result`,
     `empty_result`, `partial_result`, `forbidden`, `validation_error`, `unknown_tool`, ...) returned by a tool is
@@ -136,12 +139,18 @@ class EnvelopeMCPServer(MCPServer):
     `ledger` adds the repeat ledger, which belongs to one conversation: a `Ledger` used for every call (a stdio
     server talks to one client), or a function given the call's `Context` that returns the ledger of the
     conversation it belongs to (None: no ledger for this call). Which calls form one conversation is the
-    host's to say: the protocol's 2026-07-28 requests carry no session, and the SDK keeps none for them."""
+    host's to say: the protocol's 2026-07-28 requests carry no session, and the SDK keeps none for them.
+
+    `lockfile` (its text or parsed JSON, as `mcp-envelope contract lock` writes it; docs/contract-diff.md) is the
+    contract a model learned: a `<validation_error>` then also tells the model the failing tool's BREAKING and
+    RISKY changes since (`<contract_awareness>`, five at most), computed once from the tools this server lists. A
+    lockfile the core cannot read is refused here with a SpecError."""
 
     def __init__(
         self, *args: Any, error_format: Format = "xml", ledger: LedgerChoice = None, locale: Locale | None = None,
-        **kwargs: Any,
+        lockfile: ToolList | None = None, **kwargs: Any,
     ) -> None:  # fmt: skip
+        self.contract = None if lockfile is None else LockedContract(lockfile)
         super().__init__(*args, **kwargs)
         self.error_format: Format = error_format
         self.ledger, self.locale = ledger, locale
@@ -149,30 +158,60 @@ class EnvelopeMCPServer(MCPServer):
     def ledger_for(self, context: Any) -> Ledger | None:
         """The ledger for a call: the one given, or the one the given function picks for the call's context (None
         for a call made directly, outside any request)."""
-        return self.ledger if self.ledger is None or isinstance(self.ledger, Ledger) else self.ledger(context)
+        return ledger_for(self.ledger, context)
 
     def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         """The SDK's `add_tool` (which its `tool()` decorator calls), the function wrapped by `returning_results`."""
         super().add_tool(returning_results(fn), *args, **kwargs)
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+    if MCP1:  # the call's Context is the server's to make
+
+        async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+            call = super().call_tool
+            return await self.answer_call(name, arguments, self.get_context(), lambda: call(name, arguments))
+
+    else:
+
+        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+            call = super().call_tool
+            return await self.answer_call(name, arguments, context, lambda: call(name, arguments, context))
+
+    async def answer_call(self, name: str, arguments: dict[str, Any], context: Any, call: Callable[[], Any]) -> Any:
+        """The SDK's answer to a call (`call()`, its own `call_tool`), each failure answered with an envelope and
+        each result sent through the call's ledger."""
         ledger = self.ledger_for(context)
         try:
-            result = await super().call_tool(name, arguments, context)
+            result = await call()
         except SDKToolError as error:
             if error.__cause__ is None and str(error) == f"Unknown tool: {name}":  # the tool manager's own refusal
                 tools = [tool.name for tool in await self.list_tools()]
                 return CallToolResult.model_validate(unknown_tool(name, tools, format=self.error_format))
-            schema = await self.listed_input_schema(name) if is_argument_failure(error) else None
+            model = self.arguments_model(name)
+            schema, deltas = None, None
+            if is_argument_failure(error, model):
+                schema = await self.listed_input_schema(name)
+                deltas = None if self.contract is None else await self.contract.deltas(self.list_tools)
             return result_for_exception(name, error, arguments, self.error_format, ledger=ledger, locale=self.locale,
-                                        input_schema=schema)  # fmt: skip
+                                        input_schema=schema, arguments_model=model, deltas=deltas)  # fmt: skip
         if ledger is not None and isinstance(result, CallToolResult):
             return through_ledger(ledger, name, result, arguments)
         return result
 
+    def arguments_model(self, name: str) -> str | None:
+        """The name of the model the SDK checks the tool `name`'s arguments with (what 1.x's pydantic error is
+        about; `is_argument_failure`), None when it has no such tool, and in 2.x, which needs none."""
+        tool = self._tool_manager.get_tool(name) if MCP1 else None
+        return None if tool is None else tool.fn_metadata.arg_model.__name__
+
     async def listed_input_schema(self, name: str) -> dict[str, Any] | None:
         """The input schema `tools/list` sends for the tool `name` (the one the model read), None when unlisted."""
-        return next((tool.input_schema for tool in await self.list_tools() if tool.name == name), None)
+        for tool in await self.list_tools():
+            if tool.name != name:
+                continue
+            if MCP1:
+                return tool.inputSchema
+            return tool.input_schema
+        return None
 
 
 def _sent(kwargs: Mapping[str, Any]) -> dict[str, Any]:

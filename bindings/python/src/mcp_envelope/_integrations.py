@@ -1,0 +1,126 @@
+"""What every framework integration (`mcp_server` for the `mcp` SDK's two lines, `fastmcp` for FastMCP) answers
+a failed tool call with, kept framework-neutral: no framework is imported here, so each integration only maps its
+framework's exceptions and result types onto these answers, and the words all come from the core."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from importlib.util import find_spec
+from typing import Any, TypeVar, Union
+
+from ._component import ToolResult
+from .envelope import Format, Locale, ToolError
+from .errors import SpecError
+from .ledger import Ledger
+from .recovery import exception_result
+from .validation import validation_error
+
+logger = logging.getLogger("mcp_envelope")
+
+F = TypeVar("F", bound=Callable[..., Any])
+# One ledger for every call, or a function picking the ledger of the call's conversation from its context.
+LedgerChoice = Union[Ledger, Callable[[Any], Union[Ledger, None]], None]
+
+
+def require(module: str, entry_point: str, extra: str) -> None:
+    """Stops the import of `entry_point` with the install command when the framework `module` is missing (a
+    `ModuleNotFoundError`, so `except ImportError` still catches it): each framework is an optional extra."""
+    if find_spec(module) is None:
+        raise ModuleNotFoundError(
+            f"{entry_point} needs the {module!r} package, which is not installed: pip install 'mcp-envelope[{extra}]'",
+            name=module,
+        )
+
+
+class Unanswerable(Exception):
+    """Not even the component's INTERNAL_ERROR envelope could be made (the failure is logged); the integration
+    answers with its framework's internal error."""
+
+
+def ledger_for(choice: LedgerChoice, context: Any) -> Ledger | None:
+    """The ledger of a call: the one given, or the one the given function picks for the call's context."""
+    return choice if choice is None or isinstance(choice, Ledger) else choice(context)
+
+
+def error_answer(
+    tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
+    ledger: Ledger | None = None, locale: Locale | None = None,
+) -> ToolResult:  # fmt: skip
+    """The answer to `error` raised by `tool`'s own code: a `ToolError` as its envelope (through the ledger's
+    `failure` when there is one); anything else, or a ToolError the component refuses, as `exception_answer`."""
+    if isinstance(error, ToolError):
+        try:
+            if ledger is not None:
+                return ledger.failure(tool, error, arguments=arguments, format=format)
+            return error.to_result(format)
+        except Exception as refused:  # such as a ToolError whose spec the component refuses
+            error = refused
+    return exception_answer(tool, error, arguments, format, ledger=ledger, locale=locale)
+
+
+def arguments_answer(
+    tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
+    input_schema: Mapping[str, Any] | None = None, ledger: Ledger | None = None, locale: Locale | None = None,
+    deltas: Sequence[Mapping[str, Any]] | None = None,
+) -> ToolResult:  # fmt: skip
+    """The answer to arguments that failed the framework's own check of the tool's signature (`error`, the pydantic
+    ValidationError): the `<validation_error>`, its field lines worded from `input_schema` (the tool's schema as
+    `tools/list` sends it) when given, with the tool's BREAKING and RISKY contract `deltas` (a lockfile's, the core
+    picks them). Outside the ledger: the core words a repeat of it itself."""
+    try:
+        return validation_error(tool, error, input=dict(arguments or {}), input_schema=input_schema, locale=locale,
+                                deltas=deltas)  # fmt: skip
+    except Exception as refused:
+        return exception_answer(tool, refused, arguments, format, ledger=ledger, locale=locale)
+
+
+def exception_answer(
+    tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
+    ledger: Ledger | None = None, locale: Locale | None = None,
+) -> ToolResult:  # fmt: skip
+    """The component's `exception_result`: INTERNAL_ERROR quoting a fresh correlation id, its log line (the
+    traceback) logged to the `mcp_envelope` logger and nothing of the exception in the result; through the
+    ledger's `observe` when there is one. `Unanswerable` when the component cannot answer at all."""
+    try:
+        report = exception_result(tool, error, format=format, locale=locale)
+    except Exception:  # the component itself is unusable
+        logger.error("tool %r failed", tool, exc_info=(type(error), error, error.__traceback__))
+        logger.exception("mcp-envelope could not build an INTERNAL_ERROR envelope")
+        raise Unanswerable from None
+    logger.error("%s", report["log"], extra={"correlation_id": report["correlationId"]})
+    result = report["result"]
+    return result if ledger is None else observed(ledger, tool, result, arguments) or result
+
+
+def observed(ledger: Ledger, tool: str, result: Any, arguments: Mapping[str, Any] | None) -> ToolResult | None:
+    """A result of `tool` as the ledger answers it (`Ledger.observe`: the core's rules): the result to send
+    instead of a repeated failure, in the result's own form; None to send it as it is (a success ends the
+    streak), as for what the core cannot read as a result."""
+    try:
+        return ledger.observe(tool, result, arguments=arguments)
+    except SpecError:  # not a result the core can read: it still reaches the model as it came
+        return None
+
+
+def returning_results_as(send: Callable[[ToolResult], Any], fn: F) -> F:
+    """Wraps a tool function, sync or async, so that a returned ToolResult goes out as `send` makes it (the
+    framework's own result type, so the framework sends it as itself) and a returned ToolError is raised. The
+    signature, and so the input schema, stays."""
+
+    def answer(value: Any) -> Any:
+        if isinstance(value, ToolError):
+            raise value
+        return send(value) if isinstance(value, ToolResult) else value
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        return answer(fn(*args, **kwargs))
+
+    @functools.wraps(fn)
+    async def run_async(*args: Any, **kwargs: Any) -> Any:
+        return answer(await fn(*args, **kwargs))
+
+    return run_async if inspect.iscoroutinefunction(fn) else run  # type: ignore[return-value]

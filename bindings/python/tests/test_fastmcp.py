@@ -1,0 +1,182 @@
+"""The real FastMCP 4 server with EnvelopeMiddleware, called by FastMCP's own client in memory and over stdio:
+each tool of failing_tools.py must answer the exact result listed there (the bytes EnvelopeMCPServer sends on
+both lines of the `mcp` SDK, test_mcp_server_lines.py), whatever `mask_error_details` says, and no failure
+may leave as a JSON-RPC error."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from failing_tools import CALLS, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, expected_result, locked_yesterday
+from failing_tools import logged_line, sent
+from fastmcp import Client, Context, FastMCP
+from fastmcp.client.transports import StdioTransport
+from fastmcp.exceptions import ToolError as FastMCPToolError
+from fastmcp.server.middleware.error_handling import ErrorHandlingMiddleware
+from mcp.shared.exceptions import MCPError
+
+import mcp_envelope as me
+from mcp_envelope.fastmcp import EnvelopeMiddleware, returning_results
+
+STDIO_SERVER = Path(__file__).with_name("fastmcp_stdio_server.py")
+LOCKED = (
+    '<tool_error code="TOOL_ERROR" severity="error">\n'
+    "  <message>Invoice inv_9 is locked by another refund.</message>\n"
+    "</tool_error>"
+)
+
+
+def lock_invoice(invoice_id: str) -> str:
+    """Raises FastMCP's own ToolError, its text written for the model."""
+    raise FastMCPToolError(f"Invoice {invoice_id} is locked by another refund.")
+
+
+def server(*middleware: Any, mask: bool = False, tools: list[Any] = TOOLS) -> FastMCP:
+    """A FastMCP server with the tools, each wrapped by `returning_results` (what a tool returning a helper's
+    result needs: FastMCP would send that dict as JSON data)."""
+    built = FastMCP("billing", middleware=list(middleware), mask_error_details=mask)
+    for tool in tools:
+        built.tool(returning_results(tool))
+    return built
+
+
+def calls(target: Any, *steps: tuple[str, dict[str, Any]]) -> list[Any]:
+    """Each call's result as the client received it (`sent`), or the JSON-RPC error the client raised."""
+
+    async def go() -> list[Any]:
+        async with Client(target) as client:
+            received: list[Any] = []
+            for name, arguments in steps:
+                try:
+                    result = await client.call_tool_mcp(name, arguments)
+                except MCPError as error:
+                    received.append(error)
+                    continue
+                received.append(sent(result.model_dump(mode="json", by_alias=True, exclude_none=True)))
+            return received
+
+    return anyio.run(go)
+
+
+@pytest.mark.parametrize("mask", [False, True], ids=["unmasked", "masked"])
+@pytest.mark.parametrize("beneath", [(), (ErrorHandlingMiddleware(),)], ids=["alone", "over-ErrorHandling"])
+def test_every_failure_is_answered_with_its_exact_result(caplog, mask, beneath):
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        received = calls(server(EnvelopeMiddleware(), *beneath, mask=mask), *((t, a) for t, a, _ in CALLS))
+    for (tool, arguments, expected), result in zip(CALLS, received):
+        assert result == expected_result(tool, expected, result), (tool, arguments)
+        assert SECRET not in str(result)
+    crashed = me.parse_envelope(received[[tool for tool, _, _ in CALLS].index("charge")])["error"]["correlationId"]
+    assert f"RuntimeError: could not open the card vault with {SECRET}" in logged_line(caplog.records, crashed)
+
+
+@pytest.mark.parametrize("mask", [False, True], ids=["unmasked", "masked"])
+def test_a_fastmcp_tool_error_is_its_text_under_a_code(mask):
+    built = server(EnvelopeMiddleware(), mask=mask, tools=[lock_invoice])
+    [result] = calls(built, ("lock_invoice", {"invoice_id": "inv_9"}))
+    assert result == {"content": [{"type": "text", "text": LOCKED}], "isError": True}
+
+
+def test_without_the_middleware_fastmcp_sends_the_exception_text_or_a_json_rpc_error():
+    """What the middleware replaces, in the pinned FastMCP: exception text unless masked, pydantic's own words,
+    and under ErrorHandlingMiddleware JSON-RPC errors the model never reads."""
+    steps = [("charge", {"amount_cents": 1}), ("refund", {"order_id": "A"}), ("get_invoices", {})]
+    plain = calls(server(), *steps)
+    assert plain[0]["content"][0]["text"] == f"Error calling tool 'charge': could not open the card vault with {SECRET}"
+    assert plain[1]["content"][0]["text"].startswith("2 validation errors for call[refund]")
+    assert plain[2]["content"][0]["text"] == "Unknown tool: 'get_invoices'"
+    handled = calls(server(ErrorHandlingMiddleware()), *steps)
+    assert [(type(e), e.error.code) for e in handled] == [(MCPError, -32603), (MCPError, -32602), (MCPError, -32001)]
+
+
+def test_an_extra_argument_fastmcp_refuses_is_named():
+    """FastMCP lists `additionalProperties: false` and refuses an unknown key; the mcp SDK ignores one."""
+    [result] = calls(server(EnvelopeMiddleware()), ("refund", {"order_id": "A-8812", "amount_cents": 1, "note": "x"}))
+    assert result["content"][0]["text"] == (
+        '<validation_error action="refund">\n'
+        "  <field name=\"(arguments)\">Unrecognized key 'note'. You sent: 'note'. Expected only the declared keys; "
+        "remove it.</field>\n"
+        "  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n"
+        "</validation_error>"
+    )
+
+
+def test_good_arguments_reach_the_tool_and_a_success_passes_the_ledger():
+    with me.Ledger() as ledger:
+        built = server(EnvelopeMiddleware(ledger=ledger))
+        [result] = calls(built, ("refund", {"order_id": "A-8812", "amount_cents": 300}))
+    assert result["isError"] is False and result["content"] == [{"type": "text", "text": "refunded 300 on A-8812"}]
+
+
+@pytest.mark.parametrize("stop_after", [1, 2])
+def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_after):
+    """The same results EnvelopeMCPServer sends (test_mcp_server_lines.py)."""
+    steps = [("get_invoice", {"invoice_id": "inv_9"})] * 3 + [("lock_invoice", {"invoice_id": "inv_9"})] * 2
+    tools = [*TOOLS, lock_invoice]
+    received = calls(server(EnvelopeMiddleware(ledger=me.Ledger(stop_after=stop_after)), tools=tools), *steps)
+    error = me.ToolError("NOT_FOUND", "No invoice with that ID", available_actions=["billing.list_invoices"],
+                         details={"requestedId": "inv_9"})  # fmt: skip
+    with me.Ledger(stop_after=stop_after) as ledger:
+        assert received[:3] == [ledger.failure("get_invoice", error, arguments={"invoice_id": "inv_9"}) for _ in "123"]
+        locked = me.ToolError("TOOL_ERROR", "Invoice inv_9 is locked by another refund.")
+        assert received[3:] == [ledger.failure("lock_invoice", locked, arguments={"invoice_id": "inv_9"}) for _ in "12"]
+    assert me.parse_envelope(received[2])["severity"] == "critical"
+    assert me.parse_envelope(received[4])["message"].startswith(("Nothing has changed", "Stop retrying"))
+
+
+def test_a_ledger_chosen_per_call_gets_fastmcps_context():
+    seen: list[Any] = []
+
+    def choose(context: Any) -> me.Ledger | None:
+        seen.append(context)
+        return None
+
+    calls(server(EnvelopeMiddleware(ledger=choose)), ("get_invoice", {"invoice_id": "inv_9"}))
+    [context] = seen
+    assert isinstance(context, Context)
+
+
+def test_a_disabled_tool_is_unknown_and_missing_from_the_list():
+    built = server(EnvelopeMiddleware(), tools=TOOLS[:3])
+    built.disable(names={"charge"})
+    [result] = calls(built, ("charge", {"amount_cents": 1}))
+    assert result == me.unknown_tool("charge", ["get_invoice", "refund"])
+
+
+def test_without_returning_results_a_helpers_result_is_sent_as_json_data():
+    """Why `returning_results` (or `sent_as_itself`): FastMCP sees a dict and sends it as data."""
+    plain = FastMCP("billing", middleware=[EnvelopeMiddleware()])
+    plain.tool(TOOLS[NAMES.index("refund_blocked")])
+    [result] = calls(plain, ("refund_blocked", {"order_id": "A-8812"}))
+    assert result["isError"] is False
+    assert result["structuredContent"] == me.forbidden("refund", "order A-8812")
+
+
+def test_over_stdio_every_failure_is_answered_with_its_exact_result(tmp_path):
+    """A FastMCP server run as its own process (fastmcp_stdio_server.py, masking error details), as a client
+    starts one: the exception's text is in its log on stderr, not in what the model reads."""
+    log = tmp_path / "server.log"
+    received = calls(StdioTransport(sys.executable, [str(STDIO_SERVER)], log_file=log),
+                     *((tool, arguments) for tool, arguments, _ in CALLS))  # fmt: skip
+    for (tool, arguments, expected), result in zip(CALLS, received):
+        assert result == expected_result(tool, expected, result), (tool, arguments)
+        assert SECRET not in str(result)
+    crashed = me.parse_envelope(received[[tool for tool, _, _ in CALLS].index("charge")])["error"]["correlationId"]
+    assert f'mcp_envelope code=INTERNAL_ERROR correlationId="{crashed}" tool="charge"' in log.read_text()
+    assert f"RuntimeError: could not open the card vault with {SECRET}" in log.read_text()
+
+
+def test_with_a_lockfile_a_validation_error_tells_what_changed_in_the_tool():
+    async def today() -> list[dict[str, Any]]:
+        async with Client(server()) as client:
+            return [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in await client.list_tools()]
+
+    lockfile = locked_yesterday(anyio.run(today))
+    (result,) = calls(server(EnvelopeMiddleware(lockfile=lockfile)), ("refund", {"order_id": "ab"}))
+    assert result["content"] == [{"type": "text", "text": LOCKED_REFUND_TEXT}]
+    assert result["isError"] is True

@@ -1,0 +1,148 @@
+"""EnvelopeMCPServer on whichever line of the `mcp` SDK is installed: 2.x's MCPServer here (.venv), 1.x's FastMCP
+in .venv-mcp1 (scripts/test-python runs this file in both). The SDK's own in-memory client calls each tool of
+failing_tools.py, and every answer must be the exact result listed there: the same bytes from both lines, and
+from FastMCP (test_fastmcp.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import anyio
+import pytest
+from failing_tools import CALLS, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, expected_result, locked_yesterday
+from failing_tools import logged_line, sent
+
+import mcp_envelope as me
+from mcp_envelope.mcp_server import MCP1, EnvelopeMCPServer
+
+if MCP1:
+    from importlib.metadata import version
+
+    from mcp.server.fastmcp import FastMCP as SDKServer
+    from mcp.server.fastmcp.exceptions import ToolError as SDKToolError
+    from mcp.shared.memory import create_connected_server_and_client_session as connect
+else:
+    from mcp import Client as connect
+    from mcp.server.mcpserver import MCPServer as SDKServer
+    from mcp.server.mcpserver.exceptions import ToolError as SDKToolError
+
+
+def test_the_line_under_test_is_the_one_pinned():
+    if MCP1:
+        assert version("mcp") == "1.30.0" and EnvelopeMCPServer.__mro__[1] is SDKServer
+    else:
+        assert EnvelopeMCPServer.__mro__[1].__name__ == "MCPServer"
+
+
+def server(**options: Any) -> EnvelopeMCPServer:
+    built = EnvelopeMCPServer("billing", **options)
+    for tool in TOOLS:
+        built.add_tool(tool)
+    return built
+
+
+def calls(target: Any, *steps: tuple[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each call's result as the client received it (`sent`)."""
+
+    async def go() -> list[dict[str, Any]]:
+        async with connect(target) as client:
+            return [sent((await client.call_tool(name, arguments)).model_dump(mode="json", by_alias=True,
+                                                                                exclude_none=True))
+                    for name, arguments in steps]  # fmt: skip
+
+    return anyio.run(go)
+
+
+def test_every_failure_is_answered_with_its_exact_result(caplog):
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        received = calls(server(), *((tool, arguments) for tool, arguments, _ in CALLS))
+    for (tool, arguments, expected), result in zip(CALLS, received):
+        assert result == expected_result(tool, expected, result), (tool, arguments)
+        assert SECRET not in str(result)
+    crashed = me.parse_envelope(received[[tool for tool, _, _ in CALLS].index("charge")])["error"]["correlationId"]
+    assert f"RuntimeError: could not open the card vault with {SECRET}" in logged_line(caplog.records, crashed)
+
+
+def test_a_validation_error_raised_in_the_body_is_no_argument_failure(caplog):
+    """1.x wraps a pydantic error of the body as it wraps the argument check's: told apart by the model named."""
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        [result] = calls(server(), ("parse_invoice", {"raw": "x"}))
+    line = logged_line(caplog.records, me.parse_envelope(result)["error"]["correlationId"])
+    assert "1 validation error for Invoice" in line
+
+
+def test_the_sdks_own_tool_error_raised_by_a_tool_keeps_its_text_in_the_log(caplog):
+    built = EnvelopeMCPServer("billing")
+
+    @built.tool()
+    def lookup(invoice_id: str) -> str:
+        raise SDKToolError(f"lookup failed with {SECRET}")
+
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        [result] = calls(built, ("lookup", {"invoice_id": "inv_9"}))
+    assert result == expected_result("lookup", "INTERNAL_ERROR", result)
+    correlation_id = me.parse_envelope(result)["error"]["correlationId"]
+    assert f"lookup failed with {SECRET}" in logged_line(caplog.records, correlation_id)
+
+
+def test_good_arguments_reach_the_tool():
+    [result] = calls(server(), ("refund", {"order_id": "A-8812", "amount_cents": 300}))
+    assert result["isError"] is False and result["content"] == [{"type": "text", "text": "refunded 300 on A-8812"}]
+
+
+@pytest.mark.parametrize("stop_after", [1, 2])
+def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_after):
+    steps = [("get_invoice", {"invoice_id": "inv_9"})] * 3 + [("charge", {"amount_cents": 1})] * 2
+    received = calls(server(ledger=me.Ledger(stop_after=stop_after)), *steps)
+    error = me.ToolError("NOT_FOUND", "No invoice with that ID", available_actions=["billing.list_invoices"],
+                         details={"requestedId": "inv_9"})  # fmt: skip
+    with me.Ledger(stop_after=stop_after) as ledger:
+        assert received[:3] == [ledger.failure("get_invoice", error, arguments={"invoice_id": "inv_9"}) for _ in "123"]
+    assert me.parse_envelope(received[2])["severity"] == "critical"
+    # An exception's INTERNAL_ERROR quotes a fresh correlation id each time: no repeat to collapse.
+    assert [me.parse_envelope(r)["code"] for r in received[3:]] == ["INTERNAL_ERROR"] * 2
+
+
+def test_a_ledger_chosen_per_call_gets_the_calls_context():
+    seen: list[Any] = []
+
+    def choose(context: Any) -> me.Ledger | None:
+        seen.append(context)
+        return None
+
+    calls(server(ledger=choose), ("get_invoice", {"invoice_id": "inv_9"}))
+    [context] = seen
+    assert type(context).__name__ == "Context" and context.request_context is not None
+
+
+def test_an_unknown_tool_names_the_tools_in_the_servers_format():
+    [result] = calls(server(error_format="text"), ("get_invoices", {}))
+    assert result["content"][0]["text"] == (
+        "error_code: UNKNOWN_ACTION\n"
+        "what_failed: No tool named 'get_invoices' on this server.\n"
+        "next_action: Call one of the available tools instead, with the arguments its input schema asks for.\n"
+        "retryable: true\n"
+        f"available_actions: {json.dumps(NAMES, separators=(',', ':'))}"
+    )
+
+
+def test_with_a_lockfile_a_validation_error_tells_what_changed_in_the_tool():
+    async def today() -> list[dict[str, Any]]:
+        async with connect(server()) as client:
+            listed = (await client.list_tools()).model_dump(mode="json", by_alias=True, exclude_none=True)
+            return list(listed["tools"])
+
+    lockfile = locked_yesterday(anyio.run(today))
+    (result,) = calls(server(lockfile=lockfile), ("refund", {"order_id": "ab"}))
+    assert result["content"] == [{"type": "text", "text": LOCKED_REFUND_TEXT}]
+    assert result["isError"] is True
+
+
+def test_a_lockfile_the_core_cannot_read_is_refused_at_start():
+    with pytest.raises(me.SpecError) as refused:
+        server(lockfile='{"tools": 3}')
+    assert str(refused.value) == (
+        'the lock has no "tools" array: give a tools/list result, its tools array or a lockfile'
+    )

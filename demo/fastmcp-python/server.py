@@ -1,0 +1,191 @@
+"""The demo billing server of demo/billing.md, as a FastMCP author writes it:
+a FastMCP 4 server over stdio with mcp-envelope's middleware first
+(EnvelopeMiddleware), arguments declared with pydantic types, and
+mcp-envelope's helpers for every failure, so no envelope is worded here. The
+mcp SDK twin is demo/python/server.py; every answer must be its bytes."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Annotated, Literal
+
+from fastmcp import Context, FastMCP
+from mcp_types import ToolAnnotations
+from pydantic import EmailStr, Field
+
+from mcp_envelope import (
+    Idempotency,
+    Ledger,
+    ToolError,
+    ToolResult,
+    empty_result,
+    forbidden,
+    partial_result,
+    retry_within,
+    upstream_error,
+)
+from mcp_envelope.fastmcp import EnvelopeMiddleware, returning_results
+
+log = logging.getLogger("demo-billing")
+
+JO = "jo@example.com"
+
+
+@dataclass
+class Invoice:
+    customer: str
+    cents: int
+    status: str
+    refundable_cents: int
+
+
+# The one customer's invoices, amounts in cents, in listing order.
+invoices = {
+    "inv_1": Invoice(JO, 12000, "paid", 12000),
+    "inv_2": Invoice(JO, 7550, "open", 0),
+}
+refunds = 0
+
+InvoiceId = Annotated[str, Field(pattern=r"^inv_[a-z0-9]+$")]
+
+
+def euros(cents: int) -> str:
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+def line(invoice_id: str, invoice: Invoice) -> str:
+    return f"{invoice_id}: {euros(invoice.cents)} EUR, {invoice.status}"
+
+
+@dataclass
+class Response:
+    status: int
+    headers: dict[str, str]
+
+
+class Upstream:
+    """The billing API this server fronts, simulated in-process: a response's status and headers, failing as
+    demo/billing.md says."""
+
+    @staticmethod
+    def list_invoices(customer: str) -> Response:
+        return Response(503, {}) if customer == "flaky@example.com" else Response(200, {})
+
+    @staticmethod
+    def get_invoice(invoice_id: str, attempt: int = 1) -> Response:
+        """Attempt `attempt` (from 1) of one call."""
+        if invoice_id == "inv_504":
+            return Response(504, {})
+        limited = invoice_id == "inv_430" or (invoice_id == "inv_429" and attempt == 1)
+        return Response(429, {"Retry-After": "1"}) if limited else Response(200, {})
+
+
+def upstream_failure(response: Response) -> ToolError:
+    """An upstream failure as the helper words it, raised as a tool error (the ledger sees it)."""
+    report = upstream_error(response.status, headers=response.headers, service="billing-api")
+    log.warning("upstream billing-api answered %s", report["log"]["status"])
+    return ToolError.from_spec(report["error"])
+
+
+def text(body: str) -> ToolResult:
+    return ToolResult({"content": [{"type": "text", "text": body}], "isError": False})
+
+
+def not_found(invoice_id: str, message: str) -> ToolError:
+    return ToolError("NOT_FOUND", message, available_actions=["list_invoices"], details={"invoiceId": invoice_id})
+
+
+# One stdio client, so one repeat ledger for the whole process. The middleware
+# goes first, so it answers whatever fails beneath it.
+server = FastMCP("billing", version="1.0.0", middleware=[EnvelopeMiddleware(ledger=Ledger(stop_after=2))])
+# One store for the process: a refund's key makes its retry safe.
+idempotency = Idempotency()
+
+
+@server.tool(annotations=ToolAnnotations(read_only_hint=True), output_schema=None)
+@returning_results
+async def get_invoice(customer: EmailStr, invoice_id: InvoiceId, ctx: Context) -> str | ToolResult:
+    """Get one invoice of a customer."""
+    if customer == "blocked@example.com":
+        return forbidden("read", f"the invoices of {customer}")
+    if invoice_id == "inv_500":
+        raise ConnectionError("db connect failed: password=hunter2")
+    if invoice_id in ("inv_429", "inv_430"):
+        # The waiting is done here, within 2.5 s, not left to the model.
+        attempts = itertools.count(1)
+
+        def attempt() -> ToolResult:
+            response = Upstream.get_invoice(invoice_id, next(attempts))
+            if response.status != 200:
+                raise upstream_failure(response)
+            return text(line("inv_1", invoices["inv_1"]))
+
+        return await retry_within(attempt, deadline_ms=2500, ctx=ctx)
+    response = Upstream.get_invoice(invoice_id)
+    if response.status != 200:
+        raise upstream_failure(response)
+    if invoice_id == "inv_old":
+        raise ToolError("DEPRECATED", "inv_old is an archived invoice id; use inv_1 instead.",
+                        suggestion="Use invoice_id inv_1 from now on.", severity="warning")  # fmt: skip
+    invoice = invoices.get(invoice_id)
+    if invoice is None or invoice.customer != customer or customer != JO:
+        raise not_found(invoice_id, f"No invoice {invoice_id} for {customer}.")
+    return line(invoice_id, invoice)
+
+
+@server.tool(annotations=ToolAnnotations(read_only_hint=True), output_schema=None)
+@returning_results
+def list_invoices(customer: EmailStr, status: Literal["open", "paid"] | None = None) -> str | ToolResult:
+    """List a customer's invoices."""
+    if customer == "blocked@example.com":
+        return forbidden("read", f"the invoices of {customer}")
+    if customer == "nobody@example.com":
+        return empty_result("invoices", query=f"for {customer}")
+    if customer == "partial@example.com":
+        return partial_result({
+            "task": f"invoices for {customer}",
+            "obtained": ["inv_7: 10.00 EUR, open"],
+            "failed": [{"item": "the 2025 archive", "code": "TIMEOUT", "message": "The archive did not answer in time."}],
+        })  # fmt: skip
+    response = Upstream.list_invoices(customer)
+    if response.status != 200:
+        raise upstream_failure(response)
+    if customer != JO:
+        return empty_result("invoices", query=f"for {customer}")
+    found = [(i, inv) for i, inv in invoices.items() if inv.customer == customer and status in (None, inv.status)]
+    return "\n".join(line(i, inv) for i, inv in found)
+
+
+@server.tool(annotations=ToolAnnotations(idempotent_hint=True), output_schema=None)
+@returning_results
+@idempotency.idempotent()
+def refund_order(
+    invoice_id: InvoiceId,
+    amount: Annotated[float, Field(gt=0, le=10000)],
+    idempotency_key: Annotated[str, Field(min_length=8)],
+) -> ToolResult:
+    """Refund part or all of an invoice."""
+    global refunds
+    invoice = invoices.get(invoice_id)
+    if invoice is None:
+        raise ToolError("NOT_FOUND", f"No invoice {invoice_id}.", available_actions=["list_invoices"])
+    # To whole cents, half away from zero (amount is positive), as every twin rounds; Decimal holds the float exactly.
+    cents = int(Decimal(amount * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    if cents > invoice.refundable_cents:
+        refundable = euros(invoice.refundable_cents)
+        raise ToolError(
+            "REFUND_LIMIT_EXCEEDED", f"Refund of {euros(cents)} exceeds the refundable {refundable} on {invoice_id}.",
+            category="business", retryable=False,
+            suggestion="Tell the user the most that can be refunded; do not retry with a larger amount.",
+            customer_message=f"We can refund at most {refundable} EUR on this invoice.",
+        )  # fmt: skip
+    invoice.refundable_cents -= cents
+    refunds += 1
+    return text(f"Refunded {euros(cents)} EUR on {invoice_id} (refund rf_{refunds}).")
+
+
+if __name__ == "__main__":
+    server.run("stdio", show_banner=False)

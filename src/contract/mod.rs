@@ -1,0 +1,155 @@
+//! Contract changes read from tool lists: what changed between the tools a
+//! model learned (a lockfile: a `tools/list` result, canonical and hashed)
+//! and the tools a server lists today, each change classified BREAKING,
+//! RISKY, SAFE or COSMETIC (docs/contract-diff.md). The deltas have the shape
+//! a spec's `deltas` take, so an envelope's `<contract_awareness>` shows the
+//! BREAKING and RISKY ones of the failing tool as they are.
+//!
+//! Every MCP server publishes its contract in one shape, its `tools/list`,
+//! so the diff reads that and nothing framework-specific. The schema walk
+//! is ours: JSON Schema crates validate instances; none compares two
+//! schemas for what a caller of the old one now meets.
+
+mod keywords;
+mod lockfile;
+mod schema;
+mod tool;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::delta::ContractDelta;
+use crate::error::SpecError;
+use crate::json::{fail, read_input};
+
+pub use lockfile::{lockfile_text, tools_sha256, LOCKFILE_VERSION};
+
+/// One tool as `tools/list` lists it, its members canonical.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    /// The tool's `name`.
+    pub name: String,
+    /// Every member, `name` included: canonical (keys sorted, numbers in one spelling).
+    pub members: Map<String, Value>,
+}
+
+/// The tools of a `tools/list` result (`{"tools": [..]}`, a JSON-RPC response
+/// carrying one, a bare `tools` array, or a lockfile, whose hash must match),
+/// canonical and sorted by name. `what` names the input in refusals.
+pub fn read_tools(text: &str, what: &str) -> Result<Vec<Tool>, SpecError> {
+    let text = crate::json::repair_lone_surrogates(text);
+    let value: Value = serde_json::from_str(&text).map_err(|e| SpecError(format!("invalid JSON in {what}: {e}")))?;
+    tools_of(value, what)
+}
+
+/// [`read_tools`] for a value already read.
+pub fn tools_of(value: Value, what: &str) -> Result<Vec<Tool>, SpecError> {
+    let (list, lock_hash) = match value {
+        Value::Array(list) => (list, None),
+        Value::Object(mut object) => {
+            let lock_hash = lockfile::check_header(&mut object, what)?;
+            let tools = match object.remove("result") {
+                Some(Value::Object(mut result)) if !object.contains_key("tools") => result.remove("tools"),
+                _ => object.remove("tools"),
+            };
+            match tools {
+                Some(Value::Array(list)) => (list, lock_hash),
+                _ => {
+                    return fail(format!(
+                        "{what} has no \"tools\" array: give a tools/list result, its tools array or a lockfile"
+                    ))
+                }
+            }
+        }
+        _ => {
+            return fail(format!(
+                "{what} must be a tools/list result, its tools array or a lockfile"
+            ))
+        }
+    };
+    let mut tools = Vec::with_capacity(list.len());
+    for (i, item) in list.into_iter().enumerate() {
+        let Value::Object(members) = item else {
+            return fail(format!("{what}: tools[{i}] is not an object"));
+        };
+        let Some(Value::String(name)) = members.get("name") else {
+            return fail(format!("{what}: tools[{i}] has no \"name\" string"));
+        };
+        let name = name.clone();
+        let Value::Object(members) = lockfile::canonical(Value::Object(members)) else {
+            unreachable!("an object stays an object")
+        };
+        tools.push(Tool { name, members });
+    }
+    lockfile::sort_by_text(&mut tools, |t| &t.name);
+    if let Some(twice) = tools.windows(2).find(|w| w[0].name == w[1].name) {
+        return fail(format!("{what} lists the tool {:?} twice", twice[0].name));
+    }
+    if let Some(stated) = lock_hash {
+        if stated != tools_sha256(&tools) {
+            return fail(format!(
+                "{what}: its sha256 does not match its tools (edited by hand?): write it again with `contract lock`"
+            ));
+        }
+    }
+    Ok(tools)
+}
+
+/// The deltas from the tools a model learned (`before`) to today's
+/// (`after`), tool by tool in name order, each tool's own changes first,
+/// then its arguments', its output's and its annotations'.
+pub fn diff(before: &[Tool], after: &[Tool]) -> Vec<ContractDelta> {
+    let mut deltas = Vec::new();
+    let (mut b, mut a) = (before.iter().peekable(), after.iter().peekable());
+    loop {
+        match (b.peek(), a.peek()) {
+            (Some(old), Some(new)) if old.name == new.name => {
+                tool::changes(old, new, &mut deltas);
+                b.next();
+                a.next();
+            }
+            (Some(old), Some(new)) if old.name < new.name => {
+                tool::removed(old, &mut deltas);
+                b.next();
+            }
+            (Some(old), None) => {
+                tool::removed(old, &mut deltas);
+                b.next();
+            }
+            (_, Some(new)) => {
+                tool::added(new, &mut deltas);
+                a.next();
+            }
+            (None, None) => return deltas,
+        }
+    }
+}
+
+/// The `contract-diff` input as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a contract-diff input object")]
+struct DiffInput {
+    lock: Value,
+    tools: Value,
+}
+
+/// `contract-diff`: `{"lock": <lockfile, tools/list result or tools array>,
+/// "tools": <today's, in any of those forms>}` to the deltas, a JSON array.
+///
+/// ```
+/// use mcp_envelope::contract::diff_json;
+/// let deltas = diff_json(r#"{"lock":[{"name":"a","inputSchema":{"type":"object"}}],"tools":[]}"#).unwrap();
+/// assert_eq!(deltas, r#"[{"severity":"BREAKING","action":"a","field":"(tool)","description":"the tool a was removed"}]"#);
+/// ```
+pub fn diff_json(text: &str) -> Result<String, SpecError> {
+    let input: DiffInput = read_input(text, "the contract-diff input")?;
+    let before = tools_of(input.lock, "the lock")?;
+    let after = tools_of(input.tools, "the tool list")?;
+    Ok(serde_json::to_string(&diff(&before, &after)).unwrap_or_default())
+}
+
+/// `contract-lock`: a `tools/list` result (or its tools array, or a
+/// lockfile) to the lockfile's text (docs/contract-diff.md).
+pub fn lock_json(text: &str) -> Result<String, SpecError> {
+    Ok(lockfile_text(&read_tools(text, "the tool list")?))
+}
