@@ -59,9 +59,17 @@ export type WrappedTool<Context = any> = {
   execute: (args: any, context: Context) => Promise<any>;
 };
 
-/** A thrown FastMCP `UserError` (by name, so any copy of FastMCP counts): its message is meant for the client. */
+/**
+ * A thrown FastMCP `UserError`, or an error of a class extending it, told by
+ * the class's name so any copy of FastMCP counts: its message is meant for
+ * the client.
+ */
 function isUserError(value: unknown): value is Error & { extras?: unknown } {
-  return value instanceof Error && value.name === 'UserError';
+  if (!(value instanceof Error)) return false;
+  for (let proto = Object.getPrototypeOf(value); proto !== null && proto !== Error.prototype; proto = Object.getPrototypeOf(proto)) {
+    if ((proto as { constructor?: { name?: unknown } }).constructor?.name === 'UserError') return true;
+  }
+  return false;
 }
 
 /** Whether a text holds an envelope the core can read. */

@@ -67,6 +67,8 @@ describe('FastMCP with mcp-envelope/fastmcp', () => {
     addTool(server, { name: 'throws_secret', execute: async () => { throw new Error(`connect ECONNREFUSED ${SECRET}`); } }, options);
     addTool(server, { name: 'proxies_envelope', execute: async () => throwIfError(toolError('CONFLICT', { message: 'Order changed' })) }, options);
     addTool(server, { name: 'user_error', execute: async () => { throw new UserError('This URL is not allowed', { url: 'x' }); } }, options);
+    class Archived extends UserError {}
+    addTool(server, { name: 'user_subclass', execute: async () => { throw new Archived('That invoice was archived.'); } }, options);
     addTool(server, { name: 'user_envelope', execute: async () => { throw new UserError(String(error('FORBIDDEN', 'Not your invoice'))); } },
       options);
     // A tool FastMCP takes as it is, beside the wrapped ones.
@@ -122,6 +124,7 @@ describe('FastMCP with mcp-envelope/fastmcp', () => {
     });
     assert.deepEqual(await session.call('user_error'), { ...toolError(USER_ERROR_CODE, { message: 'This URL is not allowed' }), structuredContent: { url: 'x' } });
     assert.deepEqual(await session.call('user_envelope'), error('FORBIDDEN', 'Not your invoice').build());
+    assert.deepEqual(await session.call('user_subclass'), toolError(USER_ERROR_CODE, { message: 'That invoice was archived.' }));
   });
 
   test('an exception is INTERNAL_ERROR under a fresh correlation id; its text goes to the logger only', async () => {
@@ -136,7 +139,7 @@ describe('FastMCP with mcp-envelope/fastmcp', () => {
   test('envelopeTransport: an unknown tool is UNKNOWN_ACTION naming the listed tools; an error about a listed tool passes', async () => {
     const result = await session.call('refund_orders', { amount_cents: 300 });
     assert.deepEqual(result, unknownTool({ tool: 'refund_orders', tools: ['zod', 'valibot', 'arktype', 'trims', 'returns_builder',
-      'throws_builder', 'throws_secret', 'proxies_envelope', 'user_error', 'user_envelope', 'unwrapped'] }));
+      'throws_builder', 'throws_secret', 'proxies_envelope', 'user_error', 'user_subclass', 'user_envelope', 'unwrapped'] }));
     // A tool not added through addTool keeps FastMCP's own check and answer.
     await assert.rejects(session.call('unwrapped', { n: 'x' }), (e) => e.code === -32602);
   });
