@@ -62,6 +62,10 @@ impl Guest for Component {
         crate::recovery::empty_result_json(&spec).map_err(|e| e.0)
     }
 
+    fn user_error(request: String) -> Result<String, String> {
+        crate::recovery::user_error_json(&request).map_err(|e| e.0)
+    }
+
     fn contract_lock(tools: String) -> Result<String, String> {
         crate::contract::lock_json(&tools).map_err(|e| e.0)
     }

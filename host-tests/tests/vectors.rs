@@ -270,6 +270,7 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
         "backoff" => i.api.call_backoff(store, input),
         "decide" => i.api.call_decide(store, input),
         "unknown-tool" => i.api.call_unknown_tool(store, input),
+        "user-error" => i.api.call_user_error(store, input),
         "contract-lock" => i.api.call_contract_lock(store, input),
         "contract-diff" => i.api.call_contract_diff(store, input),
         "render-partial" => i.api.call_render_partial(store, input),

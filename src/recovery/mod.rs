@@ -12,7 +12,9 @@
 //!   for a token;
 //! - [`empty_result`]: a query that ran and matched nothing, as a success;
 //! - [`unknown_tool`]: a call of a tool the server does not have, answered
-//!   as a result the model reads, listing the tools it may call instead.
+//!   as a result the model reads, listing the tools it may call instead;
+//! - [`user_error`]: a framework's own error for the model (FastMCP's
+//!   `ToolError`, `UserError`) as a TOOL_ERROR envelope stating its text.
 //!
 //! Each has a typed function and a `*_json` entry point (one JSON object in,
 //! JSON text out) that the component exports. The words for people
@@ -40,6 +42,7 @@ mod excerpt;
 mod retry_after;
 mod unknown_tool;
 mod upstream;
+mod user_error;
 
 pub use access::{access_error, access_error_json, AccessKind};
 pub use empty::{empty_result, empty_result_json, EmptyResult};
@@ -50,6 +53,7 @@ pub use upstream::{
     upstream_error, upstream_error_json, UpstreamFailure, UpstreamLog, UpstreamReport, EXCERPT_DETAIL,
     UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,
 };
+pub use user_error::{user_error, user_error_json, TOOL_ERROR};
 
 /// An optional text where an empty string means "not given", as in a spec.
 fn given_text(text: Option<String>) -> Option<String> {

@@ -15,6 +15,7 @@ pub fn native(name: &str, input: &str) -> Result<String, String> {
         "backoff" => mcp_envelope::backoff::backoff_json(input).map_err(|e| e.0),
         "decide" => mcp_envelope::decide::decide_json(input).map_err(|e| e.0),
         "unknown-tool" => mcp_envelope::unknown_tool_json(input).map_err(|e| e.0),
+        "user-error" => mcp_envelope::recovery::user_error_json(input).map_err(|e| e.0),
         "contract-lock" => mcp_envelope::contract::lock_json(input).map_err(|e| e.0),
         "contract-diff" => mcp_envelope::contract::diff_json(input).map_err(|e| e.0),
         "limits" => mcp_envelope::limits::limits_json(input).map_err(|e| e.0),

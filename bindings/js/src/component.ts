@@ -106,6 +106,7 @@ export const upstreamError = (input: string): string => call((c) => c.upstreamEr
 export const accessError = (input: string): string => call((c) => c.accessError(input));
 export const emptyResult = (input: string): string => call((c) => c.emptyResult(input));
 export const unknownTool = (input: string): string => call((c) => c.unknownTool(input));
+export const userError = (input: string): string => call((c) => c.userError(input));
 export const renderPartial = (spec: string): string => call((c) => c.renderPartial(spec));
 export const partialResult = (spec: string): string => call((c) => c.partialResult(spec));
 export const partialLimits = (request: string): string => call((c) => c.partialLimits(request));

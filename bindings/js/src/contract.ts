@@ -11,7 +11,7 @@ import type { ContractDelta } from './types.js';
  * response carrying one, its `tools` array, or a lockfile
  * (`JSON.parse(readFileSync('tools.lock.json', 'utf8'))`).
  */
-export type ToolList = { tools: readonly unknown[] } | readonly unknown[] | object;
+export type ToolList = unknown;
 
 /**
  * The lockfile of a tool list: the tools sorted by name, every key sorted,
@@ -38,3 +38,37 @@ export function contractDiff(lock: ToolList, tools: ToolList): ContractDelta[] {
 
 /** `contractDiff` with `{"lock", "tools"}` as JSON text; gives the deltas as JSON text. */
 export const contractDiffJson = (requestText: string): string => component.contractDiff(String(requestText));
+
+/**
+ * An integration's lockfile (docs/contract-diff.md), read at start, and the
+ * deltas from it to the tools the server lists, computed once: what a
+ * `<validation_error>` tells the model changed in the failing tool
+ * (`<contract_awareness>`: its BREAKING and RISKY deltas, five at most, as
+ * the core picks them). A lockfile the core cannot read is refused here, as
+ * a programmer's mistake, not at the first failed call.
+ */
+export class LockedContract {
+  readonly #lock: unknown;
+  readonly #deltas = new Map<string, Promise<ContractDelta[]>>();
+
+  /** `lockfile`: its text (`readFileSync('tools.lock.json', 'utf8')`) or the parsed JSON. */
+  constructor(lockfile: ToolList | string) {
+    this.#lock = typeof lockfile === 'string' ? JSON.parse(lockfile) : lockfile;
+    contractDiff(this.#lock, []); // refuses an unreadable lock now
+  }
+
+  /**
+   * The deltas of `tool`: from the lock to what `listTools()` gives (a
+   * `tools/list` result, or the tool's own listing in an array), computed on
+   * the first call for the tool. A listing that failed is tried again.
+   */
+  deltasFor(tool: string, listTools: () => unknown): Promise<ContractDelta[]> {
+    let deltas = this.#deltas.get(tool);
+    if (deltas === undefined) {
+      deltas = Promise.resolve().then(listTools).then((tools) => contractDiff(this.#lock, tools as ToolList));
+      this.#deltas.set(tool, deltas);
+      deltas.catch(() => this.#deltas.delete(tool));
+    }
+    return deltas;
+  }
+}

@@ -9,23 +9,13 @@
 // a tool: FastMCP answers it from its request handler with a JSON-RPC
 // -32601, so `envelopeTransport` answers it on the transport instead.
 
-import { error } from './builder.js';
-import { parseEnvelope } from './read.js';
-import { unknownTool } from './recovery.js';
+import { unknownTool, userError } from './recovery.js';
 import { formatOf } from './render.js';
 import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcomeOf, resultFor } from './tool-call.js';
 import type { Outcome } from './tool-call.js';
 import type { CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1 } from './types.js';
 
 export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
-
-/**
- * The code of the envelope a thrown `UserError` whose message is not an
- * envelope becomes, its message stated: FastMCP shows that message to the
- * client as it is, and so does the envelope. The code the Python FastMCP
- * integration gives FastMCP's `ToolError`.
- */
-export const USER_ERROR_CODE = 'TOOL_ERROR';
 
 /** The part of a FastMCP server `addTool` uses. */
 export interface ToolHost {
@@ -72,25 +62,14 @@ function isUserError(value: unknown): value is Error & { extras?: unknown } {
   return false;
 }
 
-/** Whether a text holds an envelope the core can read. */
-function holdsEnvelope(text: string): boolean {
-  try {
-    return parseEnvelope(text) !== null;
-  } catch {
-    return false; // a broken envelope is text like any other
-  }
-}
-
 /**
- * A thrown `UserError` as this package's outcome: a message that is an
- * envelope (`new UserError(String(error(...)))`) is sent as it is; any other
- * message becomes a TOOL_ERROR tool error stating it.
+ * A thrown `UserError` as this package's outcome: the core's `userError`
+ * result, a TOOL_ERROR envelope stating its message, or the message itself
+ * when it already is an envelope (`new UserError(String(error(...)))`).
  */
-function withUserError(outcome: Outcome): Outcome {
+function withUserError(outcome: Outcome, format: Format): Outcome {
   if (!('thrown' in outcome) || !isUserError(outcome.thrown)) return outcome;
-  const { message } = outcome.thrown;
-  if (holdsEnvelope(message)) return { thrown: { content: [{ type: 'text', text: message }], isError: true } };
-  return { thrown: error(USER_ERROR_CODE, message) };
+  return { thrown: userError({ message: String(outcome.thrown.message), format }) };
 }
 
 /** A `UserError`'s `extras` stay the result's `structuredContent`, as FastMCP sends them. */
@@ -132,6 +111,21 @@ function strictJsonSchema(schema: Record<string, unknown>): Record<string, unkno
 const fastmcpListing = (schema: StandardJSONSchemaV1) => strictJsonSchema(schema['~standard'].jsonSchema.input({ target: 'draft-07' }));
 
 /**
+ * The tool as FastMCP's `tools/list` sends it (its own handler's fields), for
+ * the diff against a lockfile.
+ */
+function listingOf(tool: { name: string }, inputSchema: Record<string, unknown>): Record<string, unknown> {
+  const { name, description, annotations, outputSchema, _meta: meta } = tool as Record<string, any>;
+  return {
+    name, inputSchema,
+    ...(description === undefined ? {} : { description }),
+    ...(annotations === undefined ? {} : { annotations }),
+    ...(hasJsonSchema(outputSchema) ? { outputSchema: outputSchema['~standard'].jsonSchema.output({ target: 'draft-07' }) } : {}),
+    ...(meta === undefined ? {} : { _meta: meta }),
+  };
+}
+
+/**
  * The tool `addTool` hands FastMCP: `parameters` that list the same JSON
  * Schema and accept anything, and an `execute` that checks the arguments
  * with the original schema and answers every failure with an envelope.
@@ -145,7 +139,10 @@ export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = u
       + 'Zod 4.2 or later, ArkType, or Valibot through toStandardJsonSchema from @valibot/to-json-schema');
   }
   let sent: Record<string, unknown> | undefined;
-  const check = { action: options.action ?? name, inputSchema: () => (sent ??= fastmcpListing(parameters!)), locale: options.locale };
+  const inputSchema = () => (sent ??= fastmcpListing(parameters!));
+  const { contract } = options;
+  const deltas = contract === undefined ? undefined : () => contract.deltasFor(name, () => [listingOf(tool, inputSchema())]);
+  const check = { action: options.action ?? name, inputSchema, locale: options.locale, deltas };
   const run = async (args: unknown, context: Context) => {
     if (parameters === undefined) return execute(args as InferOutput<Params>, context);
     const checked = await checkArguments(parameters, args, check);
@@ -156,7 +153,7 @@ export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = u
     ...(parameters === undefined ? {} : { parameters: acceptingAnything(parameters) }),
     execute: async (args: unknown, context: Context) => {
       const raw = await outcomeOf(() => run(args, context));
-      const result = resultFor(asResult(withUserError(raw)), name, args, options);
+      const result = resultFor(asResult(withUserError(raw, formatOf(options))), name, args, options);
       if (options.ledger !== undefined && !isResult(result)) {
         // A content item or structured output: a success FastMCP wraps itself.
         try {

@@ -19,14 +19,14 @@ export { decide, decideJson, EnvelopeError, parseEnvelope, throwIfError } from '
 export { renderValidation, renderValidationJson, toValidationIssues, validationError, validationResultJson } from './validation.js';
 export {
   accessError, accessErrorJson, authRequired, emptyResult, emptyResultJson, exceptionResult, exceptionResultJson, forbidden,
-  unknownTool, unknownToolJson, upstreamError, upstreamErrorJson,
+  unknownTool, unknownToolJson, upstreamError, upstreamErrorJson, userError, userErrorJson,
 } from './recovery.js';
 export { partialLimitsInForce, partialLimitsInForceJson, partialResult, partialResultJson, renderPartial, renderPartialJson } from './partial.js';
 export { Ledger } from './ledger.js';
 export { Idempotency, withIdempotency } from './idempotency.js';
 export type { IdempotencyBegin, IdempotencyCallOptions, IdempotencyFinish, IdempotencyOptions, WithIdempotencyOptions } from './idempotency.js';
 export { backoff, backoffJson, retryWithin } from './backoff.js';
-export { contractDiff, contractDiffJson, contractLock, contractLockJson } from './contract.js';
+export { contractDiff, contractDiffJson, contractLock, contractLockJson, LockedContract } from './contract.js';
 export type { ToolList } from './contract.js';
 export type { BackoffRequest, BackoffStep, ProgressExtra, RetryWithinOptions } from './backoff.js';
 export { useCoreModule } from './component.js';

@@ -10,7 +10,9 @@ import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcome
 import { formatOf } from './render.js';
 import { unknownTool } from './recovery.js';
 import { validationError } from './validation.js';
-import type { CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
+import { LockedContract } from './contract.js';
+import type { ToolList } from './contract.js';
+import type { CallToolResult, ContractDelta, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
 
 export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
 export { resultFor } from './tool-call.js';
@@ -106,12 +108,15 @@ export function registerTool<Schema extends InputSchema | undefined = undefined>
   handler: (args: ArgsOf<Schema>, extra: any) => unknown, options: EnvelopeToolOptions = {}): unknown {
   if (config.inputSchema === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
   const register = isSdk1(server) ? sdk1Checked : sdk2Checked;
-  const checked = register(config.inputSchema as SchemaLike, name, handler as (args: unknown, extra: unknown) => unknown, options);
+  const deltas = (extra: unknown) => lockedDeltas(server, name, extra);
+  const checked = register(config.inputSchema as SchemaLike, name, handler as (args: unknown, extra: unknown) => unknown, options, deltas);
   if (checked === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
   return server.registerTool(name, { ...config, inputSchema: checked.inputSchema }, withEnvelope(name, checked.callback, options));
 }
 
 type Handler = (args: unknown, extra: unknown) => unknown;
+/** The contract deltas of the tool for a call (its `extra`), when `envelopeServer` was given a lockfile. */
+type Deltas = (extra: unknown) => Promise<readonly ContractDelta[] | undefined>;
 type Checked = { inputSchema: unknown; callback: (args: unknown, extra: unknown) => unknown } | undefined;
 
 /**
@@ -120,7 +125,7 @@ type Checked = { inputSchema: unknown; callback: (args: unknown, extra: unknown)
  * the SDK makes it, as metadata (Zod copies a schema's metadata into its JSON
  * Schema); a bad call then reaches the check here with its arguments intact.
  */
-function sdk1Checked(inputSchema: SchemaLike, name: string, handler: Handler, options: EnvelopeToolOptions): Checked {
+function sdk1Checked(inputSchema: SchemaLike, name: string, handler: Handler, options: EnvelopeToolOptions, deltas: Deltas): Checked {
   const schema = zod4Object(inputSchema);
   if (schema === undefined) return undefined;
   const { $schema: _dialect, ...listed } = z.toJSONSchema(schema, SDK1_LISTING) as Record<string, unknown>;
@@ -131,7 +136,9 @@ function sdk1Checked(inputSchema: SchemaLike, name: string, handler: Handler, op
   const callback = async (args: unknown, extra: unknown) => {
     const parsed = await schema.safeParseAsync(args, { reportInput: true });
     if (!parsed.success) {
-      return validationError(options.action ?? name, parsed.error, { input: args, inputSchema: sent, locale: options.locale });
+      const changed = await deltas(extra);
+      return validationError(options.action ?? name, parsed.error,
+        { input: args, inputSchema: sent, locale: options.locale, ...(changed === undefined ? {} : { deltas: changed }) });
     }
     return handler(parsed.data, extra);
   };
@@ -143,12 +150,13 @@ function sdk1Checked(inputSchema: SchemaLike, name: string, handler: Handler, op
  * (a raw shape it wraps in `z.object`, as done here): it is handed one that
  * accepts anything and lists the original's JSON Schema.
  */
-function sdk2Checked(inputSchema: SchemaLike, name: string, handler: Handler, options: EnvelopeToolOptions): Checked {
+function sdk2Checked(inputSchema: SchemaLike, name: string, handler: Handler, options: EnvelopeToolOptions, deltas: Deltas): Checked {
   const schema = hasJsonSchema(inputSchema) ? inputSchema : zod4Object(inputSchema) as unknown;
   if (!hasJsonSchema(schema)) return undefined;
   let sent: Record<string, unknown> | undefined;
-  const check = { action: options.action ?? name, inputSchema: () => (sent ??= sdk2Listing(schema)), locale: options.locale };
+  const listed = () => (sent ??= sdk2Listing(schema));
   const callback = async (args: unknown, extra: unknown) => {
+    const check = { action: options.action ?? name, inputSchema: listed, locale: options.locale, deltas: () => deltas(extra) };
     const checked = await checkArguments(schema, args, check);
     return 'result' in checked ? checked.result : handler(checked.value, extra);
   };
@@ -177,6 +185,22 @@ export interface EnvelopeServerHost {
 export interface EnvelopeServerOptions {
   /** The rendering of the UNKNOWN_ACTION envelope (xml by default). */
   format?: Format;
+  /**
+   * The contract a model learned: a lockfile (`mcp-envelope contract lock`;
+   * its text or parsed JSON; docs/contract-diff.md). A `<validation_error>`
+   * of a tool registered with `registerTool` then also tells the model the
+   * tool's BREAKING and RISKY changes since, computed once from this
+   * server's `tools/list`. A lockfile the core cannot read is refused here.
+   */
+  lockfile?: ToolList | string;
+}
+
+/** Each enveloped server's lockfile and a way to list its tools, for `registerTool`'s argument checks. */
+const contracts = new WeakMap<object, { contract: LockedContract; listTools: (extra: unknown) => unknown }>();
+
+function lockedDeltas(server: object, tool: string, extra: unknown): Promise<readonly ContractDelta[] | undefined> {
+  const locked = contracts.get(server);
+  return locked === undefined ? Promise.resolve(undefined) : locked.contract.deltasFor(tool, () => locked.listTools(extra));
 }
 
 type RequestHandler = (request: any, extra: any) => unknown;
@@ -217,6 +241,10 @@ export function envelopeServer<Host extends EnvelopeServerHost>(server: Host, op
   }
   let listTools: RequestHandler | undefined;
   let names: string[] | undefined;
+  if (options.lockfile !== undefined) {
+    const contract = new LockedContract(options.lockfile);
+    contracts.set(server, { contract, listTools: (extra) => listTools?.({ method: 'tools/list', params: {} }, extra) ?? { tools: [] } });
+  }
   const listed = async (extra: unknown): Promise<string[]> => {
     if (names === undefined && listTools !== undefined) {
       const { tools } = await listTools({ method: 'tools/list', params: {} }, extra) as { tools: { name: string }[] };

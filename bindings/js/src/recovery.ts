@@ -173,3 +173,17 @@ export function unknownTool(options: UnknownToolOptions): CallToolResult {
 
 /** `unknownTool` with the input as JSON text; gives the `CallToolResult` as JSON text. */
 export const unknownToolJson = (inputText: string): string => component.unknownTool(String(inputText));
+
+/**
+ * A framework's own error for the model (FastMCP's `UserError`): the
+ * `CallToolResult` of a TOOL_ERROR envelope stating `message`, or `message`
+ * itself when it already holds an envelope. What `mcp-envelope/fastmcp`
+ * answers a thrown `UserError` with; the Python FastMCP integration answers
+ * FastMCP's `ToolError` the same way.
+ */
+export function userError(options: { message: string; format?: Format }): CallToolResult {
+  return JSON.parse(userErrorJson(toJson(options, 'the user-error input'))) as CallToolResult;
+}
+
+/** `userError` with the input as JSON text; gives the `CallToolResult` as JSON text. */
+export const userErrorJson = (inputText: string): string => component.userError(String(inputText));

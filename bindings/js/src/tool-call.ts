@@ -11,7 +11,7 @@ import { EnvelopeError } from './read.js';
 import { exceptionResult } from './recovery.js';
 import { codeDefaults, formatOf } from './render.js';
 import type {
-  CallToolResult, EnvelopeToolOptions, InternalFailure, SessionLedger, StandardJSONSchemaV1, StandardSchemaV1,
+  CallToolResult, ContractDelta, EnvelopeToolOptions, InternalFailure, SessionLedger, StandardJSONSchemaV1, StandardSchemaV1,
 } from './types.js';
 import { validationError } from './validation.js';
 
@@ -145,6 +145,8 @@ export interface ArgumentCheck {
   /** The JSON Schema `tools/list` sends for the tool, from which the core words each "Expected …". */
   inputSchema: () => Record<string, unknown>;
   locale?: EnvelopeToolOptions['locale'];
+  /** The contract deltas a failure's envelope carries (a lockfile's), when the integration has them. */
+  deltas?: () => Promise<readonly ContractDelta[] | undefined>;
 }
 
 /** The arguments as the tool's schema parses them, or the `<validation_error>` to answer with. */
@@ -152,7 +154,8 @@ export async function checkArguments(schema: StandardSchemaV1, args: unknown, ch
   Promise<{ value: unknown } | { result: CallToolResult }> {
   const parsed = await schema['~standard'].validate(args);
   if (parsed.issues === undefined) return { value: parsed.value };
+  const deltas = await check.deltas?.();
   const result = validationError(check.action, { issues: parsed.issues },
-    { input: args, inputSchema: check.inputSchema(), locale: check.locale });
+    { input: args, inputSchema: check.inputSchema(), locale: check.locale, ...(deltas === undefined ? {} : { deltas }) });
   return { result };
 }

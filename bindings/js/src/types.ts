@@ -345,6 +345,13 @@ export interface EnvelopeToolOptions {
    * changed" and a run of them "stop retrying"; a success ends the streak.
    */
   ledger?: SessionLedger;
+  /**
+   * The contract a model learned (`new LockedContract(lockfile)`, one for the
+   * server; docs/contract-diff.md): a `<validation_error>` then also tells the
+   * model the tool's BREAKING and RISKY changes since. FastMCP's `addTool`
+   * takes it here; the MCP SDK's servers take the lockfile in `envelopeServer`.
+   */
+  contract?: { deltasFor(tool: string, listTools: () => unknown): Promise<ContractDelta[]> };
 }
 
 /** Options of `exceptionResult`. */

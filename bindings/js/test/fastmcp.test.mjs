@@ -11,7 +11,7 @@ import { FastMCP, UserError } from 'fastmcp';
 import * as v from 'valibot';
 import * as z from 'zod';
 import { error, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool } from 'mcp-envelope';
-import { addTool, envelopeTool, envelopeTransport, USER_ERROR_CODE } from 'mcp-envelope/fastmcp';
+import { addTool, envelopeTool, envelopeTransport } from 'mcp-envelope/fastmcp';
 import { badOrder, EQUAL_SCHEMAS_XML, placeOrder, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML } from './fixtures.mjs';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
@@ -122,9 +122,9 @@ describe('FastMCP with mcp-envelope/fastmcp', () => {
       isError: true,
       structuredContent: { url: 'x' },
     });
-    assert.deepEqual(await session.call('user_error'), { ...toolError(USER_ERROR_CODE, { message: 'This URL is not allowed' }), structuredContent: { url: 'x' } });
+    assert.deepEqual(await session.call('user_error'), { ...toolError('TOOL_ERROR', { message: 'This URL is not allowed' }), structuredContent: { url: 'x' } });
     assert.deepEqual(await session.call('user_envelope'), error('FORBIDDEN', 'Not your invoice').build());
-    assert.deepEqual(await session.call('user_subclass'), toolError(USER_ERROR_CODE, { message: 'That invoice was archived.' }));
+    assert.deepEqual(await session.call('user_subclass'), toolError('TOOL_ERROR', { message: 'That invoice was archived.' }));
   });
 
   test('an exception is INTERNAL_ERROR under a fresh correlation id; its text goes to the logger only', async () => {

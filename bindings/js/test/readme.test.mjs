@@ -81,3 +81,10 @@ for (const { title, code } of servers) {
     }
   });
 }
+
+test("the README's contract-changes JavaScript example runs as written", () => {
+  const section = readme.split('\n## ').find((s) => s.startsWith('Contract changes'));
+  const code = /```js\n([\s\S]*?)```/.exec(section ?? '')?.[1];
+  if (!code) throw new Error('the Contract changes section has no js code block');
+  execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, stdio: 'pipe' });
+});

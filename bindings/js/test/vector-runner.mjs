@@ -244,6 +244,7 @@ const CALLS = {
   backoff: (api) => ({ json: api.backoffJson, native: api.backoff }),
   decide: (api) => ({ json: api.decideJson, native: api.decide }),
   'unknown-tool': (api) => ({ json: api.unknownToolJson, native: api.unknownTool }),
+  'user-error': (api) => ({ json: api.userErrorJson, native: api.userError }),
   'contract-lock': (api) => ({ json: api.contractLockJson, native: api.contractLock }),
   'contract-diff': (api) => ({ json: api.contractDiffJson, native: (input) => api.contractDiff(input.lock, input.tools) }),
   'render-partial': (api) => ({ json: api.renderPartialJson, native: api.renderPartial }),

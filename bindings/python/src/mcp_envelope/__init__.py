@@ -22,7 +22,7 @@ from .recovery import AccessKind, ExceptionReport, UpstreamReport, access_error,
 from .recovery import empty_result, empty_result_json, exception_result, exception_result_json, forbidden
 from .recovery import PartialLimits, partial_limits_in_force, partial_limits_in_force_json, partial_result
 from .recovery import partial_result_json, render_partial, unknown_tool, unknown_tool_json, upstream_error
-from .recovery import upstream_error_json
+from .recovery import upstream_error_json, user_error, user_error_json
 from .validation import issues_from_pydantic, render_validation, render_validation_spec, validation_error
 from .validation import validation_result_json, validation_result_spec, validation_spec
 from .writes import Idempotency, backoff, backoff_json, retry_within
@@ -36,6 +36,6 @@ __all__ = [
     "limits_in_force", "limits_in_force_json", "parse_envelope", "partial_limits_in_force",
     "partial_limits_in_force_json", "partial_result", "partial_result_json", "protocol_error", "protocol_error_json",
     "raise_for_error", "render", "render_partial", "render_validation", "render_validation_spec", "retry_within", "tool_error",
-    "unknown_tool", "unknown_tool_json", "upstream_error", "upstream_error_json", "validation_error", "validation_result_json", "validation_result_spec",
+    "unknown_tool", "unknown_tool_json", "upstream_error", "upstream_error_json", "user_error", "user_error_json", "validation_error", "validation_result_json", "validation_result_spec",
     "validation_spec",
 ]  # fmt: skip

@@ -35,7 +35,7 @@ PUBLIC_CALLS_ENV = "MCP_ENVELOPE_PUBLIC_CALLS"  # "1": never the direct path
 FUNCTIONS: dict[str, int | None] = {
     "canonical-codes": None, "protocol-error": None, "render": 2, "call-tool-result": 2, "code-defaults": 1,
     "limits": 1, "render-validation": 1, "validation-result": 1, "read-envelope": 1, "error-of-result": 1, "decide": 1,
-    "exception-result": 1, "upstream-error": 1, "access-error": 1, "empty-result": 1, "unknown-tool": 1, "render-partial": 1,
+    "exception-result": 1, "upstream-error": 1, "access-error": 1, "empty-result": 1, "unknown-tool": 1, "user-error": 1, "render-partial": 1,
     "partial-result": 1, "partial-limits": 1, "[constructor]ledger": None, "[method]ledger.failure": None,
     "[method]ledger.observe": None, "[method]ledger.success": None, "backoff": 1, "[constructor]idempotency": None,
     "[method]idempotency.begin": None, "[method]idempotency.finish": None, "contract-lock": 1, "contract-diff": 1,

@@ -34,13 +34,9 @@ from ._integrations import returning_results_as
 from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
 from .ledger import Ledger
-from .recovery import unknown_tool
+from .recovery import unknown_tool, user_error
 
-__all__ = ["FASTMCP_TOOL_ERROR", "EnvelopeMiddleware", "raised_by_fastmcp", "returning_results", "sent_as_itself"]
-
-# The code of the envelope a FastMCP `ToolError` the tool raised is answered with, its text the message: the
-# tool's author wrote that text for the model, so it is shown, as FastMCP shows it.
-FASTMCP_TOOL_ERROR = "TOOL_ERROR"
+__all__ = ["EnvelopeMiddleware", "raised_by_fastmcp", "returning_results", "sent_as_itself"]
 
 # JSON-RPC errors that ask the client itself to act (SEP-2575's missing capability, the URL elicitation a
 # call needs): protocol answers, not failures for the model, so they stay JSON-RPC errors.
@@ -170,9 +166,10 @@ class EnvelopeMiddleware(Middleware):
                                         locale=locale, deltas=deltas)  # fmt: skip
         original: BaseException = error
         if isinstance(error, FastMCPToolError):
-            if not raised_by_fastmcp(error):  # the tool's own words for the model
-                original = ToolError(FASTMCP_TOOL_ERROR, str(error))
-            elif cause is not None:  # FastMCP's wrap of the tool's exception, masked or not
+            if not raised_by_fastmcp(error):  # the tool's own words for the model: the core's TOOL_ERROR
+                answer = user_error(str(error), format=format)
+                return answer if ledger is None else observed(ledger, name, answer, arguments) or answer
+            if cause is not None:  # FastMCP's wrap of the tool's exception, masked or not
                 original = cause
         return error_answer(name, original, arguments, format, ledger=ledger, locale=locale)
 

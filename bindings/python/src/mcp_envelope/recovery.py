@@ -215,6 +215,18 @@ def unknown_tool_json(spec: Mapping[str, Any] | str) -> str:
     return produce("unknown-tool", spec, result=True)
 
 
+def user_error(message: str, *, format: Format = "xml") -> ToolResult:
+    """The `isError` `CallToolResult` dict for a framework's own error for the model (FastMCP's `ToolError`): a
+    TOOL_ERROR envelope stating `message`, or `message` itself when it already holds an envelope. What
+    `mcp_envelope.fastmcp` answers such an error with; the TypeScript FastMCP integration answers `UserError` alike."""
+    return tool_result(user_error_json({"message": message, "format": format}))
+
+
+def user_error_json(spec: Mapping[str, Any] | str) -> str:
+    """`user-error` for `{"message", "format"?}` (a dict or its JSON text), as the component's exact JSON text."""
+    return produce("user-error", spec, result=True)
+
+
 def render_partial(spec: Mapping[str, Any] | str) -> str:
     """The `<partial_result>` envelope of a partial failure, in the spec's `format`: `{"task"?, "obtained",
     "failed": [{"item", "code", "message"?, "category"?, "retryable"?}], "tried"?, "recovery"?,

@@ -1,0 +1,73 @@
+//! A framework's own error for the model: FastMCP's `ToolError` in Python,
+//! FastMCP's `UserError` in TypeScript. The tool's author wrote its text for
+//! the model, so the text is shown, as the framework shows it, but inside an
+//! envelope like every other failure: code TOOL_ERROR, the text its message.
+//! A text that already is an envelope (a tool raised `UserError(String(error(..)))`)
+//! is sent as it is rather than quoted inside another. Decided here so that
+//! both integrations answer alike.
+
+use serde::Deserialize;
+
+use crate::error::SpecError;
+use crate::json::{fail, given, read_input};
+use crate::model::ToolError;
+use crate::read::{read_unwrapped, Reading};
+use crate::render::{call_tool_result, Format};
+
+/// The code of a framework's own error for the model. Not a canonical code:
+/// nothing is known of it but its text, so it says nothing of retrying, and
+/// a rule-based client stops and tells (docs/decide.md).
+pub const TOOL_ERROR: &str = "TOOL_ERROR";
+
+/// The error for a framework's error whose text is `message`.
+///
+/// ```
+/// use mcp_envelope::recovery::user_error;
+/// let e = user_error("Invoice inv_9 is locked by another refund.");
+/// assert_eq!((e.code.as_str(), e.message.as_str()), ("TOOL_ERROR", "Invoice inv_9 is locked by another refund."));
+/// ```
+pub fn user_error(message: &str) -> ToolError {
+    ToolError::new(TOOL_ERROR, message)
+}
+
+/// The `user-error` input as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a user-error input object")]
+struct UserErrorInput {
+    #[serde(default, deserialize_with = "given")]
+    message: Option<String>,
+    format: Option<Format>,
+}
+
+/// `user-error`: `{"message", "format"?}` to the `CallToolResult` JSON
+/// (`isError: true`): a TOOL_ERROR envelope stating the message, or the
+/// message itself when it already holds an envelope (a broken one is text
+/// like any other).
+///
+/// ```
+/// use mcp_envelope::recovery::user_error_json;
+/// let quoted = user_error_json(r#"{"message":"Locked by another refund.","format":"text"}"#).unwrap();
+/// assert_eq!(quoted, r#"{"content":[{"type":"text","text":"error_code: TOOL_ERROR\nwhat_failed: Locked by another refund.\nretryable: false"}],"isError":true}"#);
+/// let envelope = "<tool_error code=\"NOT_FOUND\">\n  <message>No invoice</message>\n</tool_error>";
+/// let sent = user_error_json(&serde_json::json!({ "message": envelope }).to_string()).unwrap();
+/// assert_eq!(sent, serde_json::json!({ "content": [{ "type": "text", "text": envelope }], "isError": true }).to_string());
+/// ```
+pub fn user_error_json(text: &str) -> Result<String, SpecError> {
+    let input: UserErrorInput = read_input(text, "the user-error input")?;
+    let Some(message) = input.message else {
+        return fail("missing \"message\": the text of the framework's error");
+    };
+    if matches!(
+        read_unwrapped(&message),
+        Ok(Reading::ToolError(_) | Reading::ValidationError(_) | Reading::PartialResult(_))
+    ) {
+        let text = serde_json::to_string(&message).unwrap_or_default();
+        return Ok(format!(
+            r#"{{"content":[{{"type":"text","text":{text}}}],"isError":true}}"#
+        ));
+    }
+    Ok(call_tool_result(
+        &user_error(&message),
+        input.format.unwrap_or(Format::Xml),
+    ))
+}
