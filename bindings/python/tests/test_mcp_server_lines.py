@@ -146,3 +146,16 @@ def test_a_lockfile_the_core_cannot_read_is_refused_at_start():
     assert str(refused.value) == (
         'the lock has no "tools" array: give a tools/list result, its tools array or a lockfile'
     )
+
+
+def test_a_running_server_s_tool_list_locks_as_its_json():
+    async def listed() -> Any:
+        async with connect(server()) as client:
+            return await client.list_tools()
+
+    tools = anyio.run(listed)  # the SDK's ListToolsResult, as a client gets it
+    as_json = tools.model_dump(mode="json", by_alias=True, exclude_none=True)
+    lockfile = me.contract_lock(tools)
+    assert lockfile == me.contract_lock(as_json)
+    assert json.loads(lockfile)["tools"][0]["name"] == "broken_error"  # sorted by name
+    assert me.contract_diff(json.loads(lockfile), tools) == []
