@@ -5,7 +5,7 @@
 // values. Then hostile thrown values, through exceptionResult and the MCP
 // integration's handler wrapper, answer INTERNAL_ERROR.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, test } from 'node:test';
 import { exceptionResult, parseEnvelope, render, renderValidation, toolError } from 'mcp-envelope';
@@ -13,6 +13,10 @@ import { withEnvelope } from 'mcp-envelope/mcp';
 import { expand } from './vector-runner.mjs';
 
 const table = JSON.parse(readFileSync(new URL('../../host-values.json', import.meta.url), 'utf8'));
+const vectorsDir = new URL('../../../vectors/', import.meta.url);
+const renderSpecs = readdirSync(vectorsDir).filter((name) => name.endsWith('.json') && name !== 'schema.json')
+  .flatMap((name) => JSON.parse(readFileSync(new URL(name, vectorsDir), 'utf8')))
+  .flatMap((group) => group.cases).map(expand).filter((c) => c.spec !== null && typeof c.spec === 'object' && 'expected' in c && !('error' in c));
 
 const nested = (n, leaf, wrap) => {
   let value = leaf;
@@ -64,6 +68,7 @@ const BUILD = {
   'an exception with no message: its name': () => new TypeError(),
   'a value that cannot be read (a Proxy whose every trap throws; an object whose __str__ raises)': hostile,
   'an object one of whose members cannot be read: that member marked': () => ({ ok: 1, get bad() { return throwing(); } }),
+  'an object whose keys cannot be listed: the object marked': () => new Proxy({ a: 1 }, { ownKeys: throwing }),
   'odd values inside a container, each by its rule': () =>
     ({ when: at1230, tags: new Set(['b', 'a']), raw: bytes('ok'), n: Number.NaN, f: refund }),
   '5,000 levels of objects: converted without recursion, the core cuts past 64': () => nested(5000, 'x', (inner) => ({ a: inner })),
@@ -102,6 +107,15 @@ describe('values JSON cannot hold: the shared table (bindings/host-values.json)'
 });
 
 describe('the rule where a value goes: a spec, a validation issue, the call arguments', () => {
+  test('the walk writes what JSON.stringify writes: every render vector\'s spec, held by a class instance, renders the same', () => {
+    class Spec {}
+    assert.ok(renderSpecs.length > 100);
+    for (const c of renderSpecs) {
+      const held = Object.assign(new Spec(), c.spec);
+      for (const format of Object.keys(c.expected)) assert.equal(render(held, { format }), render(c.spec, { format }), c.description);
+    }
+  });
+
   test('a misplaced marker is the programmer\'s mistake, refused in the core\'s words', () => {
     assert.throws(() => render({ code: 'X', message: 'm', retryAfter: Number.NaN }),
       { name: 'TypeError', message: 'retryAfter: invalid type: string "[NaN]", expected a number of seconds' });

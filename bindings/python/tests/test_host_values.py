@@ -16,7 +16,8 @@ from typing import Any, Callable
 import pytest
 
 import mcp_envelope as me
-from vector_files import expand
+from mcp_envelope import _values
+from vector_files import expand, load_all
 
 TABLE = json.loads((Path(__file__).resolve().parents[2] / "host-values.json").read_text(encoding="utf-8"))
 MINE = [row for row in TABLE["values"] if "python" in row["hosts"]]
@@ -72,6 +73,19 @@ class OneBadMember(Mapping[str, Any]):
         return 2
 
 
+class NoKeys(Mapping[str, Any]):
+    """A mapping whose keys cannot be listed."""
+
+    def __getitem__(self, key: str) -> Any:
+        return 1
+
+    def __iter__(self) -> Iterator[str]:
+        raise RuntimeError("no")
+
+    def __len__(self) -> int:
+        return 1
+
+
 class Thing:
     pass
 
@@ -118,6 +132,7 @@ BUILD: dict[str, Callable[[], Any]] = {
     "an exception with no message: its name": lambda: TypeError(),
     "a value that cannot be read (a Proxy whose every trap throws; an object whose __str__ raises)": Unreadable,
     "an object one of whose members cannot be read: that member marked": OneBadMember,
+    "an object whose keys cannot be listed: the object marked": NoKeys,
     "odd values inside a container, each by its rule":
         lambda: {"when": AT_1230, "tags": {"b", "a"}, "raw": b"ok", "n": float("nan"), "f": refund},
     "5,000 levels of objects: converted without recursion, the core cuts past 64": lambda: nested(5000, "x", lambda v: {"a": v}),
@@ -157,6 +172,14 @@ def test_every_value_the_table_gives_python_is_built_here_and_nothing_else() -> 
 def test_the_shared_table(row: dict[str, Any]) -> None:
     assert detail_of(BUILD[row["description"]]()) == expand(row["detail"])
     assert sent_of(BUILD[row["description"]]()) == row["sent"]
+
+
+def test_the_walk_writes_what_json_writes_for_every_render_vectors_spec() -> None:
+    # The walk takes over from json's encoder whenever one value anywhere is odd, so the rest must not change.
+    specs = [case.data["spec"] for case in load_all() if case.kind == "render" and "spec" in case.data]
+    assert len(specs) > 100
+    for spec in specs:
+        assert _values.write(spec) == json.dumps(spec, separators=(",", ":"), ensure_ascii=False)
 
 
 def test_a_misplaced_marker_is_the_programmers_mistake_refused_in_the_cores_words() -> None:

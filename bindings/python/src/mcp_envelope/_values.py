@@ -107,14 +107,18 @@ def _key_text(key: Any) -> str:
     return str(json.loads(text)) if text.startswith('"') else text
 
 
+def _member(mapping: Mapping[Any, Any], key: Any) -> Any:
+    try:
+        return mapping[key]
+    except Exception:
+        return _UNREAD
+
+
 def _members(mapping: Mapping[Any, Any]) -> Iterator[tuple[Any, Any]]:
-    """A mapping's members in order, a value that raises as UNREADABLE (the keys are read first, whole)."""
-    for key in list(mapping):
-        try:
-            value = mapping[key]
-        except Exception:
-            value = _UNREAD
-        yield key, value
+    """A mapping's members in order, a value that raises as UNREADABLE. The keys are read here, whole: a mapping
+    whose keys cannot be read is UNREADABLE itself."""
+    keys = list(mapping)
+    return ((key, _member(mapping, key)) for key in keys)
 
 
 def _shown(value: Any, open_ids: set[int]) -> str | tuple[str, Iterator[Any], Any]:
