@@ -42,7 +42,7 @@
 
 use crate::code;
 use crate::error::SpecError;
-use crate::json::{parse_value, push_json_string, Value};
+use crate::json::{parse_content, push_json_string, Value};
 use crate::model::ToolError;
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 use crate::render::{call_tool_result, Format};
@@ -324,15 +324,21 @@ const UNKNOWN_OUTCOME: [&str; 2] = [
 
 /// The canonical form of a JSON text: object keys sorted (by code point),
 /// each once with its last value, compact, numbers and strings as serde_json
-/// writes them.
+/// writes them. Arguments of any depth are taken, each array or object past
+/// `limits::MAX_DEPTH` levels as its cut marker (`"… [N characters cut]"`),
+/// so two calls that differ only that deep, in values of the same length,
+/// compare as the same arguments.
 ///
 /// ```
 /// use mcp_envelope::idempotency::canonical;
 /// assert_eq!(canonical(r#"{ "b": [1, {"y":2,"x":1}], "a": "é" }"#).unwrap(), r#"{"a":"é","b":[1,{"x":1,"y":2}]}"#);
 /// assert!(canonical("{oops").unwrap_err().0.starts_with("the arguments are not JSON: "));
+/// let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+/// let shown = format!("{}\"… [9872 characters cut]\"{}", "[".repeat(64), "]".repeat(64));
+/// assert_eq!(canonical(&deep).unwrap(), shown);
 /// ```
 pub fn canonical(arguments: &str) -> Result<String, SpecError> {
-    let value = parse_value(arguments).map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
+    let value = parse_content(arguments).map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
     let mut out = String::with_capacity(arguments.len());
     write_canonical(&mut out, &value);
     Ok(out)

@@ -23,7 +23,7 @@
 //! numbers count as written (`1` and `1.0` differ).
 
 use crate::error::SpecError;
-use crate::json::{parse_value, Value};
+use crate::json::{parse_content, Value};
 use crate::locale::Locale;
 use crate::model::{Severity, ToolError, ToolFailureMeta};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
@@ -228,9 +228,12 @@ fn steering_locale(error: &ToolError) -> Locale {
 
 /// A 64-bit fingerprint of a JSON value that ignores the order of object
 /// members (each member is hashed on its own and the hashes summed), so no
-/// host needs to sort keys the same way.
+/// host needs to sort keys the same way. Arguments of any depth are taken,
+/// each array or object past `limits::MAX_DEPTH` levels as its cut marker
+/// (its length), as an envelope would show it: calls that differ only that
+/// deep count as the same call.
 pub fn fingerprint(arguments: &str) -> Result<u64, SpecError> {
-    let value = parse_value(arguments).map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
+    let value = parse_content(arguments).map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
     Ok(hash_value(&value))
 }
 
@@ -292,6 +295,18 @@ mod tests {
             fingerprint(r#"{"a":2,"b":2}"#).unwrap()
         );
         assert_ne!(fingerprint("1").unwrap(), fingerprint("\"1\"").unwrap());
+    }
+
+    #[test]
+    fn arguments_of_any_depth_are_taken_the_same_past_the_depth_limit() {
+        let nested = |n: usize, leaf: &str| format!("{}{leaf}{}", "[".repeat(n), "]".repeat(n));
+        let deep = fingerprint(&nested(100_000, "1")).unwrap();
+        assert_eq!(deep, fingerprint(&nested(100_000, "2")).unwrap());
+        assert_ne!(deep, fingerprint(&nested(100_000, "10")).unwrap());
+        assert_ne!(
+            fingerprint(&nested(64, "1")).unwrap(),
+            fingerprint(&nested(64, "2")).unwrap()
+        );
     }
 
     #[test]

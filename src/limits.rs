@@ -18,6 +18,22 @@ use serde::{Deserialize, Serialize};
 
 use crate::json::{fail, read_member, Count, Object};
 
+/// The most levels of arrays and objects a value shows, the value itself
+/// being the first: each array or object nested deeper is replaced by the
+/// cut marker as a string, `"… [N characters cut]"`, N the characters of its
+/// compact JSON (docs/size-caps.md, "Nested values"). Not a spec's limit: a
+/// value that deep is no longer data a model reads, and no host need agree
+/// on a setting for the rule to be the same everywhere.
+///
+/// ```
+/// use mcp_envelope::{render_xml, spec};
+/// let deep = format!("{}{}", "[".repeat(65), "]".repeat(65));
+/// let e = spec::from_json(&format!(r#"{{"code":"X","message":"m","details":{{"body":{deep}}}}}"#)).unwrap();
+/// let shown = format!("{}\"… [2 characters cut]\"{}", "[".repeat(64), "]".repeat(64));
+/// assert_eq!(e.details[0].1, shown);
+/// ```
+pub const MAX_DEPTH: usize = 64;
+
 /// The caps one envelope is rendered under; written as the spec's `limits`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

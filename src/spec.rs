@@ -16,11 +16,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::code::Category;
+use crate::cut::Marker;
 use crate::delta::ContractDelta;
 use crate::json::{
-    compact, fail, given, is_false, is_zero, parse_string, read_input, repeated_key, Count, Object, Pairs,
+    compact_within, fail, given, is_false, is_zero, parse_string, read_input, repeated_key, Count, Object, Pairs,
 };
-use crate::limits::{Limits, LimitsInput};
+use crate::limits::{Limits, LimitsInput, MAX_DEPTH};
 use crate::locale::Locale;
 use crate::model::{Severity, ToolError, ToolFailureMeta};
 
@@ -65,13 +66,16 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
     let Some(message) = spec.message else {
         return fail("missing \"message\": say what failed");
     };
+    let locale = spec.locale.unwrap_or(Locale::En);
+    let localize_steering = spec.localize_steering.unwrap_or(false);
+    let marker = Marker::of(locale, localize_steering);
     let error = ToolError {
         code,
         message,
         suggestion: spec.suggestion,
         available_actions: spec.available_actions.unwrap_or_default(),
         omitted_actions: spec.omitted_actions.unwrap_or_default().0,
-        details: spec.details.map(|d| d.0).unwrap_or_default(),
+        details: spec.details.map(|d| d.texts(marker)).unwrap_or_default(),
         omitted_details: spec.omitted_details.unwrap_or_default().0,
         retry_after: spec.retry_after.map(|s| s.0),
         severity: spec.severity.unwrap_or(Severity::Error),
@@ -81,8 +85,8 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
         correlation_id: spec.correlation_id,
         deltas: spec.deltas.unwrap_or_default().into_iter().map(|d| d.0).collect(),
         omitted_deltas: spec.omitted_deltas.unwrap_or_default().0,
-        locale: spec.locale.unwrap_or(Locale::En),
-        localize_steering: spec.localize_steering.unwrap_or(false),
+        locale,
+        localize_steering,
         limits: spec.limits.map(|l| l.0.in_force()).transpose()?,
         tool_failure: spec.tool_failure.and_then(|t| t.0),
     };
@@ -184,10 +188,28 @@ impl Serialize for ToolFailureOutput {
 
 /// Detail values are shown as text: a string as itself, a number with its
 /// written digits (so `12345678901234567890` stays exact), a boolean or `null`
-/// as its word, and an object or array as its compact JSON at any depth, so
-/// whatever a host holds in its details reaches the model rather than failing
-/// the error path. Keys keep their order; a repeated key is refused.
-struct Details(Vec<(String, String)>);
+/// as its word, and an object or array as its compact JSON, so whatever a
+/// host holds in its details reaches the model rather than failing the error
+/// path. Nesting of any depth is read; past `MAX_DEPTH` levels it is cut and
+/// marked (`json::compact_within`), in the marker language of the spec's
+/// locale, known only once the whole spec is read. Keys keep their order; a
+/// repeated key is refused.
+struct Details(Vec<(String, Detail)>);
+
+enum Detail {
+    Text(String),
+    Json(Box<RawValue>),
+}
+
+impl Details {
+    fn texts(self, marker: Marker) -> Vec<(String, String)> {
+        let text = |detail| match detail {
+            Detail::Text(text) => text,
+            Detail::Json(raw) => compact_within(raw.get(), MAX_DEPTH, marker),
+        };
+        self.0.into_iter().map(|(key, detail)| (key, text(detail))).collect()
+    }
+}
 
 impl<'de> Deserialize<'de> for Details {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -198,14 +220,14 @@ impl<'de> Deserialize<'de> for Details {
                 f.write_str("an object of details")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Details, A::Error> {
-                let mut details: Vec<(String, String)> = Vec::new();
+                let mut details: Vec<(String, Detail)> = Vec::new();
                 while let Some(key) = map.next_key::<String>()? {
                     let raw = map.next_value::<Box<RawValue>>()?;
-                    let text = match parse_string(raw.get()) {
-                        Ok(text) => text.into_owned(),
-                        Err(_) => compact(raw.get()),
+                    let detail = match parse_string(raw.get()) {
+                        Ok(text) => Detail::Text(text.into_owned()),
+                        Err(_) => Detail::Json(raw),
                     };
-                    details.push((key, text));
+                    details.push((key, detail));
                 }
                 // Checked once, at the end: a host may hold thousands of details.
                 if let Some(key) = repeated_key(&details) {

@@ -21,7 +21,9 @@ use serde_json::value::RawValue;
 use crate::error::SpecError;
 pub(crate) use serde_json::Value;
 
+mod compact;
 mod input;
+pub(crate) use compact::{compact, compact_within};
 pub(crate) use input::{given, raw_kind, read_input, read_list, read_member, without_position, Count, Object};
 
 /// What a typed read expects, in serde's words.
@@ -194,6 +196,28 @@ pub(crate) fn parse_object(text: &str) -> Result<Vec<(Cow<'_, str>, &str)>, Erro
 /// Reads `text` as one JSON value, whole (to serde_json's depth limit of 128).
 pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {
     serde_json::from_str(text).map_err(Error)
+}
+
+/// Reads content (arguments a model made up) as one JSON value, whole, at
+/// any depth: each array or object nested past `limits::MAX_DEPTH` levels
+/// is read as the cut marker (`"… [N characters cut]"`, [`compact_within`]),
+/// so the value is never refused for its depth, and no walk over it recurses
+/// deeper than that. Bad syntax is refused with its position in `text`.
+pub(crate) fn parse_content(text: &str) -> Result<Value, Error> {
+    let raw = parse_raw(text)?;
+    parse_value(&compact_within(
+        raw,
+        crate::limits::MAX_DEPTH,
+        crate::cut::Marker::English,
+    ))
+}
+
+/// Checks that `text` is one JSON value, at any depth (a raw value is read
+/// without recursion), and gives it without the whitespace around it.
+pub(crate) fn parse_raw(text: &str) -> Result<&str, Error> {
+    serde_json::from_str::<&RawValue>(text)
+        .map(RawValue::get)
+        .map_err(Error)
 }
 
 /// Reads `text` as one JSON string.
@@ -450,52 +474,4 @@ pub(crate) fn optional_string(raw: &str, what: &dyn fmt::Display) -> Result<Opti
 /// Whether the member is JSON `null` (an optional key "not set").
 pub(crate) fn is_null(raw: &str) -> bool {
     raw.trim() == "null"
-}
-
-/// A raw JSON value (already read, so well-formed) as compact JSON: no
-/// whitespace between tokens, each string escaped as serde_json escapes it,
-/// numbers and keys exactly as written. One pass over the text with no
-/// recursion, so a value of any depth (an upstream body, a nested detail) is
-/// written rather than refused at serde_json's depth limit of 128.
-pub(crate) fn compact(raw: &str) -> String {
-    let bytes = raw.as_bytes();
-    let mut out = String::with_capacity(raw.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b' ' | b'\n' | b'\t' | b'\r' => i += 1,
-            b'"' => {
-                // The closing quote: the first `"` not escaped by a backslash.
-                let mut end = i + 1;
-                loop {
-                    end = next_quote_or_backslash(bytes, end);
-                    match bytes.get(end) {
-                        Some(b'\\') => end += 2,
-                        _ => break,
-                    }
-                }
-                let token = raw.get(i..=end).unwrap_or(&raw[i..]);
-                match parse_string(token) {
-                    Ok(text) => push_json_string(&mut out, &text),
-                    Err(_) => out.push_str(token),
-                }
-                i = end + 1;
-            }
-            _ => {
-                let start = i;
-                while matches!(bytes.get(i), Some(c) if !matches!(c, b' ' | b'\n' | b'\t' | b'\r' | b'"')) {
-                    i += 1;
-                }
-                out.push_str(&raw[start..i]);
-            }
-        }
-    }
-    out
-}
-
-fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
-    bytes[from.min(bytes.len())..]
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\')
-        .map_or(bytes.len(), |at| from + at)
 }

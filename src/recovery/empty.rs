@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use super::given_text;
 use crate::error::SpecError;
-use crate::json::{fail, given, parse_value, push_json_string, read_input};
+use crate::json::{compact, fail, given, parse_raw, push_json_string, raw_kind, read_input};
 use crate::locale::Locale;
 
 /// A query that matched nothing.
@@ -86,18 +86,18 @@ pub fn empty_result(empty: &EmptyResult) -> Result<String, SpecError> {
     if empty.what.is_empty() {
         return fail("\"what\" must name what was searched for, as a plural noun such as \"orders\"");
     }
-    let structured = match empty.structured_content {
+    // Passed on as written, compact, at any depth: it is the tool's data, not
+    // text for the model.
+    let structured = match empty.structured_content.map(parse_raw) {
         None => None,
-        Some(raw) => match parse_value(raw) {
-            Ok(value) if value.is_object() => Some(value.to_string()),
-            Ok(value) => {
-                return fail(format!(
-                    "\"structuredContent\" must be a JSON object (MCP's structuredContent is one), not {}",
-                    crate::json::kind_of(&value)
-                ))
-            }
-            Err(e) => return fail(format!("invalid JSON in \"structuredContent\": {e}")),
-        },
+        Some(Err(e)) => return fail(format!("invalid JSON in \"structuredContent\": {e}")),
+        Some(Ok(raw)) if raw.starts_with('{') => Some(compact(raw)),
+        Some(Ok(raw)) => {
+            return fail(format!(
+                "\"structuredContent\" must be a JSON object (MCP's structuredContent is one), not {}",
+                raw_kind(raw)
+            ))
+        }
     };
     let mut out = String::from("{\"content\":[{\"type\":\"text\",\"text\":");
     push_json_string(&mut out, &empty.text());

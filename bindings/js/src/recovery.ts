@@ -16,14 +16,26 @@ type Input = Record<string, unknown>;
 /** True for an options object; anything else goes to the core as it is, which refuses it in its own words. */
 const isObject = (value: unknown): value is Input => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A property of a thrown value, or undefined where reading it throws (a getter, a Proxy's trap). */
+function member(thrown: unknown, key: 'message' | 'stack'): unknown {
+  try {
+    return (thrown as Record<string, unknown> | null | undefined)?.[key];
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The text a thrown value is logged as: an error's stack (V8's starts with
  * `name: message`; where a stack lacks the message, that line is put first),
- * else `name: message`, else `String(x)`. Never throws.
+ * else `name: message`, else `String(x)`, else its tag (`[object Object]`),
+ * else `[unreadable]` (a Proxy whose every trap throws). A property whose
+ * getter throws counts as absent. Never throws.
  */
 export function exceptionText(thrown: unknown): string {
   try {
-    const { message, stack } = (thrown ?? {}) as { message?: unknown; stack?: unknown };
+    const message = member(thrown, 'message');
+    const stack = member(thrown, 'stack');
     // An Error, or an error from another realm (a vm context, a worker's structured clone).
     if (thrown instanceof Error || (typeof thrown === 'object' && thrown !== null && typeof stack === 'string')) {
       const head = Error.prototype.toString.call(thrown);
@@ -33,7 +45,12 @@ export function exceptionText(thrown: unknown): string {
     return String(thrown);
   } catch {
     // A value whose toString throws, or an object with no prototype.
-    return Object.prototype.toString.call(thrown);
+    try {
+      return Object.prototype.toString.call(thrown);
+    } catch {
+      // Even its tag cannot be read (a Proxy): the marker of a value that cannot be read (docs/host-values.md).
+      return '[unreadable]';
+    }
   }
 }
 

@@ -213,9 +213,12 @@ describe('validationError and renderValidation', () => {
   test('a bad validation spec is refused with a TypeError', () => {
     assert.throws(() => validationError('a', [{ path: ['x'], code: 'no_such_code' }]), TypeError);
     assert.throws(() => validationError(42, []), TypeError);
-    const loop = {};
+  });
+
+  test('arguments that hold themselves are content: the cycle is marked, the field line written', () => {
+    const loop = { x: 'sent' };
     loop.self = loop;
-    assert.throws(() => validationError('a', [{ path: ['x'], code: 'custom', message: 'bad' }], { input: loop }),
-      (e) => e instanceof TypeError && e.message.startsWith('the validation spec cannot be written as JSON'));
+    const text = renderValidation('a', [{ path: ['self'], code: 'custom', message: 'bad' }], { input: loop });
+    assert.ok(text.includes("<field name=\"self\">bad. You sent: '[cycle]'. Expected a value that passes this check.</field>"), text);
   });
 });

@@ -15,7 +15,7 @@ def workload() -> list[tuple[dict, str]]:
     """Small render vectors in all formats: different specs, so a mixed-up call shows."""
     work = []
     for case in load_all():
-        if case.kind == "render" and len(str(case.data["spec"])) < 2000:
+        if case.kind == "render" and "spec" in case.data and len(str(case.data["spec"])) < 2000:
             for fmt in case.data["expected"]:
                 work.append((case.data["spec"], fmt))
     return work

@@ -290,7 +290,7 @@ def test_values_json_cannot_hold_are_made_plain():
         [{"path": ["a"], "code": "custom", "message": "m"}],
         input={"a": (datetime.date(2026, 1, 31), float("inf"), {1, 2}, b"\xffx")},
     )
-    assert spec["arguments"] == {"a": ["2026-01-31", "inf", [1, 2], "\ufffdx"]}
+    assert spec["arguments"] == {"a": ["2026-01-31", "[Infinity]", [1, 2], "\ufffdx"]}
     assert "<field name=\"a\">" in me.render_validation_spec(spec)
 
 

@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 import wasmtime
 from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType, ResultType, String, Variant
 
+from ._values import encode
 from .errors import MalformedEnvelope, SpecError
 
 API_INSTANCE = "mcp:envelope/api@0.5.0"
@@ -238,55 +239,20 @@ def _release_at_exit() -> None:
     replace_runtime(None)
 
 
-def plain(value: Any) -> Any:
-    """The JSON value of an odd Python value (Decimal, dates, bytes, sets, enums, UUIDs); TypeError for others."""
-    import datetime, decimal, enum, uuid  # noqa: E401 (here, not at import: 3 ms there, and rarely needed)
-
-    if isinstance(value, decimal.Decimal):
-        return str(value) if not value.is_finite() else int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    if isinstance(value, (bytes, bytearray)):
-        return bytes(value).decode("utf-8", "replace")
-    if isinstance(value, (set, frozenset)):
-        return sorted(value, key=repr)
-    if isinstance(value, (enum.Enum, uuid.UUID, datetime.timedelta)):
-        return value.value if isinstance(value, enum.Enum) else str(value)
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-_INF = float("inf")
-
-
-def json_safe(value: Any, depth: int = 0) -> Any:
-    """A copy of a sent value that JSON always holds (NaN as text, keys as strings, odd values `plain` or `str`):
-    a sent value is shown, never refused, whatever the model sent or a validator put in its error."""
-    if isinstance(value, float) and not -_INF < value < _INF:  # NaN and the infinities
-        return repr(value)
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if depth > 100:  # nested deeper (or holding itself): named, not copied
-        return f"<{type(value).__name__}>"
-    if isinstance(value, Mapping):
-        return {str(k): json_safe(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_safe(v, depth + 1) for v in value]
+def json_safe(value: Any) -> Any:
+    """A copy of a value that JSON holds, by the content rule (docs/host-values.md; `_values`): the value its JSON
+    text reads back as. One nested past what Python's JSON reader takes is given as it is: `to_json` writes it."""
+    text = to_json(value)
     try:
-        return json_safe(plain(value), depth + 1)
-    except TypeError:
-        return str(value)
-
-
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=plain)
+        return json.loads(text)
+    except RecursionError:
+        return value
 
 
 def to_json(value: Any) -> str:
-    """Compact JSON text, non-ASCII as itself (the component's error positions count in it); SpecError when the
-    value is not JSON. A spec's NaN is refused rather than guessed at, unlike a sent value's (`json_safe`)."""
-    try:
-        return scrub(_ENCODER.encode(value))
-    except (TypeError, ValueError, RecursionError) as e:
-        raise SpecError(f"the spec is not JSON: {e}") from None
+    """Compact JSON text, non-ASCII as itself (the component's error positions count in it), by the content rule
+    (docs/host-values.md): any value is written, what JSON cannot hold as text. Never raises."""
+    return scrub(encode(value))
 
 
 def scrub(text: str) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._component import ComponentTrap, ToolResult, check_format, json_safe, scrub, spec_text, to_json
+from ._component import ComponentTrap, ToolResult, check_format, scrub, spec_text, to_json
 from ._component import tool_result, trap_report
 from ._resource import ComponentResource
 from .envelope import Format, ToolError
@@ -98,7 +98,7 @@ class Ledger(ComponentResource):
         """The call's arguments as JSON text: as given when text (the model's own), else as JSON."""
         if arguments is None:
             return None
-        return scrub(arguments) if isinstance(arguments, str) else to_json(json_safe(arguments))
+        return scrub(arguments) if isinstance(arguments, str) else to_json(arguments)
 
     def success(self, tool: str) -> None:
         """A success for `tool`: its streak ends."""

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
 from ._component import ToolResult, call_json, produce, to_json, tool_result
+from ._values import UNREADABLE
 from .envelope import Format, Locale, call_tool_result, limits_spec
 
 AccessKind = Literal["forbidden", "auth-required"]
@@ -56,11 +57,16 @@ def _given(**fields: Any) -> dict[str, Any]:
 
 
 def exception_text(exception: BaseException) -> str:
-    """An exception's formatted traceback (chained causes included), for the log line only."""
+    """An exception's formatted traceback (chained causes included), for the log line only. Never raises: one
+    whose `__str__` raises reads `<exception str() failed>` there (traceback's words), and one whose very traceback
+    or causes raise when read is its type's name and `[unreadable]` (docs/host-values.md)."""
     import traceback  # here, not at import: only an exception needs it
 
-    # The last line break ends traceback's last line; the text is what comes before it.
-    return "".join(traceback.format_exception(type(exception), exception, exception.__traceback__)).rstrip("\n")
+    try:
+        # The last line break ends traceback's last line; the text is what comes before it.
+        return "".join(traceback.format_exception(type(exception), exception, exception.__traceback__)).rstrip("\n")
+    except Exception:
+        return f"{type(exception).__name__}: {UNREADABLE}"
 
 
 def exception_result(

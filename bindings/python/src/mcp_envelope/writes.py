@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from ._component import ComponentTrap, ToolResult, call_json, check_format, json_safe, scrub
+from ._component import ComponentTrap, ToolResult, call_json, check_format, scrub
 from ._component import to_json, tool_result, trap_report
 from ._resource import ComponentResource
 from .envelope import Format, ToolError
@@ -86,7 +86,7 @@ class Idempotency(ComponentResource):
     ) -> dict[str, Any]:
         """A call of `tool` with `key` and `arguments` (a dict, or its JSON text): `{"outcome": "run"}`, or
         `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key", "result": <CallToolResult to send>}`."""
-        args = scrub(arguments) if isinstance(arguments, str) else to_json(json_safe(arguments))
+        args = scrub(arguments) if isinstance(arguments, str) else to_json(arguments)
         text = self._ok("begin", scrub(tool), scrub(key), args, self._now(now_ms), check_format(format))
         answer: dict[str, Any] = json.loads(text)
         if "result" in answer:
@@ -96,7 +96,7 @@ class Idempotency(ComponentResource):
     def finish(self, tool: str, key: str, result: Any, *, now_ms: int | None = None) -> str:
         """The outcome of a call `begin` let run (a `CallToolResult` dict or mcp model; None when its handler
         raised): `"stored"`, `"released"` (a retryable failure: the key is free again) or `"absent"`."""
-        text = None if result is None else to_json(json_safe(_as_result(result)))
+        text = None if result is None else to_json(_as_result(result))
         finished: str = self._ok("finish", scrub(tool), scrub(key), text, self._now(now_ms))
         return finished
 
