@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -14,8 +16,13 @@ import pytest
 from failing_tools import CALLS, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, expected_result, locked_yesterday
 from failing_tools import logged_line, sent
 
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
 import mcp_envelope as me
 from mcp_envelope.mcp_server import MCP1, EnvelopeMCPServer
+
+STDIO_SERVER = Path(__file__).with_name("mcp_stdio_server.py")
 
 if MCP1:
     from importlib.metadata import version
@@ -159,3 +166,27 @@ def test_a_running_server_s_tool_list_locks_as_its_json():
     assert lockfile == me.contract_lock(as_json)
     assert json.loads(lockfile)["tools"][0]["name"] == "broken_error"  # sorted by name
     assert me.contract_diff(json.loads(lockfile), tools) == []
+
+
+def test_over_stdio_every_failure_is_answered_with_its_exact_result(tmp_path):
+    """EnvelopeMCPServer run as its own process (mcp_stdio_server.py), the SDK's own stdio client starting it as a
+    host starts a server: every answer is the exact result, and the exception's text is in the server's log on
+    stderr, never in what the model reads."""
+    log = tmp_path / "server.log"
+
+    async def go() -> list[dict[str, Any]]:
+        params = StdioServerParameters(command=sys.executable, args=[str(STDIO_SERVER)])
+        with log.open("w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                return [sent((await session.call_tool(tool, arguments)).model_dump(mode="json", by_alias=True,
+                                                                                     exclude_none=True))
+                        for tool, arguments, _ in CALLS]  # fmt: skip
+
+    received = anyio.run(go)
+    for (tool, arguments, expected), result in zip(CALLS, received):
+        assert result == expected_result(tool, expected, result), (tool, arguments)
+        assert SECRET not in str(result)
+    crashed = me.parse_envelope(received[[tool for tool, _, _ in CALLS].index("charge")])["error"]["correlationId"]
+    assert f'mcp_envelope code=INTERNAL_ERROR correlationId="{crashed}" tool="charge"' in log.read_text()
+    assert f"RuntimeError: could not open the card vault with {SECRET}" in log.read_text()
