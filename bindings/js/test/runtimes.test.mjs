@@ -1,0 +1,60 @@
+// Every shared vector in Deno and Bun, the versions package.json pins (their
+// npm packages carry the binaries): a throwaway project with the package in
+// its node_modules and a package.json naming it, as a user's project has, and
+// a module there importing 'mcp-envelope' by name and running the vectors
+// (test/runtimes/run-vectors.mjs). Both take package.json's `node` condition
+// for `#core-module`, so the .wasm file is read from disk; Deno gets read
+// access to that file and the vectors, nothing else.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { vectorCases } from './vector-runner.mjs';
+
+const pkg = fileURLToPath(new URL('..', import.meta.url));
+const vectors = fileURLToPath(new URL('../../../vectors/', import.meta.url));
+const bin = (name) => join(pkg, 'node_modules', '.bin', name);
+const total = vectorCases(readdirSync(vectors).filter((name) => name.endsWith('.json'))
+  .map((name) => ({ name, groups: JSON.parse(readFileSync(join(vectors, name), 'utf8')) }))).length;
+const pinned = (name) => JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).devDependencies[name];
+
+let project;
+before(() => {
+  project = mkdtempSync(join(tmpdir(), 'mcp-envelope-runtimes-'));
+  mkdirSync(join(project, 'node_modules'));
+  symlinkSync(pkg, join(project, 'node_modules', 'mcp-envelope'), 'dir');
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', private: true, type: 'module', dependencies: { 'mcp-envelope': '*' } }));
+  writeFileSync(join(project, 'main.mjs'), `import * as api from 'mcp-envelope';
+import { runVectors } from ${JSON.stringify(pathToFileURL(join(pkg, 'test', 'runtimes', 'run-vectors.mjs')).href)};
+runVectors(api);
+`);
+});
+after(() => rmSync(project, { recursive: true, force: true }));
+
+async function verdictOf(command, args) {
+  const { stdout } = await promisify(execFile)(command, args, { cwd: project, maxBuffer: 64 << 20, timeout: 120_000 });
+  return JSON.parse(stdout);
+}
+
+function assertAllPassed(verdict, runtime) {
+  assert.deepEqual(verdict.failures, [], `failures in ${verdict.runtime}:\n${JSON.stringify(verdict.failures, null, 2)}`);
+  assert.equal(verdict.runtime, runtime);
+  assert.equal(verdict.total, total);
+  assert.equal(verdict.passed, total);
+  assert.equal(verdict.coreModule, pathToFileURL(join(pkg, 'dist', 'load', 'node.js')).href);
+}
+
+test('every shared vector passes in Deno', async () => {
+  const wasm = join(pkg, 'generated', 'envelope.core.wasm');
+  const verdict = await verdictOf(bin('deno'), ['run', '--no-lock', '--no-prompt', `--allow-read=${wasm},${vectors}`, 'main.mjs']);
+  assertAllPassed(verdict, `deno ${pinned('deno')}`);
+});
+
+test('every shared vector passes in Bun', async () => {
+  const verdict = await verdictOf(bin('bun'), ['main.mjs']);
+  assertAllPassed(verdict, `bun ${pinned('bun')}`);
+});
