@@ -46,7 +46,11 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
         }
         let value = parse_value(raw).or_else(|e| malformed(e.to_string()))?;
         match key.as_ref() {
-            "code" => error.code = string(key, value)?,
+            "code" => match string(key, value)? {
+                // An empty code is no code: the renderer refuses one.
+                code if code.is_empty() => return malformed("\"code\" is empty".to_owned()),
+                code => error.code = code,
+            },
             "reason" => error.message = string(key, value)?,
             "recovery" => error.suggestion = Some(string(key, value)?),
             "customerMessage" => error.customer_message = Some(string(key, value)?),
@@ -87,6 +91,9 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
             },
             _ => {} // a newer version's field
         }
+    }
+    if let Some(key) = super::repeated_detail(&error) {
+        return malformed(format!("the detail key {key:?} appears twice"));
     }
     Ok(JsonEnvelope::Error(Box::new(error)))
 }

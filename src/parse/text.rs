@@ -93,6 +93,13 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
     if !has_message {
         return malformed("no what_failed line after error_code".to_owned());
     }
+    // An empty code is no code: the renderer refuses one.
+    if error.code.is_empty() {
+        return malformed("error_code is empty".to_owned());
+    }
+    if let Some(key) = super::repeated_detail(&error) {
+        return malformed(format!("the detail key {key:?} appears twice"));
+    }
     Ok(error)
 }
 
