@@ -39,8 +39,11 @@ pub enum Reading {
 }
 
 /// Reads the earliest envelope in `text`, a transcript, a log line or a
-/// `CallToolResult` JSON (its text blocks joined with a newline). A broken
-/// envelope is an error saying what is wrong and where.
+/// `CallToolResult` JSON (its text blocks joined with a newline). A tag that
+/// only mentions an envelope (`a <tool_error> envelope`, `` `<tool_error>` ``,
+/// one never closed) is text: reading goes on after it, and a text of
+/// mentions only holds none. A broken envelope is an error saying what is
+/// wrong and where.
 pub fn read_envelope(text: &str) -> Result<Reading, ParseError> {
     match crate::parse::tool_result_text(text) {
         Some(inner) => read_unwrapped(&inner),
@@ -65,11 +68,11 @@ pub(crate) fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
         }
     }
     // The earliest envelope is read, from where it starts to the end of the
-    // text; one that is not an envelope after all (`<tool_errors>`) gives way
-    // to the next.
+    // text. Each start skips mentions of its tag (`crate::xml::envelope_start`);
+    // a reader that still finds no envelope there gives way to the next.
     let mut starts = [
         (crate::parse::markup_start(text), Kind::ToolError),
-        (text.find("<validation_error"), Kind::ValidationError),
+        (crate::validation::validation_markup_start(text), Kind::ValidationError),
         (crate::partial::markup_start(text), Kind::PartialResult),
     ];
     starts.sort_by_key(|(at, _)| at.unwrap_or(usize::MAX));

@@ -8,7 +8,8 @@ use crate::model::{Severity, ToolError};
 pub(super) enum JsonEnvelope {
     /// Boxed: a `ToolError` is far larger than the text variant.
     Error(Box<ToolError>),
-    /// A `CallToolResult`: its text blocks, joined, to be parsed in turn.
+    /// A `CallToolResult`: its text blocks, joined, to be parsed in turn
+    /// (empty when it has none).
     ToolResultText(String),
 }
 
@@ -23,7 +24,7 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
         return Err(ParseError::NoEnvelope);
     };
     let object = object.or_else(|e| malformed(e.to_string()))?;
-    let members = repaired_object(object, |_, e| e).or_else(|e| malformed(e.to_string()))?;
+    let members = as_parsed(repaired_object(object, |_, e| e).or_else(|e| malformed(e.to_string()))?);
     let has = |key: &str| members.iter().any(|(k, _)| k == key);
     if has("content") && !has("reason") {
         return tool_result_text(&members);
@@ -35,7 +36,7 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     for (key, raw) in &members {
         if key == "details" {
             let entries: Vec<(_, Value)> =
-                read_members(raw, A_JSON_OBJECT).or_else(|e| malformed(format!("\"details\": {e}")))?;
+                as_parsed(read_members(raw, A_JSON_OBJECT).or_else(|e| malformed(format!("\"details\": {e}")))?);
             for (k, v) in entries {
                 match v {
                     Value::String(s) => error.details.push((k.into_owned(), s)),
@@ -46,7 +47,11 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
         }
         let value = parse_value(raw).or_else(|e| malformed(e.to_string()))?;
         match key.as_ref() {
-            "code" => error.code = string(key, value)?,
+            "code" => match string(key, value)? {
+                // An empty code is no code: the renderer refuses one.
+                code if code.is_empty() => return malformed("\"code\" is empty".to_owned()),
+                code => error.code = code,
+            },
             "reason" => error.message = string(key, value)?,
             "recovery" => error.suggestion = Some(string(key, value)?),
             "customerMessage" => error.customer_message = Some(string(key, value)?),
@@ -88,7 +93,32 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
             _ => {} // a newer version's field
         }
     }
+    if let Some(key) = super::repeated_detail(&error) {
+        return malformed(format!("the detail key {key:?} appears twice"));
+    }
     Ok(JsonEnvelope::Error(Box::new(error)))
+}
+
+/// The members of a JSON object as a JSON parser keeps them (`JSON.parse`,
+/// Python's `json.loads`, serde_json's map): a key given twice once, at its
+/// first place, with its last value. So a text reads as the object a host
+/// would parse it into, and a repeated key never adds to a list.
+pub(crate) fn as_parsed<K: AsRef<str>, V>(members: Vec<(K, V)>) -> Vec<(K, V)> {
+    if crate::json::repeated_key(&members).is_none() {
+        return members;
+    }
+    let mut at = std::collections::HashMap::new();
+    let mut kept: Vec<(K, V)> = Vec::with_capacity(members.len());
+    for (key, value) in members {
+        match at.get(key.as_ref()) {
+            Some(&i) => kept[i] = (key, value),
+            None => {
+                at.insert(key.as_ref().to_owned(), kept.len());
+                kept.push((key, value));
+            }
+        }
+    }
+    kept
 }
 
 /// A count of items an envelope left out of a list.
@@ -112,10 +142,11 @@ fn tool_result_text(members: &crate::json::Members<'_>) -> Result<JsonEnvelope, 
         .find(|(k, _)| k == "content")
         .map_or("null", |(_, v)| v.as_ref());
     let blocks = parse_value(content).or_else(|e| malformed(e.to_string()))?;
-    match joined_text_blocks(&blocks) {
-        Some(text) => Ok(JsonEnvelope::ToolResultText(text)),
-        None => Err(ParseError::NoEnvelope),
-    }
+    // A result with no text block holds no envelope: its JSON is not read
+    // again as a transcript, where a string's markup could pass for one.
+    Ok(JsonEnvelope::ToolResultText(
+        joined_text_blocks(&blocks).unwrap_or_default(),
+    ))
 }
 
 /// The text blocks of a `CallToolResult`'s `content`, joined with a newline

@@ -1,7 +1,10 @@
 //! Reads an envelope back from text, in whichever of the three forms it is.
 //!
 //! The envelope may sit inside other text (a model's transcript, a log line);
-//! the earliest envelope found is read. A `CallToolResult` JSON is unwrapped
+//! the earliest envelope found is read. A `<tool_error>` tag that only
+//! mentions one (in prose, in backticks, never closed) is text, and reading
+//! goes on after it; from an envelope's start on, whatever is wrong is
+//! malformed (`crate::xml::envelope_start` has the rule). A `CallToolResult` JSON is unwrapped
 //! to its text blocks, joined with a newline. Readers ignore sections they do not know, so
 //! envelopes from newer versions still read.
 
@@ -62,9 +65,14 @@ pub(crate) fn read_json_text(text: &str) -> Result<JsonText, ParseError> {
     }
 }
 
+/// Where the earliest `<tool_error>` envelope starts (not a mention of the tag).
+fn xml_start(text: &str) -> Option<usize> {
+    crate::xml::envelope_start(text, "tool_error")
+}
+
 /// Where the earliest `<tool_error>` or `error_code:` envelope starts.
 pub(crate) fn markup_start(text: &str) -> Option<usize> {
-    match (text.find("<tool_error"), text::find_start(text)) {
+    match (xml_start(text), text::find_start(text)) {
         (Some(x), Some(t)) => Some(x.min(t)),
         (x, t) => x.or(t),
     }
@@ -72,9 +80,7 @@ pub(crate) fn markup_start(text: &str) -> Option<usize> {
 
 /// Reads the earliest envelope in the XML or text form (not JSON).
 pub(crate) fn parse_markup(text: &str) -> Result<ToolError, ParseError> {
-    let xml_at = text.find("<tool_error");
-    let text_at = text::find_start(text);
-    match (xml_at, text_at) {
+    match (xml_start(text), text::find_start(text)) {
         (Some(x), Some(t)) if t < x => text::parse_text(&text[t..]),
         (Some(x), _) => xml::parse_xml(&text[x..]).map_err(|e| shift(e, x)),
         (None, Some(t)) => text::parse_text(&text[t..]),
@@ -88,7 +94,7 @@ pub(crate) fn form_of(text: &str) -> crate::render::Format {
     if text.trim_start().starts_with('{') {
         return Format::Json;
     }
-    match (text.find("<tool_error"), text::find_start(text)) {
+    match (xml_start(text), text::find_start(text)) {
         (Some(x), Some(t)) if t < x => Format::Text,
         (None, Some(_)) => Format::Text,
         _ => Format::Xml,
@@ -105,6 +111,12 @@ pub(crate) fn tool_result_text(text: &str) -> Option<String> {
         Ok(json::JsonEnvelope::ToolResultText(inner)) => Some(inner),
         _ => None,
     }
+}
+
+/// A detail key an envelope lists twice: such an envelope is refused, as a
+/// spec holding one is, rather than read into an error the renderer refuses.
+fn repeated_detail(error: &ToolError) -> Option<&str> {
+    crate::json::repeated_key(&error.details)
 }
 
 /// Makes a byte position in an error message relative to the whole input.

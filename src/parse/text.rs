@@ -70,8 +70,9 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
                 error.available_actions = actions.into_iter().map(|t| t.0.into_owned()).collect();
             }
             "details" => {
-                let entries: Vec<(_, Text<'_>)> =
-                    members(&value, A_JSON_OBJECT).or_else(|e| malformed(format!("details: {e}")))?;
+                let entries: Vec<(_, Text<'_>)> = super::json::as_parsed(
+                    members(&value, A_JSON_OBJECT).or_else(|e| malformed(format!("details: {e}")))?,
+                );
                 error.details = entries
                     .into_iter()
                     .map(|(k, v)| (k.into_owned(), v.0.into_owned()))
@@ -92,6 +93,13 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
     }
     if !has_message {
         return malformed("no what_failed line after error_code".to_owned());
+    }
+    // An empty code is no code: the renderer refuses one.
+    if error.code.is_empty() {
+        return malformed("error_code is empty".to_owned());
+    }
+    if let Some(key) = super::repeated_detail(&error) {
+        return malformed(format!("the detail key {key:?} appears twice"));
     }
     Ok(error)
 }

@@ -25,6 +25,8 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
         return Err(ParseError::NoEnvelope);
     }
     let code = match xml.attribute(&root, "code")? {
+        // An empty code is no code: the renderer refuses one.
+        Some(code) if code.is_empty() => return xml.malformed("<tool_error> has an empty code attribute"),
         Some(code) => code,
         None => return xml.malformed("<tool_error> has no code attribute"),
     };
@@ -102,6 +104,9 @@ pub(super) fn parse_xml(text: &str) -> Result<ToolError, ParseError> {
     }
     if !has_message {
         return xml.malformed("<tool_error> has no <message>");
+    }
+    if let Some(key) = super::repeated_detail(&error) {
+        return xml.malformed(format_args!("the detail key {key:?} appears twice"));
     }
     Ok(error)
 }

@@ -9,7 +9,6 @@ use crate::error::ParseError;
 use crate::json::{kind_of, leading_raw, parse_value, repaired_object, Value};
 use crate::xml::{Event, XmlReader};
 
-const XML_START: &str = "<partial_result";
 /// The line that opens the text form, after the newline that ends the line before.
 const TEXT_LINE: &str = "\npartial_result: ";
 
@@ -35,9 +34,15 @@ pub fn parse_partial(text: &str) -> Result<PartialResult, ParseError> {
     parse_markup(text)
 }
 
+/// Where the earliest `<partial_result>` envelope starts: a mention of the
+/// tag is text (`crate::xml::envelope_start` has the rule).
+fn xml_start(text: &str) -> Option<usize> {
+    crate::xml::envelope_start(text, "partial_result")
+}
+
 /// Where the earliest partial result in the XML or text form starts.
 pub(crate) fn markup_start(text: &str) -> Option<usize> {
-    match (text.find(XML_START), text_start(text)) {
+    match (xml_start(text), text_start(text)) {
         (Some(x), Some(t)) => Some(x.min(t)),
         (x, t) => x.or(t),
     }
@@ -52,7 +57,7 @@ fn text_start(text: &str) -> Option<usize> {
 
 /// Reads the earliest partial result in the XML or text form.
 pub(crate) fn parse_markup(text: &str) -> Result<PartialResult, ParseError> {
-    match (text.find(XML_START), text_start(text)) {
+    match (xml_start(text), text_start(text)) {
         (Some(x), Some(t)) if t < x => parse_text(&text[t..]),
         (Some(x), _) => parse_xml(&text[x..]).map_err(|e| crate::parse::shift(e, x)),
         (None, Some(t)) => parse_text(&text[t..]),
@@ -74,6 +79,8 @@ pub(crate) fn read_json_form(text: &str) -> Result<Option<PartialResult>, ParseE
     let Ok(members) = repaired_object(object, |_, e| e) else {
         return Ok(None);
     };
+    // A key given twice is read as a JSON parser reads it: its last value.
+    let members = crate::parse::json::as_parsed(members);
     let is_partial = members
         .iter()
         .any(|(k, raw)| k == "kind" && parse_value(raw).is_ok_and(|v| v.as_str() == Some("partial_result")));
@@ -157,8 +164,12 @@ fn failure(i: usize, value: &Value) -> Result<FailedItem, String> {
     if !value.is_object() {
         return Err(format!("failed[{i}] is {}, not an object", kind_of(value)));
     }
+    // An empty item or code names nothing: the renderer refuses one.
     let required = |key: &str| match value.get(key) {
-        Some(v) => string(&format!("failed[{i}].{key}"), v),
+        Some(v) => match string(&format!("failed[{i}].{key}"), v)? {
+            text if text.is_empty() => Err(format!("failed[{i}].{key} is empty")),
+            text => Ok(text),
+        },
         None => Err(format!("failed[{i}] has no {key:?}")),
     };
     let mut failed = FailedItem::new(required("item")?, required("code")?);
@@ -278,10 +289,12 @@ fn items(xml: &mut XmlReader<'_>, name: &str, more: &str) -> Result<(Vec<String>
 }
 
 fn failure_xml(xml: &mut XmlReader<'_>, tag: &crate::xml::Tag<'_>, empty: bool) -> Result<FailedItem, ParseError> {
-    let mut failed = FailedItem::new(
-        xml.required_attribute(tag, "failure", "item")?,
-        xml.required_attribute(tag, "failure", "code")?,
-    );
+    // An empty item or code names nothing: the renderer refuses one.
+    let required = |name: &str| match xml.required_attribute(tag, "failure", name)? {
+        text if text.is_empty() => xml.malformed(format_args!("<failure> has an empty {name} attribute")),
+        text => Ok(text),
+    };
+    let mut failed = FailedItem::new(required("item")?, required("code")?);
     if let Some(name) = xml.attribute(tag, "category")? {
         failed.category = match Category::from_wire(&name) {
             Some(c) => Some(c),

@@ -17,6 +17,7 @@ use crate::cut::{capped, Cut, Marker};
 use crate::delta::{capped_delta, ContractDelta};
 use crate::limits::Limits;
 use crate::model::ToolError;
+use crate::xml::replace_forbidden;
 
 /// The least a cut of the total step leaves of the customer message or the
 /// message, marker included: room for a marker and a few words.
@@ -101,23 +102,28 @@ impl<'a> Capped<'a> {
     }
 }
 
-/// The listed details with their texts cut. A cut key that would repeat a
-/// key already listed (two long keys alike up to the cut) is not listed but
-/// counted, so the JSON forms never hold a key twice.
+/// The listed details with their texts cut. A key that would repeat a key
+/// already listed as an envelope writes it (two long keys alike up to the
+/// cut, or alike once the XML and text forms replace the characters XML
+/// forbids: `"\0"` and `"\u{1}"` are both U+FFFD there) is not listed but
+/// counted, so no form holds a key twice and every form lists the same.
 fn listed_details<'a>(error: &'a ToolError, max: usize, marker: Marker) -> (Details<'a>, usize) {
     let (listed, mut omitted) = error.listed_details();
     let mut shown: Details<'a> = Vec::with_capacity(listed.len());
-    let mut cut_keys = 0;
+    let mut altered_keys = 0;
     for (key, value) in listed {
         let key = capped(key, max, marker);
-        let is_cut = matches!(key, Cow::Owned(_));
-        // Keys arrive unique, so only a cut key can repeat another.
-        let repeats = (is_cut || cut_keys > 0) && shown.iter().any(|(k, _)| *k == key);
+        let is_altered = matches!(key, Cow::Owned(_)) || matches!(replace_forbidden(&key), Cow::Owned(_));
+        // Keys arrive unique, so only a key cut or replaced can repeat another.
+        let repeats = (is_altered || altered_keys > 0)
+            && shown
+                .iter()
+                .any(|(k, _)| replace_forbidden(k) == replace_forbidden(&key));
         if repeats {
             omitted += 1;
             continue;
         }
-        cut_keys += usize::from(is_cut);
+        altered_keys += usize::from(is_altered);
         shown.push((key, capped(value, max, marker)));
     }
     (shown, omitted)

@@ -28,7 +28,7 @@ pub use crate::delta::{ContractDelta, DeltaSeverity};
 pub use field_text::{field_text, field_text_in};
 pub use model::{Bound, IssueCode, ValidationIssue, ValidationOptions};
 pub(crate) use number::canonical_number;
-pub(crate) use parse::parse_envelope as parse_validation_unwrapped;
+pub(crate) use parse::{markup_start as validation_markup_start, parse_envelope as parse_validation_unwrapped};
 pub use parse::{parse_validation, ValidationEnvelope};
 pub(crate) use path::push_key;
 pub use path::PathSegment;

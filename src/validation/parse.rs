@@ -51,9 +51,15 @@ pub fn parse_validation(text: &str) -> Result<ValidationEnvelope, ParseError> {
     parse_envelope(text)
 }
 
+/// Where the first `<validation_error>` envelope starts: a mention of the
+/// tag is text (`crate::xml::envelope_start` has the rule).
+pub(crate) fn markup_start(text: &str) -> Option<usize> {
+    crate::xml::envelope_start(text, "validation_error")
+}
+
 /// `parse_validation` without unwrapping a `CallToolResult` (the caller did).
 pub(crate) fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseError> {
-    let Some(at) = text.find("<validation_error") else {
+    let Some(at) = markup_start(text) else {
         return Err(ParseError::NoEnvelope);
     };
     let mut xml = XmlReader::new(&text[at..], "<validation_error> envelope");
@@ -68,9 +74,14 @@ pub(crate) fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseErro
         return Err(ParseError::NoEnvelope);
     }
     let mut envelope = ValidationEnvelope {
-        action: xml
-            .attribute(&root, "action")?
-            .map_or_else(|| xml.malformed("<validation_error> has no action attribute"), Ok)?,
+        // An empty action names nothing: the renderer refuses one.
+        action: match xml.attribute(&root, "action")? {
+            Some(action) if action.is_empty() => {
+                return xml.malformed("<validation_error> has an empty action attribute")
+            }
+            Some(action) => action,
+            None => return xml.malformed("<validation_error> has no action attribute"),
+        },
         ..Default::default()
     };
     let mut has_recovery = false;

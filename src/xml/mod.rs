@@ -52,6 +52,48 @@ impl Tag<'_> {
     }
 }
 
+/// Where the first `<{root}>` envelope in `text` starts, skipping mentions
+/// of the tag. A `<{root}` starts an envelope when it is that element's
+/// start tag, closed before any other `<` (no attribute value holds one),
+/// and either closes itself or is followed, after any whitespace, by more
+/// markup: the first section, a comment. Anything else is a mention, read
+/// as text: the tag in prose (`a <tool_error> envelope`, `` `<tool_error>` ``),
+/// one whose `>` is missing or comes after another tag, one that ends the
+/// text. From an envelope's start on, whatever is wrong is malformed:
+/// reading does not go on to a later envelope, which would hide the broken one.
+///
+/// Each candidate is read up to the next `<` only, so a text of any length
+/// and any number of mentions is read once.
+pub(crate) fn envelope_start(text: &str, root: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(found) = text[from..].find('<') {
+        let at = from + found;
+        let rest = &text[at..];
+        // The candidate's window: up to the next `<`, where the next one starts.
+        let next = rest[1..].find('<').map(|i| i + 1);
+        let window = &rest[..next.unwrap_or(rest.len())];
+        if window[1..].starts_with(root) && opens_envelope(window, root, next.is_some()) {
+            return Some(at);
+        }
+        from = at + window.len();
+    }
+    None
+}
+
+/// Whether `window` (from a `<` to the next one, or to the end of the text
+/// when `more` is false) opens a `<{root}>` envelope, as `envelope_start` says.
+fn opens_envelope(window: &str, root: &str, more: bool) -> bool {
+    let mut xml = XmlReader::new(window, "");
+    match xml.read_event() {
+        Ok(Some(Event::Empty(tag))) => tag.name() == root,
+        Ok(Some(Event::Start(tag))) if tag.name() == root => {
+            let after = &window[xml.reader.buffer_position() as usize..];
+            more && after.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        }
+        _ => false,
+    }
+}
+
 /// A reader over one envelope; every failure names its byte position.
 pub(crate) struct XmlReader<'a> {
     reader: Reader<&'a [u8]>,

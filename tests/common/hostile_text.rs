@@ -3,7 +3,7 @@
 
 /// Markup, entities, CDATA, controls XML forbids, line ends, and unicode
 /// that naive code mangles (ZWJ sequences, RTL marks, combining marks, astral).
-const PIECES: &[&str] = &[
+pub const PIECES: &[&str] = &[
     "<",
     ">",
     "&",
