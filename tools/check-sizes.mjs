@@ -26,13 +26,17 @@
 // and the schema walk with its wording (about 44 KB raw; its type sets as
 // small lists rather than BTreeSets and its two sorts by hand saved 23 KB):
 // 469,949 / 207,147, past issue 14's 200 KB gzip ceiling by 7 KB, which is
-// the diff's price. The budget is 475 KB / 210 KB.
+// the diff's price. The budget was 475 KB / 210 KB. Then issue 16's content
+// rule (nesting past 64 levels cut without recursion: 1.4 KB), the
+// framework user-error (1.4 KB) and readers that skip a mention of a tag and
+// give only specs the renderer takes (6 KB): 480,243 / 211,386. The budget
+// is 485 KB / 215 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 475_000, gzip: 210_000 };
+const BUDGET = { raw: 485_000, gzip: 215_000 };
 const args = process.argv.slice(2);
 // --no-budget: report only (the opt-level variants scripts/bench measures).
 const noBudget = args.includes('--no-budget');
