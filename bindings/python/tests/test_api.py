@@ -200,8 +200,14 @@ def test_parse_envelope_without_an_envelope_is_none():
 
 
 def test_parse_envelope_reports_a_broken_envelope():
-    with pytest.raises(me.MalformedEnvelope, match=r"^malformed <tool_error> envelope at byte 0: "):
-        me.parse_envelope('<tool_error code="X"')
+    with pytest.raises(me.MalformedEnvelope) as raised:
+        me.parse_envelope('<tool_error code="X"><message>m')
+    assert str(raised.value) == "malformed <tool_error> envelope at byte 31: the envelope ends before its closing tag"
+
+
+def test_a_tag_never_closed_is_a_mention_not_an_envelope():
+    # docs/component-api.md, "Readings": a start tag not closed before the text ends is text.
+    assert me.parse_envelope('<tool_error code="X"') is None
 
 
 def test_parse_envelope_takes_text_with_a_lone_surrogate():
@@ -241,8 +247,9 @@ def test_raise_for_error_on_an_error_without_an_envelope():
 
 def test_raise_for_error_on_a_broken_envelope():
     with pytest.raises(me.EnvelopeError) as raised:
-        me.raise_for_error({"content": [{"type": "text", "text": '<tool_error code="X"'}], "isError": True})
-    assert raised.value.code == "UNKNOWN_ERROR" and raised.value.malformed.startswith("malformed <tool_error> envelope at byte 0: ")
+        me.raise_for_error({"content": [{"type": "text", "text": '<tool_error code="X"><message>m'}], "isError": True})
+    assert raised.value.code == "UNKNOWN_ERROR"
+    assert raised.value.malformed == "malformed <tool_error> envelope at byte 31: the envelope ends before its closing tag"
 
 
 def test_raise_for_error_refuses_what_is_not_a_result():
