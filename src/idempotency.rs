@@ -338,7 +338,8 @@ const UNKNOWN_OUTCOME: [&str; 2] = [
 /// assert_eq!(canonical(&deep).unwrap(), shown);
 /// ```
 pub fn canonical(arguments: &str) -> Result<String, SpecError> {
-    let value = parse_content(arguments).map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
+    let value = parse_content(arguments, crate::limits::MAX_DEPTH)
+        .map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
     let mut out = String::with_capacity(arguments.len());
     write_canonical(&mut out, &value);
     Ok(out)

@@ -233,7 +233,8 @@ fn steering_locale(error: &ToolError) -> Locale {
 /// (its length), as an envelope would show it: calls that differ only that
 /// deep count as the same call.
 pub fn fingerprint(arguments: &str) -> Result<u64, SpecError> {
-    let value = parse_content(arguments).map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
+    let value = parse_content(arguments, crate::limits::MAX_DEPTH)
+        .map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
     Ok(hash_value(&value))
 }
 

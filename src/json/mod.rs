@@ -199,17 +199,14 @@ pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {
 }
 
 /// Reads content (arguments a model made up) as one JSON value, whole, at
-/// any depth: each array or object nested past `limits::MAX_DEPTH` levels
+/// any depth: each array or object nested past `max_depth` levels
+/// (`limits::MAX_DEPTH`, given by the caller: the caps sit above this module)
 /// is read as the cut marker (`"… [N characters cut]"`, [`compact_within`]),
 /// so the value is never refused for its depth, and no walk over it recurses
 /// deeper than that. Bad syntax is refused with its position in `text`.
-pub(crate) fn parse_content(text: &str) -> Result<Value, Error> {
+pub(crate) fn parse_content(text: &str, max_depth: usize) -> Result<Value, Error> {
     let raw = parse_raw(text)?;
-    parse_value(&compact_within(
-        raw,
-        crate::limits::MAX_DEPTH,
-        crate::cut::Marker::English,
-    ))
+    parse_value(&compact_within(raw, max_depth, crate::cut::Marker::English))
 }
 
 /// Checks that `text` is one JSON value, at any depth (a raw value is read
