@@ -113,10 +113,14 @@ pub(crate) fn tool_result_text(text: &str) -> Option<String> {
     }
 }
 
-/// A detail key an envelope lists twice: such an envelope is refused, as a
-/// spec holding one is, rather than read into an error the renderer refuses.
+/// A detail key an XML envelope lists twice: such an envelope is refused, as
+/// a spec holding one is, rather than read into an error the renderer
+/// refuses. (The JSON and text forms' details are JSON objects, read as a
+/// JSON parser reads them: `json::last_of_each`.)
 fn repeated_detail(error: &ToolError) -> Option<&str> {
-    crate::json::repeated_key(&error.details)
+    let kept = json::last_appearances(&error.details)?;
+    let first = kept.iter().position(|kept| !kept)?;
+    Some(&error.details[first].0)
 }
 
 /// Makes a byte position in an error message relative to the whole input.
