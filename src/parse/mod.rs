@@ -4,9 +4,11 @@
 //! the earliest envelope found is read. A `<tool_error>` tag that only
 //! mentions one (in prose, in backticks, never closed) is text, and reading
 //! goes on after it; from an envelope's start on, whatever is wrong is
-//! malformed (`crate::xml::envelope_start` has the rule). A `CallToolResult` JSON is unwrapped
-//! to its text blocks, joined with a newline. Readers ignore sections they do not know, so
-//! envelopes from newer versions still read.
+//! malformed (`crate::xml::envelope_start` has the rule). A `CallToolResult`
+//! JSON is unwrapped to its text blocks, joined with a newline. Readers
+//! ignore sections they do not know, so envelopes from newer versions still
+//! read. What they read is a spec the renderer takes: an empty code, or a
+//! detail key an XML envelope lists twice, is malformed.
 
 pub(crate) mod json;
 mod text;
