@@ -24,7 +24,10 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
         return Err(ParseError::NoEnvelope);
     };
     let object = object.or_else(|e| malformed(e.to_string()))?;
-    let members = as_parsed(repaired_object(object, |_, e| e).or_else(|e| malformed(e.to_string()))?);
+    // A key given twice is read as a JSON parser (`JSON.parse`, `json.loads`,
+    // serde_json) reads it, by its last value: each member below is assigned
+    // in turn, never added to what an earlier one gave.
+    let members = repaired_object(object, |_, e| e).or_else(|e| malformed(e.to_string()))?;
     let has = |key: &str| members.iter().any(|(k, _)| k == key);
     if has("content") && !has("reason") {
         return tool_result_text(&members);
@@ -36,22 +39,20 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     for (key, raw) in &members {
         if key == "details" {
             let entries: Vec<(_, Value)> =
-                as_parsed(read_members(raw, A_JSON_OBJECT).or_else(|e| malformed(format!("\"details\": {e}")))?);
+                read_members(raw, A_JSON_OBJECT).or_else(|e| malformed(format!("\"details\": {e}")))?;
+            let mut details = Vec::with_capacity(entries.len());
             for (k, v) in entries {
                 match v {
-                    Value::String(s) => error.details.push((k.into_owned(), s)),
+                    Value::String(s) => details.push((k.into_owned(), s)),
                     other => return malformed(format!("\"details\".{k:?} is {}, not a string", kind_of(&other))),
                 }
             }
+            error.details = last_of_each(details);
             continue;
         }
         let value = parse_value(raw).or_else(|e| malformed(e.to_string()))?;
         match key.as_ref() {
-            "code" => match string(key, value)? {
-                // An empty code is no code: the renderer refuses one.
-                code if code.is_empty() => return malformed("\"code\" is empty".to_owned()),
-                code => error.code = code,
-            },
+            "code" => error.code = string(key, value)?,
             "reason" => error.message = string(key, value)?,
             "recovery" => error.suggestion = Some(string(key, value)?),
             "customerMessage" => error.customer_message = Some(string(key, value)?),
@@ -74,11 +75,11 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
             },
             "availableActions" => match value {
                 Value::Array(items) => {
+                    let mut actions = Vec::with_capacity(items.len());
                     for (i, item) in items.into_iter().enumerate() {
-                        error
-                            .available_actions
-                            .push(string(&format!("availableActions[{i}]"), item)?);
+                        actions.push(string(&format!("availableActions[{i}]"), item)?);
                     }
+                    error.available_actions = actions;
                 }
                 other => return malformed(format!("\"availableActions\" is {}, not an array", kind_of(&other))),
             },
@@ -93,32 +94,38 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
             _ => {} // a newer version's field
         }
     }
-    if let Some(key) = super::repeated_detail(&error) {
-        return malformed(format!("the detail key {key:?} appears twice"));
+    // An empty code is no code: the renderer refuses one.
+    if error.code.is_empty() {
+        return malformed("\"code\" is empty".to_owned());
     }
     Ok(JsonEnvelope::Error(Box::new(error)))
 }
 
-/// The members of a JSON object as a JSON parser keeps them (`JSON.parse`,
-/// Python's `json.loads`, serde_json's map): a key given twice once, at its
-/// first place, with its last value. So a text reads as the object a host
-/// would parse it into, and a repeated key never adds to a list.
-pub(crate) fn as_parsed<K: AsRef<str>, V>(members: Vec<(K, V)>) -> Vec<(K, V)> {
-    if crate::json::repeated_key(&members).is_none() {
-        return members;
+/// Details as a JSON parser (`JSON.parse`, `json.loads`, serde_json) reads
+/// a details object: a key given twice counts once, with its last value. It
+/// stays where it last appears (a parser keeps where it first appeared; the
+/// order of details is all that could tell, and only when a key repeats).
+pub(super) fn last_of_each(mut details: Vec<(String, String)>) -> Vec<(String, String)> {
+    if let Some(kept) = last_appearances(&details) {
+        let mut at = 0;
+        details.retain(|_| {
+            at += 1;
+            kept[at - 1]
+        });
     }
-    let mut at = std::collections::HashMap::new();
-    let mut kept: Vec<(K, V)> = Vec::with_capacity(members.len());
-    for (key, value) in members {
-        match at.get(key.as_ref()) {
-            Some(&i) => kept[i] = (key, value),
-            None => {
-                at.insert(key.as_ref().to_owned(), kept.len());
-                kept.push((key, value));
-            }
-        }
+    details
+}
+
+/// For each detail, whether no later one has its key; `None` when no key
+/// appears twice.
+pub(super) fn last_appearances(details: &[(String, String)]) -> Option<Vec<bool>> {
+    let mut seen = std::collections::HashSet::with_capacity(details.len());
+    let mut kept: Vec<bool> = details.iter().rev().map(|(key, _)| seen.insert(key.as_str())).collect();
+    if kept.iter().all(|k| *k) {
+        return None;
     }
-    kept
+    kept.reverse();
+    Some(kept)
 }
 
 /// A count of items an envelope left out of a list.
@@ -139,6 +146,7 @@ fn string(key: &str, value: Value) -> Result<String, ParseError> {
 fn tool_result_text(members: &crate::json::Members<'_>) -> Result<JsonEnvelope, ParseError> {
     let content = members
         .iter()
+        .rev()
         .find(|(k, _)| k == "content")
         .map_or("null", |(_, v)| v.as_ref());
     let blocks = parse_value(content).or_else(|e| malformed(e.to_string()))?;

@@ -4,9 +4,11 @@
 //! the earliest envelope found is read. A `<tool_error>` tag that only
 //! mentions one (in prose, in backticks, never closed) is text, and reading
 //! goes on after it; from an envelope's start on, whatever is wrong is
-//! malformed (`crate::xml::envelope_start` has the rule). A `CallToolResult` JSON is unwrapped
-//! to its text blocks, joined with a newline. Readers ignore sections they do not know, so
-//! envelopes from newer versions still read.
+//! malformed (`crate::xml::envelope_start` has the rule). A `CallToolResult`
+//! JSON is unwrapped to its text blocks, joined with a newline. Readers
+//! ignore sections they do not know, so envelopes from newer versions still
+//! read. What they read is a spec the renderer takes: an empty code, or a
+//! detail key an XML envelope lists twice, is malformed.
 
 pub(crate) mod json;
 mod text;
@@ -113,10 +115,14 @@ pub(crate) fn tool_result_text(text: &str) -> Option<String> {
     }
 }
 
-/// A detail key an envelope lists twice: such an envelope is refused, as a
-/// spec holding one is, rather than read into an error the renderer refuses.
+/// A detail key an XML envelope lists twice: such an envelope is refused, as
+/// a spec holding one is, rather than read into an error the renderer
+/// refuses. (The JSON and text forms' details are JSON objects, read as a
+/// JSON parser reads them: `json::last_of_each`.)
 fn repeated_detail(error: &ToolError) -> Option<&str> {
-    crate::json::repeated_key(&error.details)
+    let kept = json::last_appearances(&error.details)?;
+    let first = kept.iter().position(|kept| !kept)?;
+    Some(&error.details[first].0)
 }
 
 /// Makes a byte position in an error message relative to the whole input.

@@ -70,13 +70,15 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
                 error.available_actions = actions.into_iter().map(|t| t.0.into_owned()).collect();
             }
             "details" => {
-                let entries: Vec<(_, Text<'_>)> = super::json::as_parsed(
-                    members(&value, A_JSON_OBJECT).or_else(|e| malformed(format!("details: {e}")))?,
+                let entries: Vec<(_, Text<'_>)> =
+                    members(&value, A_JSON_OBJECT).or_else(|e| malformed(format!("details: {e}")))?;
+                // As a JSON parser reads the object: a key twice, its last value.
+                error.details = super::json::last_of_each(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (k.into_owned(), v.0.into_owned()))
+                        .collect(),
                 );
-                error.details = entries
-                    .into_iter()
-                    .map(|(k, v)| (k.into_owned(), v.0.into_owned()))
-                    .collect();
             }
             "retry_after" => error.retry_after = Some(super::xml::seconds(&value).or_else(malformed)?),
             "contract_changes" => {
@@ -97,9 +99,6 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
     // An empty code is no code: the renderer refuses one.
     if error.code.is_empty() {
         return malformed("error_code is empty".to_owned());
-    }
-    if let Some(key) = super::repeated_detail(&error) {
-        return malformed(format!("the detail key {key:?} appears twice"));
     }
     Ok(error)
 }

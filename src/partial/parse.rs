@@ -79,11 +79,13 @@ pub(crate) fn read_json_form(text: &str) -> Result<Option<PartialResult>, ParseE
     let Ok(members) = repaired_object(object, |_, e| e) else {
         return Ok(None);
     };
-    // A key given twice is read as a JSON parser reads it: its last value.
-    let members = crate::parse::json::as_parsed(members);
+    // A key given twice is read as a JSON parser reads it, by its last value
+    // (the loop below assigns each member in turn, so the last one stays).
     let is_partial = members
         .iter()
-        .any(|(k, raw)| k == "kind" && parse_value(raw).is_ok_and(|v| v.as_str() == Some("partial_result")));
+        .rev()
+        .find(|(k, _)| k == "kind")
+        .is_some_and(|(_, raw)| parse_value(raw).is_ok_and(|v| v.as_str() == Some("partial_result")));
     if !is_partial {
         return Ok(None);
     }

@@ -104,9 +104,9 @@ impl<'a> Capped<'a> {
 
 /// The listed details with their texts cut. A key that would repeat a key
 /// already listed as an envelope writes it (two long keys alike up to the
-/// cut, or alike once the XML and text forms replace the characters XML
-/// forbids: `"\0"` and `"\u{1}"` are both U+FFFD there) is not listed but
-/// counted, so no form holds a key twice and every form lists the same.
+/// cut, or alike once the XML form replaces the characters XML forbids:
+/// `"\0"` and `"\u{1}"` are both U+FFFD there) is not listed but counted,
+/// so no form holds a key twice and every form lists the same details.
 fn listed_details<'a>(error: &'a ToolError, max: usize, marker: Marker) -> (Details<'a>, usize) {
     let (listed, mut omitted) = error.listed_details();
     let mut shown: Details<'a> = Vec::with_capacity(listed.len());
