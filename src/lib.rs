@@ -87,6 +87,7 @@ macro_rules! string_enum {
 pub mod backoff;
 pub mod code;
 pub mod contract;
+mod count;
 mod cut;
 pub mod decide;
 pub mod delta;

@@ -34,6 +34,8 @@ use crate::json::{fail, read_member, Count, Object};
 /// ```
 pub const MAX_DEPTH: usize = 64;
 
+pub use crate::count::MAX_COUNT;
+
 /// The caps one envelope is rendered under; written as the spec's `limits`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -6,6 +6,7 @@
 
 use crate::code::Category;
 use crate::code::{self, CodeDefaults};
+use crate::count;
 use crate::delta::{shown_deltas, ContractDelta, DEFAULT_MAX_DELTAS};
 use crate::limits::Limits;
 use crate::locale::Locale;
@@ -224,21 +225,21 @@ impl ToolError {
         let mut shown = shown_deltas(&self.deltas);
         let omitted = shown.len().saturating_sub(DEFAULT_MAX_DELTAS);
         shown.truncate(DEFAULT_MAX_DELTAS);
-        (shown, self.omitted_deltas.saturating_add(omitted))
+        (shown, count::add(self.omitted_deltas, omitted))
     }
 
     /// The actions the envelope lists (at most `limits.actions`), and how many more it only counts.
     pub fn listed_actions(&self) -> (&[String], usize) {
         let listed = &self.available_actions[..self.available_actions.len().min(self.limits_or_default().actions)];
         let omitted = self.available_actions.len() - listed.len();
-        (listed, self.omitted_actions.saturating_add(omitted))
+        (listed, count::add(self.omitted_actions, omitted))
     }
 
     /// The details the envelope lists (at most `limits.details`), and how many more it only counts.
     pub fn listed_details(&self) -> (&[(String, String)], usize) {
         let listed = &self.details[..self.details.len().min(self.limits_or_default().details)];
         let omitted = self.details.len() - listed.len();
-        (listed, self.omitted_details.saturating_add(omitted))
+        (listed, count::add(self.omitted_details, omitted))
     }
 
     /// The defaults of this error's code, if it is canonical.

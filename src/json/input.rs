@@ -148,7 +148,7 @@ pub(crate) fn given<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D)
     T::deserialize(d).map(Some)
 }
 
-/// A count: a whole number, 0 or more (beyond `usize` held at `usize::MAX`).
+/// A count: a whole number, 0 or more, held at `MAX_COUNT` (`crate::count`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Count(pub(crate) usize);
 
@@ -161,7 +161,7 @@ impl<'de> Deserialize<'de> for Count {
                 f.write_str("a whole number, 0 or more")
             }
             fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Count, E> {
-                Ok(Count(usize::try_from(v).unwrap_or(usize::MAX)))
+                Ok(Count(crate::count::from_u64(v)))
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Count, E> {
                 Err(E::invalid_value(serde::de::Unexpected::Signed(v), &self))

@@ -130,7 +130,7 @@ pub(super) fn last_appearances(details: &[(String, String)]) -> Option<Vec<bool>
 
 /// A count of items an envelope left out of a list.
 fn count(key: &str, value: &Value) -> Result<usize, ParseError> {
-    match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
+    match value.as_u64().map(crate::count::from_u64) {
         Some(n) => Ok(n),
         None => malformed(format!("{key:?} is {value}, not a count")),
     }

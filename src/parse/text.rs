@@ -112,9 +112,9 @@ fn split_field(line: &str) -> Option<(&str, &str)> {
 
 /// A count of items an envelope left out of a list: digits, as written.
 fn count(key: &str, value: &str) -> Result<usize, ParseError> {
-    match value.parse::<usize>() {
-        Ok(n) if value.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
-        _ => malformed(format!("{key} is {value:?}, not a count")),
+    match crate::count::from_digits(value) {
+        Some(n) => Ok(n),
+        None => malformed(format!("{key} is {value:?}, not a count")),
     }
 }
 

@@ -17,6 +17,7 @@ use std::borrow::Cow;
 use super::limits::PartialLimits;
 use super::model::{FailedItem, PartialResult};
 use crate::code::Category;
+use crate::count;
 use crate::cut::{capped, Cut, Marker};
 use crate::model::Severity;
 use crate::render::capped::{cut_by, cut_first_line_by, cut_to_first_line, overflow};
@@ -71,7 +72,7 @@ impl<T> ShownList<T> {
 
     /// How many more are only counted.
     pub fn omitted(&self) -> usize {
-        self.counted.saturating_add(self.entries.len() - self.listed)
+        count::add(self.counted, self.entries.len() - self.listed)
     }
 }
 

@@ -13,6 +13,7 @@
 
 use super::limits::PartialLimits;
 use crate::code::{self, Category};
+use crate::count;
 use crate::model::Severity;
 
 /// The code a partial result reads as (`read_envelope`, `error_of_result`).
@@ -209,12 +210,12 @@ impl PartialResult {
 
     /// How many things were obtained, listed or only counted.
     pub fn obtained_count(&self) -> usize {
-        self.obtained.len().saturating_add(self.omitted_obtained)
+        count::add(self.obtained.len(), self.omitted_obtained)
     }
 
     /// How many items failed, listed or only counted.
     pub fn failed_count(&self) -> usize {
-        self.failed.len().saturating_add(self.omitted_failed)
+        count::add(self.failed.len(), self.omitted_failed)
     }
 
     /// The obtained lines an envelope lists (at most `limits.items`), and how many more it only counts.
@@ -243,7 +244,7 @@ impl PartialResult {
     /// ```
     pub fn summary(&self) -> String {
         let (obtained, failed) = (self.obtained_count(), self.failed_count());
-        let total = obtained.saturating_add(failed);
+        let total = count::add(obtained, failed);
         let noun = if total == 1 { "item" } else { "items" };
         format!("Obtained {obtained} of {total} {noun}; {failed} failed.")
     }
@@ -299,7 +300,7 @@ impl PartialEq for PartialResult {
 /// as counted and those beyond the cap.
 fn listed<T>(entries: &[T], counted: usize, cap: usize) -> (&[T], usize) {
     let shown = &entries[..entries.len().min(cap)];
-    (shown, counted.saturating_add(entries.len() - shown.len()))
+    (shown, count::add(counted, entries.len() - shown.len()))
 }
 
 fn non_empty(text: &Option<String>) -> Option<&str> {

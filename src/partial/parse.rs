@@ -119,7 +119,7 @@ pub(crate) fn read_json_form(text: &str) -> Result<Option<PartialResult>, ParseE
 
 /// A list's count in the JSON form: a whole number.
 fn json_count(key: &str, value: &Value) -> Result<usize, ParseError> {
-    match value.as_u64().and_then(|n| usize::try_from(n).ok()) {
+    match value.as_u64().map(crate::count::from_u64) {
         Some(n) => Ok(n),
         None => malformed("JSON", format_args!("{key:?} is {value}, not a count")),
     }
@@ -127,9 +127,9 @@ fn json_count(key: &str, value: &Value) -> Result<usize, ParseError> {
 
 /// A list's count in the text form: digits only.
 fn text_count(key: &str, value: &str) -> Result<usize, ParseError> {
-    match value.parse::<usize>() {
-        Ok(n) if value.bytes().all(|b| b.is_ascii_digit()) => Ok(n),
-        _ => malformed("text", format_args!("{key} is {value:?}, not a count")),
+    match crate::count::from_digits(value) {
+        Some(n) => Ok(n),
+        None => malformed("text", format_args!("{key} is {value:?}, not a count")),
     }
 }
 

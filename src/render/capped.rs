@@ -13,6 +13,7 @@
 
 use std::borrow::Cow;
 
+use crate::count;
 use crate::cut::{capped, Cut, Marker};
 use crate::delta::{capped_delta, ContractDelta};
 use crate::limits::Limits;
@@ -130,17 +131,17 @@ fn listed_details<'a>(error: &'a ToolError, max: usize, marker: Marker) -> (Deta
 }
 
 fn drop_details(view: &mut Capped<'_>, _: usize, _: &Limits) -> bool {
-    view.omitted_details = view.omitted_details.saturating_add(view.details.len());
+    view.omitted_details = count::add(view.omitted_details, view.details.len());
     !std::mem::take(&mut view.details).is_empty()
 }
 
 fn drop_actions(view: &mut Capped<'_>, _: usize, _: &Limits) -> bool {
-    view.omitted_actions = view.omitted_actions.saturating_add(view.actions.len());
+    view.omitted_actions = count::add(view.omitted_actions, view.actions.len());
     !std::mem::take(&mut view.actions).is_empty()
 }
 
 fn drop_deltas(view: &mut Capped<'_>, _: usize, _: &Limits) -> bool {
-    view.omitted_deltas = view.omitted_deltas.saturating_add(view.deltas.len());
+    view.omitted_deltas = count::add(view.omitted_deltas, view.deltas.len());
     !std::mem::take(&mut view.deltas).is_empty()
 }
 

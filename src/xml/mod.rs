@@ -243,7 +243,9 @@ impl<'a> XmlReader<'a> {
     pub(crate) fn count_attribute(&self, start: &Tag<'_>) -> Result<usize, ParseError> {
         let name = start.name();
         let text = self.required_attribute(start, name, "count")?;
-        text.parse()
-            .or_else(|_| self.malformed(format_args!("<{name}> count is {text:?}, not a number")))
+        match crate::count::from_digits(&text) {
+            Some(n) => Ok(n),
+            None => self.malformed(format_args!("<{name}> count is {text:?}, not a number")),
+        }
     }
 }
