@@ -14,7 +14,7 @@ pub(crate) mod json;
 mod text;
 pub(crate) mod xml;
 
-pub(crate) use text::text_fields;
+pub(crate) use text::{envelope_start, text_fields};
 
 pub use crate::error::ParseError;
 use crate::model::ToolError;

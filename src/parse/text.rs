@@ -1,6 +1,9 @@
 //! Reads the text form: `key: value` lines from `error_code:` on, values
 //! continued on lines indented by two spaces. The envelope ends at the first
-//! line that is neither a `key: value` line nor a continuation.
+//! line that is neither a `key: value` line nor a continuation. An
+//! `error_code:` line whose lines hold no `what_failed:` is a mention (a log
+//! line, prose), as a `<tool_error>` tag never closed is: reading goes on
+//! after it (`envelope_start`).
 
 use super::ParseError;
 use crate::code::Category;
@@ -11,10 +14,58 @@ const START: &str = "error_code: ";
 
 /// The byte offset of the first line that opens a text envelope.
 pub(super) fn find_start(text: &str) -> Option<usize> {
-    if text.starts_with(START) {
+    envelope_start(text, START, "what_failed")
+}
+
+/// The byte offset of the first line that starts with `start` and whose
+/// lines (`text_fields`' run of them) hold a `required` field: the tool
+/// error's `error_code: ` with `what_failed`, the partial result's
+/// `partial_result: ` with `failed`. A start line without it is text, and
+/// the search goes on after its run: a later start line inside the same run
+/// holds a part of it, so it cannot hold the field either. One pass.
+pub(crate) fn envelope_start(text: &str, start: &str, required: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = line_starting(text, start, from) {
+        match run_holds(&text[at..], required) {
+            Ok(()) => return Some(at),
+            Err(end) => from = at + end,
+        }
+    }
+    None
+}
+
+/// The first line at or after byte `from` (a line's start) that starts with `start`.
+fn line_starting(text: &str, start: &str, from: usize) -> Option<usize> {
+    if from == 0 && text.starts_with(start) {
         return Some(0);
     }
-    text.match_indices(&format!("\n{START}")).next().map(|(at, _)| at + 1)
+    if from >= text.len() {
+        return None;
+    }
+    // From the newline that ends the line before `from` (ASCII: a char boundary).
+    let newline = from.saturating_sub(1);
+    text[newline..]
+        .match_indices('\n')
+        .map(|(i, _)| newline + i + 1)
+        .find(|&at| text[at..].starts_with(start))
+}
+
+/// Whether the run of fields opening `text` holds a `required` line; if not,
+/// the byte offset where the run ends (the start of the line that ends it).
+fn run_holds(text: &str, required: &str) -> Result<(), usize> {
+    let mut offset = 0;
+    for line in text.split('\n') {
+        let is_continuation = offset > 0 && line.starts_with("  ");
+        if !is_continuation {
+            match split_field(line) {
+                Some((key, _)) if key == required => return Ok(()),
+                Some(_) => {}
+                None => return Err(offset),
+            }
+        }
+        offset += line.len() + 1;
+    }
+    Err(text.len())
 }
 
 fn malformed<T>(why: String) -> Result<T, ParseError> {
@@ -45,14 +96,10 @@ pub(crate) fn text_fields(text: &str) -> Vec<(&str, String)> {
 pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
     let fields = text_fields(text);
     let mut error = ToolError::default();
-    let mut has_message = false;
     for (key, value) in fields {
         match key {
             "error_code" => error.code = value,
-            "what_failed" => {
-                error.message = value;
-                has_message = true;
-            }
+            "what_failed" => error.message = value,
             "next_action" => error.suggestion = Some(value),
             "retryable" => error.retryable = Some(boolean(key, &value)?),
             "severity" => {
@@ -92,9 +139,6 @@ pub(super) fn parse_text(text: &str) -> Result<ToolError, ParseError> {
             "correlation_id" => error.correlation_id = Some(value),
             _ => {} // a newer version's field
         }
-    }
-    if !has_message {
-        return malformed("no what_failed line after error_code".to_owned());
     }
     // An empty code is no code: the renderer refuses one.
     if error.code.is_empty() {

@@ -10,7 +10,7 @@ use crate::json::{kind_of, leading_raw, parse_value, repaired_object, Value};
 use crate::xml::{Event, XmlReader};
 
 /// The line that opens the text form, after the newline that ends the line before.
-const TEXT_LINE: &str = "\npartial_result: ";
+const TEXT_LINE: &str = "partial_result: ";
 
 /// Reads the first partial result in `text`, in any form, also inside a `CallToolResult`.
 ///
@@ -48,11 +48,10 @@ pub(crate) fn markup_start(text: &str) -> Option<usize> {
     }
 }
 
+/// A `partial_result:` line whose lines hold no `failed:` is a mention
+/// (`crate::parse::envelope_start` has the rule).
 fn text_start(text: &str) -> Option<usize> {
-    if text.starts_with(&TEXT_LINE[1..]) {
-        return Some(0);
-    }
-    text.find(TEXT_LINE).map(|at| at + 1)
+    crate::parse::envelope_start(text, TEXT_LINE, "failed")
 }
 
 /// Reads the earliest partial result in the XML or text form.
@@ -198,7 +197,6 @@ fn failure(i: usize, value: &Value) -> Result<FailedItem, String> {
 fn parse_text(text: &str) -> Result<PartialResult, ParseError> {
     let fields = crate::parse::text_fields(text);
     let mut partial = PartialResult::default();
-    let mut has_failed = false;
     let list = |key: &str, value: &str| -> Result<Value, ParseError> {
         match parse_value(value) {
             Ok(v) => Ok(v),
@@ -210,10 +208,7 @@ fn parse_text(text: &str) -> Result<PartialResult, ParseError> {
             "task" => partial.task = Some(value),
             "obtained" => partial.obtained = strings(key, &list(key, &value)?).or_else(|why| malformed("text", why))?,
             "omitted_obtained" => partial.omitted_obtained = text_count(key, &value)?,
-            "failed" => {
-                partial.failed = failures(&list(key, &value)?).or_else(|why| malformed("text", why))?;
-                has_failed = true;
-            }
+            "failed" => partial.failed = failures(&list(key, &value)?).or_else(|why| malformed("text", why))?,
             "omitted_failed" => partial.omitted_failed = text_count(key, &value)?,
             "tried" => partial.tried = strings(key, &list(key, &value)?).or_else(|why| malformed("text", why))?,
             "omitted_tried" => partial.omitted_tried = text_count(key, &value)?,
@@ -221,9 +216,6 @@ fn parse_text(text: &str) -> Result<PartialResult, ParseError> {
             "correlation_id" => partial.correlation_id = Some(value),
             _ => {} // partial_result, severity (written from the lists), or a newer version's field
         }
-    }
-    if !has_failed {
-        return malformed("text", "no failed line after partial_result");
     }
     Ok(partial)
 }
