@@ -20,6 +20,10 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 #[path = "common/hostile_text.rs"]
 mod hostile_text;
+#[path = "common/shown.rs"]
+mod shown;
+
+use shown::{shown_whole, texts};
 
 /// The cases each property runs per form.
 const CASES: u32 = 10_000;
@@ -154,46 +158,6 @@ fn tool_error() -> impl Strategy<Value = ToolError> {
             ..e
         }
     })
-}
-
-/// The texts of an error an envelope shows.
-fn texts(e: &ToolError) -> Vec<&str> {
-    let mut texts = vec![e.code.as_str(), e.message.as_str()];
-    texts.extend(e.recovery());
-    texts.extend(e.customer_message_text());
-    texts.extend(e.correlation_id_text());
-    texts.extend(e.available_actions.iter().map(String::as_str));
-    texts.extend(e.details.iter().flat_map(|(k, v)| [k.as_str(), v.as_str()]));
-    for d in e.listed_deltas().0 {
-        texts.extend([d.field.as_str(), d.description.as_str()]);
-        texts.extend(d.action.as_deref());
-        texts.extend(d.before.as_deref());
-        texts.extend(d.after.as_deref());
-    }
-    texts
-}
-
-fn is_forbidden(c: char) -> bool {
-    matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}')
-}
-
-/// Whether the envelope of `e` in `format` shows `e` whole: no text cut, no
-/// list capped, no character replaced.
-fn shown_whole(e: &ToolError, format: Format) -> bool {
-    let limits = e.limits_or_default();
-    // Rendered without the total cap: when that fits the total, no step of
-    // the total cap ran (docs/size-caps.md).
-    let mut uncapped = e.clone();
-    uncapped.limits = Some(Limits {
-        envelope_chars: usize::MAX,
-        ..limits
-    });
-    texts(e)
-        .iter()
-        .all(|t| t.chars().count() <= limits.message_chars && !t.chars().any(is_forbidden))
-        && e.available_actions.len() <= limits.actions
-        && e.details.len() <= limits.details
-        && render(&uncapped, format).chars().count() <= limits.envelope_chars
 }
 
 /// An envelope of `e` in `format` reads back: as `e` when it shows `e`

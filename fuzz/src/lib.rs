@@ -15,59 +15,33 @@ use mcp_envelope::{
 };
 use serde_json::{Map, Value};
 
-/// Pieces that break envelopes: markup, entities, CDATA, controls XML
-/// forbids, line ends, the text form's keys, cut markers, odd unicode.
-const PIECES: &[&str] = &[
-    "<",
-    ">",
-    "&",
-    "\"",
-    "'",
-    "]]>",
-    "\r",
-    "\r\n",
-    "\n",
+#[allow(dead_code)] // the tests' generator; the fuzzer takes its pieces only
+#[path = "../../tests/common/hostile_text.rs"]
+mod hostile_text;
+#[path = "../../tests/common/shown.rs"]
+mod shown;
+
+use hostile_text::{MARKERS, PIECES};
+pub use shown::replaced;
+use shown::shown_whole;
+
+/// Pieces for the fuzzer beyond the tests' hostile ones
+/// (tests/common/hostile_text.rs): the text form's keys and line
+/// continuations, JSON's brackets, the other envelopes' tags.
+const MORE_PIECES: &[&str] = &[
     "\n  ",
-    "\t",
-    "\0",
-    "\u{1}",
-    "\u{b}",
-    "\u{7f}",
-    "\u{85}",
-    "\u{fffe}",
-    "\u{fffd}",
-    "\u{feff}",
-    "\u{200d}",
-    "\u{1F469}\u{200D}\u{1F467}",
-    "e\u{301}",
-    "\u{10FFFF}",
-    "\u{2028}",
-    " ",
-    "  ",
     ": ",
-    "\\",
-    "{",
-    "}",
     "[",
     "]",
-    "<tool_error code=\"X\">",
-    "</message>",
     "<message>",
-    "<![CDATA[",
-    "&amp;",
-    "&#0;",
     "&#x1;",
-    "-->",
     "<!--",
-    "error_code: ",
     "what_failed: ",
     "\nerror_code: X\nwhat_failed: m",
     "partial_result: ",
+    "failed: ",
     "<validation_error action=\"a\">",
     "<partial_result>",
-    "… [12 characters cut]",
-    " characters cut]",
-    "… [",
 ];
 
 /// A text from the fuzzer: pieces from `PIECES` and arbitrary characters.
@@ -75,7 +49,10 @@ pub fn hostile_text(u: &mut Unstructured<'_>) -> Result<String> {
     let mut out = String::new();
     for _ in 0..u.arbitrary_len::<u8>()?.min(64) {
         match u.int_in_range(0u8..=3)? {
-            0 => out.push_str(u.choose(PIECES)?),
+            0 => {
+                let pieces = *u.choose(&[PIECES, MARKERS, MORE_PIECES])?;
+                out.push_str(u.choose(pieces)?)
+            }
             1 => out.push(u.arbitrary::<char>()?),
             // Plain words: long texts reach the caps.
             2 => out.push_str(&"word ".repeat(u.int_in_range(1..=120)?)),
@@ -214,54 +191,6 @@ fn number(u: &mut Unstructured<'_>) -> Result<Value> {
         }
     };
     Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
-}
-
-/// The texts of an error an envelope shows, for the caps.
-fn texts(e: &ToolError) -> Vec<&str> {
-    let mut texts = vec![e.code.as_str(), e.message.as_str()];
-    texts.extend(e.recovery());
-    texts.extend(e.customer_message_text());
-    texts.extend(e.correlation_id_text());
-    texts.extend(e.available_actions.iter().map(String::as_str));
-    texts.extend(e.details.iter().flat_map(|(k, v)| [k.as_str(), v.as_str()]));
-    for d in e.listed_deltas().0 {
-        texts.extend([d.field.as_str(), d.description.as_str()]);
-        texts.extend(d.action.as_deref());
-        texts.extend(d.before.as_deref());
-        texts.extend(d.after.as_deref());
-    }
-    texts
-}
-
-/// A character every renderer replaces with U+FFFD (XML 1.0 forbids it).
-fn is_forbidden(c: char) -> bool {
-    matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}')
-}
-
-/// `text` as the XML form writes it: each forbidden character U+FFFD.
-pub fn replaced(text: &str) -> String {
-    text.chars()
-        .map(|c| if is_forbidden(c) { mcp_envelope::REPLACEMENT } else { c })
-        .collect()
-}
-
-/// Whether the envelope of `e` in `format` shows `e` whole: no text cut, no
-/// list capped, no character replaced. Only then must it read back as `e`.
-fn shown_whole(e: &ToolError, format: Format) -> bool {
-    let limits = e.limits_or_default();
-    // Rendered without the total cap: when that fits the total, no step of
-    // the total cap ran (docs/size-caps.md).
-    let mut uncapped = e.clone();
-    uncapped.limits = Some(Limits {
-        envelope_chars: usize::MAX,
-        ..limits
-    });
-    texts(e)
-        .iter()
-        .all(|t| t.chars().count() <= limits.message_chars && !t.chars().any(is_forbidden))
-        && e.available_actions.len() <= limits.actions
-        && e.details.len() <= limits.details
-        && render(&uncapped, format).chars().count() <= limits.envelope_chars
 }
 
 /// An error as the fuzzer made or read it: the spec accepts it as stated,

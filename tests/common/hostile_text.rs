@@ -47,7 +47,7 @@ pub const PIECES: &[&str] = &[
 ];
 
 /// Pieces that look like, or almost like, a cut marker.
-const MARKERS: &[&str] = &[
+pub const MARKERS: &[&str] = &[
     "… [12 characters cut]",
     "… [",
     " characters cut]",
