@@ -23,7 +23,13 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
     let Some(object) = leading_raw(text) else {
         return Err(ParseError::NoEnvelope);
     };
-    let object = object.or_else(|e| malformed(e.to_string()))?;
+    let object = match object {
+        Ok(object) => object,
+        // `{` and then a key is JSON, and broken (an envelope cut short).
+        // Anything else (`{name} is required`) is text, and markup may follow.
+        Err(e) if text[1..].trim_start().starts_with('"') => return malformed(e.to_string()),
+        Err(_) => return Err(ParseError::NoEnvelope),
+    };
     // A key given twice is read as a JSON parser (`JSON.parse`, `json.loads`,
     // serde_json) reads it, by its last value: each member below is assigned
     // in turn, never added to what an earlier one gave.

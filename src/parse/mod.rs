@@ -69,12 +69,43 @@ pub(crate) fn read_json_text(text: &str) -> Result<JsonText, ParseError> {
 
 /// Where the earliest `<tool_error>` envelope starts (not a mention of the tag).
 fn xml_start(text: &str) -> Option<usize> {
-    crate::xml::envelope_start(text, "tool_error")
+    after_json(text, |t| crate::xml::envelope_start(t, "tool_error"))
+}
+
+/// `find` (where an envelope's markup starts) run on the text after the JSON
+/// object `text` opens with, if it opens with one, the position given in
+/// `text`. A JSON object's strings are data, never an envelope: the object
+/// is read as a JSON envelope or result before any markup is looked for, and
+/// any other JSON (a success's data, an HTML page in a string) holds none.
+/// Markup after it (a log line's tail) is read. A text that opens with `{`
+/// but is no JSON (`{name} is required`) is text like any other.
+pub(crate) fn after_json(text: &str, find: impl Fn(&str) -> Option<usize>) -> Option<usize> {
+    let from = json_object_end(text);
+    find(&text[from..]).map(|at| at + from)
+}
+
+/// The byte offset just past the JSON object `text` opens with (after
+/// whitespace), or 0 when it opens with none.
+fn json_object_end(text: &str) -> usize {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with('{') {
+        return 0;
+    }
+    match crate::json::leading_raw(trimmed) {
+        // The raw value is a slice of `trimmed`, itself a slice of `text`.
+        Some(Ok(object)) => object.as_ptr() as usize - text.as_ptr() as usize + object.len(),
+        _ => 0,
+    }
+}
+
+/// Where the earliest `error_code:` envelope starts (not a mention).
+fn text_start(text: &str) -> Option<usize> {
+    after_json(text, text::find_start)
 }
 
 /// Where the earliest `<tool_error>` or `error_code:` envelope starts.
 pub(crate) fn markup_start(text: &str) -> Option<usize> {
-    match (xml_start(text), text::find_start(text)) {
+    match (xml_start(text), text_start(text)) {
         (Some(x), Some(t)) => Some(x.min(t)),
         (x, t) => x.or(t),
     }
@@ -82,7 +113,7 @@ pub(crate) fn markup_start(text: &str) -> Option<usize> {
 
 /// Reads the earliest envelope in the XML or text form (not JSON).
 pub(crate) fn parse_markup(text: &str) -> Result<ToolError, ParseError> {
-    match (xml_start(text), text::find_start(text)) {
+    match (xml_start(text), text_start(text)) {
         (Some(x), Some(t)) if t < x => text::parse_text(&text[t..]),
         (Some(x), _) => xml::parse_xml(&text[x..]).map_err(|e| shift(e, x)),
         (None, Some(t)) => text::parse_text(&text[t..]),
@@ -96,7 +127,7 @@ pub(crate) fn form_of(text: &str) -> crate::render::Format {
     if text.trim_start().starts_with('{') {
         return Format::Json;
     }
-    match (xml_start(text), text::find_start(text)) {
+    match (xml_start(text), text_start(text)) {
         (Some(x), Some(t)) if t < x => Format::Text,
         (None, Some(_)) => Format::Text,
         _ => Format::Xml,

@@ -37,7 +37,7 @@ pub fn parse_partial(text: &str) -> Result<PartialResult, ParseError> {
 /// Where the earliest `<partial_result>` envelope starts: a mention of the
 /// tag is text (`crate::xml::envelope_start` has the rule).
 fn xml_start(text: &str) -> Option<usize> {
-    crate::xml::envelope_start(text, "partial_result")
+    crate::parse::after_json(text, |t| crate::xml::envelope_start(t, "partial_result"))
 }
 
 /// Where the earliest partial result in the XML or text form starts.
@@ -51,7 +51,7 @@ pub(crate) fn markup_start(text: &str) -> Option<usize> {
 /// A `partial_result:` line whose lines hold no `failed:` is a mention
 /// (`crate::parse::envelope_start` has the rule).
 fn text_start(text: &str) -> Option<usize> {
-    crate::parse::envelope_start(text, TEXT_LINE, "failed")
+    crate::parse::after_json(text, |t| crate::parse::envelope_start(t, TEXT_LINE, "failed"))
 }
 
 /// Reads the earliest partial result in the XML or text form.

@@ -54,7 +54,7 @@ pub fn parse_validation(text: &str) -> Result<ValidationEnvelope, ParseError> {
 /// Where the first `<validation_error>` envelope starts: a mention of the
 /// tag is text (`crate::xml::envelope_start` has the rule).
 pub(crate) fn markup_start(text: &str) -> Option<usize> {
-    crate::xml::envelope_start(text, "validation_error")
+    crate::parse::after_json(text, |t| crate::xml::envelope_start(t, "validation_error"))
 }
 
 /// `parse_validation` without unwrapping a `CallToolResult` (the caller did).
