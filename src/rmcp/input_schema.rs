@@ -21,11 +21,27 @@ use crate::validation::{validation_from_json, validation_result};
 pub(crate) enum ArgumentCheck {
     /// They fit the schema: the handler is called.
     Valid,
-    /// They do not: the `<validation_error>` result the model gets instead.
-    Invalid(CallToolResult),
+    /// They do not: what failed, to be worded (with the contract's deltas,
+    /// when there is a lockfile) as the `<validation_error>` result the model gets.
+    Invalid(Failure),
     /// They could not be checked (a schema jsonschema refuses, a spec the core
     /// refuses): the handler is called and decides; the reason is for the log.
     Unchecked(String),
+}
+
+/// Arguments that failed a tool's input schema: the validation spec, without
+/// the contract's deltas, which are looked up only for failed calls.
+pub(crate) struct Failure(Value);
+
+impl Failure {
+    /// The `<validation_error>` result, listing the BREAKING and RISKY
+    /// `deltas` of the tool (the core picks them); or why the core refused it.
+    pub(crate) fn result(mut self, deltas: &[ContractDelta]) -> Result<CallToolResult, String> {
+        self.0["deltas"] = json!(deltas);
+        let spec = validation_from_json(&self.0.to_string())
+            .map_err(|refused| format!("the validation spec was refused: {}", refused.0))?;
+        super::result_from_json(&validation_result(&spec)).map_err(|refused| refused.0)
+    }
 }
 
 /// Each tool's compiled validator, kept while its schema stays the same.
@@ -42,9 +58,8 @@ struct Compiled {
 
 impl InputSchemas {
     /// Checks `arguments` (absent: an empty object, as rmcp's `Parameters`
-    /// reads them) against `tool`'s input schema; a failure's envelope lists
-    /// the BREAKING and RISKY `deltas` of the tool (the core picks them).
-    pub(crate) fn check(&self, tool: &Tool, arguments: Option<&JsonObject>, deltas: &[ContractDelta]) -> ArgumentCheck {
+    /// reads them) against `tool`'s input schema, once.
+    pub(crate) fn check(&self, tool: &Tool, arguments: Option<&JsonObject>) -> ArgumentCheck {
         let validator = match self.validator(tool) {
             Ok(validator) => validator,
             Err(why) => return ArgumentCheck::Unchecked(why),
@@ -61,20 +76,12 @@ impl InputSchemas {
             push_raw_errors(&mut errors, &error, &schema);
         }
         // The schema words each line's "Expected …" (validation/input_schema.rs).
-        let spec = json!({
+        ArgumentCheck::Invalid(Failure(json!({
             "action": tool.name,
             "jsonSchemaErrors": errors,
             "arguments": arguments,
             "inputSchema": schema,
-            "deltas": deltas,
-        });
-        match validation_from_json(&spec.to_string()) {
-            Ok(spec) => match super::result_from_json(&validation_result(&spec)) {
-                Ok(result) => ArgumentCheck::Invalid(result),
-                Err(refused) => ArgumentCheck::Unchecked(refused.0),
-            },
-            Err(refused) => ArgumentCheck::Unchecked(format!("the validation spec was refused: {}", refused.0)),
-        }
+        })))
     }
 
     fn validator(&self, tool: &Tool) -> Result<Arc<Validator>, String> {

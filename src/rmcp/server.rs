@@ -199,15 +199,19 @@ impl<H: ServerHandler> EnvelopeServer<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if let (Some(tool), true) = (&tool, self.validate_arguments) {
-            let mut check = self.input_schemas.check(tool, request.arguments.as_ref(), &[]);
-            if let (ArgumentCheck::Invalid(_), Some(contract)) = (&check, &self.contract) {
-                // Checked again with the deltas: the cost falls on failed calls only.
-                let deltas = self.contract_deltas(contract, &context).await;
-                check = self.input_schemas.check(tool, request.arguments.as_ref(), deltas);
-            }
-            match check {
+            match self.input_schemas.check(tool, request.arguments.as_ref()) {
                 ArgumentCheck::Valid => {}
-                ArgumentCheck::Invalid(result) => return Ok(result.into()),
+                ArgumentCheck::Invalid(failure) => {
+                    // The deltas are looked up for failed calls only.
+                    let deltas = match &self.contract {
+                        Some(contract) => self.contract_deltas(contract, &context).await,
+                        None => &[],
+                    };
+                    match failure.result(deltas) {
+                        Ok(result) => return Ok(result.into()),
+                        Err(why) => tracing::warn!(target: "mcp_envelope", "{why}"),
+                    }
+                }
                 ArgumentCheck::Unchecked(why) => tracing::warn!(target: "mcp_envelope", "{why}"),
             }
         }
