@@ -183,7 +183,8 @@ class EnvelopeMCPServer(SDKServer):
         try:
             result = await call()
         except SDKToolError as error:
-            if error.__cause__ is None and str(error) == f"Unknown tool: {name}":  # the tool manager's own refusal
+            # The tool manager's own refusal: told by the tool it lacks, not by its words.
+            if error.__cause__ is None and self._tool_manager.get_tool(name) is None:
                 tools = [tool.name for tool in await self.list_tools()]
                 return CallToolResult.model_validate(unknown_tool(name, tools, format=self.error_format))
             model = self.arguments_model(name)
