@@ -12,7 +12,9 @@ import * as v from 'valibot';
 import * as z from 'zod';
 import { error, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool } from 'mcp-envelope';
 import { addTool, envelopeTool, envelopeTransport } from 'mcp-envelope/fastmcp';
-import { badOrder, EQUAL_SCHEMAS_XML, placeOrder, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML } from './fixtures.mjs';
+import {
+  assertLedgerStreak, badOrder, EQUAL_SCHEMAS_XML, placeOrder, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML,
+} from './fixtures.mjs';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
 
@@ -179,13 +181,7 @@ describe('FastMCP: one channel for every outcome', () => {
       execute: async ({ id }) => (id === 'ok' ? 'invoice ok' : notFound(id)) }, { ledger: new Ledger() });
     const { call, close } = await connected(server);
     const get = async (id) => parseEnvelope(await call('get_invoice', { id }));
-    assert.deepEqual([await get('inv_9'), await get('inv_9'), await get('inv_9')].map((r) => [r.severity, r.message]), [
-      ['error', 'No invoice inv_9'],
-      ['error', 'Nothing has changed since the last attempt: the same failure again (2 in a row).'],
-      ['critical', 'Stop retrying: this call has failed the same way 3 times in a row and nothing has changed.'],
-    ]);
-    assert.equal(await get('ok'), null);
-    assert.equal((await get('inv_9')).message, 'No invoice inv_9');
+    await assertLedgerStreak(get);
     await close();
   });
 

@@ -3,6 +3,7 @@
 // vectors/same-contract.json, the shop order whose envelope every language
 // gives alike), the results every helper makes, and the UNKNOWN_ACTION
 // envelope of a three-tool server.
+import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
@@ -90,3 +91,20 @@ export const RESULTS_IS_ERROR = [true, true, true, false, false, true, true, tru
 
 /** The plain result a helper's value is (a builder is built), as JSON carries it. */
 export const plain = (value) => JSON.parse(JSON.stringify(value));
+
+/** The same NOT_FOUND of get_invoice three times in a row through a repeat ledger: each reading's severity and message. */
+export const LEDGER_STREAK = [
+  ['error', 'No invoice inv_9'],
+  ['error', 'Nothing has changed since the last attempt: the same failure again (2 in a row).'],
+  ['critical', 'Stop retrying: this call has failed the same way 3 times in a row and nothing has changed.'],
+];
+
+/**
+ * `get(id)` calls get_invoice through an integration with a repeat ledger and reads the answer back
+ * (`parseEnvelope`): three failures give LEDGER_STREAK, the success of id `ok` holds no envelope, and it ends the streak.
+ */
+export async function assertLedgerStreak(get) {
+  assert.deepEqual([await get('inv_9'), await get('inv_9'), await get('inv_9')].map((r) => [r.severity, r.message]), LEDGER_STREAK);
+  assert.equal(await get('ok'), null);
+  assert.equal((await get('inv_9')).message, 'No invoice inv_9');
+}

@@ -12,7 +12,7 @@ import {
   error, EnvelopeError, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool, validationError,
 } from 'mcp-envelope';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
-import { EQUAL_SCHEMAS_XML, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML } from './fixtures.mjs';
+import { EQUAL_SCHEMAS_XML, LEDGER_STREAK, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML } from './fixtures.mjs';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
 const logged = [];
@@ -219,11 +219,7 @@ describe('a server session with a repeat ledger', () => {
     const results = [await get('inv_9'), await get('inv_9'), await get('inv_9')];
     assert.deepEqual(results, expected);
     assert.deepEqual(results[0], notFound('inv_9').build());
-    assert.deepEqual(results.map((r) => [parseEnvelope(r).severity, parseEnvelope(r).message]), [
-      ['error', 'No invoice inv_9'],
-      ['error', 'Nothing has changed since the last attempt: the same failure again (2 in a row).'],
-      ['critical', 'Stop retrying: this call has failed the same way 3 times in a row and nothing has changed.'],
-    ]);
+    assert.deepEqual(results.map((r) => [parseEnvelope(r).severity, parseEnvelope(r).message]), LEDGER_STREAK);
   });
 
   test('a success ends the streak; other arguments start a new one', async () => {

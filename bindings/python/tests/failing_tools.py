@@ -143,6 +143,17 @@ def expected_result(tool: str, expected: dict[str, Any] | str, received: dict[st
     return me.exception_result(tool, "anything at all", correlation_id=correlation_id)["result"]
 
 
+def assert_answered_over_stdio(received: list[dict[str, Any]], log: str) -> None:
+    """`received`, the answers to CALLS from a server run as its own process, are the exact results, none holds
+    the secret, and the server's log on stderr (`log`) holds the exception the model never read."""
+    for (tool, arguments, expected), result in zip(CALLS, received, strict=True):
+        assert result == expected_result(tool, expected, result), (tool, arguments)
+        assert SECRET not in str(result)
+    crashed = me.parse_envelope(received[[tool for tool, _, _ in CALLS].index("charge")])["error"]["correlationId"]
+    assert f'mcp_envelope code=INTERNAL_ERROR correlationId="{crashed}" tool="charge"' in log
+    assert f"RuntimeError: could not open the card vault with {SECRET}" in log
+
+
 def logged_line(records: list[Any], correlation_id: str) -> str:
     """The one line the `mcp_envelope` logger got for the exception answered under `correlation_id`: the core's
     log line, which alone holds the exception (its traceback, on one line)."""
