@@ -70,17 +70,24 @@ pub(crate) fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
     // The earliest envelope is read, from where it starts to the end of the
     // text. Each start skips mentions of its tag (`crate::xml::envelope_start`);
     // a reader that still finds no envelope there gives way to the next.
+    // Past the JSON object the text opens with, if any: its strings are data.
+    let from = crate::parse::markup_from(text);
     let mut starts = [
-        (crate::parse::markup_start(text), Kind::ToolError),
-        (crate::validation::validation_markup_start(text), Kind::ValidationError),
-        (crate::partial::markup_start(text), Kind::PartialResult),
+        (crate::parse::markup_start(text, from), Kind::ToolError),
+        (
+            crate::validation::validation_markup_start(text, from),
+            Kind::ValidationError,
+        ),
+        (crate::partial::markup_start(text, from), Kind::PartialResult),
     ];
     starts.sort_by_key(|(at, _)| at.unwrap_or(usize::MAX));
     for (_, kind) in starts.iter().filter(|(at, _)| at.is_some()) {
         let reading = match kind {
-            Kind::ToolError => crate::parse::parse_markup(text).map(Reading::ToolError),
-            Kind::ValidationError => crate::validation::parse_validation_unwrapped(text).map(Reading::ValidationError),
-            Kind::PartialResult => crate::partial::parse_markup(text).map(Reading::PartialResult),
+            Kind::ToolError => crate::parse::parse_markup(text, from).map(Reading::ToolError),
+            Kind::ValidationError => {
+                crate::validation::parse_validation_unwrapped(text, from).map(Reading::ValidationError)
+            }
+            Kind::PartialResult => crate::partial::parse_markup(text, from).map(Reading::PartialResult),
         };
         match reading {
             Err(ParseError::NoEnvelope) => {}

@@ -44,7 +44,7 @@ fn parse_envelope(text: &str, unwrap_result: bool) -> Result<ToolError, ParseErr
             Err(malformed) => return Err(malformed),
         }
     }
-    parse_markup(text)
+    parse_markup(text, markup_from(text))
 }
 
 /// What a text opening with `{` holds, as far as tool errors go.
@@ -68,25 +68,25 @@ pub(crate) fn read_json_text(text: &str) -> Result<JsonText, ParseError> {
 }
 
 /// Where the earliest `<tool_error>` envelope starts (not a mention of the tag).
-fn xml_start(text: &str) -> Option<usize> {
-    after_json(text, |t| crate::xml::envelope_start(t, "tool_error"))
+fn xml_start(text: &str, from: usize) -> Option<usize> {
+    find_from(text, from, |t| crate::xml::envelope_start(t, "tool_error"))
 }
 
-/// `find` (where an envelope's markup starts) run on the text after the JSON
-/// object `text` opens with, if it opens with one, the position given in
-/// `text`. A JSON object's strings are data, never an envelope: the object
-/// is read as a JSON envelope or result before any markup is looked for, and
-/// any other JSON (a success's data, an HTML page in a string) holds none.
-/// Markup after it (a log line's tail) is read. A text that opens with `{`
-/// but is no JSON (`{name} is required`) is text like any other.
-pub(crate) fn after_json(text: &str, find: impl Fn(&str) -> Option<usize>) -> Option<usize> {
-    let from = json_object_end(text);
+/// `find` (where an envelope's markup starts) run on `text` from byte
+/// `from` on, the position given in `text`.
+pub(crate) fn find_from(text: &str, from: usize, find: impl Fn(&str) -> Option<usize>) -> Option<usize> {
     find(&text[from..]).map(|at| at + from)
 }
 
-/// The byte offset just past the JSON object `text` opens with (after
-/// whitespace), or 0 when it opens with none.
-fn json_object_end(text: &str) -> usize {
+/// Where markup may start to hold an envelope in `text`: just past the JSON
+/// object it opens with (after whitespace), else at 0. A JSON object's
+/// strings are data, never an envelope: the object is read as a JSON
+/// envelope or result before any markup is looked for, and any other JSON (a
+/// success's data, an HTML page in a string) holds none. Markup after it (a
+/// log line's tail) is read. A text that opens with `{` but is no JSON
+/// (`{name} is required`) is text like any other. Each reader's entry point
+/// works it out once and passes it to the markup readers.
+pub(crate) fn markup_from(text: &str) -> usize {
     let trimmed = text.trim_start();
     if !trimmed.starts_with('{') {
         return 0;
@@ -99,21 +99,23 @@ fn json_object_end(text: &str) -> usize {
 }
 
 /// Where the earliest `error_code:` envelope starts (not a mention).
-fn text_start(text: &str) -> Option<usize> {
-    after_json(text, text::find_start)
+fn text_start(text: &str, from: usize) -> Option<usize> {
+    find_from(text, from, text::find_start)
 }
 
-/// Where the earliest `<tool_error>` or `error_code:` envelope starts.
-pub(crate) fn markup_start(text: &str) -> Option<usize> {
-    match (xml_start(text), text_start(text)) {
+/// Where the earliest `<tool_error>` or `error_code:` envelope starts, from
+/// byte `from` (`markup_from`) on.
+pub(crate) fn markup_start(text: &str, from: usize) -> Option<usize> {
+    match (xml_start(text, from), text_start(text, from)) {
         (Some(x), Some(t)) => Some(x.min(t)),
         (x, t) => x.or(t),
     }
 }
 
-/// Reads the earliest envelope in the XML or text form (not JSON).
-pub(crate) fn parse_markup(text: &str) -> Result<ToolError, ParseError> {
-    match (xml_start(text), text_start(text)) {
+/// Reads the earliest envelope in the XML or text form (not JSON), from
+/// byte `from` (`markup_from`) on.
+pub(crate) fn parse_markup(text: &str, from: usize) -> Result<ToolError, ParseError> {
+    match (xml_start(text, from), text_start(text, from)) {
         (Some(x), Some(t)) if t < x => text::parse_text(&text[t..]),
         (Some(x), _) => xml::parse_xml(&text[x..]).map_err(|e| shift(e, x)),
         (None, Some(t)) => text::parse_text(&text[t..]),
@@ -127,7 +129,8 @@ pub(crate) fn form_of(text: &str) -> crate::render::Format {
     if text.trim_start().starts_with('{') {
         return Format::Json;
     }
-    match (xml_start(text), text_start(text)) {
+    // Not opening with `{`, so markup may start anywhere.
+    match (xml_start(text, 0), text_start(text, 0)) {
         (Some(x), Some(t)) if t < x => Format::Text,
         (None, Some(_)) => Format::Text,
         _ => Format::Xml,

@@ -53,19 +53,43 @@ fn line_starting(text: &str, start: &str, from: usize) -> Option<usize> {
 /// Whether the run of fields opening `text` holds a `required` line; if not,
 /// the byte offset where the run ends (the start of the line that ends it).
 fn run_holds(text: &str, required: &str) -> Result<(), usize> {
-    let mut offset = 0;
-    for line in text.split('\n') {
-        let is_continuation = offset > 0 && line.starts_with("  ");
-        if !is_continuation {
-            match split_field(line) {
-                Some((key, _)) if key == required => return Ok(()),
-                Some(_) => {}
-                None => return Err(offset),
-            }
+    let mut end = 0;
+    for (line, past) in field_lines(text) {
+        if matches!(line, FieldLine::Field(key, _) if key == required) {
+            return Ok(());
         }
-        offset += line.len() + 1;
+        end = past;
     }
-    Err(text.len())
+    Err(end)
+}
+
+/// A line of a run of fields.
+enum FieldLine<'t> {
+    /// `key: value`.
+    Field(&'t str, &'t str),
+    /// A line indented by two spaces after a field: more of its value.
+    Continued(&'t str),
+}
+
+/// The run of fields opening `text`, each line with the byte offset just
+/// past it: the one rule for where a text envelope ends, which both
+/// `text_fields` and `envelope_start` follow. The run ends at the first
+/// line that is neither a field nor, after one, a continuation.
+fn field_lines(text: &str) -> impl Iterator<Item = (FieldLine<'_>, usize)> {
+    let mut lines = text.split('\n');
+    let mut offset = 0;
+    std::iter::from_fn(move || {
+        let line = lines.next()?;
+        let field = match line.strip_prefix("  ") {
+            Some(continued) if offset > 0 => FieldLine::Continued(continued),
+            _ => {
+                let (key, value) = split_field(line)?;
+                FieldLine::Field(key, value)
+            }
+        };
+        offset = (offset + line.len() + 1).min(text.len());
+        Some((field, offset))
+    })
 }
 
 fn malformed<T>(why: String) -> Result<T, ParseError> {
@@ -77,17 +101,15 @@ fn malformed<T>(why: String) -> Result<T, ParseError> {
 /// The tool error's and the partial result's text forms share it.
 pub(crate) fn text_fields(text: &str) -> Vec<(&str, String)> {
     let mut fields: Vec<(&str, String)> = Vec::new();
-    for line in text.split('\n') {
-        if let Some(continued) = line.strip_prefix("  ") {
-            if let Some((_, value)) = fields.last_mut() {
+    for (line, _) in field_lines(text) {
+        match (line, fields.last_mut()) {
+            (FieldLine::Field(key, value), _) => fields.push((key, value.to_owned())),
+            (FieldLine::Continued(continued), Some((_, value))) => {
                 value.push('\n');
                 value.push_str(continued);
-                continue;
             }
-        }
-        match split_field(line) {
-            Some((key, value)) => fields.push((key, value.to_owned())),
-            None => break,
+            // A continuation comes only after a field (`field_lines`).
+            (FieldLine::Continued(_), None) => break,
         }
     }
     fields

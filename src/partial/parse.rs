@@ -31,18 +31,19 @@ pub fn parse_partial(text: &str) -> Result<PartialResult, ParseError> {
             return Ok(partial);
         }
     }
-    parse_markup(text)
+    parse_markup(text, crate::parse::markup_from(text))
 }
 
 /// Where the earliest `<partial_result>` envelope starts: a mention of the
 /// tag is text (`crate::xml::envelope_start` has the rule).
-fn xml_start(text: &str) -> Option<usize> {
-    crate::parse::after_json(text, |t| crate::xml::envelope_start(t, "partial_result"))
+fn xml_start(text: &str, from: usize) -> Option<usize> {
+    crate::parse::find_from(text, from, |t| crate::xml::envelope_start(t, "partial_result"))
 }
 
-/// Where the earliest partial result in the XML or text form starts.
-pub(crate) fn markup_start(text: &str) -> Option<usize> {
-    match (xml_start(text), text_start(text)) {
+/// Where the earliest partial result in the XML or text form starts, from
+/// byte `from` (`crate::parse::markup_from`) on.
+pub(crate) fn markup_start(text: &str, from: usize) -> Option<usize> {
+    match (xml_start(text, from), text_start(text, from)) {
         (Some(x), Some(t)) => Some(x.min(t)),
         (x, t) => x.or(t),
     }
@@ -50,13 +51,14 @@ pub(crate) fn markup_start(text: &str) -> Option<usize> {
 
 /// A `partial_result:` line whose lines hold no `failed:` is a mention
 /// (`crate::parse::envelope_start` has the rule).
-fn text_start(text: &str) -> Option<usize> {
-    crate::parse::after_json(text, |t| crate::parse::envelope_start(t, TEXT_LINE, "failed"))
+fn text_start(text: &str, from: usize) -> Option<usize> {
+    crate::parse::find_from(text, from, |t| crate::parse::envelope_start(t, TEXT_LINE, "failed"))
 }
 
-/// Reads the earliest partial result in the XML or text form.
-pub(crate) fn parse_markup(text: &str) -> Result<PartialResult, ParseError> {
-    match (xml_start(text), text_start(text)) {
+/// Reads the earliest partial result in the XML or text form, from byte
+/// `from` (`crate::parse::markup_from`) on.
+pub(crate) fn parse_markup(text: &str, from: usize) -> Result<PartialResult, ParseError> {
+    match (xml_start(text, from), text_start(text, from)) {
         (Some(x), Some(t)) if t < x => parse_text(&text[t..]),
         (Some(x), _) => parse_xml(&text[x..]).map_err(|e| crate::parse::shift(e, x)),
         (None, Some(t)) => parse_text(&text[t..]),

@@ -45,21 +45,22 @@ impl ValidationEnvelope {
 /// assert_eq!((e.action.as_str(), e.fields[0].0.as_str()), ("a", "id"));
 /// ```
 pub fn parse_validation(text: &str) -> Result<ValidationEnvelope, ParseError> {
-    if let Some(inner) = crate::parse::tool_result_text(text) {
-        return parse_envelope(&inner);
-    }
-    parse_envelope(text)
+    let inner = crate::parse::tool_result_text(text);
+    let text = inner.as_deref().unwrap_or(text);
+    parse_envelope(text, crate::parse::markup_from(text))
 }
 
-/// Where the first `<validation_error>` envelope starts: a mention of the
-/// tag is text (`crate::xml::envelope_start` has the rule).
-pub(crate) fn markup_start(text: &str) -> Option<usize> {
-    crate::parse::after_json(text, |t| crate::xml::envelope_start(t, "validation_error"))
+/// Where the first `<validation_error>` envelope starts, from byte `from`
+/// (`crate::parse::markup_from`) on: a mention of the tag is text
+/// (`crate::xml::envelope_start` has the rule).
+pub(crate) fn markup_start(text: &str, from: usize) -> Option<usize> {
+    crate::parse::find_from(text, from, |t| crate::xml::envelope_start(t, "validation_error"))
 }
 
-/// `parse_validation` without unwrapping a `CallToolResult` (the caller did).
-pub(crate) fn parse_envelope(text: &str) -> Result<ValidationEnvelope, ParseError> {
-    let Some(at) = markup_start(text) else {
+/// `parse_validation` without unwrapping a `CallToolResult` (the caller
+/// did), from byte `from` on.
+pub(crate) fn parse_envelope(text: &str, from: usize) -> Result<ValidationEnvelope, ParseError> {
+    let Some(at) = markup_start(text, from) else {
         return Err(ParseError::NoEnvelope);
     };
     let mut xml = XmlReader::new(&text[at..], "<validation_error> envelope");
