@@ -92,9 +92,13 @@ for (const server of readdirSync(resultsDir).sort()) {
   const wrappedProblems = [];
   if (wrapped.error) wrappedProblems.push(`wrapped run failed: ${wrapped.error}`);
   const lost = [...plain.checks].filter(([key, c]) => c.passed && !wrapped.checks.get(key)?.passed).map(([key]) => key);
-  for (const key of lost) {
-    const message = wrapped.checks.get(key)?.message ?? 'not reported';
-    wrappedProblems.push(`lost wrapped: ${key} (${message})`);
+  if (wrapped.checks.size === 0 && lost.length > 0) {
+    wrappedProblems.push(`lost wrapped: all ${lost.length} checks that pass plain (no results wrapped)`);
+  } else {
+    for (const key of lost) {
+      const message = wrapped.checks.get(key)?.message ?? 'not reported';
+      wrappedProblems.push(`lost wrapped: ${key} (${message})`);
+    }
   }
 
   for (const runProblems of [plainProblems, wrappedProblems]) {
