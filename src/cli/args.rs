@@ -85,16 +85,18 @@ pub enum Command {
     /// output: the CallToolResult carrying the <partial_result> envelope, or
     /// with --envelope the envelope alone, in the spec's `format`.
     Partial(Partial),
-    /// Grades the error paths of any MCP server (started as COMMAND, over stdio).
+    /// Grades the error paths of any MCP server (COMMAND over stdio, or --url).
     ///
-    /// A real MCP client starts the server, lists its tools and calls: an
-    /// unknown tool; for each tool, arguments made invalid from its
-    /// inputSchema (a required field missing, a wrong type, an enum miss, a
-    /// bound crossed); and the calls of a fault plan (`--plan`). Each answer
+    /// A real MCP client starts the server (or reaches it over Streamable
+    /// HTTP), lists its tools and calls: an unknown tool; for each tool,
+    /// arguments made invalid from its inputSchema (a required field missing,
+    /// a wrong type, an enum miss, a bound crossed); and the calls of a fault
+    /// plan (`--plan`). Each answer
     /// is graded: its channel, isError, whether it reads as an envelope, leaks
     /// (stack traces, secret-looking text), size, and the branch a rule-based
-    /// client takes on it (`decide`) against the right one (docs/audit.md).
-    /// Exit status 1 when the score is below `--min-score`.
+    /// client takes on it (`decide`) against the right one, and whether it
+    /// follows the MCP revision `--spec` names (docs/audit.md). Exit status 1
+    /// when the score is below `--min-score`.
     Audit(Audit),
     /// Locks a server's tool list, and tells what changed against the lock.
     ///
@@ -176,7 +178,21 @@ pub struct Validate {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("server").required(true).args(["url", "command"]))]
 pub struct Audit {
+    /// A remote server's MCP endpoint, spoken to over Streamable HTTP
+    /// (`https://example.com/mcp`), instead of a COMMAND.
+    #[arg(long, value_name = "URL", value_parser = NonEmptyStringValueParser::new())]
+    pub url: Option<String>,
+    /// An HTTP header sent with every request to `--url`, such as
+    /// `Authorization: Bearer TOKEN` (repeatable). Never printed.
+    #[arg(long, value_name = "NAME: VALUE", conflicts_with = "command")]
+    pub header: Vec<String>,
+    /// The MCP revision each answer is graded by, and asked for at the
+    /// handshake: 2025-11-25 (`initialize`) or 2026-07-28 (`server/discover`,
+    /// falling back to `initialize`) (docs/audit.md).
+    #[arg(long, value_name = "REVISION", default_value = "2025-11-25", value_parser = ["2025-11-25", "2026-07-28"])]
+    pub spec: String,
     /// A fault plan: `{"calls": [{"name", "tool", "arguments", "expect":
     /// {"branch", "code"?}}], "secrets": [..]}` (docs/audit.md).
     #[arg(long, value_name = "FILE")]
@@ -193,8 +209,8 @@ pub struct Audit {
     /// Seconds to wait for the server to start, and for each call.
     #[arg(long, value_name = "SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
-    /// The server's command and its arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    /// The server's command and its arguments, after `--` (a local server, over stdio).
+    #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
 }
 

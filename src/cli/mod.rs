@@ -144,8 +144,14 @@ fn audit(command: Audit) -> Result<Outcome, Failure> {
         Some(path) => Some(std::fs::read_to_string(path).map_err(|e| (2, format!("{}: {e}", path.display())))?),
         None => None,
     };
+    let server = match command.url {
+        Some(url) => audit::Server::Url(url, command.header),
+        None => audit::Server::Command(command.command),
+    };
+    let spec = audit::Revision::from_wire(&command.spec).ok_or((2, format!("unknown revision {:?}", command.spec)))?;
     let options = audit::Options {
-        command: command.command,
+        server,
+        spec,
         plan,
         probes: !command.no_probes,
         timeout: std::time::Duration::from_secs(command.timeout),

@@ -1,24 +1,64 @@
-//! One answer graded as a model and a rule-based client meet it: which
-//! channel it came on, whether it reads as an envelope (or at least states a
-//! code, what failed, the next step and whether to retry), whether it leaks
-//! a stack trace or secret-looking text, its size, and the branch
-//! `decide` (the core's rules) takes on it.
+//! One answer graded as a model and a rule-based client meet it, and
+//! against a named MCP revision: which channel it came on (and whether that
+//! is the channel the revision names for the call), whether it reads as an
+//! envelope (or at least states a code, what failed, the next step and
+//! whether to retry), whether it leaks a stack trace or secret-looking text,
+//! its size, and the branch `decide` (the core's rules) takes on it.
 
 use mcp_envelope::decide::{decide, Branch};
 use mcp_envelope::{read_envelope, Reading};
-use serde_json::Value;
+use serde_json::{json, Value};
 
-use super::probes::Expect;
+use super::probes::Call;
+
+/// An MCP revision whose rules an audit grades by (docs/audit.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Revision {
+    V2025_11_25,
+    V2026_07_28,
+}
+
+impl Revision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Revision::V2025_11_25 => "2025-11-25",
+            Revision::V2026_07_28 => "2026-07-28",
+        }
+    }
+
+    pub fn from_wire(wire: &str) -> Option<Revision> {
+        [Revision::V2025_11_25, Revision::V2026_07_28]
+            .into_iter()
+            .find(|r| r.as_str() == wire)
+    }
+}
+
+/// JSON-RPC's "invalid params": what both revisions answer an unknown tool with.
+pub const INVALID_PARAMS: i64 = -32602;
 
 /// What came back for a call.
 #[derive(Debug, Clone)]
 pub enum Answer {
     /// A `CallToolResult`, as JSON.
     Result(Value),
-    /// A JSON-RPC error: its code and message.
-    ProtocolError(i64, String),
+    /// A JSON-RPC error.
+    ProtocolError {
+        code: i64,
+        message: String,
+        data: Option<Value>,
+    },
     /// No answer: the connection failed or the call timed out.
     Transport(String),
+}
+
+/// Whether an answer follows the named revision, and if not, why.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Conformance {
+    Follows,
+    /// Another answer than the revision's, which an option of ours gives:
+    /// SEP-2145's `isError` result for an unknown tool.
+    Option(&'static str),
+    Departs(String),
 }
 
 /// The grade of one answer.
@@ -26,6 +66,8 @@ pub enum Answer {
 pub struct Grade {
     pub channel: &'static str,
     pub is_error: Option<bool>,
+    /// A JSON-RPC error as it came: `{"code", "message", "data"?}`.
+    pub error: Option<Value>,
     /// `tool_error`, `validation_error`, `partial_result`, `malformed`, or none.
     pub envelope: Option<&'static str>,
     pub code: Option<String>,
@@ -36,23 +78,44 @@ pub struct Grade {
     pub text: String,
     pub branch: Branch,
     pub right: bool,
-    /// Out of four: the channel, a readable answer, no leak, the right branch.
+    /// Whether the answer is the one the named revision asks for.
+    pub spec: Conformance,
+    /// Out of four: the revision's channel, a readable answer, no leak, the right branch.
     pub points: u8,
 }
 
-/// Grades an answer against what it should be; `secrets` are exact strings
+/// Grades the answer to `call` against what it should be, by the rules of
+/// `spec`; `tools` are the names the server lists, `secrets` exact strings
 /// the plan says must never reach the model.
-pub fn grade(answer: &Answer, expect: &Expect, secrets: &[String]) -> Grade {
-    let (channel, is_error, text) = match answer {
+pub fn grade(answer: &Answer, call: &Call, tools: &[String], spec: Revision, secrets: &[String]) -> Grade {
+    let expect = &call.expect;
+    let (channel, is_error, text, error) = match answer {
         Answer::Result(result) => (
             "result",
             Some(result.get("isError") == Some(&Value::Bool(true))),
             text_of(result),
+            None,
         ),
-        Answer::ProtocolError(code, message) => ("jsonrpc-error", None, format!("MCP error {code}: {message}")),
-        Answer::Transport(why) => ("no-answer", None, why.clone()),
+        Answer::ProtocolError { code, message, data } => {
+            let mut error = json!({ "code": code, "message": message });
+            if let Some(data) = data {
+                error["data"] = data.clone();
+            }
+            (
+                "jsonrpc-error",
+                None,
+                format!("MCP error {code}: {message}"),
+                Some(error),
+            )
+        }
+        Answer::Transport(why) => ("no-answer", None, why.clone(), None),
     };
-    let (envelope, code, stated) = match read_envelope(&text) {
+    // A protocol error's envelope, when it carries one, is its `data`.
+    let envelope_text = match answer {
+        Answer::ProtocolError { data: Some(data), .. } => data.to_string(),
+        _ => text.clone(),
+    };
+    let (envelope, code, stated) = match read_envelope(&envelope_text) {
         Ok(Reading::ToolError(e)) => {
             let retry_known = e.retryable.is_some() || mcp_envelope::code::defaults(&e.code).is_some();
             let facts = [
@@ -72,18 +135,46 @@ pub fn grade(answer: &Answer, expect: &Expect, secrets: &[String]) -> Grade {
         Ok(Reading::None) => (None, None, 0),
         Err(_) => (Some("malformed"), None, 0),
     };
-    let decision = match answer {
-        Answer::Result(result) => decide(&result.to_string()).ok(),
+    // Errors in finding the tool are the protocol's; any other the tool's.
+    let unknown = !tools.iter().any(|t| *t == call.tool);
+    let names_tools = match answer {
+        Answer::ProtocolError { code, message, .. } => *code == INVALID_PARAMS && names_the_tools(message, tools),
+        _ => false,
+    };
+    // A JSON-RPC error is decided by the envelope in its `data`, when it
+    // carries one; without, the model has at most a bare message.
+    let decided = match (answer, &error) {
+        (Answer::Result(result), _) => decide(&result.to_string()).ok().map(|d| d.branch),
+        (Answer::ProtocolError { .. }, Some(error)) if envelope.is_some() => {
+            decide(&error.to_string()).ok().map(|d| d.branch)
+        }
         _ => None,
     };
-    // A protocol error or no answer: the model gets no result to act on.
-    let branch = decision.as_ref().map_or(Branch::StopAndTell, |d| d.branch);
+    // An unknown tool's error that names the tools gives the model its next
+    // call, whether or not `data` says more; any other answer `decide`
+    // cannot act on leaves the model nothing but to stop.
+    let branch = if unknown && names_tools {
+        Branch::FixAndRetry
+    } else {
+        decided.unwrap_or(Branch::StopAndTell)
+    };
     let code_right = expect.code.as_ref().is_none_or(|want| code.as_ref() == Some(want));
     let right = branch == expect.branch && code_right;
     let accept = expect.branch == Branch::Accept;
-    let channel_right = channel == "result" && is_error == Some(!accept);
-    let readable = if accept { channel == "result" } else { stated == 4 };
-    let leaks = leaks(&text, secrets);
+    let spec_verdict = conformance(answer, unknown, names_tools, accept, code.as_deref(), spec);
+    let channel_right = match (unknown, answer) {
+        (true, Answer::ProtocolError { code, .. }) => *code == INVALID_PARAMS,
+        (true, _) => false,
+        (false, _) => channel == "result" && is_error == Some(!accept),
+    };
+    let readable = if unknown && channel == "jsonrpc-error" {
+        names_tools
+    } else if accept {
+        channel == "result"
+    } else {
+        stated == 4
+    };
+    let leaks = leaks(&format!("{text}\n{envelope_text}"), secrets);
     let points = [channel_right, readable, leaks.is_empty(), right]
         .iter()
         .filter(|p| **p)
@@ -91,6 +182,7 @@ pub fn grade(answer: &Answer, expect: &Expect, secrets: &[String]) -> Grade {
     Grade {
         channel,
         is_error,
+        error,
         envelope,
         code,
         stated,
@@ -98,8 +190,74 @@ pub fn grade(answer: &Answer, expect: &Expect, secrets: &[String]) -> Grade {
         text,
         branch,
         right,
+        spec: spec_verdict,
         points,
     }
+}
+
+/// Whether the answer is the one `spec` asks for. Both revisions say the
+/// same here (docs/audit.md cites them): errors in finding the tool are a
+/// JSON-RPC error (the example: -32602, "Unknown tool: NAME"); errors that
+/// originate from the tool, input validation errors included, an `isError`
+/// result.
+fn conformance(
+    answer: &Answer,
+    unknown: bool,
+    names_tools: bool,
+    accept: bool,
+    code: Option<&str>,
+    spec: Revision,
+) -> Conformance {
+    let revision = spec.as_str();
+    match (unknown, answer) {
+        (true, Answer::ProtocolError { code, .. }) if *code != INVALID_PARAMS => Conformance::Departs(format!(
+            "an unknown tool is a JSON-RPC error -32602 in {revision}, not {code}"
+        )),
+        (true, Answer::ProtocolError { .. }) if !names_tools => Conformance::Departs(format!(
+            "{revision}'s -32602 for an unknown tool, but its message names none of the server's tools: the model has nothing to recover with"
+        )),
+        (true, Answer::ProtocolError { .. }) => Conformance::Follows,
+        (true, Answer::Result(result)) if result.get("isError") == Some(&Value::Bool(true)) && code == Some("UNKNOWN_ACTION") => {
+            Conformance::Option("SEP-2145")
+        }
+        (true, Answer::Result(_)) => Conformance::Departs(format!(
+            "an unknown tool is a JSON-RPC error -32602 in {revision}, not a result"
+        )),
+        (false, Answer::ProtocolError { code, .. }) => Conformance::Departs(format!(
+            "a failure of a listed tool (its arguments included) is an isError result in {revision}, not a JSON-RPC error {code}"
+        )),
+        (false, Answer::Result(result)) if !accept && result.get("isError") != Some(&Value::Bool(true)) => {
+            Conformance::Departs(format!("a failure of a listed tool is an isError result in {revision}, not a success"))
+        }
+        (_, Answer::Transport(_)) => Conformance::Departs("no answer".to_owned()),
+        _ => Conformance::Follows,
+    }
+}
+
+/// Whether a message names the server's tools: every one it lists, or ten
+/// when it lists more (as the core's message does), each as a whole word.
+/// A server that lists none has nothing to name.
+fn names_the_tools(message: &str, tools: &[String]) -> bool {
+    let named = tools.iter().filter(|t| names(message, t)).count();
+    named >= tools.len().min(10)
+}
+
+/// `tool` in `message`, not as part of a longer name (a full stop after it
+/// ends the sentence unless a name goes on past it).
+fn names(message: &str, tool: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    message.match_indices(tool).any(|(at, _)| {
+        let before = message[..at].chars().next_back();
+        let rest = &message[at + tool.len()..];
+        let mut after = rest.chars();
+        let starts_clean = !before.is_some_and(|c| word(c) || c == '.' || c == '/');
+        let ends_clean = match after.next() {
+            None => true,
+            Some('.' | '/') => !after.next().is_some_and(word),
+            Some(c) => !word(c),
+        };
+        starts_clean && ends_clean && !tool.is_empty()
+    })
 }
 
 /// The text blocks of a result, joined with a newline (what the model reads).
@@ -164,13 +322,33 @@ fn has_source_line(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::cli::audit::probes::Expect;
 
-    fn fix() -> Expect {
-        Expect {
-            branch: Branch::FixAndRetry,
-            code: None,
+    const TOOLS: [&str; 3] = ["list_invoices", "get_invoice", "refund_order"];
+
+    fn tools() -> Vec<String> {
+        TOOLS.iter().map(|t| (*t).to_owned()).collect()
+    }
+
+    fn call(tool: &str) -> Call {
+        Call {
+            name: "a call".into(),
+            tool: tool.into(),
+            arguments: json!({}),
+            expect: Expect {
+                branch: Branch::FixAndRetry,
+                code: None,
+            },
         }
+    }
+
+    fn unknown(code: i64, message: &str) -> Grade {
+        let answer = Answer::ProtocolError {
+            code,
+            message: message.into(),
+            data: None,
+        };
+        grade(&answer, &call("refund_orders"), &tools(), Revision::V2025_11_25, &[])
     }
 
     #[test]
@@ -179,23 +357,91 @@ mod tests {
             "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n  <message>No invoice inv_9</message>\n</tool_error>";
         let g = grade(
             &Answer::Result(json!({"content": [{"type": "text", "text": text}], "isError": true})),
-            &fix(),
+            &call("get_invoice"),
+            &tools(),
+            Revision::V2025_11_25,
             &[],
         );
         assert_eq!(
-            (g.channel, g.envelope, g.code.as_deref(), g.stated, g.points),
-            ("result", Some("tool_error"), Some("NOT_FOUND"), 4, 4)
+            (g.channel, g.envelope, g.code.as_deref(), g.stated, g.spec, g.points),
+            (
+                "result",
+                Some("tool_error"),
+                Some("NOT_FOUND"),
+                4,
+                Conformance::Follows,
+                4
+            )
         );
     }
 
     #[test]
-    fn a_protocol_error_is_stop_and_tell_and_reads_as_nothing() {
-        let g = grade(&Answer::ProtocolError(-32602, "Tool x not found".into()), &fix(), &[]);
-        assert_eq!(
-            (g.channel, g.is_error, g.branch, g.right, g.points),
-            ("jsonrpc-error", None, Branch::StopAndTell, false, 1)
+    fn an_unknown_tool_s_32602_naming_the_tools_follows_both_revisions() {
+        let g = unknown(
+            -32602,
+            "Unknown tool: refund_orders. This server's tools: list_invoices, get_invoice, refund_order.",
         );
-        assert_eq!(g.text, "MCP error -32602: Tool x not found");
+        assert_eq!(
+            (g.channel, g.branch, g.right, g.spec, g.points),
+            ("jsonrpc-error", Branch::FixAndRetry, true, Conformance::Follows, 4)
+        );
+        assert_eq!(
+            g.error,
+            Some(
+                json!({"code": -32602, "message": "Unknown tool: refund_orders. This server's tools: list_invoices, get_invoice, refund_order."})
+            )
+        );
+    }
+
+    #[test]
+    fn an_unknown_tool_s_32602_saying_only_not_found_gives_the_model_nothing() {
+        let g = unknown(-32602, "Tool refund_orders not found");
+        assert_eq!((g.branch, g.right, g.points), (Branch::StopAndTell, false, 2));
+        assert_eq!(g.text, "MCP error -32602: Tool refund_orders not found");
+        assert!(matches!(g.spec, Conformance::Departs(ref why) if why.contains("names none of the server's tools")));
+        // A longer name holding a tool's is not that tool.
+        assert_eq!(
+            unknown(-32602, "Unknown tool. Try list_invoices_v2, get_invoice, refund_order.").points,
+            2
+        );
+        assert!(matches!(
+            unknown(-32601, "Unknown tool: x").spec,
+            Conformance::Departs(_)
+        ));
+    }
+
+    #[test]
+    fn sep_2145_s_result_for_an_unknown_tool_is_an_option_not_the_revision() {
+        let text = "<tool_error code=\"UNKNOWN_ACTION\" severity=\"error\">\n  <message>No tool named 'refund_orders' on this server.</message>\n  <recovery>Call one of the available tools instead.</recovery>\n</tool_error>";
+        let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
+        let g = grade(
+            &Answer::Result(result),
+            &call("refund_orders"),
+            &tools(),
+            Revision::V2026_07_28,
+            &[],
+        );
+        assert_eq!(
+            (g.branch, g.right, g.spec, g.points),
+            (Branch::FixAndRetry, true, Conformance::Option("SEP-2145"), 3)
+        );
+    }
+
+    #[test]
+    fn a_listed_tool_s_failure_as_a_protocol_error_departs_from_the_revision() {
+        let answer = Answer::ProtocolError {
+            code: -32602,
+            message: "Invalid arguments: id is required".into(),
+            data: None,
+        };
+        let g = grade(&answer, &call("get_invoice"), &tools(), Revision::V2025_11_25, &[]);
+        assert_eq!((g.branch, g.right, g.points), (Branch::StopAndTell, false, 1));
+        assert_eq!(
+            g.spec,
+            Conformance::Departs(
+                "a failure of a listed tool (its arguments included) is an isError result in 2025-11-25, not a JSON-RPC error -32602".into()
+            )
+        );
     }
 
     #[test]

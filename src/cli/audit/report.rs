@@ -3,7 +3,8 @@
 
 use serde_json::{json, Value};
 
-use super::{Call, Grade};
+use super::grade::Conformance;
+use super::{Call, Grade, Revision};
 
 /// One call and its grade.
 pub struct Row {
@@ -11,9 +12,20 @@ pub struct Row {
     pub grade: Grade,
 }
 
+/// Where the audited server was: its command, or its URL (the headers sent
+/// to it are never in the report).
+pub enum ServerAt {
+    Command(Vec<String>),
+    Url(String),
+}
+
 /// Everything an audit found.
 pub struct Report {
-    pub command: Vec<String>,
+    pub server_at: ServerAt,
+    /// The revision the answers were graded by.
+    pub spec: Revision,
+    /// The protocol version the handshake settled on.
+    pub protocol: String,
     /// The server's name and version, as it gave them at initialize.
     pub server: (String, String),
     pub tools: usize,
@@ -52,6 +64,7 @@ impl Report {
                     "arguments": call.arguments,
                     "channel": grade.channel,
                     "isError": grade.is_error,
+                    "error": grade.error,
                     "envelope": grade.envelope,
                     "code": grade.code,
                     "stated": grade.stated,
@@ -60,24 +73,45 @@ impl Report {
                     "branch": grade.branch.as_str(),
                     "expected": expected,
                     "right": grade.right,
+                    "spec": {
+                        "follows": grade.spec == Conformance::Follows,
+                        "option": match &grade.spec { Conformance::Option(option) => json!(option), _ => Value::Null },
+                        "why": self.why(grade),
+                    },
                     "points": grade.points,
                     "text": grade.text,
                 })
             })
             .collect();
-        json!({
-            "command": self.command,
-            "server": { "name": self.server.0, "version": self.server.1 },
-            "tools": self.tools,
-            "calls": calls,
-            "score": { "points": won, "max": max, "percent": self.percent() },
-        })
+        let mut report = match &self.server_at {
+            ServerAt::Command(command) => json!({ "command": command }),
+            ServerAt::Url(url) => json!({ "url": url }),
+        };
+        report["spec"] = json!(self.spec.as_str());
+        report["server"] = json!({ "name": self.server.0, "version": self.server.1, "protocolVersion": self.protocol });
+        report["tools"] = json!(self.tools);
+        report["calls"] = Value::Array(calls);
+        report["score"] = json!({ "points": won, "max": max, "percent": self.percent() });
+        report
+    }
+
+    /// Why an answer is not the one the revision asks for; `None` when it is.
+    fn why(&self, grade: &Grade) -> Option<String> {
+        match &grade.spec {
+            Conformance::Follows => None,
+            Conformance::Option(option) => Some(format!(
+                "an isError UNKNOWN_ACTION result: {option}'s answer (the tool-result option), not {}'s JSON-RPC error -32602",
+                self.spec.as_str()
+            )),
+            Conformance::Departs(why) => Some(why.clone()),
+        }
     }
 
     /// The report as a table, one row a call, then the score.
     pub fn to_table(&self) -> String {
         let head = [
             "call", "channel", "isError", "envelope", "code", "stated", "leaks", "bytes", "branch", "expected", "ok",
+            "spec",
         ];
         let mut lines: Vec<Vec<String>> = vec![head.iter().map(|h| (*h).to_owned()).collect()];
         for Row { call, grade } in &self.rows {
@@ -98,6 +132,11 @@ impl Report {
                 grade.branch.as_str().to_owned(),
                 call.expect.branch.as_str().to_owned(),
                 if grade.right { "yes" } else { "NO" }.to_owned(),
+                match &grade.spec {
+                    Conformance::Follows => "yes".to_owned(),
+                    Conformance::Option(option) => format!("NO ({option})"),
+                    Conformance::Departs(_) => "NO".to_owned(),
+                },
             ]);
         }
         let widths: Vec<usize> = (0..head.len())
@@ -105,11 +144,25 @@ impl Report {
             .collect();
         let (won, max) = self.points();
         let (name, version) = &self.server;
-        let mut out = format!("{name} {version} ({}), {} tools\n", self.command.join(" "), self.tools);
+        let at = match &self.server_at {
+            ServerAt::Command(command) => command.join(" "),
+            ServerAt::Url(url) => url.clone(),
+        };
+        let mut out = format!(
+            "{name} {version} ({at}), {} tools, protocol {}; graded by MCP {}\n",
+            self.tools,
+            self.protocol,
+            self.spec.as_str()
+        );
         for line in &lines {
             let cells: Vec<String> = line.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
             out.push_str(cells.join("  ").trim_end());
             out.push('\n');
+        }
+        for Row { call, grade } in &self.rows {
+            if let Some(why) = self.why(grade) {
+                out.push_str(&format!("{}: {why}\n", shorten(&call.name, 44)));
+            }
         }
         out.push_str(&format!("score: {won}/{max} points, {}%", self.percent()));
         out
