@@ -80,6 +80,18 @@ TOOLS = [get_invoice, charge, refund, parse_invoice, broken_error, slow_down, re
          returns_error, rate_limited]  # fmt: skip
 NAMES = [tool.__name__ for tool in TOOLS]
 
+# A call of a tool the server lacks, by default: the JSON-RPC error -32602, its message naming the tools and its
+# data the UNKNOWN_ACTION envelope's JSON form (the core's unknown-tool).
+UNKNOWN_ERROR = {
+    "code": -32602,
+    "message": f"Unknown tool: get_invoices. This server's tools: {', '.join(NAMES)}.",
+    "data": {"code": "UNKNOWN_ACTION", "severity": "error", "errorCategory": "validation", "isRetryable": True,
+             "reason": "No tool named 'get_invoices' on this server.",
+             "recovery": "Call one of the available tools instead, with the arguments its input schema asks for.",
+             "availableActions": NAMES},
+}  # fmt: skip
+
+# The same call under the option `unknown_tool="tool-result"`: that envelope as an isError result.
 UNKNOWN_TEXT = (
     '<tool_error code="UNKNOWN_ACTION" severity="error">\n'
     "  <message>No tool named 'get_invoices' on this server.</message>\n"
@@ -118,8 +130,22 @@ CALLS: list[tuple[str, dict[str, Any], dict[str, Any] | str]] = [
     ("returns_error", {"invoice_id": "inv_9"}, me.ToolError("NOT_FOUND", "No invoice inv_9").to_result()),
     ("rate_limited", {"invoice_id": "inv_9"}, me.ToolError("RATE_LIMITED", "Too many lookups", retry_after=30,
      correlation_id="req_42", tool_failure=NOW_MS).to_result()),
-    ("get_invoices", {}, {"content": [{"type": "text", "text": UNKNOWN_TEXT}], "isError": True}),
+    ("get_invoices", {}, {"error": UNKNOWN_ERROR}),
 ]  # fmt: skip
+
+# A framework's own error for the model (the mcp SDK's ToolError, FastMCP's), raised with this text by a tool
+# `lock_invoice` of each framework's test, answered by every integration with the core's user_error: these bytes.
+LOCKED_MESSAGE = "Invoice inv_9 is locked by another refund."
+LOCKED = {"content": [{"type": "text", "text": (
+    '<tool_error code="TOOL_ERROR" severity="error">\n'
+    f"  <message>{LOCKED_MESSAGE}</message>\n"
+    "</tool_error>")}], "isError": True}  # fmt: skip
+
+
+def answered(error: Any) -> dict[str, Any]:
+    """A JSON-RPC error the client raised (the SDK's MCPError, or McpError in 1.x), as `{"error": {"code",
+    "message", "data"}}`: the shape of the core's unknown-tool answer."""
+    return {"error": error.error.model_dump(mode="json", exclude_none=True)}
 
 
 def sent(wire: dict[str, Any]) -> dict[str, Any]:

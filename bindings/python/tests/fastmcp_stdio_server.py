@@ -8,12 +8,12 @@ import logging
 from failing_tools import TOOLS
 from fastmcp import FastMCP
 
-from mcp_envelope.fastmcp import EnvelopeMiddleware, returning_results
+from mcp_envelope.fastmcp import EnvelopeMiddleware
 
 logging.basicConfig(level=logging.ERROR, format="%(name)s %(message)s")
 server = FastMCP("billing", middleware=[EnvelopeMiddleware()], mask_error_details=True)
 for tool in TOOLS:
-    server.tool(returning_results(tool))
+    server.tool(tool)
 
 if __name__ == "__main__":
     server.run("stdio", show_banner=False)

@@ -1,7 +1,8 @@
 """The real FastMCP 4 server with EnvelopeMiddleware, called by FastMCP's own client in memory and over stdio:
-each tool of failing_tools.py must answer the exact result listed there (the bytes EnvelopeMCPServer sends on
-both lines of the `mcp` SDK, test_mcp_server_lines.py), whatever `mask_error_details` says, and no failure
-may leave as a JSON-RPC error."""
+each tool of failing_tools.py, registered as an author registers it (no decorator of ours), must answer the
+exact result listed there (the bytes EnvelopeMCPServer sends on both lines of the `mcp` SDK,
+test_mcp_server_lines.py), whatever `mask_error_details` says; no failure leaves as a JSON-RPC error but the
+unknown tool's, by default."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from typing import Any
 
 import anyio
 import pytest
-from failing_tools import CALLS, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, expected_result, locked_yesterday
-from failing_tools import assert_answered_over_stdio, logged_line, sent
+from failing_tools import CALLS, LOCKED, LOCKED_MESSAGE, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, UNKNOWN_ERROR
+from failing_tools import UNKNOWN_TEXT, answered, assert_answered_over_stdio, expected_result, locked_yesterday
+from failing_tools import logged_line, sent
 from fastmcp import Client, Context, FastMCP
 from fastmcp.client.transports import StdioTransport
 from fastmcp.exceptions import ToolError as FastMCPToolError
@@ -24,11 +26,6 @@ import mcp_envelope as me
 from mcp_envelope.fastmcp import EnvelopeMiddleware, returning_results
 
 STDIO_SERVER = Path(__file__).with_name("fastmcp_stdio_server.py")
-LOCKED = (
-    '<tool_error code="TOOL_ERROR" severity="error">\n'
-    "  <message>Invoice inv_9 is locked by another refund.</message>\n"
-    "</tool_error>"
-)
 
 
 def lock_invoice(invoice_id: str) -> str:
@@ -37,16 +34,16 @@ def lock_invoice(invoice_id: str) -> str:
 
 
 def server(*middleware: Any, mask: bool = False, tools: list[Any] = TOOLS) -> FastMCP:
-    """A FastMCP server with the tools, each wrapped by `returning_results` (what a tool returning a helper's
-    result needs: FastMCP would send that dict as JSON data)."""
+    """A FastMCP server with the tools, registered as they are."""
     built = FastMCP("billing", middleware=list(middleware), mask_error_details=mask)
     for tool in tools:
-        built.tool(returning_results(tool))
+        built.tool(tool)
     return built
 
 
 def calls(target: Any, *steps: tuple[str, dict[str, Any]]) -> list[Any]:
-    """Each call's result as the client received it (`sent`), or the JSON-RPC error the client raised."""
+    """Each call's result as the client received it (`sent`), or the JSON-RPC error the client raised
+    (`answered`)."""
 
     async def go() -> list[Any]:
         async with Client(target) as client:
@@ -55,7 +52,7 @@ def calls(target: Any, *steps: tuple[str, dict[str, Any]]) -> list[Any]:
                 try:
                     result = await client.call_tool_mcp(name, arguments)
                 except MCPError as error:
-                    received.append(error)
+                    received.append(answered(error))
                     continue
                 received.append(sent(result.model_dump(mode="json", by_alias=True, exclude_none=True)))
             return received
@@ -79,7 +76,8 @@ def test_every_failure_is_answered_with_its_exact_result(caplog, mask, beneath):
 def test_a_fastmcp_tool_error_is_its_text_under_a_code(mask):
     built = server(EnvelopeMiddleware(), mask=mask, tools=[lock_invoice])
     [result] = calls(built, ("lock_invoice", {"invoice_id": "inv_9"}))
-    assert result == {"content": [{"type": "text", "text": LOCKED}], "isError": True}
+    assert result == LOCKED  # what EnvelopeMCPServer answers the mcp SDK's ToolError with
+    assert me.parse_envelope(result)["message"] == LOCKED_MESSAGE
 
 
 def test_without_the_middleware_fastmcp_sends_the_exception_text_or_a_json_rpc_error():
@@ -91,7 +89,7 @@ def test_without_the_middleware_fastmcp_sends_the_exception_text_or_a_json_rpc_e
     assert plain[1]["content"][0]["text"].startswith("2 validation errors for call[refund]")
     assert plain[2]["content"][0]["text"] == "Unknown tool: 'get_invoices'"
     handled = calls(server(ErrorHandlingMiddleware()), *steps)
-    assert [(type(e), e.error.code) for e in handled] == [(MCPError, -32603), (MCPError, -32602), (MCPError, -32001)]
+    assert [answer["error"]["code"] for answer in handled] == [-32603, -32602, -32001]
 
 
 def test_an_extra_argument_fastmcp_refuses_is_named():
@@ -146,15 +144,60 @@ def test_a_disabled_tool_is_unknown_and_missing_from_the_list():
     built.disable(names={"charge"})
     [result] = calls(built, ("charge", {"amount_cents": 1}))
     assert result == me.unknown_tool("charge", ["get_invoice", "refund"])
+    assert result["error"]["message"] == "Unknown tool: charge. This server's tools: get_invoice, refund."
 
 
-def test_without_returning_results_a_helpers_result_is_sent_as_json_data():
-    """Why `returning_results` (or `sent_as_itself`): FastMCP sees a dict and sends it as data."""
+@pytest.mark.parametrize("beneath", [(), (ErrorHandlingMiddleware(),)], ids=["alone", "over-ErrorHandling"])
+def test_an_unknown_tool_is_the_json_rpc_error_naming_the_tools_by_default(beneath):
+    """The MCP specification's answer (-32602) with the core's message and data, as FastMCP's client raises it:
+    the same as EnvelopeMCPServer's (test_mcp_server_lines.py)."""
+    [default] = calls(server(EnvelopeMiddleware(), *beneath), ("get_invoices", {}))
+    [chosen] = calls(server(EnvelopeMiddleware(unknown_tool="protocol-error")), ("get_invoices", {}))
+    assert default == chosen == {"error": UNKNOWN_ERROR}
+
+
+def test_as_a_tool_result_an_unknown_tool_is_the_unknown_action_envelope_outside_the_ledger():
+    with me.Ledger() as ledger:
+        built = server(EnvelopeMiddleware(unknown_tool="tool-result", ledger=ledger))
+        received = calls(built, ("get_invoices", {}), ("get_invoices", {}))
+    assert received == [{"content": [{"type": "text", "text": UNKNOWN_TEXT}], "isError": True}] * 2
+
+
+def test_the_unknown_tool_option_is_checked_by_the_core_where_the_middleware_is_made():
+    with pytest.raises(me.SpecError) as refused:
+        EnvelopeMiddleware(unknown_tool="result")  # type: ignore[arg-type]
+    assert str(refused.value) == "answer: unknown variant `result`, expected `protocol-error` or `tool-result`"
+
+
+def test_without_the_middleware_a_helpers_result_is_sent_as_json_data():
+    """What the middleware's transform (ReturnedEnvelopes) changes: FastMCP alone sees a dict and sends it as
+    data, and a returned ToolError as its str."""
+    steps = [("refund_blocked", {"order_id": "A-8812"}), ("returns_error", {"invoice_id": "inv_9"})]
+    blocked, returned = calls(server(), *steps)
+    assert blocked["isError"] is False
+    assert blocked["structuredContent"] == me.forbidden("refund", "order A-8812")
+    assert returned == {"content": [{"type": "text", "text": '"NOT_FOUND: No invoice inv_9"'}], "isError": False}
+
+
+def test_a_returned_envelope_is_sent_as_itself_with_or_without_returning_results():
     plain = FastMCP("billing", middleware=[EnvelopeMiddleware()])
-    plain.tool(TOOLS[NAMES.index("refund_blocked")])
-    [result] = calls(plain, ("refund_blocked", {"order_id": "A-8812"}))
-    assert result["isError"] is False
-    assert result["structuredContent"] == me.forbidden("refund", "order A-8812")
+    decorated = FastMCP("billing", middleware=[EnvelopeMiddleware()])
+    names = ["refund_blocked", "find_nothing", "returns_error", "slow_down"]
+    for name in names:
+        plain.tool(TOOLS[NAMES.index(name)])
+        decorated.tool(returning_results(TOOLS[NAMES.index(name)]))
+    steps = [(tool, arguments) for tool, arguments, _ in CALLS if tool in names]
+    expected = [result for tool, _, result in CALLS if tool in names]
+    assert calls(plain, *steps) == calls(decorated, *steps) == expected
+
+
+def test_the_middleware_leaves_tools_list_as_it_is():
+    async def listed(built: FastMCP) -> list[dict[str, Any]]:
+        async with Client(built) as client:
+            await client.call_tool_mcp("find_nothing", {"email": "jo@example.com"})  # the transform is added
+            return [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in await client.list_tools()]
+
+    assert anyio.run(listed, server(EnvelopeMiddleware())) == anyio.run(listed, server())
 
 
 def test_over_stdio_every_failure_is_answered_with_its_exact_result(tmp_path):

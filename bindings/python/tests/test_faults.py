@@ -140,3 +140,12 @@ def test_a_trap_in_a_ledger_starts_it_afresh(small_memory, caplog):
         assert ledger.observe("t", huge) is None
         assert len([r for r in caplog.records if "ledger.observe trapped" in r.getMessage()]) == 2
         assert ledger.observe("t", error.to_result()) is None and ledger.observe("t", error.to_result()) is not None
+
+
+def test_a_trap_in_unknown_tool_answers_in_the_shape_asked_for(small_memory):
+    huge = "m" * (8 << 20)
+    assert me.unknown_tool(huge, ["a"]) == {"error": {"code": -32603, "message": "Internal error"}}
+    as_result = me.unknown_tool(huge, ["a"], answer="tool-result")
+    assert list(as_result) == ["result"] and type(as_result["result"]) is me.ToolResult
+    assert INTERNAL_XML.match(as_result["result"]["content"][0]["text"])
+    assert me.unknown_tool("x", ["a"])["error"]["code"] == -32602  # a fresh instance, right again

@@ -1,8 +1,9 @@
 """One channel for every outcome: a result any of the package's helpers made (a
 ToolResult) that a tool returns reaches a real `mcp` client as itself, on an
 EnvelopeMCPServer and through `envelope_errors` on a plain MCPServer; a call of
-a tool the server does not list is the core's UNKNOWN_ACTION result naming the
-listed tools (the same bytes the JS integration sends, test/mcp.test.mjs)."""
+a tool the server does not list is the core's answer naming the listed tools, a
+JSON-RPC error by default and the UNKNOWN_ACTION result as an option (the same
+bytes the JS integration sends, test/mcp.test.mjs)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ RESULTS: dict[str, Any] = {
     "validation_error": lambda: me.validation_error(
         "refund", [{"path": ["amount_cents"], "code": "too_small", "origin": "number", "minimum": 1, "input": 0}]
     ),
-    "unknown_tool": lambda: me.unknown_tool("refund_orders", ["refund_order"]),
+    "unknown_tool": lambda: me.unknown_tool("refund_orders", ["refund_order"], answer="tool-result")["result"],
     "exception_result": lambda: me.exception_result("charge", "vault down", correlation_id="req-7")["result"],
     "warning": lambda: me.ToolError("DEPRECATED", "use find", severity="warning").to_result(),
 }
@@ -182,15 +183,32 @@ def billing(server: EnvelopeMCPServer) -> EnvelopeMCPServer:
     return server
 
 
-def test_an_unknown_tool_is_an_unknown_action_result_listing_the_servers_tools():
-    [result] = calls(billing(EnvelopeMCPServer("billing")), ("refund_orders", {"amount_cents": 300}))
+def test_an_unknown_tool_is_a_json_rpc_error_naming_the_servers_tools():
+    [error] = calls(billing(EnvelopeMCPServer("billing")), ("refund_orders", {"amount_cents": 300}))
+    assert isinstance(error, MCPError)
+    assert (error.code, error.message) == (
+        -32602, "Unknown tool: refund_orders. This server's tools: list_invoices, get_invoice, refund_order.")
+    assert error.data == {
+        "code": "UNKNOWN_ACTION", "severity": "error", "errorCategory": "validation", "isRetryable": True,
+        "reason": "No tool named 'refund_orders' on this server.",
+        "recovery": "Call one of the available tools instead, with the arguments its input schema asks for.",
+        "availableActions": ["list_invoices", "get_invoice", "refund_order"],
+    }  # fmt: skip
+    wanted = me.unknown_tool("refund_orders", ["list_invoices", "get_invoice", "refund_order"])
+    assert error.error.model_dump(mode="json", exclude_none=True) == wanted["error"]
+
+
+def test_as_a_tool_result_an_unknown_tool_is_an_unknown_action_result_listing_the_servers_tools():
+    server = billing(EnvelopeMCPServer("billing", unknown_tool="tool-result"))
+    [result] = calls(server, ("refund_orders", {"amount_cents": 300}))
     assert sent(result) == {"content": [{"type": "text", "text": UNKNOWN_XML}], "isError": True}
-    assert sent(result) == me.unknown_tool("refund_orders", ["list_invoices", "get_invoice", "refund_order"])
+    wanted = me.unknown_tool("refund_orders", ["list_invoices", "get_invoice", "refund_order"], answer="tool-result")
+    assert sent(result) == wanted["result"]
     assert me.parse_envelope(result)["retryable"] is True
 
 
 def test_an_unknown_tool_in_the_servers_format_and_after_a_tool_is_removed():
-    server = billing(EnvelopeMCPServer("billing", error_format="text"))
+    server = billing(EnvelopeMCPServer("billing", error_format="text", unknown_tool="tool-result"))
     server.remove_tool("get_invoice")
     [result] = calls(server, ("get_invoice", {}))
     assert result.content[0].text == (
@@ -203,9 +221,11 @@ def test_an_unknown_tool_in_the_servers_format_and_after_a_tool_is_removed():
 
 
 def test_an_unknown_tool_stays_outside_the_ledger():
-    server = billing(EnvelopeMCPServer("billing", ledger=me.Ledger()))
+    server = billing(EnvelopeMCPServer("billing", ledger=me.Ledger(), unknown_tool="tool-result"))
     results = calls(server, ("refund_orders", {}), ("refund_orders", {}))
     assert [r.content[0].text for r in results] == [UNKNOWN_XML, UNKNOWN_XML]
+    errors = calls(billing(EnvelopeMCPServer("billing", ledger=me.Ledger())), ("refund_orders", {}), ("refund_orders", {}))
+    assert errors[0].error == errors[1].error
 
 
 

@@ -182,8 +182,19 @@ def test_bad_arguments_become_a_validation_error():
     assert "pydantic" not in text and "validation errors for" not in text
 
 
-def test_an_unknown_tool_is_an_unknown_action_result_not_a_json_rpc_error():
-    result = call(billing_server(), "get_invoices", {})
+def test_an_unknown_tool_is_the_json_rpc_error_the_specification_names_with_the_tools():
+    error = call(billing_server(), "get_invoices", {})
+    assert isinstance(error, MCPError)
+    assert error.code == -32602
+    assert error.message == "Unknown tool: get_invoices. This server's tools: get_invoice, charge, broken_error, refund, slow_down."
+    assert error.data["code"] == "UNKNOWN_ACTION"
+    assert error.data["availableActions"] == ["get_invoice", "charge", "broken_error", "refund", "slow_down"]
+
+
+def test_as_a_tool_result_an_unknown_tool_is_an_unknown_action_envelope():
+    server = billing_server()
+    server.unknown_tool = "tool-result"
+    result = call(server, "get_invoices", {})
     assert result.is_error is True
     assert result.content[0].text == (
         '<tool_error code="UNKNOWN_ACTION" severity="error">\n'

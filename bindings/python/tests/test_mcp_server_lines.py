@@ -13,8 +13,8 @@ from typing import Any
 
 import anyio
 import pytest
-from failing_tools import CALLS, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, expected_result, locked_yesterday
-from failing_tools import assert_answered_over_stdio, logged_line, sent
+from failing_tools import CALLS, LOCKED, LOCKED_MESSAGE, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, UNKNOWN_ERROR
+from failing_tools import answered, assert_answered_over_stdio, expected_result, locked_yesterday, logged_line, sent
 
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -29,11 +29,13 @@ if MCP1:
 
     from mcp.server.fastmcp import FastMCP as SDKServer
     from mcp.server.fastmcp.exceptions import ToolError as SDKToolError
+    from mcp.shared.exceptions import McpError as MCPError
     from mcp.shared.memory import create_connected_server_and_client_session as connect
 else:
     from mcp import Client as connect
     from mcp.server.mcpserver import MCPServer as SDKServer
     from mcp.server.mcpserver.exceptions import ToolError as SDKToolError
+    from mcp.shared.exceptions import MCPError
 
 
 def test_the_line_under_test_is_the_one_pinned():
@@ -43,21 +45,28 @@ def test_the_line_under_test_is_the_one_pinned():
         assert EnvelopeMCPServer.__mro__[1].__name__ == "MCPServer"
 
 
-def server(**options: Any) -> EnvelopeMCPServer:
+def server(tools: list[Any] = TOOLS, **options: Any) -> EnvelopeMCPServer:
     built = EnvelopeMCPServer("billing", **options)
-    for tool in TOOLS:
+    for tool in tools:
         built.add_tool(tool)
     return built
 
 
+async def call(client: Any, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A call's result as the client received it (`sent`), or the JSON-RPC error it raised (`answered`)."""
+    try:
+        result = await client.call_tool(name, arguments)
+    except MCPError as error:
+        return answered(error)
+    return sent(result.model_dump(mode="json", by_alias=True, exclude_none=True))
+
+
 def calls(target: Any, *steps: tuple[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each call's result as the client received it (`sent`)."""
+    """Each call's answer as the client received it (`call`)."""
 
     async def go() -> list[dict[str, Any]]:
         async with connect(target) as client:
-            return [sent((await client.call_tool(name, arguments)).model_dump(mode="json", by_alias=True,
-                                                                                exclude_none=True))
-                    for name, arguments in steps]  # fmt: skip
+            return [await call(client, name, arguments) for name, arguments in steps]
 
     return anyio.run(go)
 
@@ -80,18 +89,32 @@ def test_a_validation_error_raised_in_the_body_is_no_argument_failure(caplog):
     assert "1 validation error for Invoice" in line
 
 
-def test_the_sdks_own_tool_error_raised_by_a_tool_keeps_its_text_in_the_log(caplog):
-    built = EnvelopeMCPServer("billing")
+def lock_invoice(invoice_id: str) -> str:
+    """Raises the SDK's own ToolError, its text written for the model."""
+    raise SDKToolError(f"Invoice {invoice_id} is locked by another refund.")
 
-    @built.tool()
-    def lookup(invoice_id: str) -> str:
-        raise SDKToolError(f"lookup failed with {SECRET}")
 
+def test_the_sdks_own_tool_error_is_its_text_under_tool_error_as_fastmcps_is(caplog):
+    """The SDK's error for the model reads as FastMCP's under EnvelopeMiddleware (test_fastmcp.py: LOCKED), and
+    nothing is logged: the author wrote it for the model."""
+    with caplog.at_level(logging.INFO, logger="mcp_envelope"):
+        [result] = calls(server(tools=[lock_invoice]), ("lock_invoice", {"invoice_id": "inv_9"}))
+    assert result == LOCKED
+    assert me.parse_envelope(result)["message"] == LOCKED_MESSAGE
+    assert caplog.records == []
+
+
+def test_the_sdks_tool_error_goes_through_the_ledger():
+    with me.Ledger() as ledger:
+        received = calls(server(tools=[lock_invoice], ledger=me.Ledger()), *[("lock_invoice", {"invoice_id": "inv_9"})] * 2)
+        expected = [ledger.observe("lock_invoice", LOCKED, arguments={"invoice_id": "inv_9"}) or LOCKED for _ in "12"]
+    assert received == expected and received[1] != LOCKED
+
+
+def test_a_tool_error_the_sdk_raises_around_a_crash_is_no_text_for_the_model(caplog):
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
-        [result] = calls(built, ("lookup", {"invoice_id": "inv_9"}))
-    assert result == expected_result("lookup", "INTERNAL_ERROR", result)
-    correlation_id = me.parse_envelope(result)["error"]["correlationId"]
-    assert f"lookup failed with {SECRET}" in logged_line(caplog.records, correlation_id)
+        [result] = calls(server(), ("charge", {"amount_cents": 1}))
+    assert result == expected_result("charge", "INTERNAL_ERROR", result)
 
 
 def test_good_arguments_reach_the_tool():
@@ -124,8 +147,29 @@ def test_a_ledger_chosen_per_call_gets_the_calls_context():
     assert type(context).__name__ == "Context" and context.request_context is not None
 
 
-def test_an_unknown_tool_names_the_tools_in_the_servers_format():
-    [result] = calls(server(error_format="text"), ("get_invoices", {}))
+def test_an_unknown_tool_is_the_json_rpc_error_naming_the_tools_by_default():
+    """The MCP specification's answer (-32602), as the SDK's client raises it: the core's message and data."""
+    [default] = calls(server(), ("get_invoices", {}))
+    [chosen] = calls(server(unknown_tool="protocol-error", ledger=me.Ledger()), ("get_invoices", {}))
+    assert default == chosen == {"error": UNKNOWN_ERROR}
+    assert default == me.unknown_tool("get_invoices", NAMES)
+
+
+def test_a_direct_call_of_an_unknown_tool_raises_the_sdks_protocol_error():
+    with pytest.raises(MCPError) as raised:
+        anyio.run(server().call_tool, "get_invoices", {})
+    assert answered(raised.value) == {"error": UNKNOWN_ERROR}
+
+
+def test_the_unknown_tool_option_is_checked_by_the_core_where_the_server_is_built():
+    with pytest.raises(me.SpecError) as refused:
+        EnvelopeMCPServer("billing", unknown_tool="result")  # type: ignore[arg-type]
+    assert str(refused.value) == "answer: unknown variant `result`, expected `protocol-error` or `tool-result`"
+
+
+def test_as_a_tool_result_an_unknown_tool_names_the_tools_in_the_servers_format():
+    [result] = calls(server(error_format="text", unknown_tool="tool-result"), ("get_invoices", {}))
+    assert result["isError"] is True
     assert result["content"][0]["text"] == (
         "error_code: UNKNOWN_ACTION\n"
         "what_failed: No tool named 'get_invoices' on this server.\n"
@@ -179,9 +223,7 @@ def test_over_stdio_every_failure_is_answered_with_its_exact_result(tmp_path):
         with log.open("w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
                 await session.initialize()
-                return [sent((await session.call_tool(tool, arguments)).model_dump(mode="json", by_alias=True,
-                                                                                     exclude_none=True))
-                        for tool, arguments, _ in CALLS]  # fmt: skip
+                return [await call(session, tool, arguments) for tool, arguments, _ in CALLS]
 
     received = anyio.run(go)
     assert_answered_over_stdio(received, log.read_text())

@@ -4,6 +4,7 @@ package README's server for each framework, called through that framework's own 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from importlib.util import find_spec
@@ -108,18 +109,25 @@ def test_the_framework_example_runs_and_the_model_reads_what_the_readme_says(hea
     [code] = python_blocks(framework_examples()[heading])
     exec(compile(code, f"bindings/python/README.md ({heading})", "exec"), namespace)
     [reads] = re.findall(r"```text\n(.*?)\n```", framework_examples()["What the model reads"], flags=re.DOTALL)
+    [unknown] = re.findall(r"```json\n(.*?)\n```", framework_examples()["What the model reads"], flags=re.DOTALL)
     steps = [("get_invoice", {"invoice_id": "inv_9"}), ("get_invoice", {"invoice_id": "42"}),
-             ("get_invoice", {"invoice_id": "inv_500"}), ("get_invoices", {})]  # fmt: skip
+             ("get_invoice", {"invoice_id": "inv_500"})]  # fmt: skip
 
-    async def go() -> list[str]:
+    async def go() -> tuple[list[str], Any]:
         client, call = connect(heading, namespace[name])
         async with client as session:
-            return [(await call(session, tool, arguments)).content[0].text for tool, arguments in steps]
+            texts = [(await call(session, tool, arguments)).content[0].text for tool, arguments in steps]
+            try:
+                await call(session, "get_invoices", {})
+            except Exception as error:  # the SDK's MCPError (McpError in 1.x): the JSON-RPC error response
+                return texts, error.error.model_dump(mode="json", exclude_none=True)
+            raise AssertionError("a call of an unknown tool was answered with a result")
 
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
-        texts = anyio.run(go)
+        texts, error = anyio.run(go)
     [fresh] = set(re.findall(r"err_[0-9a-f]{12}", texts[2]))
     assert "\n\n".join(texts).replace(fresh, "err_4f1c9a07d2b8") == reads
+    assert error == json.loads(unknown)
     assert any(fresh in r.getMessage() and "password=hunter2" in r.getMessage() for r in caplog.records)
 
 

@@ -22,7 +22,7 @@ from .recovery import AccessKind, ExceptionReport, UpstreamReport, access_error,
 from .recovery import empty_result, empty_result_json, exception_result, exception_result_json, forbidden
 from .recovery import PartialLimits, partial_limits_in_force, partial_limits_in_force_json, partial_result
 from .recovery import partial_result_json, render_partial, unknown_tool, unknown_tool_json, upstream_error
-from .recovery import upstream_error_json, user_error, user_error_json
+from .recovery import UnknownToolAnswer, UnknownToolOption, upstream_error_json, user_error, user_error_json
 from .validation import issues_from_pydantic, render_validation, render_validation_spec, validation_error
 from .validation import validation_result_json, validation_result_spec, validation_spec
 from .writes import Idempotency, backoff, backoff_json, retry_within
@@ -30,7 +30,7 @@ from .writes import Idempotency, backoff, backoff_json, retry_within
 __all__ = [
     "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Idempotency", "Ledger",
     "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError", "ToolResult",
-    "UpstreamReport", "access_error", "access_error_json", "auth_required", "backoff", "backoff_json", "call_tool_result",
+    "UnknownToolAnswer", "UnknownToolOption", "UpstreamReport", "access_error", "access_error_json", "auth_required", "backoff", "backoff_json", "call_tool_result",
     "call_tool_result_json", "canonical_codes", "contract_diff", "contract_diff_json", "contract_lock", "contract_lock_json", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",
     "empty_result_json", "exception_result", "exception_result_json", "forbidden", "issues_from_pydantic",
     "limits_in_force", "limits_in_force_json", "parse_envelope", "partial_limits_in_force",

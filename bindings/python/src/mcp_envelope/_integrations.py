@@ -9,13 +9,14 @@ import inspect
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from importlib.util import find_spec
+from types import TracebackType
 from typing import Any, TypeVar, Union
 
 from ._component import ToolResult
 from .envelope import Format, Locale, ToolError
 from .errors import SpecError
 from .ledger import Ledger
-from .recovery import exception_result
+from .recovery import UnknownToolOption, exception_result, unknown_tool, user_error
 from .validation import validation_error
 
 logger = logging.getLogger("mcp_envelope")
@@ -43,6 +44,33 @@ class Unanswerable(Exception):
 def ledger_for(choice: LedgerChoice, context: Any) -> Ledger | None:
     """The ledger of a call: the one given, or the one the given function picks for the call's context."""
     return choice if choice is None or isinstance(choice, Ledger) else choice(context)
+
+
+def raised_in(error: BaseException, package: str) -> bool:
+    """Whether the code of `package` raised `error` (the innermost frame of its traceback is in it) rather than a
+    tool's own code: how a framework's wrap of a tool's exception is told from the same class raised by the tool."""
+    innermost: TracebackType | None = error.__traceback__
+    while innermost is not None and innermost.tb_next is not None:
+        innermost = innermost.tb_next
+    module = "" if innermost is None else str(innermost.tb_frame.f_globals.get("__name__", ""))
+    return module == package or module.startswith(package + ".")
+
+
+def checked_unknown_tool_option(answer: UnknownToolOption) -> UnknownToolOption:
+    """`answer` once the core has taken it (SpecError with its words for any other value), so that a wrong
+    option stops the server where it is built rather than at the first call of a tool it lacks."""
+    unknown_tool("tool", [], answer=answer)
+    return answer
+
+
+def user_error_answer(
+    tool: str, message: str, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
+    ledger: Ledger | None = None,
+) -> ToolResult:  # fmt: skip
+    """The answer to a framework's own error for the model (the `mcp` SDK's or FastMCP's `ToolError`), raised by
+    `tool` with `message`: the core's `user_error`, through the ledger's `observe` when there is one."""
+    answer = user_error(message, format=format)
+    return answer if ledger is None else observed(ledger, tool, answer, arguments) or answer
 
 
 def error_answer(

@@ -1,7 +1,9 @@
 """Envelopes for FastMCP (the `fastmcp` package, 4.x): `EnvelopeMiddleware`, a middleware on FastMCP's own
 extension point (`Middleware.on_call_tool`), answers every failed tool call with an envelope, whatever the
-server's `mask_error_details` says, and lets no failure leave as a JSON-RPC error the model never reads. The
-answers are the `mcp_server` integration's, byte for byte: one core words them all. Needs the `fastmcp` extra.
+server's `mask_error_details` says, sends an envelope a tool returns as itself, and lets no failure leave as a
+JSON-RPC error the model never reads; a call of a tool the server lacks is answered as the core says, by default
+with the JSON-RPC error the MCP specification asks for. The answers are the `mcp_server` integration's, byte for
+byte: one core words them all. Needs the `fastmcp` extra.
 
     server = FastMCP("billing", middleware=[EnvelopeMiddleware()])
 """
@@ -9,8 +11,8 @@ answers are the `mcp_server` integration's, byte for byte: one core words them a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from types import TracebackType
 from typing import Any, TypeVar
+from weakref import WeakSet
 
 from ._integrations import require
 
@@ -20,23 +22,24 @@ from fastmcp.exceptions import DisabledError, NotFoundError
 from fastmcp.exceptions import ToolError as FastMCPToolError
 from fastmcp.exceptions import ValidationError as FastMCPValidationError
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
-from fastmcp.tools import InputRequiredToolResult, Tool
+from fastmcp.server.transforms import GetToolNext, Transform
+from fastmcp.tools import FunctionTool, InputRequiredToolResult, Tool
 from fastmcp.tools import ToolResult as FastMCPToolResult
-from fastmcp.utilities.versions import dedupe_with_versions
+from fastmcp.utilities.versions import VersionSpec, dedupe_with_versions
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY, URL_ELICITATION_REQUIRED
-from mcp_types import CallToolRequestParams, CallToolResult
+from mcp_types import CallToolRequestParams, CallToolResult, ErrorData
 from pydantic import ValidationError as PydanticValidationError
 
 from ._component import ToolResult
-from ._integrations import LedgerChoice, Unanswerable, arguments_answer, error_answer, ledger_for, observed
-from ._integrations import returning_results_as
+from ._integrations import LedgerChoice, Unanswerable, arguments_answer, checked_unknown_tool_option, error_answer
+from ._integrations import ledger_for, observed, raised_in, returning_results_as, user_error_answer
 from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
 from .ledger import Ledger
-from .recovery import unknown_tool, user_error
+from .recovery import UnknownToolOption, unknown_tool
 
-__all__ = ["EnvelopeMiddleware", "raised_by_fastmcp", "returning_results", "sent_as_itself"]
+__all__ = ["EnvelopeMiddleware", "ReturnedEnvelopes", "raised_by_fastmcp", "returning_results", "sent_as_itself"]
 
 # JSON-RPC errors that ask the client itself to act (SEP-2575's missing capability, the URL elicitation a
 # call needs): protocol answers, not failures for the model, so they stay JSON-RPC errors.
@@ -69,11 +72,25 @@ def raised_by_fastmcp(error: BaseException) -> bool:
     argument check's `ValidationError`) rather than the tool's code: the innermost frame of its traceback is in
     the `fastmcp` package. A `ToolError` the tool raised is a message its author wrote; one FastMCP raised
     around an exception is not."""
-    innermost: TracebackType | None = error.__traceback__
-    while innermost is not None and innermost.tb_next is not None:
-        innermost = innermost.tb_next
-    module = "" if innermost is None else str(innermost.tb_frame.f_globals.get("__name__", ""))
-    return module == "fastmcp" or module.startswith("fastmcp.")
+    return raised_in(error, "fastmcp")
+
+
+class ReturnedEnvelopes(Transform):
+    """A FastMCP transform handing out each function tool with its function wrapped by `returning_results`, so
+    that what the tool returns is sent as itself (a helper's `ToolResult`) or answered as raised (a
+    `ToolError`) without a decorator on every tool; `EnvelopeMiddleware` adds it to the server it serves.
+
+    Why a transform: FastMCP turns a tool's return value into its `ToolResult` inside the tool's own `run`, before
+    any middleware sees it (a returned `ToolError` is already its `str`, a helper's result a dict of JSON data), and
+    4.x has no server-wide serializer (its `tool_serializer` is gone: "Return ToolResult from your tools
+    instead"). Transforms are FastMCP's documented way to change the tools of every provider as they are looked
+    up; only `get_tool`, which a call goes through, is changed here, so `tools/list` stays the same."""
+
+    async def get_tool(self, name: str, call_next: GetToolNext, *, version: VersionSpec | None = None) -> Tool | None:
+        tool = await call_next(name, version=version)
+        if isinstance(tool, FunctionTool):  # other tools (mounted, proxied) return no Python value of the author's
+            return tool.model_copy(update={"fn": returning_results(tool.fn)})
+        return tool
 
 
 def _wire(result: FastMCPToolResult) -> dict[str, Any]:
@@ -93,16 +110,22 @@ class EnvelopeMiddleware(Middleware):
     """A FastMCP middleware answering every failed tool call with an envelope in `error_format` (exceptions and
     validation errors in `locale`), whatever the server's `mask_error_details` says:
 
-    - a raised (or, under `returning_results`, returned) `mcp_envelope.ToolError` as itself;
-    - a FastMCP `ToolError` the tool raised as a `TOOL_ERROR` envelope whose message is its text;
+    - a raised or returned `mcp_envelope.ToolError` as itself, and a returned helper's result (a `ToolResult`:
+      `ToolError.to_result`, `forbidden`, `empty_result`, ...) sent as itself, with no decorator on the tool (the
+      middleware adds `ReturnedEnvelopes` to the server the first time it serves one of its calls);
+    - a FastMCP `ToolError` the tool raised as the core's `user_error`: a `TOOL_ERROR` envelope whose message is
+      its text (what `EnvelopeMCPServer` answers the `mcp` SDK's `ToolError` with);
     - arguments that fail the tool's signature (FastMCP's `ValidationError` from pydantic's) as a
       `<validation_error>` worded from the input schema `tools/list` sends for the tool;
-    - a tool the server does not list (or has disabled) as `unknown_tool(name, [the names tools/list sends])`,
-      an `isError` UNKNOWN_ACTION result, outside the ledger;
+    - a tool the server does not list (or has disabled) as `unknown_tool(name, [the names tools/list sends],
+      answer=unknown_tool)`, outside the ledger: by default (`"protocol-error"`) the JSON-RPC error -32602 of the
+      MCP specification, its `data` the UNKNOWN_ACTION envelope; with `"tool-result"`, that envelope as an
+      `isError` result (any other value is refused here with a SpecError);
     - anything else, FastMCP's wrapping `ToolError` included, through `exception_result` (INTERNAL_ERROR quoting a
       fresh correlation id; the traceback goes to the `mcp_envelope` logger, never to the model). An exception
       that a middleware beneath this one (FastMCP's `ErrorHandlingMiddleware`) turned into a JSON-RPC error is
-      answered for the exception it came from; only the errors that ask the client to act stay JSON-RPC errors.
+      answered for the exception it came from; only the errors that ask the client to act, and the unknown tool's
+      by default, stay JSON-RPC errors.
 
     `ledger` adds the repeat ledger, which belongs to one conversation: a `Ledger` used for every call (a stdio
     server talks to one client), or a function given the call's FastMCP `Context` that returns the ledger of the
@@ -116,11 +139,22 @@ class EnvelopeMiddleware(Middleware):
 
     def __init__(
         self, *, error_format: Format = "xml", ledger: LedgerChoice = None, locale: Locale | None = None,
-        lockfile: ToolList | None = None,
+        lockfile: ToolList | None = None, unknown_tool: UnknownToolOption = "protocol-error",
     ) -> None:  # fmt: skip
         self.error_format: Format = error_format
         self.ledger, self.locale = ledger, locale
         self.contract = None if lockfile is None else LockedContract(lockfile)
+        self.unknown_tool: UnknownToolOption = checked_unknown_tool_option(unknown_tool)
+        self.served: WeakSet[Any] = WeakSet()  # the servers given ReturnedEnvelopes
+
+    def serve_returned_envelopes(self, context: MiddlewareContext[Any]) -> None:
+        """Adds `ReturnedEnvelopes` to the server of this call, once (unless it already has one)."""
+        server = None if context.fastmcp_context is None else context.fastmcp_context.fastmcp
+        if server is None or server in self.served:
+            return
+        self.served.add(server)
+        if not any(isinstance(transform, ReturnedEnvelopes) for transform in server.transforms):
+            server.add_transform(ReturnedEnvelopes())
 
     async def on_call_tool(
         self,
@@ -129,6 +163,7 @@ class EnvelopeMiddleware(Middleware):
     ) -> FastMCPToolResult:
         name, arguments = context.message.name, dict(context.message.arguments or {})
         ledger = ledger_for(self.ledger, context.fastmcp_context)
+        self.serve_returned_envelopes(context)
         try:
             result = await call_next(context)
         except Exception as error:
@@ -155,7 +190,10 @@ class EnvelopeMiddleware(Middleware):
                 error = error.__cause__
         if isinstance(error, (NotFoundError, DisabledError)):
             names = [tool.name for tool in await self.listed_tools(context)]
-            return unknown_tool(name, names, format=format)
+            unknown = unknown_tool(name, names, format=format, answer=self.unknown_tool)
+            if "error" in unknown:  # sent as the JSON-RPC error: FastMCP passes an MCPError to the SDK as it is
+                raise MCPError.from_error_data(ErrorData.model_validate(unknown["error"])) from None
+            return unknown["result"]
         cause = error.__cause__
         if isinstance(error, FastMCPValidationError) and isinstance(cause, PydanticValidationError):
             if raised_by_fastmcp(error):
@@ -167,8 +205,7 @@ class EnvelopeMiddleware(Middleware):
         original: BaseException = error
         if isinstance(error, FastMCPToolError):
             if not raised_by_fastmcp(error):  # the tool's own words for the model: the core's TOOL_ERROR
-                answer = user_error(str(error), format=format)
-                return answer if ledger is None else observed(ledger, name, answer, arguments) or answer
+                return user_error_answer(name, str(error), arguments, format, ledger=ledger)
             if cause is not None:  # FastMCP's wrap of the tool's exception, masked or not
                 original = cause
         return error_answer(name, original, arguments, format, ledger=ledger, locale=locale)

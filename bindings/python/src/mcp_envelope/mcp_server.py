@@ -2,9 +2,11 @@
 `FastMCP` (`mcp.server.fastmcp`) where `mcp` 1.x is installed, and every failed tool call reaches the model as an
 envelope it can recover from, with no exception text leaking to it (the SDK's own handler would send the text of
 whatever was raised). A result one of this package's helpers made (a `ToolResult`) is sent as itself, whatever
-the tool's return annotation; a call of a tool the server does not list is answered with the core's
-UNKNOWN_ACTION envelope naming the tools it does (`unknown_tool`), not a JSON-RPC error the model never reads.
-With a repeat ledger, identical failures in a row are answered shorter, then with a stop
+the tool's return annotation; the SDK's own `ToolError`, its error for the model, keeps its text under the core's
+TOOL_ERROR (`user_error`), as FastMCP's does under `mcp_envelope.fastmcp`. A call of a tool the server does not
+list is answered as the core says (`unknown_tool`): by default the JSON-RPC error -32602 the MCP specification
+asks for, its message naming the tools and its data the UNKNOWN_ACTION envelope; with
+`unknown_tool="tool-result"`, that envelope as an `isError` result. With a repeat ledger, identical failures in a row are answered shorter, then with a stop
 (docs/repeat-ledger.md). Needs the `mcp` extra.
 """
 
@@ -23,12 +25,12 @@ require("mcp", "mcp_envelope.mcp_server", "mcp")
 from pydantic import ValidationError as PydanticValidationError
 
 from ._component import ToolResult
-from ._integrations import LedgerChoice, Unanswerable, arguments_answer, error_answer, ledger_for
-from ._integrations import observed, returning_results_as
+from ._integrations import LedgerChoice, Unanswerable, arguments_answer, checked_unknown_tool_option, error_answer
+from ._integrations import ledger_for, observed, raised_in, returning_results_as, user_error_answer
 from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
 from .ledger import Ledger
-from .recovery import unknown_tool
+from .recovery import UnknownToolOption, unknown_tool
 
 # The SDK line installed: 1.x has no `mcp.server.mcpserver`. scripts/test-python type-checks each line in its own
 # environment (mypy's --always-true / --always-false MCP1).
@@ -38,13 +40,22 @@ if MCP1:
     from mcp.server.fastmcp import FastMCP as SDKServer
     from mcp.server.fastmcp.exceptions import ToolError as SDKToolError
     from mcp.shared.exceptions import McpError as MCPError
-    from mcp.types import CallToolResult, ErrorData
+    from mcp.types import CallToolRequest, CallToolResult, ErrorData, ServerResult
+
+    # The SDK's errors for the model, and the crashes among them: 1.x has only its ToolError.
+    SAID_FOR_THE_MODEL: tuple[type[Exception], ...] = (SDKToolError,)
+    CRASHES: tuple[type[Exception], ...] = ()
 else:
     from mcp.server.mcpserver import Context
     from mcp.server.mcpserver import MCPServer as SDKServer
+    from mcp.server.mcpserver.exceptions import ResourceError, UnexpectedResourceError, UnexpectedToolError
     from mcp.server.mcpserver.exceptions import ToolError as SDKToolError
     from mcp.shared.exceptions import MCPError
-    from mcp_types import CallToolResult
+    from mcp_types import CallToolResult, ErrorData
+
+    # 2.x counts a ResourceError escaping a tool as anticipated too; its Unexpected... subclasses are crashes.
+    SAID_FOR_THE_MODEL = (SDKToolError, ResourceError)
+    CRASHES = (UnexpectedToolError, UnexpectedResourceError)
 
 # JSON-RPC "internal error", for when even the component cannot answer.
 INTERNAL_ERROR = -32603
@@ -59,9 +70,16 @@ __all__ = [
 
 def internal_error() -> MCPError:
     """The JSON-RPC internal error, in the installed SDK line's spelling."""
+    return protocol_error({"code": INTERNAL_ERROR, "message": "Internal error"})
+
+
+def protocol_error(error: Mapping[str, Any]) -> MCPError:
+    """The SDK's exception for a JSON-RPC error object (`{"code", "message", "data"?}`, as the core gives one),
+    which the SDK sends as the request's error response with code, message and data as they are."""
+    data = ErrorData.model_validate(error)
     if MCP1:
-        return MCPError(ErrorData(code=INTERNAL_ERROR, message="Internal error"))
-    return MCPError(INTERNAL_ERROR, "Internal error")
+        return MCPError(data)
+    return MCPError.from_error_data(data)
 
 
 def is_argument_failure(error: BaseException, arguments_model: str | None = None) -> bool:
@@ -82,8 +100,9 @@ def result_for_exception(
 ) -> CallToolResult:  # fmt: skip
     """The `CallToolResult` a failed call of `tool` answers with: a raised `ToolError` as its envelope; arguments
     that failed the SDK's own check (`is_argument_failure`) as a `<validation_error>`, its field lines worded from
-    `input_schema` (the tool's schema as `tools/list` sends it) when given, with the contract `deltas` given;
-    anything else, or an envelope the
+    `input_schema` (the tool's schema as `tools/list` sends it) when given, with the contract `deltas` given; the
+    SDK's own `ToolError` raised by the tool (in 2.x also a `ResourceError`, which the SDK counts the same) as the
+    core's `user_error`, its text kept; anything else, or an envelope the
     component refuses, as the component's `exception_result`: INTERNAL_ERROR quoting a fresh correlation id, its
     log line (the traceback) logged. With a `ledger`, a `<tool_error>` goes through it. An MCPError, a
     protocol-level answer, is raised again."""
@@ -95,8 +114,13 @@ def result_for_exception(
             answer = arguments_answer(tool, cause or error, arguments, format, input_schema=input_schema,
                                       ledger=ledger, locale=locale, deltas=deltas)  # fmt: skip
         else:
-            original = cause if isinstance(error, SDKToolError) and cause is not None else error
-            answer = error_answer(tool, original, arguments, format, ledger=ledger, locale=locale)
+            # The SDK wraps what a tool raised in a ToolError of its own; the tool's exception is the cause.
+            wrapped = isinstance(error, SDKToolError) and cause is not None and raised_in(error, "mcp")
+            original = cause if wrapped and cause is not None else error
+            if isinstance(original, SAID_FOR_THE_MODEL) and not isinstance(original, CRASHES):
+                answer = user_error_answer(tool, str(original), arguments, format, ledger=ledger)
+            else:
+                answer = error_answer(tool, original, arguments, format, ledger=ledger, locale=locale)
     except Unanswerable:
         raise internal_error() from None
     return CallToolResult.model_validate(answer)
@@ -130,11 +154,16 @@ class EnvelopeMCPServer(SDKServer):
     `error_format` (exceptions and validation errors in `locale`).
 
     A result one of the package's helpers made (a `ToolResult`: `tool_error`, `ToolError.to_result`,
-    `empty_result`, `partial_result`, `forbidden`, `validation_error`, `unknown_tool`, ...) returned by a tool is
-    sent as itself, and a returned `ToolError` is answered as a raised one. A call of a tool the server does not
-    list is answered with `unknown_tool(name, [the names tools/list sends])`, an `isError` UNKNOWN_ACTION result,
-    outside the ledger. Arguments that fail the tool's signature get a `<validation_error>` worded from the input
-    schema `tools/list` sends for the tool.
+    `empty_result`, `partial_result`, `forbidden`, `validation_error`, ...) returned by a tool is sent as itself,
+    and a returned `ToolError` is answered as a raised one. The SDK's own `ToolError` raised by a tool is the
+    core's `user_error`: its text under TOOL_ERROR. Arguments that fail the tool's signature get a
+    `<validation_error>` worded from the input schema `tools/list` sends for the tool.
+
+    A call of a tool the server does not list is answered with `unknown_tool(name, [the names tools/list sends],
+    answer=unknown_tool)`, outside the ledger: by default (`"protocol-error"`) the JSON-RPC error -32602 of the
+    MCP specification, its message naming the tools and its `data` the UNKNOWN_ACTION envelope; with
+    `"tool-result"`, that envelope as an `isError` result (SEP-2145). Any other value is refused here with a
+    SpecError.
 
     `ledger` adds the repeat ledger, which belongs to one conversation: a `Ledger` used for every call (a stdio
     server talks to one client), or a function given the call's `Context` that returns the ledger of the
@@ -148,12 +177,15 @@ class EnvelopeMCPServer(SDKServer):
 
     def __init__(
         self, *args: Any, error_format: Format = "xml", ledger: LedgerChoice = None, locale: Locale | None = None,
-        lockfile: ToolList | None = None, **kwargs: Any,
+        lockfile: ToolList | None = None, unknown_tool: UnknownToolOption = "protocol-error", **kwargs: Any,
     ) -> None:  # fmt: skip
         self.contract = None if lockfile is None else LockedContract(lockfile)
+        self.unknown_tool: UnknownToolOption = checked_unknown_tool_option(unknown_tool)
         super().__init__(*args, **kwargs)
         self.error_format: Format = error_format
         self.ledger, self.locale = ledger, locale
+        if MCP1:
+            self.answer_unknown_tools_first()
 
     def ledger_for(self, context: Any) -> Ledger | None:
         """The ledger for a call: the one given, or the one the given function picks for the call's context (None
@@ -164,7 +196,29 @@ class EnvelopeMCPServer(SDKServer):
         """The SDK's `add_tool` (which its `tool()` decorator calls), the function wrapped by `returning_results`."""
         super().add_tool(returning_results(fn), *args, **kwargs)
 
+    async def answer_unknown_tool(self, name: str) -> CallToolResult:
+        """The answer to a call of the tool `name`, which the server lacks, as the core gives it for the
+        `unknown_tool` option: the `isError` result, or the JSON-RPC error raised as the SDK's MCPError."""
+        tools = [tool.name for tool in await self.list_tools()]
+        answer = unknown_tool(name, tools, format=self.error_format, answer=self.unknown_tool)
+        if "error" in answer:
+            raise protocol_error(answer["error"])
+        return CallToolResult.model_validate(answer["result"])
+
     if MCP1:  # the call's Context is the server's to make
+
+        def answer_unknown_tools_first(self) -> None:
+            """Puts a handler answering a tool the server lacks in front of the SDK's tools/call handler, in the
+            low-level server's request handler map: that handler makes every exception an `isError` result, a
+            JSON-RPC error included, so a protocol error can only be raised before it runs."""
+            handler = self._mcp_server.request_handlers[CallToolRequest]
+
+            async def handle(request: CallToolRequest) -> ServerResult:
+                if self._tool_manager.get_tool(request.params.name) is None:
+                    return ServerResult(await self.answer_unknown_tool(request.params.name))
+                return await handler(request)
+
+            self._mcp_server.request_handlers[CallToolRequest] = handle
 
         async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
             call = super().call_tool
@@ -185,8 +239,7 @@ class EnvelopeMCPServer(SDKServer):
         except SDKToolError as error:
             # The tool manager's own refusal: told by the tool it lacks, not by its words.
             if error.__cause__ is None and self._tool_manager.get_tool(name) is None:
-                tools = [tool.name for tool in await self.list_tools()]
-                return CallToolResult.model_validate(unknown_tool(name, tools, format=self.error_format))
+                return await self.answer_unknown_tool(name)
             model = self.arguments_model(name)
             schema, deltas = None, None
             if is_argument_failure(error, model):

@@ -20,11 +20,14 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
-from ._component import ToolResult, call_json, produce, to_json, tool_result
+from ._component import ToolResult, call, call_json, produce, spec_text, to_json, tool_result
 from ._values import UNREADABLE
 from .envelope import Format, Locale, call_tool_result, limits_spec
 
 AccessKind = Literal["forbidden", "auth-required"]
+
+# JSON-RPC's "internal error", the answer when even the component cannot answer.
+INTERNAL_ERROR = -32603
 
 
 class ExceptionReport(TypedDict):
@@ -208,23 +211,57 @@ def empty_result_json(spec: Mapping[str, Any] | str) -> str:
     return produce("empty-result", spec, result=True)
 
 
-def unknown_tool(tool: str, tools: Sequence[str], *, format: Format = "xml") -> ToolResult:
-    """The `isError` `CallToolResult` dict for a call of a tool the server does not have: an UNKNOWN_ACTION envelope
-    listing `tools` (the server's tool names, in its `tools/list` order) as the calls to make instead. What
-    `EnvelopeMCPServer` answers: the MCP specification's JSON-RPC -32602 never reaches the model."""
-    return tool_result(unknown_tool_json({"tool": tool, "tools": tools, "format": format}))
+# How a call of a tool the server does not list is answered: the MCP specification's JSON-RPC error (the default),
+# or SEP-2145's `isError` UNKNOWN_ACTION result.
+UnknownToolOption = Literal["protocol-error", "tool-result"]
+
+
+class UnknownToolAnswer(TypedDict, total=False):
+    """What `unknown_tool` gives, exactly one of: `error`, the JSON-RPC error object (`code` -32602, `message`
+    naming the server's tools, `data` the UNKNOWN_ACTION envelope's JSON form) to send as the error of the
+    `tools/call` request; `result`, the `isError` `CallToolResult` to send as its result."""
+
+    error: dict[str, Any]
+    result: ToolResult
+
+
+def unknown_tool(
+    tool: str, tools: Sequence[str], *, format: Format = "xml", answer: UnknownToolOption = "protocol-error"
+) -> UnknownToolAnswer:
+    """The answer to a call of a tool the server does not have, naming `tools` (the server's tool names, in its
+    `tools/list` order) as the calls to make instead. By default (`answer="protocol-error"`) the JSON-RPC error
+    -32602 the MCP specification asks for, `{"error": {"code", "message", "data"}}`; with
+    `answer="tool-result"`, `{"result": <the isError UNKNOWN_ACTION CallToolResult in format>}`. SpecError for
+    any other `answer`."""
+    found: UnknownToolAnswer = json.loads(unknown_tool_json({"tool": tool, "tools": tools, "format": format,
+                                                            "answer": answer}))  # fmt: skip
+    if "result" in found:
+        found["result"] = tool_result(found["result"])
+    return found
 
 
 def unknown_tool_json(spec: Mapping[str, Any] | str) -> str:
-    """`unknown-tool` for a spec `{"tool", "tools", "format"?}` (a dict or its JSON text), as the component's exact
-    JSON text."""
-    return produce("unknown-tool", spec, result=True)
+    """`unknown-tool` for a spec `{"tool", "tools", "format"?, "answer"?}` (a dict or its JSON text), as the
+    component's exact JSON text. After a trap, the JSON-RPC internal error (or, for `"answer": "tool-result"`, the
+    INTERNAL_ERROR result) in the same shape: a call must always get an answer."""
+    asked = spec.get("answer") if isinstance(spec, Mapping) else None
+    inner = spec.get("format") if isinstance(spec, Mapping) else None
+
+    def internal_error(report: dict[str, Any]) -> str:
+        if asked == "tool-result":
+            return to_json({"result": report["result"]})
+        return to_json({"error": {"code": INTERNAL_ERROR, "message": "Internal error"}})
+
+    text: str = call("unknown-tool", spec_text(spec), on_trap=internal_error,
+                     format=inner if inner in ("xml", "json", "text") else "xml")  # fmt: skip
+    return text
 
 
 def user_error(message: str, *, format: Format = "xml") -> ToolResult:
-    """The `isError` `CallToolResult` dict for a framework's own error for the model (FastMCP's `ToolError`): a
-    TOOL_ERROR envelope stating `message`, or `message` itself when it already holds an envelope. What
-    `mcp_envelope.fastmcp` answers such an error with; the TypeScript FastMCP integration answers `UserError` alike."""
+    """The `isError` `CallToolResult` dict for a framework's own error for the model (the `mcp` SDK's and FastMCP's
+    `ToolError`): a TOOL_ERROR envelope stating `message`, or `message` itself when it already holds an envelope.
+    What `EnvelopeMCPServer` and `EnvelopeMiddleware` answer such an error with; the TypeScript integrations
+    answer FastMCP's `UserError` alike."""
     return tool_result(user_error_json({"message": message, "format": format}))
 
 
