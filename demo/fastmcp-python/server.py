@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
+import sys
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Literal
@@ -27,7 +29,7 @@ from mcp_envelope import (
     retry_within,
     upstream_error,
 )
-from mcp_envelope.fastmcp import EnvelopeMiddleware, returning_results
+from mcp_envelope.fastmcp import EnvelopeMiddleware
 
 log = logging.getLogger("demo-billing")
 
@@ -98,15 +100,20 @@ def not_found(invoice_id: str, message: str) -> ToolError:
     return ToolError("NOT_FOUND", message, available_actions=["list_invoices"], details={"invoiceId": invoice_id})
 
 
+# How a call of a tool this server lacks is answered: the MCP specification's JSON-RPC error by default, or
+# SEP-2145's isError result with BILLING_UNKNOWN_TOOL=tool-result.
+unknown_tool = os.environ.get("BILLING_UNKNOWN_TOOL", "protocol-error")
+if unknown_tool not in ("protocol-error", "tool-result"):
+    sys.exit(f"BILLING_UNKNOWN_TOOL is {unknown_tool!r}: expected protocol-error or tool-result")
 # One stdio client, so one repeat ledger for the whole process. The middleware
 # goes first, so it answers whatever fails beneath it.
-server = FastMCP("billing", version="1.0.0", middleware=[EnvelopeMiddleware(ledger=Ledger(stop_after=2))])
+middleware = EnvelopeMiddleware(ledger=Ledger(stop_after=2), unknown_tool=unknown_tool)
+server = FastMCP("billing", version="1.0.0", middleware=[middleware])
 # One store for the process: a refund's key makes its retry safe.
 idempotency = Idempotency()
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True), output_schema=None)
-@returning_results
 async def get_invoice(customer: EmailStr, invoice_id: InvoiceId, ctx: Context) -> str | ToolResult:
     """Get one invoice of a customer."""
     if customer == "blocked@example.com":
@@ -137,7 +144,6 @@ async def get_invoice(customer: EmailStr, invoice_id: InvoiceId, ctx: Context) -
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True), output_schema=None)
-@returning_results
 def list_invoices(customer: EmailStr, status: Literal["open", "paid"] | None = None) -> str | ToolResult:
     """List a customer's invoices."""
     if customer == "blocked@example.com":
@@ -160,7 +166,6 @@ def list_invoices(customer: EmailStr, status: Literal["open", "paid"] | None = N
 
 
 @server.tool(annotations=ToolAnnotations(idempotent_hint=True), output_schema=None)
-@returning_results
 @idempotency.idempotent()
 def refund_order(
     invoice_id: InvoiceId,

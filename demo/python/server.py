@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
+import sys
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Literal
@@ -97,8 +99,13 @@ def not_found(invoice_id: str, message: str) -> ToolError:
     return ToolError("NOT_FOUND", message, available_actions=["list_invoices"], details={"invoiceId": invoice_id})
 
 
+# How a call of a tool this server lacks is answered: the MCP specification's JSON-RPC error by default, or
+# SEP-2145's isError result with BILLING_UNKNOWN_TOOL=tool-result.
+unknown_tool = os.environ.get("BILLING_UNKNOWN_TOOL", "protocol-error")
+if unknown_tool not in ("protocol-error", "tool-result"):
+    sys.exit(f"BILLING_UNKNOWN_TOOL is {unknown_tool!r}: expected protocol-error or tool-result")
 # One stdio client, so one repeat ledger for the whole process.
-server = EnvelopeMCPServer("billing", version="1.0.0", ledger=Ledger(stop_after=2))
+server = EnvelopeMCPServer("billing", version="1.0.0", ledger=Ledger(stop_after=2), unknown_tool=unknown_tool)
 # One store for the process: a refund's key makes its retry safe.
 idempotency = Idempotency()
 
