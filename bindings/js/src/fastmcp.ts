@@ -13,7 +13,9 @@ import { unknownTool, userError } from './recovery.js';
 import { formatOf } from './render.js';
 import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcomeOf, resultFor } from './tool-call.js';
 import type { Outcome } from './tool-call.js';
-import type { CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1 } from './types.js';
+import type {
+  CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1, UnknownToolAnswerKind,
+} from './types.js';
 
 export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
 
@@ -197,6 +199,13 @@ export interface TransportLike {
 export interface EnvelopeTransportOptions {
   /** The rendering of the UNKNOWN_ACTION envelope (xml by default). */
   format?: Format;
+  /**
+   * The answer to a call of a tool the server does not list: `protocol-error`
+   * (the default), the JSON-RPC error -32602 the MCP specification asks for,
+   * naming the server's tools, the UNKNOWN_ACTION envelope in its `data`; or
+   * `tool-result`, the `isError` result holding that envelope (SEP-2145).
+   */
+  unknownTool?: UnknownToolAnswerKind;
 }
 
 type Message = { jsonrpc?: string; id?: string | number; method?: string; params?: any; result?: any; error?: any };
@@ -267,8 +276,8 @@ export function envelopeTransport<Transport extends TransportLike>(transport: Tr
       if (message.error !== undefined) {
         const tools = await listed(call.extra);
         if (tools !== undefined && !tools.includes(call.tool as string)) {
-          const result = unknownTool({ tool: String(call.tool), tools, format });
-          return send.call(transport, { jsonrpc: '2.0', id, result }, sendOptions);
+          const answer = unknownTool({ tool: String(call.tool), tools, format, answer: options.unknownTool });
+          return send.call(transport, { jsonrpc: '2.0', id, ...answer }, sendOptions);
         }
       }
     }

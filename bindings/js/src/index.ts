@@ -7,8 +7,8 @@ export type {
   EmptyResultOptions, EnvelopeReading, EnvelopeSpec, ErrorOptions, ErrorOutcome, ExceptionOptions, ExceptionReport, Format,
   HeadersLike, IssueCode, LedgerFailureOptions, Limits, Locale, PartialFailure, PartialLimits, PartialReport, PartialResultReading,
   PartialSpec, ProtocolError, ProtocolErrorKind, Reading, RenderOptions, Severity, TextContent, ToolErrorReading,
-  ToolFailureRequest, UnknownToolOptions, UpstreamFailure, UpstreamReport, ValidationErrorReading, ValidationField, ValidationIssue,
-  ValidationOptions, ValidationReport,
+  ToolFailureRequest, UnknownToolAnswer, UnknownToolAnswerKind, UnknownToolError, UnknownToolOptions, UpstreamFailure, UpstreamReport,
+  ValidationErrorReading, ValidationField, ValidationIssue, ValidationOptions, ValidationReport,
 } from './types.js';
 export {
   callToolResultJson, canonicalCodes, codeDefaults, codeDefaultsJson, limitsInForce, limitsInForceJson, protocolError,

@@ -1,49 +1,82 @@
-// MCP SDK integration (`mcp-envelope/mcp`): wraps `McpServer.registerTool`
-// callbacks, of SDK 1.x (`@modelcontextprotocol/sdk`) and 2.x
-// (`@modelcontextprotocol/server`) alike, so every way a handler can fail
-// reaches the model as an envelope, and no exception text (which can name a
-// password, a path, a host) does. What a call's outcome becomes is
-// tool-call.ts's, shared with the FastMCP integration.
+// MCP SDK integration (`mcp-envelope/mcp`): one call, `envelopeServer`, makes
+// every tool of an McpServer, of SDK 1.x (`@modelcontextprotocol/sdk`) and 2.x
+// (`@modelcontextprotocol/server`) alike, answer every way a call can fail
+// with an envelope, and no exception text (which can name a password, a path,
+// a host) reaches the model. What a call's outcome becomes is tool-call.ts's,
+// shared with the FastMCP integration.
 
-import * as z from 'zod/v4';
-import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcomeOf, resultFor } from './tool-call.js';
-import { formatOf } from './render.js';
-import { unknownTool } from './recovery.js';
-import { validationError } from './validation.js';
 import { LockedContract } from './contract.js';
 import type { ToolList } from './contract.js';
-import type { CallToolResult, ContractDelta, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
+import { answerUnknownTool, handlerMap, listedTools, wrapEntries } from './handler-map.js';
+import type { RequestHandler } from './handler-map.js';
+import { unknownTool } from './recovery.js';
+import { formatOf } from './render.js';
+import { checkOptions, outcomeOf, resultFor } from './tool-call.js';
+import type { Outcome } from './tool-call.js';
+import type {
+  CallToolResult, EnvelopeToolOptions, InferOutput, StandardSchemaV1, UnknownToolAnswerKind,
+} from './types.js';
+import { validationError } from './validation.js';
 
 export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
 export { resultFor } from './tool-call.js';
+export { UnknownToolCallError } from './handler-map.js';
+
+/**
+ * Marks a callback whose outcome already goes through `resultFor` (the output
+ * of `withEnvelope`, or a wrapper `envelopeServer` put in), with the options
+ * it applies, so no callback is wrapped twice. `Symbol.for`, so a callback
+ * wrapped by another copy of this package counts too.
+ */
+const ENVELOPED = Symbol.for('mcp-envelope/enveloped');
+
+type Marked = { readonly [ENVELOPED]?: { tool: string; options: EnvelopeToolOptions; original?: unknown } };
+type Callback = ((...args: any[]) => unknown) & Marked;
+
+/**
+ * SDK 1.x and 2.x answer a tool that needs a URL elicitation with this
+ * JSON-RPC error (`UrlElicitationRequired`), thrown from the tool's callback
+ * and rethrown by the SDK: it is a request to the client, not a failure.
+ */
+const URL_ELICITATION_REQUIRED = -32042;
+
+const passesThrough = (outcome: Outcome) => 'thrown' in outcome
+  && (outcome.thrown as { code?: unknown } | null)?.code === URL_ELICITATION_REQUIRED && outcome.thrown instanceof Error;
+
+/** The result of a callback's outcome; the SDK's own URL elicitation request is rethrown for the SDK to send. */
+function callbackResult(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions): unknown {
+  if (passesThrough(outcome)) throw (outcome as { thrown: unknown }).thrown;
+  return resultFor(outcome, tool, args, options);
+}
+
+function marked<F extends (...args: any[]) => unknown>(callback: F, tool: string, options: EnvelopeToolOptions, original?: unknown): F {
+  Object.defineProperty(callback, ENVELOPED, { value: { tool, options, original } });
+  return callback;
+}
 
 /**
  * Wraps a `registerTool` callback: returned results pass through; a thrown
  * builder or EnvelopeError becomes its own result; a thrown ZodError becomes
  * a `<validation_error>`; anything else becomes INTERNAL_ERROR with a fresh
- * correlation id, its text going to `logger`, never to the model.
+ * correlation id, its text going to `logger`, never to the model. For the
+ * options of one tool (its ledger, locale, action name) on a server that
+ * `envelopeServer` already wraps whole; `envelopeServer` leaves a wrapped
+ * callback as it is.
  *
  * ```ts
  * server.registerTool('get_invoice', { inputSchema: { id: z.string() } },
- *   withEnvelope('get_invoice', async ({ id }) => { ... }));
+ *   withEnvelope('get_invoice', async ({ id }) => { ... }, { ledger }));
  * ```
  */
 export function withEnvelope<Args extends unknown[]>(tool: string, handler: (...args: Args) => unknown,
   options: EnvelopeToolOptions = {}): (...args: Args) => Promise<CallToolResult> {
   checkOptions(options);
-  return async (...args: Args) => {
+  return marked(async (...args: Args) => {
     // The SDK calls `cb(args, extra)` for tools with an input schema and `cb(extra)` without.
     const toolArgs = args.length > 1 ? args[0] : undefined;
-    return resultFor(await outcomeOf(() => handler(...args)), tool, toolArgs, options) as CallToolResult;
-  };
+    return callbackResult(await outcomeOf(() => handler(...args)), tool, toolArgs, options) as CallToolResult;
+  }, tool, options);
 }
-
-/**
- * How SDK 1.x's McpServer writes a Zod 4 input schema into `tools/list`
- * (its `toJsonSchemaCompat`: draft-07, the input side); unrepresentable parts
- * (a transform) are listed as accepting anything rather than refused.
- */
-const SDK1_LISTING = { target: 'draft-7', io: 'input', unrepresentable: 'any' } as const;
 
 /** The parts of the SDK's McpServer this module uses. */
 export interface ToolRegistrar {
@@ -52,17 +85,6 @@ export interface ToolRegistrar {
 
 /** An input schema: a Standard Schema (Zod, Valibot, ArkType) or a raw shape of Zod fields. */
 export type InputSchema = StandardSchemaV1 | Record<string, StandardSchemaV1>;
-
-type SchemaLike = { safeParseAsync?: unknown; _zod?: unknown } | Record<string, unknown>;
-
-/** A Zod 4 object schema from `inputSchema` (a schema or a raw shape); undefined for anything else. */
-function zod4Object(inputSchema: SchemaLike): z.ZodType | undefined {
-  if (typeof inputSchema !== 'object' || inputSchema === null) return undefined;
-  if ('_zod' in inputSchema) return inputSchema as unknown as z.ZodType;
-  const values = Object.values(inputSchema);
-  const shape = values.length > 0 && values.every((value) => typeof value === 'object' && value !== null && '_zod' in value);
-  return shape ? z.object(inputSchema as Record<string, z.ZodType>) : undefined;
-}
 
 /** A raw shape's output: a key whose schema's output allows `undefined` is optional, as Zod makes it. */
 type ShapeOutput<Shape> = {
@@ -83,193 +105,233 @@ export type ArgsOf<Schema> = Schema extends StandardSchemaV1 ? InferOutput<Schem
 /** The tool config `registerTool` takes: the SDK's, with the input schema typed. */
 export type ToolConfig<Schema> = Record<string, unknown> & { inputSchema?: Schema };
 
-/** SDK 1.x still has the deprecated `server.tool(...)`; 2.x removed it. */
-const isSdk1 = (server: ToolRegistrar) => typeof (server as { tool?: unknown }).tool === 'function';
-
 /**
- * `server.registerTool` with envelopes for every failure, including arguments
- * that fail the input schema: those become a `<validation_error>` naming each
- * field with the value sent, where the SDK alone answers with plain text
- * (1.x) or a JSON-RPC -32602 error (2.x).
+ * `server.registerTool(name, config, withEnvelope(name, handler, options))`
+ * on a server `envelopeServer` wraps (it is wrapped here if it is not yet):
+ * the SDK gets the config as it is, so `tools/list` is what the server lists
+ * without this package, and the tool gets the options of its own.
  *
  * ```ts
  * registerTool(server, 'get_invoice', { description: '...', inputSchema: { id: z.string().uuid() } },
- *   async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id}` }));
+ *   async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id}` }), { ledger });
  * ```
- * The SDK is given a schema that accepts any object but lists the same JSON
- * Schema, and the arguments are checked here: with SDK 1.x for a Zod 4 input
- * schema (from `zod` 4 or `zod/v4`; other schemas are left to the SDK to
- * check), with SDK 2.x for any Standard Schema that gives its JSON Schema
- * (Zod 4.2 and later, ArkType, Valibot through `toStandardJsonSchema`) and
- * for a raw shape of Zod fields.
  */
 export function registerTool<Schema extends InputSchema | undefined = undefined>(
   server: ToolRegistrar, name: string, config: ToolConfig<Schema>,
   handler: (args: ArgsOf<Schema>, extra: any) => unknown, options: EnvelopeToolOptions = {}): unknown {
-  if (config.inputSchema === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
-  const register = isSdk1(server) ? sdk1Checked : sdk2Checked;
-  const deltas = (extra: unknown) => lockedDeltas(server, name, extra);
-  const checked = register(config.inputSchema as SchemaLike, name, handler as (args: unknown, extra: unknown) => unknown, options, deltas);
-  if (checked === undefined) return server.registerTool(name, config, withEnvelope(name, handler, options));
-  return server.registerTool(name, { ...config, inputSchema: checked.inputSchema }, withEnvelope(name, checked.callback, options));
+  const callback = withEnvelope(name, handler as (...args: unknown[]) => unknown, options);
+  if (!states.has(server)) install(server as unknown as EnvelopeServerHost, {}, false);
+  return server.registerTool(name, config, callback);
 }
 
-type Handler = (args: unknown, extra: unknown) => unknown;
-/** The contract deltas of the tool for a call (its `extra`), when `envelopeServer` was given a lockfile. */
-type Deltas = (extra: unknown) => Promise<readonly ContractDelta[] | undefined>;
-type Checked = { inputSchema: unknown; callback: (args: unknown, extra: unknown) => unknown } | undefined;
-
-/**
- * SDK 1.x lists and checks Zod schemas only: the schema it is handed is a Zod
- * one that accepts any object and carries the original's JSON Schema, made as
- * the SDK makes it, as metadata (Zod copies a schema's metadata into its JSON
- * Schema); a bad call then reaches the check here with its arguments intact.
- */
-function sdk1Checked(inputSchema: SchemaLike, name: string, handler: Handler, options: EnvelopeToolOptions, deltas: Deltas): Checked {
-  const schema = zod4Object(inputSchema);
-  if (schema === undefined) return undefined;
-  const { $schema: _dialect, ...listed } = z.toJSONSchema(schema, SDK1_LISTING) as Record<string, unknown>;
-  const acceptAnything = z.looseObject({}).meta(listed);
-  // The JSON Schema tools/list sends for this tool, byte for byte: the one the
-  // model read, from which the core words each field's "Expected …".
-  const sent = z.toJSONSchema(acceptAnything, SDK1_LISTING) as Record<string, unknown>;
-  const callback = async (args: unknown, extra: unknown) => {
-    const parsed = await schema.safeParseAsync(args, { reportInput: true });
-    if (!parsed.success) {
-      const changed = await deltas(extra);
-      return validationError(options.action ?? name, parsed.error,
-        { input: args, inputSchema: sent, locale: options.locale, ...(changed === undefined ? {} : { deltas: changed }) });
-    }
-    return handler(parsed.data, extra);
-  };
-  return { inputSchema: acceptAnything, callback };
-}
-
-/**
- * SDK 2.x lists and checks any Standard Schema that gives its JSON Schema
- * (a raw shape it wraps in `z.object`, as done here): it is handed one that
- * accepts anything and lists the original's JSON Schema.
- */
-function sdk2Checked(inputSchema: SchemaLike, name: string, handler: Handler, options: EnvelopeToolOptions, deltas: Deltas): Checked {
-  const schema = hasJsonSchema(inputSchema) ? inputSchema : zod4Object(inputSchema) as unknown;
-  if (!hasJsonSchema(schema)) return undefined;
-  let sent: Record<string, unknown> | undefined;
-  const listed = () => (sent ??= sdk2Listing(schema));
-  const callback = async (args: unknown, extra: unknown) => {
-    const check = { action: options.action ?? name, inputSchema: listed, locale: options.locale, deltas: () => deltas(extra) };
-    const checked = await checkArguments(schema, args, check);
-    return 'result' in checked ? checked.result : handler(checked.value, extra);
-  };
-  return { inputSchema: acceptingAnything(schema), callback };
-}
-
-/**
- * The JSON Schema SDK 2.x sends in `tools/list` for an input schema (its
- * `standardSchemaToJsonSchema`): draft 2020-12, the input side, `type:
- * "object"` first.
- */
-function sdk2Listing(schema: StandardJSONSchemaV1): Record<string, unknown> {
-  return { type: 'object', ...schema['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) };
-}
-
-/** The parts of the SDK's McpServer `envelopeServer` uses: its low-level `Server` and the list-changed notice. */
+/** The parts of the SDK's McpServer `envelopeServer` reads: its low-level `Server` (its request handler map) and its tools. */
 export interface EnvelopeServerHost {
-  readonly server: {
-    setRequestHandler(requestSchema: any, handler: (request: any, extra: any) => unknown): void;
-    assertCanSetRequestHandler(method: string): void;
-  };
-  sendToolListChanged(): void;
+  readonly server: object;
 }
 
-/** Options of `envelopeServer`. */
-export interface EnvelopeServerOptions {
-  /** The rendering of the UNKNOWN_ACTION envelope (xml by default). */
-  format?: Format;
+/** Options of `envelopeServer`: the tool options for every tool (a tool wrapped by `withEnvelope` keeps its own), and the server's. */
+export interface EnvelopeServerOptions extends Omit<EnvelopeToolOptions, 'action' | 'contract'> {
+  /**
+   * The answer to a call of a tool the server does not list: `protocol-error`
+   * (the default), the JSON-RPC error -32602 the MCP specification asks for,
+   * naming the server's tools, the UNKNOWN_ACTION envelope in its `data`; or
+   * `tool-result`, the `isError` result holding that envelope (SEP-2145).
+   */
+  unknownTool?: UnknownToolAnswerKind;
   /**
    * The contract a model learned: a lockfile (`mcp-envelope contract lock`;
    * its text or parsed JSON; docs/contract-diff.md). A `<validation_error>`
-   * of a tool registered with `registerTool` then also tells the model the
-   * tool's BREAKING and RISKY changes since, computed once from this
-   * server's `tools/list`. A lockfile the core cannot read is refused here.
+   * then also tells the model the tool's BREAKING and RISKY changes since,
+   * computed once from this server's `tools/list`. A lockfile the core cannot
+   * read is refused here.
    */
   lockfile?: ToolList | string;
 }
 
-/** Each enveloped server's lockfile and a way to list its tools, for `registerTool`'s argument checks. */
-const contracts = new WeakMap<object, { contract: LockedContract; listTools: (extra: unknown) => unknown }>();
-
-function lockedDeltas(server: object, tool: string, extra: unknown): Promise<readonly ContractDelta[] | undefined> {
-  const locked = contracts.get(server);
-  return locked === undefined ? Promise.resolve(undefined) : locked.contract.deltasFor(tool, () => locked.listTools(extra));
+/** What `envelopeServer` keeps per server: its options (replaced when `registerTool` wrapped it first) and its lockfile. */
+interface ServerState {
+  options: EnvelopeServerOptions;
+  contract: LockedContract | undefined;
+  /** Whether `envelopeServer` itself was called (not only `registerTool`). */
+  explicit: boolean;
 }
 
-type RequestHandler = (request: any, extra: any) => unknown;
+const states = new WeakMap<object, ServerState>();
 
-/** The method a request handler is set for: 2.x names it, 1.x gives a request schema (its `method` literal; Zod 4, or Zod 3's `_def`). */
-function methodOf(requestSchema: any): unknown {
-  if (typeof requestSchema === 'string') return requestSchema;
-  const literal = requestSchema?.shape?.method;
-  return literal?.value ?? literal?._def?.value;
+
+/** The SDK's private fields this module relies on (the same names in 1.32 and 2.4). */
+interface SdkServer {
+  server: unknown;
+  _registeredTools?: Record<string, RegisteredTool>;
+  _toolHandlersInitialized?: boolean;
+  _maxToolInputElements?: number;
+}
+
+/** A tool as McpServer keeps it: 1.x calls `handler`, 2.x calls `executor`, which calls `handler`. */
+interface RegisteredTool {
+  enabled?: boolean;
+  inputSchema?: unknown;
+  handler?: unknown;
+  executor?: unknown;
 }
 
 /**
- * Answers a call of a tool the server does not list as the core's
- * UNKNOWN_ACTION envelope (`unknownTool`), naming the tools it does list,
- * instead of the SDK's "MCP error -32602: Tool NAME not found": a model never
- * reads a JSON-RPC error, only what its client makes of one. Call it on a new
- * McpServer, before the first tool is registered: the SDK installs its
- * `tools/call` handler with the first tool (through its `Server`'s public
- * `setRequestHandler`), and this wraps that handler as it is installed.
+ * Makes every tool of an McpServer (SDK 1.x or 2.x) answer every failure
+ * with an envelope: an exception becomes INTERNAL_ERROR (its text goes to
+ * `logger`, never to the model); arguments that fail the tool's input schema
+ * a `<validation_error>` naming each field with the value sent, worded from
+ * the JSON Schema the server's `tools/list` sends; a returned or thrown
+ * envelope or builder is sent as itself; a call of a tool the server does not
+ * list gets the core's answer (`unknownTool`: by default the JSON-RPC -32602
+ * naming the listed tools). `tools/list` is unchanged.
  *
  * ```ts
- * const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
- * registerTool(server, 'get_invoice', { inputSchema: { id: z.string() } }, handler);
+ * const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }, { capabilities: { tools: {} } }));
+ * server.registerTool('get_invoice', { inputSchema: { id: z.string() } }, async ({ id }) => { ... });
  * ```
- * The names are what `tools/list` sends (registered and enabled, in its
- * order), read again after the SDK announces a change to the list. A
- * `tools/call` request without a name or with non-object arguments stays the
- * SDK's JSON-RPC -32602.
+ * Call it once per server, before it connects, before or after its tools are
+ * registered: it wraps the server's `tools/call` request handler where the
+ * SDK keeps it (its `Server`'s request handler map, also catching a handler
+ * the SDK installs later) and each tool's callback as it is called. A tool
+ * registered through `withEnvelope` or this module's `registerTool` keeps
+ * its own options. A `tools/call` request without a name or with arguments
+ * that are not an object stays the SDK's to answer, as does any `tools/call`
+ * handler the author set on the low-level `Server` instead of McpServer's.
  */
 export function envelopeServer<Host extends EnvelopeServerHost>(server: Host, options: EnvelopeServerOptions = {}): Host {
-  const format = formatOf(options);
-  const low = server.server;
-  try {
-    low.assertCanSetRequestHandler('tools/call');
-  } catch {
-    throw new TypeError('envelopeServer(server) must be called before the first tool is registered: '
-      + 'the SDK installs its tools/call handler with the first tool');
+  const state = states.get(server);
+  if (state?.explicit) {
+    throw new TypeError('envelopeServer(server) was already called on this server: pass every option in that one call');
   }
-  let listTools: RequestHandler | undefined;
-  let names: string[] | undefined;
-  if (options.lockfile !== undefined) {
-    const contract = new LockedContract(options.lockfile);
-    contracts.set(server, { contract, listTools: (extra) => listTools?.({ method: 'tools/list', params: {} }, extra) ?? { tools: [] } });
-  }
-  const listed = async (extra: unknown): Promise<string[]> => {
-    if (names === undefined && listTools !== undefined) {
-      const { tools } = await listTools({ method: 'tools/list', params: {} }, extra) as { tools: { name: string }[] };
-      names = tools.map((tool) => tool.name);
-    }
-    return names ?? [];
-  };
-
-  const setRequestHandler = low.setRequestHandler;
-  low.setRequestHandler = function (this: unknown, requestSchema: unknown, handler: RequestHandler) {
-    const method = methodOf(requestSchema);
-    if (method === 'tools/list') listTools = handler;
-    const installed: RequestHandler = method !== 'tools/call' ? handler : async (request, extra) => {
-      const tool = request?.params?.name;
-      if ((await listed(extra)).includes(tool)) return handler(request, extra);
-      names = undefined; // a change the SDK did not announce (an `enabled` set by hand): read the list again
-      const tools = await listed(extra);
-      return tools.includes(tool) ? handler(request, extra) : unknownTool({ tool: String(tool), tools, format });
-    };
-    return setRequestHandler.call(this, requestSchema, installed);
-  };
-  const sendToolListChanged = server.sendToolListChanged;
-  server.sendToolListChanged = function (this: unknown) {
-    names = undefined;
-    return sendToolListChanged.call(this);
-  };
+  const checked = checkServerOptions(options);
+  if (state === undefined) return install(server, options, true, checked);
+  Object.assign(state, { options, contract: checked, explicit: true });
   return server;
+}
+
+/** Refuses bad options when the server is wrapped, not when a call first fails; gives the lockfile's contract. */
+function checkServerOptions(options: EnvelopeServerOptions): LockedContract | undefined {
+  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object such as { format: 'xml' }, not ${String(options)}`);
+  checkOptions(options);
+  // The core's own refusal of an answer it does not know, now rather than on the first unknown tool.
+  unknownTool({ tool: 'unknown', tools: [], format: formatOf(options), answer: options.unknownTool });
+  return options.lockfile === undefined ? undefined : new LockedContract(options.lockfile);
+}
+
+function install<Host extends EnvelopeServerHost>(server: Host, options: EnvelopeServerOptions, explicit: boolean,
+  contract?: LockedContract): Host {
+  const sdk = server as unknown as SdkServer;
+  const handlers = handlerMap(sdk.server);
+  if (handlers === undefined || typeof sdk._registeredTools !== 'object' || sdk._registeredTools === null) {
+    throw new TypeError('envelopeServer(server) takes an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x: '
+      + 'this server has no request handler map or registered tools where those SDKs keep them');
+  }
+  const state: ServerState = { options, contract, explicit };
+  states.set(server, state);
+  wrapEntries(handlers, 'tools/call', (sdkHandler) => toolsCall(sdk, state, handlers, sdkHandler));
+  return server;
+}
+
+const isArguments = (args: unknown) => args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args));
+
+/**
+ * The `tools/call` handler that answers an unknown tool and bad arguments,
+ * makes sure the tool's callback is wrapped, and hands the call to the SDK's.
+ */
+function toolsCall(sdk: SdkServer, state: ServerState, handlers: Map<string, RequestHandler>, sdkHandler: RequestHandler): RequestHandler {
+  return async (request, extra) => {
+    const name: unknown = request?.params?.name;
+    const args: unknown = request?.params?.arguments;
+    // A handler the author set on the low-level Server, or a malformed request: the SDK's own answer.
+    if (sdk._toolHandlersInitialized !== true || typeof name !== 'string' || !isArguments(args)) return sdkHandler(request, extra);
+    const registered = sdk._registeredTools ?? {};
+    const tool = Object.hasOwn(registered, name) ? registered[name] : undefined;
+    if (tool === undefined || tool.enabled === false) {
+      const tools = (await listedTools(handlers, extra)).map((listed) => listed.name);
+      return answerUnknownTool(name, tools, { format: formatOf(state.options), unknownTool: state.options.unknownTool });
+    }
+    const options = toolOptions(tool, state);
+    const invalid = await argumentsFailure(sdk, tool, name, args, options, state, () => listedTools(handlers, extra));
+    if (invalid !== undefined) return resultFor({ returned: invalid }, name, args, options);
+    wrapCallback(tool, name, state);
+    return sdkHandler(request, extra);
+  };
+}
+
+/** The options a tool's call is answered with: its own (`withEnvelope`), else the server's. */
+function toolOptions(tool: RegisteredTool, state: ServerState): EnvelopeToolOptions {
+  return (tool.handler as Callback | undefined)?.[ENVELOPED]?.options ?? state.options;
+}
+
+/**
+ * The `<validation_error>` for arguments that fail the tool's input schema
+ * (its Standard Schema, as the SDK checks it), worded from the JSON Schema
+ * the server's own `tools/list` sends for the tool, byte for byte the one the
+ * model read; undefined when they pass, or when the SDK is to answer them
+ * itself (a schema without `~standard`, or more elements than the server's
+ * `maxToolInputElements`, which it checks before any schema).
+ */
+async function argumentsFailure(sdk: SdkServer, tool: RegisteredTool, name: string, args: unknown, options: EnvelopeToolOptions,
+  state: ServerState, listTools: () => Promise<{ name: string; inputSchema?: Record<string, unknown> }[]>):
+  Promise<CallToolResult | undefined> {
+  const schema = tool.inputSchema as Partial<StandardSchemaV1> | undefined;
+  const validate = schema?.['~standard']?.validate;
+  if (typeof validate !== 'function') return undefined;
+  const max = sdk._maxToolInputElements;
+  if (typeof max === 'number' && elementCount(args, max) > max) return undefined;
+  // As the SDK checks them: missing arguments as an empty object.
+  const parsed = await validate(args ?? {});
+  if (parsed.issues === undefined) return undefined;
+  const listed = await listTools();
+  const inputSchema = listed.find((listedTool) => listedTool.name === name)?.inputSchema;
+  const deltas = state.contract === undefined ? undefined : await state.contract.deltasFor(name, () => ({ tools: listed }));
+  return validationError(options.action ?? name, { issues: parsed.issues }, {
+    input: args ?? {}, locale: options.locale,
+    ...(inputSchema === undefined ? {} : { inputSchema }), ...(deltas === undefined ? {} : { deltas }),
+  });
+}
+
+/** Array elements and object members in `value`, counted as the SDK counts them, stopping once past `max`. */
+function elementCount(value: unknown, max: number): number {
+  let count = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (++count > max) return count;
+      if (child !== null && typeof child === 'object') stack.push(child);
+    }
+  }
+  return count;
+}
+
+/**
+ * Wraps the tool's callback so its outcome goes through `resultFor`, once:
+ * checked on every call, since `tool.update({ callback })` replaces it. SDK
+ * 1.x calls `tool.handler` (a task tool's handler, an object with
+ * `createTask`, is left alone); 2.x calls `tool.executor`, made from the
+ * handler. A callback `withEnvelope` wrapped keeps its own options.
+ */
+function wrapCallback(tool: RegisteredTool, name: string, state: ServerState): void {
+  const handler = tool.handler as Callback | undefined;
+  if (typeof handler !== 'function') return;
+  const own = handler[ENVELOPED];
+  if (own !== undefined && own.original === undefined) return;
+  const sdk2 = typeof tool.executor === 'function';
+  const current = (sdk2 ? tool.executor : handler) as Callback;
+  const wrapped = current[ENVELOPED];
+  if (wrapped !== undefined && wrapped.tool === name) return;
+  // A wrapper made for the tool's former name (`update({ name })`) is made again from the callback it wraps.
+  const original = (wrapped?.original ?? current) as Callback;
+  const options = () => state.options;
+  if (sdk2) {
+    tool.executor = marked(async (args: unknown, ctx: unknown) =>
+      callbackResult(await outcomeOf(() => original(args, ctx)), name, args, options()), name, state.options, original);
+  } else {
+    // `cb(args, extra)` for a tool with an input schema, `cb(extra)` without.
+    tool.handler = marked(async (...args: unknown[]) =>
+      callbackResult(await outcomeOf(() => original(...args)), name, args.length > 1 ? args[0] : undefined, options()),
+    name, state.options, original);
+  }
 }

@@ -7,7 +7,7 @@
 import * as component from './component.js';
 import { resultOf, toJson } from './render.js';
 import type {
-  AccessOptions, CallToolResult, EmptyResultOptions, UnknownToolOptions, EnvelopeSpec, ExceptionOptions, ExceptionReport, Format,
+  AccessOptions, CallToolResult, EmptyResultOptions, UnknownToolAnswer, UnknownToolOptions, EnvelopeSpec, ExceptionOptions, ExceptionReport, Format,
   UpstreamFailure, UpstreamReport,
 } from './types.js';
 
@@ -175,20 +175,22 @@ export function emptyResult(options: EmptyResultOptions): CallToolResult {
 export const emptyResultJson = (inputText: string): string => component.emptyResult(String(inputText));
 
 /**
- * The `isError` result for a call of a tool the server does not have: an
- * UNKNOWN_ACTION envelope listing the tools the model may call instead (what
- * `mcp-envelope/mcp` answers; the MCP spec's JSON-RPC -32602 never reaches a model).
+ * The answer to a call of a tool the server does not list: by default the
+ * JSON-RPC error the MCP specification asks for (-32602, a short text naming
+ * the tools, the UNKNOWN_ACTION envelope in `data`), with `answer:
+ * 'tool-result'` the `isError` result holding that envelope. What
+ * `mcp-envelope/mcp` and `mcp-envelope/fastmcp` answer.
  *
  * ```ts
- * unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'refund_order'] }).content[0].text;
- * // '<tool_error code="UNKNOWN_ACTION" severity="error">\n  <message>No tool named \'refund_orders\' on this server.</message>…'
+ * unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'refund_order'] }).error.message;
+ * // 'Unknown tool: refund_orders. This server\'s tools: list_invoices, refund_order.'
  * ```
  */
-export function unknownTool(options: UnknownToolOptions): CallToolResult {
-  return JSON.parse(unknownToolJson(toJson(options, 'the unknown-tool input'))) as CallToolResult;
+export function unknownTool(options: UnknownToolOptions): UnknownToolAnswer {
+  return JSON.parse(unknownToolJson(toJson(options, 'the unknown-tool input'))) as UnknownToolAnswer;
 }
 
-/** `unknownTool` with the input as JSON text; gives the `CallToolResult` as JSON text. */
+/** `unknownTool` with the input as JSON text; gives the answer as JSON text. */
 export const unknownToolJson = (inputText: string): string => component.unknownTool(String(inputText));
 
 /**

@@ -451,7 +451,26 @@ export interface UnknownToolOptions {
   tools: string[];
   /** The envelope's form: `xml` (the default), `json` or `text`. */
   format?: Format;
+  /**
+   * How the call is answered: `protocol-error` (the default, as the MCP
+   * specification says) or `tool-result` (SEP-2145's `isError` result).
+   */
+  answer?: UnknownToolAnswerKind;
 }
+
+/** The two ways to answer a call of a tool the server does not list. */
+export type UnknownToolAnswerKind = 'protocol-error' | 'tool-result';
+
+/** A JSON-RPC error as the core words it for an unknown tool: -32602, a short text naming the tools, the envelope in `data`. */
+export interface UnknownToolError {
+  code: number;
+  message: string;
+  /** The UNKNOWN_ACTION envelope in its JSON form (code, severity, errorCategory, isRetryable, reason, recovery, availableActions). */
+  data: Record<string, unknown>;
+}
+
+/** What `unknownTool` gives: the JSON-RPC error to answer with, or the `isError` result. */
+export type UnknownToolAnswer = { error: UnknownToolError } | { result: CallToolResult };
 
 /** Options of `emptyResult`: a query that ran and matched nothing. */
 export interface EmptyResultOptions {

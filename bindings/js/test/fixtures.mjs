@@ -1,8 +1,8 @@
 // What the validator and framework tests share: schemas written for Zod 4,
 // Valibot and ArkType the way their users write them (the refund order of
 // vectors/same-contract.json, the shop order whose envelope every language
-// gives alike), the results every helper makes, and the UNKNOWN_ACTION
-// envelope of a three-tool server.
+// gives alike), the results every helper makes, and the answers to a call of
+// a tool a three-tool server does not list.
 import assert from 'node:assert/strict';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
@@ -59,7 +59,7 @@ export const EQUAL_SCHEMAS_XML = [
   '</validation_error>',
 ].join('\n');
 
-/** The UNKNOWN_ACTION envelope for `refund_orders` on a server listing these three tools. */
+/** The UNKNOWN_ACTION envelope for `refund_orders` on a server listing these three tools (the `isError` result's text under `unknownTool: 'tool-result'`). */
 export const UNKNOWN_XML = [
   '<tool_error code="UNKNOWN_ACTION" severity="error">',
   "  <message>No tool named 'refund_orders' on this server.</message>",
@@ -82,7 +82,7 @@ export const RESULTS = {
   forbidden: () => forbidden({ action: 'refund', resource: 'order A-8812' }),
   auth_required: () => authRequired(),
   validation_error: () => validationError('refund', [{ path: ['amount_cents'], code: 'too_small', origin: 'number', minimum: 1, input: 0 }]),
-  unknown_tool: () => unknownTool({ tool: 'refund_orders', tools: ['refund_order'] }),
+  unknown_tool: () => unknownTool({ tool: 'refund_orders', tools: ['refund_order'], answer: 'tool-result' }).result,
   exception_result: () => exceptionResult({ tool: 'charge', exception: 'vault down', correlationId: 'req-7' }).result,
   warning: () => error('DEPRECATED', 'use find').warning(),
 };
@@ -108,3 +108,6 @@ export async function assertLedgerStreak(get) {
   assert.equal(await get('ok'), null);
   assert.equal((await get('inv_9')).message, 'No invoice inv_9');
 }
+
+/** The JSON-RPC error's message for `refund_orders` on a server listing the three tools of UNKNOWN_XML (the default answer). */
+export const UNKNOWN_MESSAGE = "Unknown tool: refund_orders. This server's tools: list_invoices, get_invoice, refund_order.";

@@ -4,6 +4,7 @@
 // same tool is declared with Zod 4, Valibot and ArkType; where 1.x answers an
 // unknown tool with text, 2.x throws a JSON-RPC -32602.
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
@@ -11,7 +12,7 @@ import * as z from 'zod';
 import { error, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool } from 'mcp-envelope';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 import {
-  assertLedgerStreak, badOrder, EQUAL_SCHEMAS_XML, placeOrder, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML,
+  assertLedgerStreak, badOrder, EQUAL_SCHEMAS_XML, placeOrder, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_MESSAGE, UNKNOWN_XML,
 } from './fixtures.mjs';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
@@ -135,18 +136,29 @@ describe('SDK 2.x: one channel for every outcome', () => {
     await client.close();
   });
 
-  test('envelopeServer: a tool the server does not list is the UNKNOWN_ACTION result naming the listed tools', async () => {
+  test('envelopeServer: a tool the server does not list is a JSON-RPC -32602 naming the listed tools, the envelope in its data', async () => {
     const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
     for (const name of ['list_invoices', 'get_invoice']) registerTool(server, name, {}, async () => ({ content: [] }));
     const refund = server.registerTool('refund_order', { inputSchema: z.object({ id: z.string() }) }, async () => ({ content: [] }));
     const client = await connected(server);
-    const result = await client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } });
-    assert.deepEqual(result, { content: [{ type: 'text', text: UNKNOWN_XML }], isError: true });
+    const expected = unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'get_invoice', 'refund_order'] }).error;
+    // 2.x's ProtocolError holds the response's code, message and data as sent.
+    await assert.rejects(client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } }),
+      (e) => e.code === -32602 && e.message === UNKNOWN_MESSAGE && isDeepStrictEqual(e.data, expected.data));
     refund.disable();
-    assert.deepEqual(await client.callTool({ name: 'refund_order', arguments: {} }),
-      unknownTool({ tool: 'refund_order', tools: ['list_invoices', 'get_invoice'] }));
+    await assert.rejects(client.callTool({ name: 'refund_order', arguments: {} }),
+      { message: "Unknown tool: refund_order. This server's tools: list_invoices, get_invoice." });
     refund.enable();
     assert.deepEqual(await client.callTool({ name: 'refund_order', arguments: { id: 'r' } }), { content: [] });
+    await client.close();
+  });
+
+  test("envelopeServer with unknownTool: 'tool-result': the UNKNOWN_ACTION result naming the listed tools", async () => {
+    const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { unknownTool: 'tool-result' });
+    for (const name of ['list_invoices', 'get_invoice', 'refund_order']) registerTool(server, name, {}, async () => ({ content: [] }));
+    const client = await connected(server);
+    const result = await client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } });
+    assert.deepEqual(result, { content: [{ type: 'text', text: UNKNOWN_XML }], isError: true });
     await client.close();
   });
 

@@ -2,6 +2,7 @@
 // in-process; tools that return an envelope, throw one, throw a plain Error
 // holding a secret, and receive bad arguments.
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -12,7 +13,7 @@ import {
   error, EnvelopeError, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool, validationError,
 } from 'mcp-envelope';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
-import { EQUAL_SCHEMAS_XML, LEDGER_STREAK, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML } from './fixtures.mjs';
+import { EQUAL_SCHEMAS_XML, LEDGER_STREAK, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_MESSAGE, UNKNOWN_XML } from './fixtures.mjs';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
 const logged = [];
@@ -302,8 +303,9 @@ describe('tool options', () => {
 
 // One channel for every outcome: what a helper made, a tool returns, and the
 // client receives exactly that; a tool the server does not list is the core's
-// UNKNOWN_ACTION result naming the listed tools (the same bytes the Python
-// integration sends, tests/test_mcp_channel.py).
+// answer naming the listed tools, a JSON-RPC -32602 or (as an option) the
+// UNKNOWN_ACTION result (the same bytes the Python integration sends,
+// tests/test_mcp_channel.py).
 async function connected(server) {
   const client = new Client({ name: 'test-client', version: '1.0.0' });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -330,51 +332,64 @@ describe('one channel for every outcome', () => {
     await client.close();
   });
 
-  test('envelopeServer: a tool the server does not list is the UNKNOWN_ACTION result naming the listed tools', async () => {
+  test('envelopeServer: a tool the server does not list is a JSON-RPC -32602 naming the listed tools, the envelope in its data', async () => {
     const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
     for (const name of ['list_invoices', 'get_invoice']) registerTool(server, name, {}, async () => ({ content: [] }));
     const refund = server.registerTool('refund_order', { inputSchema: { id: z.string() } }, async () => ({ content: [] }));
     const hidden = server.registerTool('hidden', {}, async () => ({ content: [] }));
     hidden.disable();
     const client = await connected(server);
-    const result = await client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } });
-    assert.deepEqual(result, { content: [{ type: 'text', text: UNKNOWN_XML }], isError: true });
-    assert.deepEqual(result, unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'get_invoice', 'refund_order'] }));
-    // A disabled tool is not listed, so it is unknown too; the list follows the SDK's list-changed notices.
-    assert.equal(parseEnvelope(await client.callTool({ name: 'hidden', arguments: {} })).message, "No tool named 'hidden' on this server.");
+    const expected = unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'get_invoice', 'refund_order'] }).error;
+    assert.equal(expected.message, UNKNOWN_MESSAGE);
+    // The client's McpError holds the response's code and data, its message prefixed by the SDK.
+    await assert.rejects(client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } }), (e) => e instanceof McpError
+      && e.code === -32602 && e.message === `MCP error -32602: ${UNKNOWN_MESSAGE}` && isDeepStrictEqual(e.data, expected.data));
+    assert.deepEqual(Object.keys(expected.data), ['code', 'severity', 'errorCategory', 'isRetryable', 'reason', 'recovery', 'availableActions']);
+    assert.deepEqual(expected.data.availableActions, ['list_invoices', 'get_invoice', 'refund_order']);
+    // A disabled tool is not listed, so it is unknown too; the list follows enable and disable.
+    await assert.rejects(client.callTool({ name: 'hidden', arguments: {} }),
+      { message: "MCP error -32602: Unknown tool: hidden. This server's tools: list_invoices, get_invoice, refund_order." });
     refund.disable();
-    assert.deepEqual(await client.callTool({ name: 'refund_order', arguments: {} }),
-      unknownTool({ tool: 'refund_order', tools: ['list_invoices', 'get_invoice'] }));
+    await assert.rejects(client.callTool({ name: 'refund_order', arguments: {} }),
+      { message: "MCP error -32602: Unknown tool: refund_order. This server's tools: list_invoices, get_invoice." });
     hidden.enable();
     assert.deepEqual(await client.callTool({ name: 'hidden', arguments: {} }), { content: [] });
     await client.close();
   });
 
-  test('envelopeServer: its format; malformed tools/call params stay a JSON-RPC error', async () => {
-    const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { format: 'text' });
-    registerTool(server, 'list_invoices', {}, async () => ({ content: [] }));
+  test("envelopeServer with unknownTool: 'tool-result': the UNKNOWN_ACTION result, in its format", async () => {
+    const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { unknownTool: 'tool-result' });
+    for (const name of ['list_invoices', 'get_invoice', 'refund_order']) registerTool(server, name, {}, async () => ({ content: [] }));
     const client = await connected(server);
-    assert.equal((await client.callTool({ name: 'get_invoice', arguments: {} })).content[0].text, [
+    const result = await client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } });
+    assert.deepEqual(result, { content: [{ type: 'text', text: UNKNOWN_XML }], isError: true });
+    assert.deepEqual(result, unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'get_invoice', 'refund_order'], answer: 'tool-result' }).result);
+    await client.close();
+
+    const textServer = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { format: 'text', unknownTool: 'tool-result' });
+    registerTool(textServer, 'list_invoices', {}, async () => ({ content: [] }));
+    const textClient = await connected(textServer);
+    assert.equal((await textClient.callTool({ name: 'get_invoice', arguments: {} })).content[0].text, [
       'error_code: UNKNOWN_ACTION',
       "what_failed: No tool named 'get_invoice' on this server.",
       'next_action: Call one of the available tools instead, with the arguments its input schema asks for.',
       'retryable: true',
       'available_actions: ["list_invoices"]',
     ].join('\n'));
+    await textClient.close();
+  });
+
+  test('envelopeServer: malformed tools/call params stay the SDK\'s JSON-RPC error', async () => {
+    const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
+    registerTool(server, 'list_invoices', {}, async () => ({ content: [] }));
+    const client = await connected(server);
     // The SDK's own answer to a request without a name, unchanged: its Protocol parses the request (-32603) before
     // its Server checks the params (-32602).
     await assert.rejects(client.request({ method: 'tools/call', params: { arguments: {} } }, CallToolResultSchema),
       (e) => e instanceof McpError && e.code === -32603 && /"path": \[\n\s+"params",\n\s+"name"\n\s+\]/.test(e.message));
+    await assert.rejects(client.request({ method: 'tools/call', params: { name: 'list_invoices', arguments: [1] } }, CallToolResultSchema),
+      (e) => e instanceof McpError && e.code === -32603);
     await client.close();
-  });
-
-  test('envelopeServer is refused once the SDK has installed its tools/call handler, and for a bad format', () => {
-    const late = new McpServer({ name: 'billing', version: '1.0.0' });
-    late.registerTool('a', {}, async () => ({ content: [] }));
-    assert.throws(() => envelopeServer(late), { name: 'TypeError',
-      message: 'envelopeServer(server) must be called before the first tool is registered: the SDK installs its tools/call handler with the first tool' });
-    assert.throws(() => envelopeServer(new McpServer({ name: 'b', version: '1' }), { format: 'yaml' }),
-      { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
   });
 });
 

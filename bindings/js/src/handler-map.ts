@@ -1,0 +1,83 @@
+// Where the integrations meet an MCP SDK `Server` (SDK 1.x and 2.x, and the
+// 1.x one each FastMCP session runs): its request handler map, keyed by
+// method in both majors, whose `tools/call` entry is wrapped, and the
+// answer to a call of a tool the server does not list, as the core words it.
+
+import { unknownTool } from './recovery.js';
+import type { CallToolResult, Format, UnknownToolAnswerKind, UnknownToolError } from './types.js';
+
+export type RequestHandler = (request: any, extra: any) => unknown;
+
+/** Marks a handler map already wrapped, so a second wrap (another copy of this package) is skipped. */
+const WRAPPED = Symbol.for('mcp-envelope/handler-map');
+
+/** A Server's request handler map (`_requestHandlers`, a private field of the SDK's `Protocol` in 1.x and 2.x), or undefined. */
+export function handlerMap(server: unknown): Map<string, RequestHandler> | undefined {
+  const handlers = (server as { _requestHandlers?: unknown } | null | undefined)?._requestHandlers;
+  return handlers instanceof Map ? handlers as Map<string, RequestHandler> : undefined;
+}
+
+/**
+ * Wraps the map's `method` entry now and whenever one is set later: the SDK
+ * sets it through the map's `set` whichever way it is installed (its
+ * `setRequestHandler`, McpServer's constructor for declared capabilities,
+ * its first tool, FastMCP's tool list changes). False when it was wrapped
+ * already.
+ */
+export function wrapEntries(handlers: Map<string, RequestHandler>, method: string,
+  wrap: (handler: RequestHandler) => RequestHandler): boolean {
+  const marks = handlers as unknown as Record<symbol, Set<string> | undefined>;
+  const wrapped = marks[WRAPPED] ?? new Set<string>();
+  if (wrapped.has(method)) return false;
+  wrapped.add(method);
+  Object.defineProperty(handlers, WRAPPED, { value: wrapped, configurable: true });
+  const set = handlers.set;
+  const current = handlers.get(method);
+  if (current !== undefined) set.call(handlers, method, wrap(current));
+  Object.defineProperty(handlers, 'set', {
+    configurable: true,
+    writable: true,
+    value(this: Map<string, RequestHandler>, key: string, value: RequestHandler) {
+      return set.call(this, key, key === method && typeof value === 'function' ? wrap(value) : value);
+    },
+  });
+  return true;
+}
+
+/** The tools the map's own `tools/list` handler lists (its first page: neither SDK nor FastMCP pages it), for a request's `extra`. */
+export async function listedTools(handlers: Map<string, RequestHandler>, extra: unknown):
+  Promise<{ name: string; inputSchema?: Record<string, unknown> }[]> {
+  const list = handlers.get('tools/list');
+  const listed = list === undefined ? undefined : await list({ method: 'tools/list', params: {} }, extra) as { tools?: unknown } | undefined;
+  return Array.isArray(listed?.tools) ? listed.tools : [];
+}
+
+/**
+ * The JSON-RPC error the core words for an unknown tool, thrown from the
+ * `tools/call` handler: the SDK's Protocol (1.x and 2.x) sends a thrown
+ * error's `code`, `message` and `data` as the error response, unchanged
+ * (the SDK's own `McpError` would prefix the message).
+ */
+export class UnknownToolCallError extends Error {
+  readonly code: number;
+  readonly data: Record<string, unknown>;
+  constructor({ code, message, data }: UnknownToolError) {
+    super(message);
+    this.name = 'UnknownToolCallError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** What the integrations take to answer an unknown tool. */
+export interface UnknownToolOptionsOf {
+  format?: Format;
+  unknownTool?: UnknownToolAnswerKind;
+}
+
+/** The core's answer to a call of `tool` on a server listing `tools`: the result to return, or the error thrown. */
+export function answerUnknownTool(tool: string, tools: string[], options: UnknownToolOptionsOf): CallToolResult {
+  const answer = unknownTool({ tool, tools, format: options.format, answer: options.unknownTool });
+  if ('error' in answer) throw new UnknownToolCallError(answer.error);
+  return answer.result;
+}
