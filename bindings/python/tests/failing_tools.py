@@ -148,6 +148,28 @@ def answered(error: Any) -> dict[str, Any]:
     return {"error": error.error.model_dump(mode="json", exclude_none=True)}
 
 
+async def served_over_http(app: Any, talk: Any) -> Any:
+    """`await talk(url)` while the Starlette app of a server (its Streamable HTTP app) is served by uvicorn on a
+    free loopback port: a real HTTP transport, the server's own lifespan included."""
+    import socket
+
+    import anyio
+    import uvicorn
+
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
+    web = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(web.serve, [listening])
+        while not web.started:
+            await anyio.sleep(0.01)
+        try:
+            return await talk(f"http://127.0.0.1:{port}/mcp")
+        finally:
+            web.should_exit = True
+
+
 def sent(wire: dict[str, Any]) -> dict[str, Any]:
     """A result as the client received it (the SDK model dumped by alias, None left out), without what the
     framework adds to every result: the 2026-07-28 protocol's `resultType` and the serverInfo in `_meta`."""

@@ -15,7 +15,7 @@ import anyio
 import pytest
 from failing_tools import CALLS, LOCKED, LOCKED_MESSAGE, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, UNKNOWN_ERROR
 from failing_tools import UNKNOWN_TEXT, answered, assert_answered_over_stdio, expected_result, locked_yesterday
-from failing_tools import logged_line, sent
+from failing_tools import logged_line, sent, served_over_http
 from fastmcp import Client, Context, FastMCP
 from fastmcp.client.transports import StdioTransport
 from fastmcp.exceptions import ToolError as FastMCPToolError
@@ -44,20 +44,21 @@ def server(*middleware: Any, mask: bool = False, tools: list[Any] = TOOLS) -> Fa
 def calls(target: Any, *steps: tuple[str, dict[str, Any]]) -> list[Any]:
     """Each call's result as the client received it (`sent`), or the JSON-RPC error the client raised
     (`answered`)."""
+    return anyio.run(calling, target, *steps)
 
-    async def go() -> list[Any]:
-        async with Client(target) as client:
-            received: list[Any] = []
-            for name, arguments in steps:
-                try:
-                    result = await client.call_tool_mcp(name, arguments)
-                except MCPError as error:
-                    received.append(answered(error))
-                    continue
-                received.append(sent(result.model_dump(mode="json", by_alias=True, exclude_none=True)))
-            return received
 
-    return anyio.run(go)
+async def calling(target: Any, *steps: tuple[str, dict[str, Any]]) -> list[Any]:
+    """`calls`, awaited."""
+    async with Client(target) as client:
+        received: list[Any] = []
+        for name, arguments in steps:
+            try:
+                result = await client.call_tool_mcp(name, arguments)
+            except MCPError as error:
+                received.append(answered(error))
+                continue
+            received.append(sent(result.model_dump(mode="json", by_alias=True, exclude_none=True)))
+        return received
 
 
 @pytest.mark.parametrize("mask", [False, True], ids=["unmasked", "masked"])
@@ -218,3 +219,16 @@ def test_with_a_lockfile_a_validation_error_tells_what_changed_in_the_tool():
     (result,) = calls(server(EnvelopeMiddleware(lockfile=lockfile)), ("refund", {"order_id": "ab"}))
     assert result["content"] == [{"type": "text", "text": LOCKED_REFUND_TEXT}]
     assert result["isError"] is True
+
+
+@pytest.mark.parametrize("option", ["protocol-error", "tool-result"])
+def test_over_streamable_http_every_failure_and_the_unknown_tool_are_answered_as_in_memory(option):
+    """Served over Streamable HTTP on loopback (FastMCP's own http_app) and called by FastMCP's HTTP client: the
+    JSON-RPC error keeps the core's code, message and data."""
+    built = server(EnvelopeMiddleware(unknown_tool=option), mask=True)
+    steps = [(tool, arguments) for tool, arguments, _ in CALLS]
+    received = anyio.run(served_over_http, built.http_app(), lambda url: calling(url, *steps))
+    for (tool, arguments, expected), result in zip(CALLS, received, strict=True):
+        if tool == "get_invoices" and option == "tool-result":
+            expected = {"content": [{"type": "text", "text": UNKNOWN_TEXT}], "isError": True}
+        assert result == expected_result(tool, expected, result), (tool, arguments)

@@ -15,9 +15,11 @@ import anyio
 import pytest
 from failing_tools import CALLS, LOCKED, LOCKED_MESSAGE, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, UNKNOWN_ERROR
 from failing_tools import answered, assert_answered_over_stdio, expected_result, locked_yesterday, logged_line, sent
+from failing_tools import UNKNOWN_TEXT, served_over_http
 
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 import mcp_envelope as me
 from mcp_envelope.mcp_server import MCP1, EnvelopeMCPServer
@@ -227,3 +229,20 @@ def test_over_stdio_every_failure_is_answered_with_its_exact_result(tmp_path):
 
     received = anyio.run(go)
     assert_answered_over_stdio(received, log.read_text())
+
+
+@pytest.mark.parametrize("option", ["protocol-error", "tool-result"])
+def test_over_streamable_http_an_unknown_tool_is_answered_as_the_option_says(option):
+    """Served over Streamable HTTP on loopback and called by the SDK's own HTTP client: by default the JSON-RPC
+    error with the core's code, message and data intact; as a tool result, the UNKNOWN_ACTION envelope."""
+
+    async def talk(url: str) -> list[dict[str, Any]]:
+        async with streamable_http_client(url) as (read, write, *_), ClientSession(read, write) as session:
+            await session.initialize()
+            return [await call(session, tool, arguments) for tool, arguments, _ in CALLS]
+
+    received = anyio.run(served_over_http, server(unknown_tool=option).streamable_http_app(), talk)
+    for (tool, arguments, expected), result in zip(CALLS, received, strict=True):
+        if tool == "get_invoices" and option == "tool-result":
+            expected = {"content": [{"type": "text", "text": UNKNOWN_TEXT}], "isError": True}
+        assert result == expected_result(tool, expected, result), (tool, arguments)
