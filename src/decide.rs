@@ -19,10 +19,16 @@
 //!   item is retryable, else stop;
 //! - an error result with no envelope a rule can read: stop, since nothing
 //!   says a retry or another input could help.
+//!
+//! A JSON-RPC error (`{"code", "message", "data"?}`, alone or as a
+//! response's `error`) is decided too, since the specification answers a
+//! call of an unknown tool with one: by the envelope its `data` carries (the
+//! JSON form), else -32602 (invalid params) is fixed and called again, and
+//! any other code stops.
 
 use crate::code::{self, Category};
 use crate::error::SpecError;
-use crate::json::push_json_string;
+use crate::json::{parse_value, push_json_string, repaired_object};
 use crate::model::{Severity, ToolError};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 
@@ -79,6 +85,9 @@ fn decision(branch: Branch, code: Option<&str>, why: &'static str) -> Decision {
 /// assert_eq!((d.branch, d.wait_seconds), (Branch::WaitAndRetry, Some(30)));
 /// ```
 pub fn decide(result: &str) -> Result<Decision, SpecError> {
+    if let Some(error) = protocol_error_of(result) {
+        return Ok(on_protocol_error(&error));
+    }
     let read = read_tool_result(result, true)?;
     let text = read.text.unwrap_or_default();
     if !read.is_error {
@@ -113,6 +122,60 @@ pub fn decide(result: &str) -> Result<Decision, SpecError> {
             "no envelope: nothing says whether a retry or another input can help",
         ),
     })
+}
+
+/// A JSON-RPC error's code and its `data` as written.
+struct ProtocolErrorRead {
+    code: Option<i64>,
+    data: Option<String>,
+}
+
+/// The JSON-RPC error in `text`: an object with a numeric `code`, a
+/// `message` and no `content`, or one under `error`; `None` for anything
+/// else, which the `CallToolResult` reader then judges.
+fn protocol_error_of(text: &str) -> Option<ProtocolErrorRead> {
+    let members = repaired_object(text, |_, _| ()).ok()?;
+    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.to_string());
+    if member("content").is_some() {
+        return None;
+    }
+    if let Some(inner) = member("error") {
+        return inner
+            .trim_start()
+            .starts_with('{')
+            .then(|| protocol_error_of(&inner))
+            .flatten();
+    }
+    let code = parse_value(&member("code")?).ok()?;
+    member("message")?;
+    Some(ProtocolErrorRead {
+        code: code.as_i64(),
+        data: member("data"),
+    })
+}
+
+/// JSON-RPC's "invalid params": the call itself must change.
+const INVALID_PARAMS: i64 = -32602;
+
+fn on_protocol_error(error: &ProtocolErrorRead) -> Decision {
+    match error.data.as_deref().map(read_unwrapped) {
+        Some(Ok(Reading::ToolError(envelope))) => on_tool_error(&envelope),
+        Some(Ok(Reading::ValidationError(_))) => decision(
+            Branch::FixAndRetry,
+            Some(crate::read::VALIDATION_CODE),
+            "invalid arguments: fix the fields named",
+        ),
+        _ if error.code == Some(INVALID_PARAMS) => decision(
+            Branch::FixAndRetry,
+            None,
+            "invalid params: change the tool name or the arguments",
+        ),
+        _ => decision(
+            Branch::StopAndTell,
+            None,
+            "a protocol error: nothing says whether a retry or another call can help",
+        ),
+    }
 }
 
 fn on_tool_error(error: &ToolError) -> Decision {

@@ -11,8 +11,9 @@
 //!   and AUTH_REQUIRED addressed to the host, so the model never goes looking
 //!   for a token;
 //! - [`empty_result`]: a query that ran and matched nothing, as a success;
-//! - [`unknown_tool`]: a call of a tool the server does not have, answered
-//!   as a result the model reads, listing the tools it may call instead;
+//! - [`unknown_tool_answer`]: a call of a tool the server does not have,
+//!   answered as the specification says (a JSON-RPC -32602 naming the tools
+//!   it may call instead) or, as an option, as a result the model reads;
 //! - [`user_error`]: a framework's own error for the model (FastMCP's
 //!   `ToolError`, `UserError`) as a TOOL_ERROR envelope stating its text.
 //!
@@ -48,7 +49,7 @@ pub use access::{access_error, access_error_json, AccessKind};
 pub use empty::{empty_result, empty_result_json, EmptyResult};
 pub use exception::{exception_error, exception_result, exception_result_json, fresh_correlation_id, ExceptionReport};
 pub use excerpt::{excerpt, MAX_EXCERPT_CHARS};
-pub use unknown_tool::{unknown_tool, unknown_tool_json};
+pub use unknown_tool::{unknown_tool, unknown_tool_answer, unknown_tool_json, unknown_tool_message, UnknownToolAnswer};
 pub use upstream::{
     upstream_error, upstream_error_json, UpstreamFailure, UpstreamLog, UpstreamReport, EXCERPT_DETAIL,
     UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,

@@ -1,18 +1,21 @@
-//! A call of a tool the server does not have. The MCP specification lets a
-//! server answer it as a JSON-RPC error (-32602), but a model never reads a
-//! protocol error: its client turns it into SDK-specific text, or into
-//! nothing. So every integration answers it as a tool result the model
-//! does read, `isError: true`, with an UNKNOWN_ACTION envelope listing the
-//! tools it may call instead (the shape the open SEP-2145 proposes); the
-//! words are decided here once, for every language.
+//! A call of a tool the server does not have. The MCP specification
+//! (2025-11-25 and 2026-07-28, on `CallToolResult.isError`) says errors in
+//! finding the tool are reported as a JSON-RPC error, so that is the answer
+//! by default: -32602 whose message names the server's tools (a client that
+//! forwards protocol errors to the model gives it something to recover with)
+//! and whose `data` is the UNKNOWN_ACTION envelope's JSON form. SEP-2145's
+//! `isError: true` result carrying the envelope is an option. Both are
+//! decided here once, for every language.
 
 use serde::Deserialize;
 
 use crate::code;
+use crate::cut::{capped, Marker};
 use crate::error::SpecError;
-use crate::json::{fail, given, read_input};
+use crate::json::{fail, given, push_json_string, read_input};
+use crate::limits::Limits;
 use crate::model::ToolError;
-use crate::render::{call_tool_result, Format};
+use crate::render::{call_tool_result, protocol_error, Format, ProtocolErrorKind};
 
 /// The error for a call of `tool` on a server whose tools are `tools`, in
 /// the order the server lists them (the cap on actions counts the rest).
@@ -36,6 +39,91 @@ pub fn unknown_tool<S: AsRef<str>>(tool: &str, tools: &[S]) -> ToolError {
         .actions(tools)
 }
 
+/// How a server answers a call of a tool it does not have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnknownToolAnswer {
+    /// A JSON-RPC error -32602, as the specification says (the default).
+    #[default]
+    ProtocolError,
+    /// An `isError: true` result carrying the UNKNOWN_ACTION envelope (SEP-2145, a draft).
+    ToolResult,
+}
+
+string_enum!(UnknownToolAnswer {
+    ProtocolError = "protocol-error",
+    ToolResult = "tool-result"
+});
+
+/// The most characters of the called name a protocol error's message
+/// repeats: the name comes from the model and can be anything.
+const NAME_CHARS: usize = 100;
+
+/// The JSON-RPC error's message: the spec's own words ("Unknown tool: NAME")
+/// and the server's tools, as many as an envelope lists (the rest counted).
+///
+/// ```
+/// use mcp_envelope::recovery::unknown_tool_message;
+/// assert_eq!(
+///     unknown_tool_message("refund_orders", &["list_invoices", "get_invoice"]),
+///     "Unknown tool: refund_orders. This server's tools: list_invoices, get_invoice."
+/// );
+/// assert_eq!(unknown_tool_message("x", &[] as &[&str]), "Unknown tool: x. This server lists no tools.");
+/// ```
+pub fn unknown_tool_message<S: AsRef<str>>(tool: &str, tools: &[S]) -> String {
+    let name = capped(tool, NAME_CHARS, Marker::English);
+    if tools.is_empty() {
+        return format!("Unknown tool: {name}. This server lists no tools.");
+    }
+    let shown = Limits::DEFAULT.actions;
+    let names: Vec<_> = tools
+        .iter()
+        .take(shown)
+        .map(|t| capped(t.as_ref(), NAME_CHARS, Marker::English))
+        .collect();
+    let more = match tools.len().saturating_sub(shown) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    format!("Unknown tool: {name}. This server's tools: {}{more}.", names.join(", "))
+}
+
+/// The answer to a call of `tool` on a server whose tools are `tools`:
+/// `{"error": <JSON-RPC error object>}` or `{"result": <CallToolResult>}`.
+///
+/// ```
+/// use mcp_envelope::recovery::{unknown_tool_answer, UnknownToolAnswer};
+/// use mcp_envelope::Format;
+/// let answer = unknown_tool_answer("refund", &["list_invoices"], UnknownToolAnswer::ProtocolError, Format::Xml);
+/// assert!(answer.starts_with(r#"{"error":{"code":-32602,"message":"Unknown tool: refund. This server's tools: list_invoices.","data":{"code":"UNKNOWN_ACTION""#));
+/// let result = unknown_tool_answer("refund", &["list_invoices"], UnknownToolAnswer::ToolResult, Format::Text);
+/// assert!(result.starts_with(r#"{"result":{"content":[{"type":"text","text":"error_code: UNKNOWN_ACTION"#));
+/// ```
+pub fn unknown_tool_answer<S: AsRef<str>>(
+    tool: &str,
+    tools: &[S],
+    answer: UnknownToolAnswer,
+    format: Format,
+) -> String {
+    let error = unknown_tool(tool, tools);
+    let (key, body) = match answer {
+        UnknownToolAnswer::ProtocolError => (
+            "error",
+            protocol_error(
+                ProtocolErrorKind::InvalidParams,
+                &unknown_tool_message(tool, tools),
+                Some(&error),
+            ),
+        ),
+        UnknownToolAnswer::ToolResult => ("result", call_tool_result(&error, format)),
+    };
+    let mut out = String::from("{");
+    push_json_string(&mut out, key);
+    out.push(':');
+    out.push_str(&body);
+    out.push('}');
+    out
+}
+
 const WHAT: &str = "the unknown-tool input";
 
 /// The `unknown-tool` input as written.
@@ -47,16 +135,19 @@ struct UnknownToolInput {
     #[serde(default, deserialize_with = "given")]
     tools: Option<Vec<String>>,
     format: Option<Format>,
+    answer: Option<UnknownToolAnswer>,
 }
 
-/// `unknown-tool`: `{"tool", "tools", "format"?}` to the
-/// `CallToolResult` JSON (`isError: true`). `tools` is the server's tool
-/// names as its `tools/list` gives them; an empty list is allowed.
+/// `unknown-tool`: `{"tool", "tools", "format"?, "answer"?}` to
+/// `{"error": <JSON-RPC error>}` (`"answer": "protocol-error"`, the default)
+/// or `{"result": <CallToolResult, isError true>}` (`"answer":
+/// "tool-result"`; `format` is its envelope's form). `tools` is the server's
+/// tool names as its `tools/list` gives them; an empty list is allowed.
 ///
 /// ```
 /// use mcp_envelope::recovery::unknown_tool_json;
-/// let result = unknown_tool_json(r#"{"tool":"refund_orders","tools":["list_invoices"],"format":"text"}"#).unwrap();
-/// assert!(result.starts_with(r#"{"content":[{"type":"text","text":"error_code: UNKNOWN_ACTION\nwhat_failed: No tool named 'refund_orders' on this server."#));
+/// let answer = unknown_tool_json(r#"{"tool":"refund_orders","tools":["list_invoices"],"format":"text","answer":"tool-result"}"#).unwrap();
+/// assert!(answer.starts_with(r#"{"result":{"content":[{"type":"text","text":"error_code: UNKNOWN_ACTION\nwhat_failed: No tool named 'refund_orders' on this server."#));
 /// ```
 pub fn unknown_tool_json(text: &str) -> Result<String, SpecError> {
     let input: UnknownToolInput = read_input(text, WHAT)?;
@@ -66,6 +157,11 @@ pub fn unknown_tool_json(text: &str) -> Result<String, SpecError> {
     let Some(tools) = input.tools else {
         return fail("missing \"tools\": the names of the server's tools, as tools/list gives them");
     };
-    let error = unknown_tool(&tool, &tools);
-    Ok(call_tool_result(&error, input.format.unwrap_or(Format::Xml)))
+    let answer = input.answer.unwrap_or_default();
+    Ok(unknown_tool_answer(
+        &tool,
+        &tools,
+        answer,
+        input.format.unwrap_or(Format::Xml),
+    ))
 }
