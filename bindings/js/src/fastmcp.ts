@@ -6,9 +6,12 @@
 // the tool it is handed lists the same JSON Schema but accepts anything, and
 // its `execute` checks the arguments with the tool's own Standard Schema and
 // maps what happens. A call of a tool the server does not list never reaches
-// a tool: FastMCP answers it from its request handler with a JSON-RPC
-// -32601, so `envelopeTransport` answers it on the transport instead.
+// a tool: FastMCP answers it from each session's request handler, so
+// `envelopeFastMCP` wraps that handler in each session's MCP SDK `Server`
+// (`envelopeTransport` answers it on a transport instead).
 
+import { FastMCP, FastMCPSession } from 'fastmcp';
+import { answerUnknownTool, handlerMap, listedTools, wrapEntries } from './handler-map.js';
 import { unknownTool, userError } from './recovery.js';
 import { formatOf } from './render.js';
 import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcomeOf, resultFor } from './tool-call.js';
@@ -16,6 +19,8 @@ import type { Outcome } from './tool-call.js';
 import type {
   CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1, UnknownToolAnswerKind,
 } from './types.js';
+
+export { UnknownToolCallError } from './handler-map.js';
 
 export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
 
@@ -150,7 +155,7 @@ export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = u
     const checked = await checkArguments(parameters, args, check);
     return 'result' in checked ? checked.result : execute(checked.value as InferOutput<Params>, context);
   };
-  return {
+  const wrapped: WrappedTool<Context> = {
     ...tool,
     ...(parameters === undefined ? {} : { parameters: acceptingAnything(parameters) }),
     execute: async (args: unknown, context: Context) => {
@@ -167,7 +172,12 @@ export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = u
       return withExtras(result, raw);
     },
   };
+  enveloped.add(wrapped);
+  return wrapped;
 }
+
+/** The tools `envelopeTool` made, which `envelopeFastMCP` hands FastMCP as they are. */
+const enveloped = new WeakSet<object>();
 
 /**
  * `server.addTool(tool)` with envelopes for every failure: arguments that
@@ -187,6 +197,111 @@ export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = u
 export function addTool<Server extends ToolHost, Params extends StandardJSONSchemaV1 | undefined = undefined>(server: Server,
   tool: EnvelopeTool<Params, ContextOf<Server>, ToolOf<Server>>, options: EnvelopeToolOptions = {}): void {
   server.addTool(envelopeTool(tool as EnvelopeTool<Params, ContextOf<Server>>, options));
+}
+
+/** Options of `envelopeFastMCP`: the tool options for every tool (a tool made by `envelopeTool` or `addTool` keeps its own), and the server's. */
+export interface EnvelopeFastMCPOptions extends Omit<EnvelopeToolOptions, 'action'> {
+  /**
+   * The answer to a call of a tool the server does not list: `protocol-error`
+   * (the default), the JSON-RPC error -32602 the MCP specification asks for,
+   * naming the server's tools, the UNKNOWN_ACTION envelope in its `data`; or
+   * `tool-result`, the `isError` result holding that envelope (SEP-2145).
+   */
+  unknownTool?: UnknownToolAnswerKind;
+}
+
+/** The parts of a FastMCP server `envelopeFastMCP` wraps. */
+export interface FastMCPHost extends ToolHost {
+  addTools?(tools: any[]): void;
+}
+
+/** Each tool `envelopeFastMCP` handed a FastMCP server, with that server's options, so its sessions answer unknown tools so. */
+const toolOptions = new WeakMap<object, EnvelopeFastMCPOptions>();
+const servers = new WeakSet<object>();
+
+/**
+ * Makes every tool of a FastMCP server answer every failure with an
+ * envelope, as `addTool` does one tool, and every session answer a call of
+ * a tool the server does not list as the core says (`unknownTool`: by
+ * default the JSON-RPC -32602 naming the listed tools, where FastMCP sends
+ * -32601). Call it right after `new FastMCP(...)`: the tools added from then
+ * on (`server.addTool`, `server.addTools`) are handed to FastMCP through
+ * `envelopeTool`, and `tools/list` is what FastMCP lists for them unwrapped.
+ * Whatever the transport (`server.start(...)`, `server.connect(...)`).
+ *
+ * ```ts
+ * const server = envelopeFastMCP(new FastMCP({ name: 'billing', version: '1.0.0' }));
+ * server.addTool({ name: 'get_invoice', parameters: z.object({ id: z.string() }),
+ *   execute: async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id}` }) });
+ * ```
+ * FastMCP keeps a server's tools where no host can reach them, so tools
+ * added before the call are FastMCP's alone; a second call is refused.
+ */
+export function envelopeFastMCP<Server extends FastMCPHost>(server: Server, options: EnvelopeFastMCPOptions = {}): Server {
+  if (!(server instanceof FastMCP)) {
+    throw new TypeError('envelopeFastMCP(server) takes a FastMCP server of the fastmcp package this package resolves '
+      + '(one copy of fastmcp: check `npm ls fastmcp`)');
+  }
+  if (servers.has(server)) throw new TypeError('envelopeFastMCP(server) was already called on this server: pass every option in that one call');
+  checkOptions(options);
+  // The core's own refusal of an answer it does not know, now rather than on the first unknown tool.
+  unknownTool({ tool: 'unknown', tools: [], format: formatOf(options), answer: options.unknownTool });
+  servers.add(server);
+  hookSessions();
+  const wrap = (tool: any) => {
+    const wrapped = enveloped.has(tool) ? tool : envelopeTool(tool, options);
+    toolOptions.set(wrapped, options);
+    return wrapped;
+  };
+  const { addTool, addTools } = server;
+  server.addTool = function (this: Server, tool: any) {
+    return addTool.call(this, wrap(tool));
+  };
+  if (typeof addTools === 'function') {
+    server.addTools = function (this: Server, tools: any[]) {
+      return addTools.call(this, Array.isArray(tools) ? tools.map(wrap) : tools);
+    };
+  }
+  return server;
+}
+
+/** Marks FastMCPSession's prototype hooked, so two copies of this package hook it once. */
+const HOOKED = Symbol.for('mcp-envelope/fastmcp-sessions');
+
+/**
+ * Each FastMCP session installs its `tools/call` handler (in its own MCP
+ * SDK `Server`, `session.server`) from `setupToolHandlers(tools)`, in its
+ * constructor, before any transport is connected, and again on each change
+ * to the tool list: a session whose tools include one `envelopeFastMCP`
+ * handed FastMCP gets that handler wrapped there, before its first request.
+ */
+function hookSessions(): void {
+  const prototype = FastMCPSession.prototype as unknown as Record<string | symbol, unknown>;
+  if (prototype[HOOKED] === true) return;
+  const setup = prototype.setupToolHandlers as (this: FastMCPSession, tools: unknown[]) => unknown;
+  if (typeof setup !== 'function') {
+    throw new TypeError('envelopeFastMCP(server): this fastmcp has no FastMCPSession.setupToolHandlers (fastmcp 4.20.16 is the version tested)');
+  }
+  Object.defineProperty(prototype, HOOKED, { value: true });
+  prototype.setupToolHandlers = function (this: FastMCPSession, tools: unknown[]) {
+    const installed = setup.call(this, tools);
+    const options = Array.isArray(tools) ? tools.map((tool) => toolOptions.get(tool as object)).find((found) => found !== undefined) : undefined;
+    const handlers = handlerMap(this.server);
+    if (options !== undefined && handlers !== undefined) answerUnknownTools(handlers, options);
+    return installed;
+  };
+}
+
+/** Wraps a session's `tools/call` handler: a tool its `tools/list` does not list gets the core's answer, any other call FastMCP's. */
+function answerUnknownTools(handlers: Map<string, (request: any, extra: any) => unknown>, options: EnvelopeFastMCPOptions): void {
+  const format = formatOf(options);
+  wrapEntries(handlers, 'tools/call', (fastmcpHandler) => async (request, extra) => {
+    const name: unknown = request?.params?.name;
+    if (typeof name !== 'string') return fastmcpHandler(request, extra);
+    const tools = (await listedTools(handlers, extra)).map((tool) => tool.name);
+    if (tools.includes(name)) return fastmcpHandler(request, extra);
+    return answerUnknownTool(name, tools, { format, unknownTool: options.unknownTool });
+  });
 }
 
 /** The parts of an MCP transport (the SDK's `Transport`) `envelopeTransport` uses. */

@@ -1,19 +1,22 @@
 // mcp-envelope/fastmcp end to end: a real FastMCP server and the MCP SDK's
-// Client, connected in-process (FastMCP's `server.connect`), the transport
-// wrapped by envelopeTransport. Tools declared with Zod 4, Valibot and
+// Client, connected in-process (FastMCP's `server.connect`) or over
+// Streamable HTTP (`server.start`). Tools declared with Zod 4, Valibot and
 // ArkType; tools that return and throw envelopes, UserErrors and Errors
-// holding a secret; and what FastMCP alone answers for each.
+// holding a secret; what FastMCP alone answers for each; and each way in:
+// envelopeFastMCP (one call), addTool with envelopeTransport.
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { FastMCP, UserError } from 'fastmcp';
 import * as v from 'valibot';
 import * as z from 'zod';
-import { error, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool } from 'mcp-envelope';
-import { addTool, envelopeTool, envelopeTransport } from 'mcp-envelope/fastmcp';
+import { error, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool, userError } from 'mcp-envelope';
+import { addTool, envelopeFastMCP, envelopeTool, envelopeTransport } from 'mcp-envelope/fastmcp';
 import {
-  assertLedgerStreak, badOrder, EQUAL_SCHEMAS_XML, placeOrder, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_XML,
+  assertLedgerStreak, badOrder, EQUAL_SCHEMAS_XML, placeOrder, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_MESSAGE,
 } from './fixtures.mjs';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
@@ -138,10 +141,11 @@ describe('FastMCP with mcp-envelope/fastmcp', () => {
     assert.deepEqual(logged.map((f) => [f.correlationId, f.tool, f.error.message]), [[correlationId, 'throws_secret', `connect ECONNREFUSED ${SECRET}`]]);
   });
 
-  test('envelopeTransport: an unknown tool is UNKNOWN_ACTION naming the listed tools; an error about a listed tool passes', async () => {
-    const result = await session.call('refund_orders', { amount_cents: 300 });
-    assert.deepEqual(result, unknownTool({ tool: 'refund_orders', tools: ['zod', 'valibot', 'arktype', 'trims', 'returns_builder',
-      'throws_builder', 'throws_secret', 'proxies_envelope', 'user_error', 'user_subclass', 'user_envelope', 'unwrapped'] }));
+  test('envelopeTransport: an unknown tool is the core\'s -32602 naming the listed tools; an error about a listed tool passes', async () => {
+    const { error: expected } = unknownTool({ tool: 'refund_orders', tools: ['zod', 'valibot', 'arktype', 'trims', 'returns_builder',
+      'throws_builder', 'throws_secret', 'proxies_envelope', 'user_error', 'user_subclass', 'user_envelope', 'unwrapped'] });
+    await assert.rejects(session.call('refund_orders', { amount_cents: 300 }),
+      (e) => e.code === -32602 && e.message === `MCP error -32602: ${expected.message}` && isDeepStrictEqual(e.data, expected.data));
     // A tool not added through addTool keeps FastMCP's own check and answer.
     await assert.rejects(session.call('unwrapped', { n: 'x' }), (e) => e.code === -32602);
   });
@@ -166,9 +170,10 @@ describe('FastMCP: one channel for every outcome', () => {
     const server = newServer();
     for (const name of ['list_invoices', 'get_invoice', 'refund_order']) addTool(server, { name, execute: async () => 'ok' });
     const { call, close } = await connected(server);
-    assert.deepEqual(await call('refund_orders'), { content: [{ type: 'text', text: UNKNOWN_XML }], isError: true });
+    await assert.rejects(call('refund_orders'), { code: -32602, message: `MCP error -32602: ${UNKNOWN_MESSAGE}` });
     server.removeTool('refund_order');
-    assert.deepEqual(await call('refund_order'), unknownTool({ tool: 'refund_order', tools: ['list_invoices', 'get_invoice'] }));
+    await assert.rejects(call('refund_order'),
+      { code: -32602, message: "MCP error -32602: Unknown tool: refund_order. This server's tools: list_invoices, get_invoice." });
     addTool(server, { name: 'refund_order', execute: async () => 'refunded' });
     assert.deepEqual(await call('refund_order'), { content: [{ type: 'text', text: 'refunded' }] });
     await close();
@@ -185,15 +190,100 @@ describe('FastMCP: one channel for every outcome', () => {
     await close();
   });
 
-  test('envelopeTransport renders the UNKNOWN_ACTION envelope in its format', async () => {
+  test("envelopeTransport with unknownTool: 'tool-result': the UNKNOWN_ACTION result, in its format", async () => {
     const server = newServer();
     addTool(server, { name: 'list_invoices', execute: async () => 'ok' });
     const client = new Client({ name: 'test-client', version: '1.0.0' });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    const [fastSession] = await Promise.all([server.connect(envelopeTransport(serverTransport, { format: 'text' })), client.connect(clientTransport)]);
-    assert.deepEqual(await client.callTool({ name: 'get_invoice', arguments: {} }), unknownTool({ tool: 'get_invoice', tools: ['list_invoices'], format: 'text' }));
+    const [fastSession] = await Promise.all([server.connect(envelopeTransport(serverTransport, { format: 'text', unknownTool: 'tool-result' })),
+      client.connect(clientTransport)]);
+    assert.deepEqual(await client.callTool({ name: 'get_invoice', arguments: {} }),
+      unknownTool({ tool: 'get_invoice', tools: ['list_invoices'], format: 'text', answer: 'tool-result' }).result);
     await client.close();
     await fastSession.close();
+  });
+});
+
+// envelopeFastMCP: one call, right after new FastMCP(...), and the tools
+// added as FastMCP's own documentation adds them, over the in-memory pair
+// (server.connect) and over Streamable HTTP from server.start, where no host
+// can reach the transport.
+describe('envelopeFastMCP: one call', () => {
+  /** The same tools, added with FastMCP's own addTool and addTools. */
+  const addTools = (server, logged) => {
+    server.addTool({ name: 'crash', description: 'Always fails', execute: async () => { throw new Error(`connect ECONNREFUSED ${SECRET}`); } });
+    server.addTool({ name: 'place_order', description: 'Places an order', parameters: placeOrder.zod, execute: async ({ quantity }) => `ordered ${quantity}` });
+    server.addTools([
+      { name: 'refuse', execute: async () => toolError('NOT_FOUND', { message: 'No invoice inv_9' }) },
+      { name: 'limited', execute: async () => { throw error('RATE_LIMITED', 'Too many lookups').retryAfter(30); } },
+      { name: 'user_error', execute: async () => { throw new UserError('This URL is not allowed', { url: 'x' }); } },
+    ]);
+    return logged;
+  };
+  const NAMES = ['crash', 'place_order', 'refuse', 'limited', 'user_error'];
+
+  /** The answers of a server's session: each failure, and the list. */
+  async function assertAnswers(call, client, logged, unknownAnswer) {
+    const crash = await call('crash');
+    const { correlationId } = parseEnvelope(crash).error;
+    assert.deepEqual(crash, exceptionResult({ tool: 'crash', exception: '', correlationId }).result);
+    assert.deepEqual(logged.map((f) => [f.correlationId, f.tool, f.error.message]), [[correlationId, 'crash', `connect ECONNREFUSED ${SECRET}`]]);
+    assert.deepEqual(await call('place_order', badOrder), { content: [{ type: 'text', text: EQUAL_SCHEMAS_XML }], isError: true });
+    assert.deepEqual(await call('place_order', { email: 'a@example.com', quantity: 2, count: 1, size: 'M' }), { content: [{ type: 'text', text: 'ordered 2' }] });
+    assert.deepEqual(await call('refuse'), toolError('NOT_FOUND', { message: 'No invoice inv_9' }));
+    assert.deepEqual(await call('limited'), error('RATE_LIMITED', 'Too many lookups').retryAfter(30).build());
+    assert.deepEqual(await call('user_error'), { ...userError({ message: 'This URL is not allowed' }), structuredContent: { url: 'x' } });
+    if (unknownAnswer === 'tool-result') {
+      assert.deepEqual(await call('refund_orders'), unknownTool({ tool: 'refund_orders', tools: NAMES, answer: 'tool-result' }).result);
+    } else {
+      const { error: expected } = unknownTool({ tool: 'refund_orders', tools: NAMES });
+      assert.equal(expected.message, "Unknown tool: refund_orders. This server's tools: crash, place_order, refuse, limited, user_error.");
+      await assert.rejects(call('refund_orders'),
+        (e) => e.code === -32602 && e.message === `MCP error -32602: ${expected.message}` && isDeepStrictEqual(e.data, expected.data));
+    }
+  }
+
+  for (const unknownAnswer of [undefined, 'tool-result']) {
+    test(`over server.connect, unknownTool ${unknownAnswer ?? 'by default'}: every failure is an envelope; tools/list is FastMCP's own`, async () => {
+      const logged = [];
+      const server = envelopeFastMCP(newServer(), { logger: (f) => logged.push(f), ...(unknownAnswer ? { unknownTool: unknownAnswer } : {}) });
+      addTools(server, logged);
+      const session = await connected(server, { wrap: false });
+      const bare = newServer();
+      addTools(bare, []);
+      const bareSession = await connected(bare, { wrap: false });
+      try {
+        assert.equal(JSON.stringify(await session.client.listTools()), JSON.stringify(await bareSession.client.listTools()));
+        await assertAnswers(session.call, session.client, logged, unknownAnswer);
+      } finally {
+        await session.close();
+        await bareSession.close();
+      }
+    });
+  }
+
+  test('over Streamable HTTP from server.start: the sessions FastMCP makes itself answer the same', async () => {
+    const logged = [];
+    const server = envelopeFastMCP(new FastMCP({ name: 'billing', version: '1.0.0' }), { logger: (f) => logged.push(f) });
+    addTools(server, logged);
+    const port = 41000 + Math.floor(Math.random() * 2000);
+    await server.start({ transportType: 'httpStream', httpStream: { port, host: '127.0.0.1' } });
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      await assertAnswers((name, args = {}) => client.callTool({ name, arguments: args }), client, logged);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+
+  test('a second call and a server that is not FastMCP are refused', () => {
+    const server = envelopeFastMCP(newServer());
+    assert.throws(() => envelopeFastMCP(server), { name: 'TypeError',
+      message: 'envelopeFastMCP(server) was already called on this server: pass every option in that one call' });
+    assert.throws(() => envelopeFastMCP({ addTool() {} }), { name: 'TypeError' });
+    assert.throws(() => envelopeFastMCP(newServer(), { unknownTool: 'isError' }), { name: 'TypeError' });
   });
 });
 
