@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // The demo billing server of demo/billing.md, as a FastMCP author writes it:
-// FastMCP for TypeScript over stdio, Zod 4 parameters, and mcp-envelope's
-// helpers for every failure, so no envelope is worded here.
+// FastMCP for TypeScript over stdio, its own addTool, Zod 4 parameters, one
+// line of mcp-envelope (envelopeFastMCP) and its helpers for every failure,
+// so no envelope is worded here.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { FastMCP } from 'fastmcp';
 import * as z from 'zod';
 import {
   emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, toolError, upstreamError, withIdempotency,
 } from 'mcp-envelope';
-import { addTool, envelopeTransport } from 'mcp-envelope/fastmcp';
+import { envelopeFastMCP } from 'mcp-envelope/fastmcp';
 
 const JO = 'jo@example.com';
 /** The one customer's invoices, amounts in cents, in listing order. */
@@ -46,19 +47,28 @@ function upstreamFailure(response) {
 const notFound = (invoiceId, message) =>
   error('NOT_FOUND', message).actions('list_invoices').detail('invoiceId', invoiceId);
 
+// An unknown tool gets the JSON-RPC -32602 the MCP specification asks for
+// (protocol-error, the default), or SEP-2145's isError result with
+// BILLING_UNKNOWN_TOOL=tool-result.
+const unknownTool = process.env.BILLING_UNKNOWN_TOOL ?? 'protocol-error';
+if (!['protocol-error', 'tool-result'].includes(unknownTool)) {
+  console.error(`BILLING_UNKNOWN_TOOL is ${JSON.stringify(unknownTool)}: expected protocol-error or tool-result`);
+  process.exit(1);
+}
+
 // connect() sets a session up as FastMCP sets up an HTTP one, pinging the
 // client every 5 s; a stdio client needs no pings (and they would keep the
-// process alive after the client leaves).
-const server = new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } });
-// One stdio client, so one repeat ledger for the whole process.
-const options = { ledger: new Ledger(2) };
+// process alive after the client leaves). One stdio client, so one repeat
+// ledger for the whole process.
+const server = envelopeFastMCP(new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } }),
+  { ledger: new Ledger(2), unknownTool });
 // One store for the process: a refund's key makes its retry safe.
 const idempotency = new Idempotency();
 
 const email = z.email();
 const invoiceId = z.string().regex(/^inv_[a-z0-9]+$/);
 
-addTool(server, {
+server.addTool({
   name: 'get_invoice',
   description: 'Get one invoice of a customer.',
   parameters: z.object({ customer: email, invoice_id: invoiceId }),
@@ -85,9 +95,9 @@ addTool(server, {
     }
     return text(line(id, invoice));
   },
-}, options);
+});
 
-addTool(server, {
+server.addTool({
   name: 'list_invoices',
   description: "List a customer's invoices.",
   parameters: z.object({ customer: email, status: z.enum(['open', 'paid']).optional() }),
@@ -108,9 +118,9 @@ addTool(server, {
     const lines = [...invoices].filter(([, inv]) => inv.customer === customer && (status === undefined || inv.status === status));
     return text(lines.map(([id, inv]) => line(id, inv)).join('\n'));
   },
-}, options);
+});
 
-addTool(server, {
+server.addTool({
   name: 'refund_order',
   description: 'Refund part or all of an invoice.',
   parameters: z.object({
@@ -135,8 +145,6 @@ addTool(server, {
     refunds += 1;
     return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${refunds}).`);
   }, { tool: 'refund_order', key: (args) => args.idempotency_key }),
-}, options);
+});
 
-// FastMCP answers a tool it does not list from its own request handler with a
-// JSON-RPC -32601; the transport is where the integration answers it instead.
-await server.connect(envelopeTransport(new StdioServerTransport()));
+await server.connect(new StdioServerTransport());

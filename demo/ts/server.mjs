@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // The demo billing server of demo/billing.md, as a TypeScript author writes
-// it: the MCP TypeScript SDK over stdio, Zod 4 schemas, and mcp-envelope's
-// helpers for every failure, so no envelope is worded here.
+// it: the MCP TypeScript SDK over stdio, its own registerTool, Zod 4 schemas,
+// one line of mcp-envelope (envelopeServer) and its helpers for every
+// failure, so no envelope is worded here.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import * as z from 'zod';
 import {
   emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, toolError, upstreamError, withIdempotency,
 } from 'mcp-envelope';
-import { envelopeServer, registerTool } from 'mcp-envelope/mcp';
+import { envelopeServer } from 'mcp-envelope/mcp';
 
 const JO = 'jo@example.com';
 /** The one customer's invoices, amounts in cents, in listing order. */
@@ -46,16 +47,24 @@ function upstreamFailure(response) {
 const notFound = (invoiceId, message) =>
   error('NOT_FOUND', message).actions('list_invoices').detail('invoiceId', invoiceId);
 
-const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
+// An unknown tool gets the JSON-RPC -32602 the MCP specification asks for
+// (protocol-error, the default), or SEP-2145's isError result with
+// BILLING_UNKNOWN_TOOL=tool-result.
+const unknownTool = process.env.BILLING_UNKNOWN_TOOL ?? 'protocol-error';
+if (!['protocol-error', 'tool-result'].includes(unknownTool)) {
+  console.error(`BILLING_UNKNOWN_TOOL is ${JSON.stringify(unknownTool)}: expected protocol-error or tool-result`);
+  process.exit(1);
+}
+
 // One stdio client, so one repeat ledger for the whole process.
-const options = { ledger: new Ledger(2) };
+const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { ledger: new Ledger(2), unknownTool });
 // One store for the process: a refund's key makes its retry safe.
 const idempotency = new Idempotency();
 
 const email = z.email();
 const invoiceId = z.string().regex(/^inv_[a-z0-9]+$/);
 
-registerTool(server, 'get_invoice', {
+server.registerTool('get_invoice', {
   description: 'Get one invoice of a customer.',
   inputSchema: { customer: email, invoice_id: invoiceId },
   annotations: { readOnlyHint: true },
@@ -80,9 +89,9 @@ registerTool(server, 'get_invoice', {
     return notFound(id, `No invoice ${id} for ${customer}.`);
   }
   return text(line(id, invoice));
-}, options);
+});
 
-registerTool(server, 'list_invoices', {
+server.registerTool('list_invoices', {
   description: "List a customer's invoices.",
   inputSchema: { customer: email, status: z.enum(['open', 'paid']).optional() },
   annotations: { readOnlyHint: true },
@@ -101,9 +110,9 @@ registerTool(server, 'list_invoices', {
   if (customer !== JO) return emptyResult({ what: 'invoices', query: `for ${customer}` });
   const lines = [...invoices].filter(([, inv]) => inv.customer === customer && (status === undefined || inv.status === status));
   return text(lines.map(([id, inv]) => line(id, inv)).join('\n'));
-}, options);
+});
 
-registerTool(server, 'refund_order', {
+server.registerTool('refund_order', {
   description: 'Refund part or all of an invoice.',
   inputSchema: {
     invoice_id: invoiceId,
@@ -126,6 +135,6 @@ registerTool(server, 'refund_order', {
   invoice.refundableCents -= cents;
   refunds += 1;
   return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${refunds}).`);
-}, { tool: 'refund_order', key: (args) => args.idempotency_key }), options);
+}, { tool: 'refund_order', key: (args) => args.idempotency_key }));
 
 await server.connect(new StdioServerTransport());
