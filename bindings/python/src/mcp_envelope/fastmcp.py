@@ -88,7 +88,9 @@ class ReturnedEnvelopes(Transform):
 
     async def get_tool(self, name: str, call_next: GetToolNext, *, version: VersionSpec | None = None) -> Tool | None:
         tool = await call_next(name, version=version)
-        if isinstance(tool, FunctionTool):  # other tools (mounted, proxied) return no Python value of the author's
+        # Only a function tool returns the author's Python value; a mounted server's tools run through its own
+        # middleware, a proxied tool's result is already a CallToolResult.
+        if isinstance(tool, FunctionTool):
             return tool.model_copy(update={"fn": returning_results(tool.fn)})
         return tool
 
