@@ -635,9 +635,9 @@ fn the_recovery_commands_match_every_call_vector() {
 }
 
 /// `audit` refuses what it cannot run with one line and status 2: no server
-/// command, a server that cannot start or never initializes, a bad plan.
-/// (The audit of real servers is scripts/demo's: three billing servers and
-/// the filesystem server, every answer graded.)
+/// command or URL (or both), a server that cannot start or never
+/// initializes, a bad plan. (The audit of a remote server is `remote` below;
+/// of the billing servers and the filesystem server over stdio, scripts/demo's.)
 #[test]
 fn audit_refuses_what_it_cannot_run() {
     let plan = std::env::temp_dir().join(format!("mcp-envelope-bad-plan-{}.json", std::process::id()));
@@ -648,7 +648,10 @@ fn audit_refuses_what_it_cannot_run() {
     .unwrap();
     let plan_arg = plan.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
-        (&["audit"], "mcp-envelope: the following required arguments were not provided: <COMMAND>...; see 'mcp-envelope audit --help'\n"),
+        (&["audit"], "mcp-envelope: the following required arguments were not provided: <--url <URL>|COMMAND>; see 'mcp-envelope audit --help'\n"),
+        (&["audit", "--url", "http://127.0.0.1:9/mcp", "--", "node", "server.js"], "mcp-envelope: the argument '--url <URL>' cannot be used with '[COMMAND]...'; see 'mcp-envelope audit --help'\n"),
+        (&["audit", "--header", "A: b", "--", "true"], "mcp-envelope: the argument '--header <NAME: VALUE>' cannot be used with '[COMMAND]...'; see 'mcp-envelope audit --help'\n"),
+        (&["audit", "--spec", "2025-06-18", "--", "true"], "mcp-envelope: invalid value '2025-06-18' for '--spec <REVISION>' [possible values: 2025-11-25, 2026-07-28] (a similar value exists: '2026-07-28'); see 'mcp-envelope audit --help'\n"),
         (&["audit", "--", "/nonexistent/mcp-server"], "mcp-envelope: could not start /nonexistent/mcp-server: No such file or directory (os error 2)\n"),
         (&["audit", "--plan", plan_arg, "--", "true"], "mcp-envelope: the plan: call \"x\": unknown branch \"maybe\", expected wait-and-retry, fix-and-retry, stop-and-tell or accept\n"),
         (&["audit", "--min-score", "101", "--", "true"], "mcp-envelope: invalid value '101' for '--min-score <N>': 101 is not in 0..=100; see 'mcp-envelope audit --help'\n"),
@@ -777,4 +780,146 @@ fn contract_diff_exits_2_on_bad_input() {
         format!("mcp-envelope: {lock_arg}: its sha256 does not match its tools (edited by hand?): write it again with `contract lock`\n")
     );
     std::fs::remove_file(lock).unwrap();
+}
+
+// The rmcp tests' billing server (the audit reaches only some of it), and
+// how it is served over HTTP.
+#[cfg(feature = "rmcp")]
+#[path = "rmcp_server/http.rs"]
+mod http_server;
+#[cfg(feature = "rmcp")]
+#[allow(dead_code)]
+mod rmcp_server;
+
+/// The audit of a remote server: an rmcp server over Streamable HTTP on
+/// loopback, behind a bearer token it checks, given with `--header`. The
+/// plain server answers as rmcp does; the same server in `EnvelopeServer`
+/// as the specification says, with envelopes.
+#[cfg(feature = "rmcp")]
+mod remote {
+
+    use super::cli;
+    use super::http_server::{serve, TOKEN};
+    use super::rmcp_server::Billing;
+    use mcp_envelope::rmcp::{EnvelopeServer, UnknownToolAnswer};
+
+    /// Two calls: a tool the server does not have, and one missing its argument.
+    const PLAN: &str = r#"{"calls":[
+        {"name":"unknown tool","tool":"refund_orders","expect":{"branch":"fix-and-retry"}},
+        {"name":"get_invoice: missing id","tool":"get_invoice","arguments":{},"expect":{"branch":"fix-and-retry"}}
+    ]}"#;
+
+    fn audit(url: &str, token: &str, extra: &[&str]) -> super::Run {
+        // One file per call: the tests run at once.
+        static PLANS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = PLANS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let plan = std::env::temp_dir().join(format!("mcp-envelope-remote-plan-{}-{n}.json", std::process::id()));
+        std::fs::write(&plan, PLAN).unwrap();
+        let bearer = format!("Authorization: Bearer {token}");
+        let mut args = vec![
+            "audit",
+            "--url",
+            url,
+            "--header",
+            &bearer,
+            "--no-probes",
+            "--plan",
+            plan.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let run = cli(&args, "");
+        std::fs::remove_file(plan).unwrap();
+        run
+    }
+
+    /// The report with the server's port, which differs each run, as PORT.
+    fn report(run: &super::Run, url: &str) -> (i32, String, String) {
+        (
+            run.status,
+            run.stderr.clone(),
+            run.stdout.replace(url, "http://127.0.0.1:PORT/mcp"),
+        )
+    }
+
+    const HEAD: &str = "call                     channel        isError  envelope          code              stated  leaks  bytes  branch         expected       ok   spec";
+
+    /// rmcp's own answers: `tool not found` names no tool; a missing
+    /// argument is an `isError` result, as the revision asks, but without an
+    /// envelope it leaves the model nothing but to stop.
+    #[test]
+    fn a_remote_rmcp_server_is_graded_by_the_named_revision() {
+        let served = serve(Billing::new);
+        let run = audit(&served.url, TOKEN, &[]);
+        let want = "\
+rmcp 3.11.0 (http://127.0.0.1:PORT/mcp), 5 tools, protocol 2025-11-25; graded by MCP 2025-11-25
+call                     channel        isError  envelope  code  stated  leaks  bytes  branch         expected       ok  spec
+unknown tool             jsonrpc-error  -        -         -     0/4     -      32     stop-and-tell  fix-and-retry  NO  NO
+get_invoice: missing id  result         true     -         -     0/4     -      52     stop-and-tell  fix-and-retry  NO  yes
+unknown tool: 2025-11-25's -32602 for an unknown tool, but its message names none of the server's tools: the model has nothing to recover with
+score: 4/8 points, 50%
+";
+        assert_eq!(report(&run, &served.url), (0, String::new(), want.to_owned()));
+    }
+
+    /// The same server in `EnvelopeServer`: the unknown tool as the
+    /// revision says, a -32602 naming the tools; under 2026-07-28 too, which
+    /// rmcp speaks (`server/discover`).
+    #[test]
+    fn the_enveloped_server_follows_either_revision() {
+        let served = serve(|| EnvelopeServer::new(Billing::new()));
+        for spec in ["2025-11-25", "2026-07-28"] {
+            let run = audit(&served.url, TOKEN, &["--spec", spec]);
+            let want = format!("\
+rmcp 3.11.0 (http://127.0.0.1:PORT/mcp), 5 tools, protocol {spec}; graded by MCP {spec}
+{HEAD}
+unknown tool             jsonrpc-error  -        tool_error        UNKNOWN_ACTION    4/4     -      133    fix-and-retry  fix-and-retry  yes  yes
+get_invoice: missing id  result         true     validation_error  VALIDATION_ERROR  4/4     -      243    fix-and-retry  fix-and-retry  yes  yes
+score: 8/8 points, 100%
+");
+            assert_eq!(report(&run, &served.url), (0, String::new(), want), "--spec {spec}");
+        }
+    }
+
+    /// With the tool-result option the unknown tool is SEP-2145's result:
+    /// the right branch, but not the revision's answer, and the option named.
+    #[test]
+    fn sep_2145_s_result_is_named_as_the_option_it_is() {
+        let served = serve(|| EnvelopeServer::new(Billing::new()).unknown_tool(UnknownToolAnswer::ToolResult));
+        let run = audit(&served.url, TOKEN, &[]);
+        let want = "\
+rmcp 3.11.0 (http://127.0.0.1:PORT/mcp), 5 tools, protocol 2025-11-25; graded by MCP 2025-11-25
+call                     channel  isError  envelope          code              stated  leaks  bytes  branch         expected       ok   spec
+unknown tool             result   true     tool_error        UNKNOWN_ACTION    4/4     -      453    fix-and-retry  fix-and-retry  yes  NO (SEP-2145)
+get_invoice: missing id  result   true     validation_error  VALIDATION_ERROR  4/4     -      243    fix-and-retry  fix-and-retry  yes  yes
+unknown tool: an isError UNKNOWN_ACTION result: SEP-2145's answer (the tool-result option), not 2025-11-25's JSON-RPC error -32602
+score: 7/8 points, 87%
+";
+        assert_eq!(report(&run, &served.url), (0, String::new(), want.to_owned()));
+    }
+
+    /// A wrong token: the server's 401, one line, exit status 2, and the
+    /// token in no output.
+    #[test]
+    fn a_refused_token_is_one_line_and_never_printed() {
+        let served = serve(Billing::new);
+        let run = audit(&served.url, "wrong-token-9c1", &[]);
+        let (status, stderr, stdout) = report(&run, &served.url);
+        assert_eq!((status, stdout.as_str()), (2, ""));
+        assert!(
+            stderr.starts_with(&format!("mcp-envelope: {} did not initialize: ", served.url)),
+            "{stderr}"
+        );
+        assert!(
+            !stderr.contains("wrong-token-9c1") && stderr.lines().count() == 1,
+            "{stderr}"
+        );
+        let bad = cli(
+            &["audit", "--url", &served.url, "--header", "Authorization Bearer x"],
+            "",
+        );
+        assert_eq!(
+            (bad.status, bad.stderr.as_str()),
+            (2, "mcp-envelope: --header \"Authorization\": expected 'Name: value'\n")
+        );
+    }
 }

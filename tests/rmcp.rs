@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_envelope::rmcp::EnvelopeServer;
+use mcp_envelope::rmcp::{EnvelopeServer, UnknownToolAnswer};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceError, ServiceExt};
@@ -98,9 +98,47 @@ async fn a_tool_error_propagated_with_question_mark_is_its_envelope() {
     assert_eq!(is_error, Some(true));
 }
 
+/// By default as the specification says: a JSON-RPC -32602 naming the
+/// tools, the UNKNOWN_ACTION envelope's JSON form as its `data`.
 #[tokio::test]
-async fn an_unknown_tool_is_a_result_listing_the_tools() {
+async fn an_unknown_tool_is_a_json_rpc_error_naming_the_tools() {
     let server = connect().await;
+    let error = match server.call("refund_orders", json!({})).await {
+        Err(ServiceError::McpError(error)) => error,
+        other => panic!("a JSON-RPC error, not {other:?}"),
+    };
+    assert_eq!(
+        serde_json::to_string(&error).unwrap(),
+        format!(
+            r#"{{"code":-32602,"message":"{}","data":{}}}"#,
+            rmcp_server::UNKNOWN_REFUND_ORDERS_MESSAGE,
+            UNKNOWN_REFUND_ORDERS_DATA
+        )
+    );
+    // The same bytes the core gives every language.
+    let core = mcp_envelope::recovery::unknown_tool_json(
+        r#"{"tool":"refund_orders","tools":["create_invoice","get_invoice","list_invoices","refund","void_invoice"]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        core,
+        format!(r#"{{"error":{}}}"#, serde_json::to_string(&error).unwrap())
+    );
+}
+
+/// The envelope a -32602 for `refund_orders` carries as `data`.
+const UNKNOWN_REFUND_ORDERS_DATA: &str = concat!(
+    r#"{"code":"UNKNOWN_ACTION","severity":"error","errorCategory":"validation","isRetryable":true,"#,
+    r#""reason":"No tool named 'refund_orders' on this server.","#,
+    r#""recovery":"Call one of the available tools instead, with the arguments its input schema asks for.","#,
+    r#""availableActions":["create_invoice","get_invoice","list_invoices","refund","void_invoice"]}"#
+);
+
+/// With the tool-result option, SEP-2145's answer: an `isError` result
+/// carrying the envelope, in the server's format.
+#[tokio::test]
+async fn with_the_tool_result_option_an_unknown_tool_is_a_result_listing_the_tools() {
+    let server = connect_with(EnvelopeServer::new(Billing::new()).unknown_tool(UnknownToolAnswer::ToolResult)).await;
     let (text, is_error) = server.text_of("refund_orders", json!({})).await;
     assert_eq!(text, rmcp_server::UNKNOWN_REFUND_ORDERS);
     assert_eq!(is_error, Some(true));

@@ -27,6 +27,8 @@ mod input_schema;
 mod server;
 mod tool_call_error;
 
+/// [`EnvelopeServer::unknown_tool`]'s option, the core's own type.
+pub use crate::recovery::UnknownToolAnswer;
 pub use server::{EnvelopeServer, LogLine};
 pub use tool_call_error::ToolCallError;
 

@@ -21,7 +21,7 @@ use crate::delta::ContractDelta;
 use crate::error::SpecError;
 use crate::ledger::Ledger;
 use crate::locale::Locale;
-use crate::recovery::{exception_result, fresh_correlation_id, unknown_tool};
+use crate::recovery::{exception_result, fresh_correlation_id, unknown_tool_answer, UnknownToolAnswer};
 use crate::render::Format;
 
 /// How many pages of `tools/list` are read to find a tool by name, for a
@@ -32,10 +32,14 @@ const MAX_TOOL_PAGES: usize = 100;
 pub type LogLine = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// An rmcp `ServerHandler` that answers each failed tool call with an
-/// envelope, as an `isError` result the model reads:
+/// envelope the model can act on:
 ///
-/// - a tool the inner handler does not list: UNKNOWN_ACTION naming the tools
-///   it does list (`recovery::unknown_tool`), not rmcp's JSON-RPC error;
+/// - a tool the inner handler does not list: as the MCP specification says
+///   (2025-11-25, 2026-07-28), a JSON-RPC error -32602 whose message names
+///   the tools it does list and whose `data` is the UNKNOWN_ACTION envelope,
+///   in place of rmcp's bare "tool not found"; or, with
+///   [`UnknownToolAnswer::ToolResult`], SEP-2145's `isError` result carrying
+///   the envelope (`recovery::unknown_tool_answer` decides both);
 /// - arguments that fail the tool's published input schema: a
 ///   `<validation_error>`, before the handler runs (the schema's errors,
 ///   found by the `jsonschema` crate, worded by the core);
@@ -44,25 +48,30 @@ pub type LogLine = Arc<dyn Fn(&str) + Send + Sync>;
 ///   going only to the log line (`recovery::exception_result`), by default
 ///   `tracing::error!` with target `mcp_envelope`.
 ///
-/// A successful call, a tool error the handler returned itself (such as a
+/// The other failures come back as an `isError` result. A successful call, a
+/// tool error the handler returned itself (such as a
 /// [`super::ToolCallError`]), and the request's own faults (invalid params or
 /// request, which are the client's to fix) pass through untouched.
 ///
 /// ```
-/// use mcp_envelope::rmcp::EnvelopeServer;
+/// use mcp_envelope::rmcp::{EnvelopeServer, UnknownToolAnswer};
 /// use mcp_envelope::Format;
 /// use rmcp::ServerHandler;
 ///
 /// struct Plain;
 /// impl ServerHandler for Plain {}
 ///
-/// let server = EnvelopeServer::new(Plain).format(Format::Text).log_with(|line| eprintln!("{line}"));
+/// let server = EnvelopeServer::new(Plain)
+///     .format(Format::Text)
+///     .unknown_tool(UnknownToolAnswer::ProtocolError)
+///     .log_with(|line| eprintln!("{line}"));
 /// assert_eq!(server.inner().get_info().capabilities.tools, None);
 /// ```
 pub struct EnvelopeServer<H> {
     inner: H,
     format: Format,
     locale: Locale,
+    unknown_tool: UnknownToolAnswer,
     validate_arguments: bool,
     log: LogLine,
     input_schemas: Arc<InputSchemas>,
@@ -87,6 +96,7 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             inner,
             format: Format::Xml,
             locale: Locale::En,
+            unknown_tool: UnknownToolAnswer::ProtocolError,
             validate_arguments: true,
             log: Arc::new(|line: &str| tracing::error!(target: "mcp_envelope", "{line}")),
             input_schemas: Arc::default(),
@@ -123,6 +133,15 @@ impl<H: ServerHandler> EnvelopeServer<H> {
     /// internal error); a `<validation_error>` is always XML.
     pub fn format(mut self, format: Format) -> Self {
         self.format = format;
+        self
+    }
+
+    /// How a call of a tool the inner handler does not list is answered:
+    /// [`UnknownToolAnswer::ProtocolError`] (the default, as the
+    /// specification says) or [`UnknownToolAnswer::ToolResult`] (SEP-2145's
+    /// `isError` result, its envelope in [`Self::format`]).
+    pub fn unknown_tool(mut self, answer: UnknownToolAnswer) -> Self {
+        self.unknown_tool = answer;
         self
     }
 
@@ -169,8 +188,7 @@ impl<H: ServerHandler> EnvelopeServer<H> {
                     Some(tool) => Some(tool.clone()),
                     None => {
                         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-                        let error = unknown_tool(&request.name, &names);
-                        return Ok(super::call_tool_result(&error, self.format).into());
+                        return self.unknown_tool_answer(&request.name, &names);
                     }
                 },
                 // A handler that lists no tools: whatever it answers stands.
@@ -188,6 +206,26 @@ impl<H: ServerHandler> EnvelopeServer<H> {
                 Ok(observed(ledger, &name, result, arguments.as_deref()).into())
             }
             (answer, _) => answer,
+        }
+    }
+
+    /// The core's answer to a call of `tool`, which the server does not list,
+    /// as rmcp's error or result.
+    fn unknown_tool_answer(&self, tool: &str, names: &[&str]) -> Result<CallToolResponse, ErrorData> {
+        /// What the core writes: `{"error": {..}}` or `{"result": {..}}`.
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        enum Answer {
+            Error(ErrorData),
+            Result(CallToolResult),
+        }
+        let json = unknown_tool_answer(tool, names, self.unknown_tool, self.format);
+        match serde_json::from_str(&json) {
+            Ok(Answer::Error(error)) => Err(error),
+            Ok(Answer::Result(result)) => Ok(result.into()),
+            // Not reached: the core writes what rmcp reads. Were it refused,
+            // the client still hears the call was of no tool.
+            Err(_) => Err(ErrorData::invalid_params(format!("Unknown tool: {tool}"), None)),
         }
     }
 
@@ -298,6 +336,7 @@ impl<H: Clone> Clone for EnvelopeServer<H> {
             inner: self.inner.clone(),
             format: self.format,
             locale: self.locale,
+            unknown_tool: self.unknown_tool,
             validate_arguments: self.validate_arguments,
             log: Arc::clone(&self.log),
             input_schemas: Arc::clone(&self.input_schemas),
@@ -314,6 +353,7 @@ impl<H: fmt::Debug> fmt::Debug for EnvelopeServer<H> {
             .field("inner", &self.inner)
             .field("format", &self.format)
             .field("locale", &self.locale)
+            .field("unknown_tool", &self.unknown_tool)
             .field("validate_arguments", &self.validate_arguments)
             .field("ledger", &self.ledger.is_some())
             .field("lockfile", &self.contract.is_some())

@@ -61,7 +61,12 @@ struct InvoiceLine {
     quantity: u32,
 }
 
-/// What a call of `refund_orders` (no such tool) gets from the wrapped server.
+/// The JSON-RPC error's message for a call of `refund_orders` (no such tool)
+/// on the wrapped server, by default.
+pub const UNKNOWN_REFUND_ORDERS_MESSAGE: &str =
+    "Unknown tool: refund_orders. This server's tools: create_invoice, get_invoice, list_invoices, refund, void_invoice.";
+
+/// The same call's `isError` result's text, with the tool-result option.
 pub const UNKNOWN_REFUND_ORDERS: &str = "\
 <tool_error code=\"UNKNOWN_ACTION\" severity=\"error\">
   <message>No tool named 'refund_orders' on this server.</message>

@@ -12,7 +12,7 @@ use mcp_envelope::backoff::{backoff, Request, Step, DEFAULT_BASE_MS, DEFAULT_MAX
 use mcp_envelope::idempotency::{Begin, Idempotency};
 use mcp_envelope::partial::partial_result_json;
 use mcp_envelope::recovery::{access_error, empty_result, upstream_error, AccessKind, EmptyResult, UpstreamFailure};
-use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer};
+use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer, UnknownToolAnswer};
 use mcp_envelope::{code, Category, Format, Ledger, Locale, Severity, ToolError};
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ServerCapabilities, ServerConfig};
@@ -336,15 +336,40 @@ impl ServerHandler for Billing {
     }
 }
 
+/// How an unknown tool is answered: `BILLING_UNKNOWN_TOOL` is `protocol-error`
+/// (the default, as the specification says) or `tool-result` (SEP-2145's
+/// result), as the demo's other servers read it.
+fn unknown_tool_answer() -> Result<UnknownToolAnswer, String> {
+    match std::env::var("BILLING_UNKNOWN_TOOL").as_deref() {
+        Err(_) | Ok("protocol-error") => Ok(UnknownToolAnswer::ProtocolError),
+        Ok("tool-result") => Ok(UnknownToolAnswer::ToolResult),
+        Ok(other) => Err(format!(
+            "BILLING_UNKNOWN_TOOL is {other:?}: expected protocol-error or tool-result"
+        )),
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
-async fn main() {
+async fn main() -> std::process::ExitCode {
+    let answer = match unknown_tool_answer() {
+        Ok(answer) => answer,
+        Err(why) => {
+            eprintln!("billing: {why}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
     let server = EnvelopeServer::new(Billing::new())
         .ledger(Ledger::new(2))
+        .unknown_tool(answer)
         .log_with(|line| eprintln!("{line}"));
     match server.serve(rmcp::transport::stdio()).await {
         Ok(running) => {
             let _ = running.waiting().await;
+            std::process::ExitCode::SUCCESS
         }
-        Err(e) => eprintln!("billing: the server did not start: {e}"),
+        Err(e) => {
+            eprintln!("billing: the server did not start: {e}");
+            std::process::ExitCode::FAILURE
+        }
     }
 }
