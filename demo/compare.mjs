@@ -4,14 +4,25 @@
 // person, what each answer was, whether the servers agree byte for byte, and
 // what a rule-based client does with it; exits 1 when the servers disagree,
 // a secret or stack trace reaches the model, a branch is wrong, or a
-// <tool_error> is longer than its cap. Every reading, rendering and decision
-// is the mcp-envelope package's (the core's), installed as demo/ts has it.
+// <tool_error> is longer than its cap, or an answer is not the one the MCP
+// revision the audit graded by asks for. Every reading, rendering and
+// decision is the mcp-envelope package's (the core's), installed as demo/ts
+// has it.
+//
+// Each server answers an unknown tool as the specification says by default
+// (a JSON-RPC error, compared across the servers like any answer); it is then
+// started once more with BILLING_UNKNOWN_TOOL=tool-result and audited on that
+// one call (`mcp-envelope audit`, the command its report names), to compare
+// SEP-2145's result, the option, too.
 //
 //   node demo/compare.mjs --plan demo/plan.json typescript=TS.json python=PY.json [rust=RS.json]
-//        [--third-party filesystem=FS.json --third-party-plan demo/filesystem/plan.json]
-import { readFileSync } from 'node:fs';
+//        [--third-party filesystem=FS.json --third-party-plan demo/filesystem/plan.json] [--cli PATH]
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // The package as the TypeScript server gets it (demo/ts/node_modules).
 const requireFromTs = createRequire(new URL('./ts/package.json', import.meta.url));
@@ -29,9 +40,11 @@ const servers = [];
 let planFile;
 let thirdParty;
 let thirdPartyPlanFile;
+let cli = fileURLToPath(new URL('../target/debug/mcp-envelope', import.meta.url));
 for (let i = 0; i < args.length; i += 1) {
   const arg = args[i];
   if (arg === '--plan') planFile = args[++i];
+  else if (arg === '--cli') cli = args[++i];
   else if (arg === '--third-party-plan') thirdPartyPlanFile = args[++i];
   else if (arg === '--third-party') thirdParty = named(args[++i]);
   else servers.push(named(arg));
@@ -78,8 +91,22 @@ function masked(row) {
   return typeof id === 'string' && id !== '' ? row.text.replaceAll(id, '<correlation-id>') : row.text;
 }
 
-/** What must be the same in every language: the channel, isError and the masked text. */
-const answer = (row) => JSON.stringify([row.channel, row.isError, masked(row)]);
+/** What must be the same in every language: the channel, isError, the masked text and a JSON-RPC error whole. */
+const answer = (row) => JSON.stringify([row.channel, row.isError, masked(row), row.error ?? null]);
+
+/** `yes`, `NO`, or `NO (the option it is)`: whether the answer is the one the graded revision asks for. */
+const follows = (row) => (row.spec.follows ? 'yes' : row.spec.option ? `NO (${row.spec.option})` : 'NO');
+
+/** The branch the package's decide takes on an answer: a result, or a JSON-RPC error object. */
+function decided(row, text) {
+  if (row.channel === 'result') return decide({ content: [{ type: 'text', text }], isError: row.isError === true }).branch;
+  if (row.channel !== 'jsonrpc-error') return 'stop-and-tell';
+  try {
+    return decide(row.error).branch;
+  } catch {
+    return 'stop-and-tell';
+  }
+}
 
 const failures = [];
 const bold = (s) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
@@ -108,7 +135,7 @@ function compareRows(title, rowsOf) {
     const missing = servers.filter((s, i) => each[i] === undefined).map((s) => s.name);
     if (missing.length > 0) {
       failures.push(`${title} "${row.name}": no such call in ${missing.join(', ')}`);
-      lines.push([row.name, '-', '-', `NO (not made by ${missing.join(', ')})`, '-', row.expected.branch, '-']);
+      lines.push([row.name, '-', '-', `NO (not made by ${missing.join(', ')})`, '-', row.expected.branch, '-', '-']);
       continue;
     }
     const same = new Set(each.map(answer)).size === 1;
@@ -120,6 +147,10 @@ function compareRows(title, rowsOf) {
     }
     const wrong = servers.filter((s, i) => !each[i].right).map((s) => s.name);
     if (wrong.length > 0) failures.push(`${title} "${row.name}": branch wrong for ${wrong.join(', ')}`);
+    const departing = servers.filter((s, i) => !each[i].spec.follows).map((s) => s.name);
+    if (departing.length > 0) {
+      failures.push(`${title} "${row.name}": not MCP ${each[0].spec.revision ?? ''}'s answer in ${departing.join(', ')}: ${each.find((r) => !r.spec.follows).spec.why}`);
+    }
     for (const [i, r] of each.entries()) {
       if (r.leaks.length > 0) failures.push(`${title} "${row.name}": ${servers[i].name} leaks ${r.leaks.join(', ')}`);
     }
@@ -131,9 +162,10 @@ function compareRows(title, rowsOf) {
       one(each.map((r) => r.branch)),
       row.expected.branch + (row.expected.code ? ` ${row.expected.code}` : ''),
       wrong.length === 0 ? 'yes' : `NO (${wrong.join(', ')})`,
+      one(each.map(follows)),
     ]);
   }
-  table(['call', 'code', 'isError', 'identical', 'branch', 'expected', 'right'], lines);
+  table(['call', 'code', 'isError', 'identical', 'branch', 'expected', 'right', 'spec'], lines);
   console.log(`${identical} of ${first.length} answers identical in ${servers.map((s) => s.name).join(', ')} (correlation ids masked)`);
   for (const { row, each } of differing) {
     console.log(`\n  "${row.name}" differs:`);
@@ -145,11 +177,17 @@ function compareRows(title, rowsOf) {
 }
 
 const names = servers.map((s) => s.name).join(', ');
+const revision = servers[0].report.spec;
+for (const s of servers) {
+  if (s.report.spec !== revision) usage(`${s.name} was graded by MCP ${s.report.spec}, ${servers[0].name} by ${revision}`);
+  for (const row of s.report.calls) row.spec.revision = s.report.spec;
+}
 console.log(bold(`The billing server of demo/billing.md in ${servers.length} languages: ${names}`));
+console.log(`Each answer graded by MCP ${revision} (the spec column: whether it is the answer that revision asks for).`);
 console.log('Correlation ids are random per call: every text is compared with its correlation id replaced by <correlation-id>.');
 for (const s of servers) {
   const { server, tools, score } = s.report;
-  console.log(`  ${s.name}: ${server.name} ${server.version}, ${tools} tools, audit score ${score.points}/${score.max} (${score.percent}%) [${s.report.command.join(' ')}]`);
+  console.log(`  ${s.name}: ${server.name} ${server.version}, protocol ${server.protocolVersion}, ${tools} tools, audit score ${score.points}/${score.max} (${score.percent}%) [${s.report.command.join(' ')}]`);
 }
 for (const s of servers) Object.assign(s, split(s.report, planFile));
 
@@ -179,10 +217,9 @@ for (const s of servers) {
       const { category: _category, retryable: _retryable, ...seed } = r.error;
       plainText = render(seed);
     }
-    const result = (text) => ({ content: [{ type: 'text', text }], isError: row.isError === true });
-    const oursBranch = row.channel === 'result' ? decide(result(row.text)).branch : 'stop-and-tell';
+    const oursBranch = decided(row, row.text);
     if (oursBranch !== row.branch) failures.push(`${s.name} "${row.name}": the package decides ${oursBranch}, the audit ${row.branch}`);
-    const plainBranch = row.channel === 'result' ? decide(result(plainText)).branch : 'stop-and-tell';
+    const plainBranch = decided(row, plainText);
     if (right(oursBranch, row.code ?? undefined, row.expected)) ours += 1;
     if (right(plainBranch, row.code ?? undefined, row.expected)) plain += 1;
     if (plainBranch !== oursBranch) changed.push([row.name, row.code ?? '-', oursBranch, plainBranch, row.expected.branch]);
@@ -191,6 +228,45 @@ for (const s of servers) {
   if (s === servers[0] && changed.length > 0) {
     console.log(`  where the plain form leads elsewhere (${s.name}'s rows):`);
     table(['    call', 'code', 'ours', 'plain', 'expected'], changed.map(([n, ...rest]) => [`    ${n}`, ...rest]));
+  }
+}
+
+// The option: each server started again with BILLING_UNKNOWN_TOOL=tool-result,
+// audited on the unknown-tool call alone (all at once, to keep it short).
+const probe = servers[0].probes.find((r) => r.name === 'unknown tool');
+if (probe !== undefined) {
+  console.log(`\n${bold('The unknown tool under the option: BILLING_UNKNOWN_TOOL=tool-result (SEP-2145\'s isError result)')}`);
+  const scratch = mkdtempSync(join(tmpdir(), 'mcp-envelope-compare-'));
+  const optionPlan = join(scratch, 'unknown-tool.json');
+  writeFileSync(optionPlan, JSON.stringify({ calls: [{ name: 'unknown tool', tool: probe.tool, arguments: probe.arguments, expect: { branch: 'fix-and-retry' } }] }));
+  const audited = await Promise.all(servers.map((s) => new Promise((resolve) => {
+    const args = ['audit', '--json', '--spec', revision, '--no-probes', '--plan', optionPlan, '--', ...s.report.command];
+    execFile(cli, args, { env: { ...process.env, BILLING_UNKNOWN_TOOL: 'tool-result' }, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
+      try {
+        resolve({ server: s, row: JSON.parse(stdout).calls[0] });
+      } catch {
+        resolve({ server: s, failure: (stderr || error?.message || 'no report').trim() });
+      }
+    });
+  })));
+  rmSync(scratch, { recursive: true, force: true });
+  const got = audited.filter((a) => a.row !== undefined);
+  for (const a of audited.filter((x) => x.row === undefined)) failures.push(`option "unknown tool": ${a.server.name} was not audited: ${a.failure}`);
+  for (const { server, row } of got) {
+    if (!row.right) failures.push(`option "unknown tool": branch wrong for ${server.name} (${row.branch})`);
+    if (row.spec.option !== 'SEP-2145') failures.push(`option "unknown tool": ${server.name} did not answer with SEP-2145's result: ${row.text.slice(0, 80)}`);
+  }
+  if (got.length > 0) {
+    const odd = got.filter((a) => answer(a.row) !== answer(got[0].row)).map((a) => a.server.name);
+    if (odd.length > 0) failures.push(`option "unknown tool": the answers differ (${odd.join(', ')} against ${got[0].server.name})`);
+    const each = (f) => (new Set(got.map((a) => f(a.row))).size === 1 ? String(f(got[0].row)) : got.map((a) => `${a.server.name}: ${f(a.row)}`).join(' / '));
+    table(['call', 'channel', 'code', 'isError', 'identical', 'branch', 'right', 'spec'], [[
+      'unknown tool', each((r) => r.channel), each((r) => r.code ?? '-'), each((r) => r.isError ?? '-'),
+      odd.length === 0 ? 'yes' : `NO (${odd.join(', ')})`, each((r) => r.branch), got.every((a) => a.row.right) ? 'yes' : 'NO', each(follows),
+    ]]);
+    console.log(`${got.length - odd.length} of ${servers.length} answers identical; the default answer (above, "unknown tool") is ${follows(probe) === 'yes' ? `MCP ${revision}'s` : 'NOT the revision\'s'}:`);
+    console.log(`  default: ${probe.text}`);
+    console.log(`  option:  ${got[0].row.text.split('\n')[0]} …`);
   }
 }
 
@@ -225,12 +301,12 @@ if (thirdParty !== undefined) {
     const flat = text.replace(/\n/g, '\\n');
     return chars(flat) > 70 ? `${[...flat].slice(0, 69).join('')}…` : flat;
   };
-  const line = (r) => [r.name, r.channel, r.isError ?? '-', r.envelope ?? '-', r.branch, r.expected.branch, r.right ? 'yes' : 'NO', short(r.text)];
-  const head = ['call', 'channel', 'isError', 'envelope', 'branch', 'expected', 'right', 'what the model reads'];
+  const line = (r) => [r.name, r.channel, r.isError ?? '-', r.envelope ?? '-', r.branch, r.expected.branch, r.right ? 'yes' : 'NO', follows(r), short(r.text)];
+  const head = ['call', 'channel', 'isError', 'envelope', 'branch', 'expected', 'right', 'spec', 'what the model reads'];
   // Its probes mostly fail alike: one row for each way they were answered.
   const groups = new Map();
   for (const r of rows.probes) {
-    const key = JSON.stringify([r.channel, r.isError, r.envelope, r.branch, r.expected.branch, r.right,
+    const key = JSON.stringify([r.channel, r.isError, r.envelope, r.branch, r.expected.branch, r.right, follows(r),
       r.text.replaceAll(r.tool, 'TOOL').slice(0, 60)]);
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(r);
@@ -250,4 +326,4 @@ if (failures.length > 0) {
   for (const f of failures) console.log(`  - ${f}`);
   process.exit(1);
 }
-console.log(bold(`OK: ${names} answer every call alike, with the right branch, no leak, within the caps.`));
+console.log(bold(`OK: ${names} answer every call alike, as MCP ${revision} asks, with the right branch, no leak, within the caps.`));
