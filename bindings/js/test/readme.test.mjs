@@ -70,11 +70,18 @@ for (const { title, code } of servers) {
     try {
       const sent = [];
       for (const { tool, args } of answers) {
-        const result = await client.callTool({ name: tool, arguments: args });
-        // The correlation id is fresh per call: the README's stands for it.
-        sent.push({ tool, args, text: result.content.map((c) => c.text).join('\n').replace(/err_[0-9a-f]{12}/g, 'err_5f0c1c6e6d1a'), isError: result.isError === true });
+        try {
+          const result = await client.callTool({ name: tool, arguments: args });
+          // The correlation id is fresh per call: the README's stands for it.
+          sent.push({ tool, args, text: result.content.map((c) => c.text).join('\n').replace(/err_[0-9a-f]{12}/g, 'err_5f0c1c6e6d1a'),
+            isError: result.isError === true });
+        } catch (error) {
+          // A JSON-RPC error, as the client got it (SDK 1.x's McpError prefixes the message with its code).
+          const message = error.message.replace(`MCP error ${error.code}: `, '');
+          sent.push({ tool, args, text: `JSON-RPC error ${error.code}: ${message}\ndata: ${JSON.stringify(error.data)}`, isError: 'error' });
+        }
       }
-      assert.deepEqual(sent, answers.map((a, i) => ({ ...a, isError: i < 4 })));
+      assert.deepEqual(sent, answers.map((a, i) => ({ ...a, isError: i === 2 ? 'error' : i < 4 })));
       assert.ok(logged.includes('db password rejected'), `the exception reaches the log: ${logged}`);
     } finally {
       await client.close();

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { EnvelopeError, error, parseEnvelope, throwIfError, toolError } from 'mcp-envelope';
-import { registerTool, withEnvelope } from 'mcp-envelope/mcp';
+import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 
 const server = new McpServer({ name: 'billing', version: '1.0.0' });
 server.registerTool('get', { inputSchema: { id: z.string() } },
@@ -65,3 +65,11 @@ toolError('X', { message: 'm', locale: 'pt_BR' });
 accessError({ kind: 'unauthorized' });
 // @ts-expect-error toolFailure is true or { now }, in milliseconds
 error('X', 'm').correlationId('c').toolFailure('now');
+
+// One line on a server with declared capabilities, before or after its tools; the SDK's own registerTool and tool.
+const whole = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }, { capabilities: { tools: {} } }),
+  { unknownTool: 'tool-result', format: 'json', ledger: new Ledger() });
+whole.registerTool('get', { inputSchema: { id: z.string() } }, async ({ id }) => toolError('NOT_FOUND', { message: id.toUpperCase() }));
+whole.tool('list', async () => ({ content: [] }));
+// @ts-expect-error the unknown-tool answer is 'protocol-error' or 'tool-result'
+envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { unknownTool: 'isError' });
