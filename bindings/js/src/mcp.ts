@@ -158,7 +158,6 @@ interface ServerState {
 
 const states = new WeakMap<object, ServerState>();
 
-
 /** The SDK's private fields this module relies on (the same names in 1.32 and 2.4). */
 interface SdkServer {
   server: unknown;
@@ -258,9 +257,11 @@ function toolsCall(sdk: SdkServer, state: ServerState, handlers: Map<string, Req
   };
 }
 
-/** The options a tool's call is answered with: its own (`withEnvelope`), else the server's. */
+/** The options a tool's call is answered with: its own (`withEnvelope`), else the server's as they are now. */
 function toolOptions(tool: RegisteredTool, state: ServerState): EnvelopeToolOptions {
-  return (tool.handler as Callback | undefined)?.[ENVELOPED]?.options ?? state.options;
+  const own = (tool.handler as Callback | undefined)?.[ENVELOPED];
+  // A wrapper `envelopeServer` made (it names the callback it wraps) applies the server's options.
+  return own !== undefined && own.original === undefined ? own.options : state.options;
 }
 
 /**
