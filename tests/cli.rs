@@ -651,6 +651,7 @@ fn audit_refuses_what_it_cannot_run() {
         (&["audit"], "mcp-envelope: the following required arguments were not provided: <--url <URL>|COMMAND>; see 'mcp-envelope audit --help'\n"),
         (&["audit", "--url", "http://127.0.0.1:9/mcp", "--", "node", "server.js"], "mcp-envelope: the argument '--url <URL>' cannot be used with '[COMMAND]...'; see 'mcp-envelope audit --help'\n"),
         (&["audit", "--header", "A: b", "--", "true"], "mcp-envelope: the argument '--header <NAME: VALUE>' cannot be used with '[COMMAND]...'; see 'mcp-envelope audit --help'\n"),
+        (&["audit", "--url", "127.0.0.1:8000/mcp"], "mcp-envelope: --url \"127.0.0.1:8000/mcp\": expected an http:// or https:// URL\n"),
         (&["audit", "--spec", "2025-06-18", "--", "true"], "mcp-envelope: invalid value '2025-06-18' for '--spec <REVISION>' [possible values: 2025-11-25, 2026-07-28] (a similar value exists: '2026-07-28'); see 'mcp-envelope audit --help'\n"),
         (&["audit", "--", "/nonexistent/mcp-server"], "mcp-envelope: could not start /nonexistent/mcp-server: No such file or directory (os error 2)\n"),
         (&["audit", "--plan", plan_arg, "--", "true"], "mcp-envelope: the plan: call \"x\": unknown branch \"maybe\", expected wait-and-retry, fix-and-retry, stop-and-tell or accept\n"),
@@ -878,6 +879,31 @@ score: 8/8 points, 100%
 ");
             assert_eq!(report(&run, &served.url), (0, String::new(), want), "--spec {spec}");
         }
+        // The JSON report: the URL, the revision, the JSON-RPC error whole; never the token.
+        let run = audit(&served.url, TOKEN, &["--json"]);
+        assert!(!run.stdout.contains(TOKEN));
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert_eq!(
+            (&report["url"], &report["spec"], &report["server"]["protocolVersion"]),
+            (
+                &serde_json::json!(served.url),
+                &serde_json::json!("2025-11-25"),
+                &serde_json::json!("2025-11-25")
+            )
+        );
+        let unknown = &report["calls"][0];
+        assert_eq!(
+            (
+                &unknown["error"]["code"],
+                &unknown["error"]["data"]["code"],
+                &unknown["spec"]
+            ),
+            (
+                &serde_json::json!(-32602),
+                &serde_json::json!("UNKNOWN_ACTION"),
+                &serde_json::json!({"follows": true, "option": null, "why": null})
+            )
+        );
     }
 
     /// With the tool-result option the unknown tool is SEP-2145's result:

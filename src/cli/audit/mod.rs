@@ -172,6 +172,9 @@ async fn connect(options: &Options) -> Result<(RunningService<RoleClient, Client
             Ok((client, program.clone()))
         }
         Server::Url(url, header_lines) => {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(format!("--url {url:?}: expected an http:// or https:// URL"));
+            }
             let headers = read_headers(header_lines)?;
             // reqwest's rustls leaves the choice of cryptography to the
             // program; installing it twice is harmless (the first stays).
