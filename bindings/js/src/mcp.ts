@@ -40,8 +40,15 @@ type Callback = ((...args: any[]) => unknown) & Marked;
  */
 const URL_ELICITATION_REQUIRED = -32042;
 
-const passesThrough = (outcome: Outcome) => 'thrown' in outcome
-  && (outcome.thrown as { code?: unknown } | null)?.code === URL_ELICITATION_REQUIRED && outcome.thrown instanceof Error;
+function passesThrough(outcome: Outcome): boolean {
+  if (!('thrown' in outcome)) return false;
+  try {
+    return outcome.thrown instanceof Error && (outcome.thrown as { code?: unknown }).code === URL_ELICITATION_REQUIRED;
+  } catch {
+    // A hostile thrown value (a Proxy, a getter that throws) is an exception like any other.
+    return false;
+  }
+}
 
 /** The result of a callback's outcome; the SDK's own URL elicitation request is rethrown for the SDK to send. */
 function callbackResult(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions): unknown {

@@ -13,8 +13,9 @@ import { describe, test } from 'node:test';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as InMemory1 } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as McpServer1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { UrlElicitationRequiredError as UrlElicitation1 } from '@modelcontextprotocol/sdk/types.js';
 import { Client as Client2 } from '@modelcontextprotocol/client';
-import { InMemoryTransport as InMemory2, McpServer as McpServer2 } from '@modelcontextprotocol/server';
+import { InMemoryTransport as InMemory2, McpServer as McpServer2, UrlElicitationRequiredError as UrlElicitation2 } from '@modelcontextprotocol/server';
 import { error, exceptionResult, parseEnvelope, toolError, unknownTool } from 'mcp-envelope';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 import { badOrder, EQUAL_SCHEMAS_XML, placeOrder } from './fixtures.mjs';
@@ -22,8 +23,8 @@ import { badOrder, EQUAL_SCHEMAS_XML, placeOrder } from './fixtures.mjs';
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
 
 const SDKS = {
-  '1.x': { McpServer: McpServer1, Client: Client1, InMemoryTransport: InMemory1 },
-  '2.x': { McpServer: McpServer2, Client: Client2, InMemoryTransport: InMemory2 },
+  '1.x': { McpServer: McpServer1, Client: Client1, InMemoryTransport: InMemory1, UrlElicitation: UrlElicitation1 },
+  '2.x': { McpServer: McpServer2, Client: Client2, InMemoryTransport: InMemory2, UrlElicitation: UrlElicitation2 },
 };
 
 /** How a tool is registered: the SDK's two ways and this package's, each given the same tool. */
@@ -179,6 +180,18 @@ describe('envelopeServer on a server', () => {
       assert.deepEqual(await call('refund_order'), unknownTool({ tool: 'refund_order', tools: ['list_invoices', 'refund'] }));
       list.remove();
       assert.deepEqual(await call('list_invoices'), unknownTool({ tool: 'list_invoices', tools: ['refund'] }));
+      await client.close();
+    });
+
+    test(`SDK ${sdk}: the SDK's URL elicitation request thrown by a tool stays the SDK's JSON-RPC error`, async () => {
+      const { McpServer, UrlElicitation } = SDKS[sdk];
+      const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { logger: () => {} });
+      const elicitation = { mode: 'url', elicitationId: 'e1', url: 'https://example.com/sign-in', message: 'Sign in first' };
+      server.registerTool('connect_bank', {}, async () => { throw new UrlElicitation([elicitation]); });
+      const { client, call } = await connect(sdk, server);
+      // As the SDK sends it without envelopeServer: 1.x's McpError puts its code in the message.
+      const message = sdk === '1.x' ? 'MCP error -32042: URL elicitation required' : 'URL elicitation required';
+      assert.deepEqual(await call('connect_bank'), { error: { code: -32042, message, data: { elicitations: [elicitation] } } });
       await client.close();
     });
 

@@ -51,7 +51,7 @@ test('the tarball holds the built package and nothing else', () => {
 });
 
 test('the package imports only its own files: Node built-ins only in the Node loader, no WASI shims, no packages', () => {
-  const js = packed.files.map((f) => f.path).filter((f) => f.endsWith('.js') && f !== 'dist/mcp.js');
+  const js = packed.files.map((f) => f.path).filter((f) => f.endsWith('.js') && f !== 'dist/fastmcp.js');
   const specifiers = /(?:^|[;\s}])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]|require\s*\(/g;
   for (const file of js) {
     const source = readFileSync(join(project, 'node_modules', 'mcp-envelope', file), 'utf8');
@@ -62,9 +62,10 @@ test('the package imports only its own files: Node built-ins only in the Node lo
       assert.ok(allowed, `${file} imports ${specifier}`);
     }
   }
-  // Only the MCP integration reaches outside the package, for Zod (an optional peer dependency).
-  const mcp = readFileSync(join(project, 'node_modules', 'mcp-envelope', 'dist', 'mcp.js'), 'utf8');
-  assert.deepEqual([...mcp.matchAll(specifiers)].map((m) => m[1]).filter((s) => !s.startsWith('.')), ['zod/v4']);
+  // Only the FastMCP integration reaches outside the package, for FastMCP itself (an optional peer dependency), whose
+  // sessions it wraps; the MCP SDK integration imports no SDK (and no Zod).
+  const fastmcp = readFileSync(join(project, 'node_modules', 'mcp-envelope', 'dist', 'fastmcp.js'), 'utf8');
+  assert.deepEqual([...fastmcp.matchAll(specifiers)].map((m) => m[1]).filter((s) => !s.startsWith('.')), ['fastmcp']);
 });
 
 test('the installed package renders the seed example', () => {
