@@ -298,7 +298,7 @@ function answerUnknownTools(handlers: Map<string, (request: any, extra: any) => 
   wrapEntries(handlers, 'tools/call', (fastmcpHandler) => async (request, extra) => {
     const name: unknown = request?.params?.name;
     if (typeof name !== 'string') return fastmcpHandler(request, extra);
-    const tools = (await listedTools(handlers, extra)).map((tool) => tool.name);
+    const tools = (await listedTools(handlers, request, extra)).map((tool) => tool.name);
     if (tools.includes(name)) return fastmcpHandler(request, extra);
     return answerUnknownTool(name, tools, { format, unknownTool: options.unknownTool });
   });

@@ -44,11 +44,19 @@ export function wrapEntries(handlers: Map<string, RequestHandler>, method: strin
   return true;
 }
 
-/** The tools the map's own `tools/list` handler lists (its first page: neither SDK nor FastMCP pages it), for a request's `extra`. */
-export async function listedTools(handlers: Map<string, RequestHandler>, extra: unknown):
+/**
+ * The tools the map's own `tools/list` handler lists (its first page: neither
+ * SDK nor FastMCP pages it), asked for the `tools/call` request `request`
+ * with its `extra`: the list request carries the call's `_meta` (where a
+ * 2026-07-28 request carries its protocol envelope).
+ */
+export async function listedTools(handlers: Map<string, RequestHandler>, request: any, extra: unknown):
   Promise<{ name: string; inputSchema?: Record<string, unknown> }[]> {
   const list = handlers.get('tools/list');
-  const listed = list === undefined ? undefined : await list({ method: 'tools/list', params: {} }, extra) as { tools?: unknown } | undefined;
+  const meta: unknown = request?.params?._meta;
+  const params = meta === undefined ? {} : { _meta: meta };
+  const listed = list === undefined ? undefined : await list({ jsonrpc: '2.0', id: request?.id, method: 'tools/list', params }, extra) as
+    { tools?: unknown } | undefined;
   return Array.isArray(listed?.tools) ? listed.tools : [];
 }
 

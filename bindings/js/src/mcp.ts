@@ -253,11 +253,11 @@ function toolsCall(sdk: SdkServer, state: ServerState, handlers: Map<string, Req
     const registered = sdk._registeredTools ?? {};
     const tool = Object.hasOwn(registered, name) ? registered[name] : undefined;
     if (tool === undefined || tool.enabled === false) {
-      const tools = (await listedTools(handlers, extra)).map((listed) => listed.name);
+      const tools = (await listedTools(handlers, request, extra)).map((listed) => listed.name);
       return answerUnknownTool(name, tools, { format: formatOf(state.options), unknownTool: state.options.unknownTool });
     }
     const options = toolOptions(tool, state);
-    const invalid = await argumentsFailure(sdk, tool, name, args, options, state, () => listedTools(handlers, extra));
+    const invalid = await argumentsFailure(sdk, tool, name, args, options, state, () => listedTools(handlers, request, extra));
     if (invalid !== undefined) return resultFor({ returned: invalid }, name, args, options);
     wrapCallback(tool, name, state);
     return sdkHandler(request, extra);

@@ -15,7 +15,9 @@ import { InMemoryTransport as InMemory1 } from '@modelcontextprotocol/sdk/inMemo
 import { McpServer as McpServer1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { UrlElicitationRequiredError as UrlElicitation1 } from '@modelcontextprotocol/sdk/types.js';
 import { Client as Client2 } from '@modelcontextprotocol/client';
-import { InMemoryTransport as InMemory2, McpServer as McpServer2, UrlElicitationRequiredError as UrlElicitation2 } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler, InMemoryTransport as InMemory2, McpServer as McpServer2, UrlElicitationRequiredError as UrlElicitation2,
+} from '@modelcontextprotocol/server';
 import { error, exceptionResult, parseEnvelope, toolError, unknownTool } from 'mcp-envelope';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 import { badOrder, EQUAL_SCHEMAS_XML, placeOrder } from './fixtures.mjs';
@@ -215,4 +217,39 @@ describe('envelopeServer on a server', () => {
       await client.close();
     });
   }
+});
+
+// SDK 2.x serving the 2026-07-28 revision (createMcpHandler, one McpServer
+// per request from a factory), where every request carries its protocol
+// envelope in _meta and results their resultType: the same answers.
+describe('envelopeServer at the 2026-07-28 revision', () => {
+  test('SDK 2.x createMcpHandler: an unknown tool, bad arguments and an exception answer as at 2025-11-25', async () => {
+    const handler = createMcpHandler(() => {
+      const server = envelopeServer(new McpServer2({ name: 'billing', version: '1.0.0' }, { capabilities: { tools: {} } }), { logger: () => {} });
+      for (const [name, config, callback] of TOOLS) server.registerTool(name, config, callback);
+      return server;
+    });
+    const META = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'test-client', version: '1.0.0' },
+    };
+    const call = async (name, args = {}) => {
+      const response = await handler.fetch(new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call', 'mcp-name': name },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: META } }),
+      }));
+      const { result, error: sent } = await response.json();
+      return sent === undefined ? { result } : { error: sent };
+    };
+    const stamped = (result) => ({ ...result, resultType: 'complete', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'billing', version: '1.0.0' } } });
+    assert.deepEqual(await call('refund_orders'), unknownTool({ tool: 'refund_orders', tools: NAMES }));
+    assert.deepEqual(await call('place_order', badOrder), { result: stamped({ content: [{ type: 'text', text: EQUAL_SCHEMAS_XML }], isError: true }) });
+    const crash = (await call('crash')).result;
+    const { correlationId } = parseEnvelope(crash).error;
+    assert.deepEqual(crash, stamped(exceptionResult({ tool: 'crash', exception: '', correlationId }).result));
+    assert.deepEqual(await call('refuse'), { result: stamped(toolError('NOT_FOUND', { message: 'No invoice inv_9' })) });
+  });
 });
