@@ -9,6 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import * as z3 from 'zod/v3';
 import {
   error, EnvelopeError, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool, validationError,
 } from 'mcp-envelope';
@@ -410,6 +411,15 @@ describe('the input schema a validation failure is worded from', () => {
     // Exactly what the listed schema gives: the schema the model read is the one the core got.
     const zodError = z.object(shape).safeParse(input, { reportInput: true }).error;
     assert.deepEqual(result, validationError('place_order', zodError, { input, inputSchema: tool.inputSchema }));
+    await client.close();
+  });
+
+  test('a Zod 3 schema (zod/v3), which SDK 1.x still takes: the same envelope, checked through its Standard Schema', async () => {
+    const server = envelopeServer(new McpServer({ name: 'shop', version: '1.0.0' }));
+    server.registerTool('place_order', { inputSchema: { email: z3.string().email(), quantity: z3.number().int(), count: z3.number().int(),
+      size: z3.enum(['S', 'M', 'L']) } }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    const client = await connected(server);
+    assert.deepEqual(await client.callTool({ name: 'place_order', arguments: input }), { content: [{ type: 'text', text: EQUAL_SCHEMAS_XML }], isError: true });
     await client.close();
   });
 
