@@ -249,7 +249,7 @@ export function envelopeFastMCP<Server extends FastMCPHost>(server: Server, opti
   servers.add(server);
   hookSessions();
   const wrap = (tool: any) => {
-    const wrapped = enveloped.has(tool) ? tool : envelopeTool(tool, options);
+    const wrapped = envelopedTool(tool, options);
     toolOptions.set(wrapped, options);
     return wrapped;
   };
@@ -263,6 +263,21 @@ export function envelopeFastMCP<Server extends FastMCPHost>(server: Server, opti
     };
   }
   return server;
+}
+
+/**
+ * The tool `envelopeFastMCP` hands FastMCP: `envelopeTool`'s, or, for
+ * `parameters` that give no JSON Schema of their own (FastMCP converts some
+ * itself, a plain Valibot schema through @valibot/to-json-schema), the same
+ * `execute` with the original `parameters`, which FastMCP then checks itself:
+ * a server that runs without the integration runs with it.
+ */
+function envelopedTool(tool: any, options: EnvelopeToolOptions): WrappedTool {
+  if (enveloped.has(tool)) return tool;
+  if (tool?.parameters === undefined || hasJsonSchema(tool.parameters)) return envelopeTool(tool, options);
+  const wrapped = { ...envelopeTool({ ...tool, parameters: undefined }, options), parameters: tool.parameters };
+  enveloped.add(wrapped);
+  return wrapped;
 }
 
 /** Marks FastMCPSession's prototype hooked, so two copies of this package hook it once. */

@@ -278,6 +278,27 @@ describe('envelopeFastMCP: one call', () => {
     }
   });
 
+  test('parameters FastMCP converts itself (a plain Valibot schema): FastMCP checks the arguments, the outcome is still an envelope', async () => {
+    const server = envelopeFastMCP(newServer(), { logger: () => {} });
+    server.addTool({ name: 'count', parameters: v.object({ n: v.number() }), execute: async ({ n }) => {
+      if (n > 1) throw new Error(SECRET);
+      return toolError('NOT_FOUND', { message: `No item ${n}` });
+    } });
+    const bare = newServer();
+    bare.addTool({ name: 'count', parameters: v.object({ n: v.number() }), execute: async () => '' });
+    const session = await connected(server, { wrap: false });
+    const bareSession = await connected(bare, { wrap: false });
+    try {
+      assert.equal(JSON.stringify(await session.client.listTools()), JSON.stringify(await bareSession.client.listTools()));
+      assert.deepEqual(await session.call('count', { n: 1 }), toolError('NOT_FOUND', { message: 'No item 1' }));
+      assert.equal(parseEnvelope(await session.call('count', { n: 2 })).code, 'INTERNAL_ERROR');
+      await assert.rejects(session.call('count', { n: 'x' }), (e) => e.code === -32602 && /parameter validation failed/.test(e.message));
+    } finally {
+      await session.close();
+      await bareSession.close();
+    }
+  });
+
   test('a second call and a server that is not FastMCP are refused', () => {
     const server = envelopeFastMCP(newServer());
     assert.throws(() => envelopeFastMCP(server), { name: 'TypeError',
