@@ -256,6 +256,9 @@ function toolsCall(sdk: SdkServer, state: ServerState, handlers: Map<string, Req
       const tools = (await listedTools(handlers, request, extra)).map((listed) => listed.name);
       return answerUnknownTool(name, tools, { format: formatOf(state.options), unknownTool: state.options.unknownTool });
     }
+    // A task tool (1.x `registerToolTask`: a handler object with `createTask`) or a task-augmented call answers with a
+    // task, not a CallToolResult: the SDK's.
+    if (typeof tool.handler !== 'function' || request?.params?.task !== undefined) return sdkHandler(request, extra);
     const options = toolOptions(tool, state);
     const invalid = await argumentsFailure(sdk, tool, name, args, options, state, () => listedTools(handlers, request, extra));
     if (invalid !== undefined) return resultFor({ returned: invalid }, name, args, options);
@@ -317,13 +320,11 @@ function elementCount(value: unknown, max: number): number {
 /**
  * Wraps the tool's callback so its outcome goes through `resultFor`, once:
  * checked on every call, since `tool.update({ callback })` replaces it. SDK
- * 1.x calls `tool.handler` (a task tool's handler, an object with
- * `createTask`, is left alone); 2.x calls `tool.executor`, made from the
+ * 1.x calls `tool.handler`; 2.x calls `tool.executor`, made from the
  * handler. A callback `withEnvelope` wrapped keeps its own options.
  */
 function wrapCallback(tool: RegisteredTool, name: string, state: ServerState): void {
-  const handler = tool.handler as Callback | undefined;
-  if (typeof handler !== 'function') return;
+  const handler = tool.handler as Callback;
   const own = handler[ENVELOPED];
   if (own !== undefined && own.original === undefined) return;
   const sdk2 = typeof tool.executor === 'function';
