@@ -56,6 +56,7 @@ function callbackResult(outcome: Outcome, tool: string, args: unknown, options: 
   return resultFor(outcome, tool, args, options);
 }
 
+/** `callback`, marked as going through `resultFor` for `tool` (and, for a wrapper `envelopeServer` made, the callback it wraps). */
 function marked<F extends (...args: any[]) => unknown>(callback: F, tool: string, options: EnvelopeToolOptions, original?: unknown): F {
   Object.defineProperty(callback, ENVELOPED, { value: { tool, options, original } });
   return callback;
