@@ -3,7 +3,7 @@
 //! types and values it accepts, its required fields, the bounding keywords
 //! (`RULES`) and the words each is told in.
 
-use serde_json::Value;
+use crate::json::Value;
 
 /// `$ref` and `allOf` hops followed from one node.
 const MAX_HOPS: usize = 32;

@@ -6,12 +6,11 @@
 //! spaces deep. The `sha256` is of the compact canonical `tools` array, so
 //! it names the contract, not its layout.
 
-use serde_json::{Map, Number, Value};
 use sha2::{Digest, Sha256};
 
 use super::Tool;
 use crate::error::SpecError;
-use crate::json::fail;
+use crate::json::{fail, Map, Number, Value};
 use crate::validation::canonical_number;
 
 /// The lockfile format this version writes and reads.
@@ -27,9 +26,8 @@ pub(super) fn canonical(value: Value) -> Value {
         }
         Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
         Value::Number(number) => {
-            let text = number.to_string();
-            let spelled = canonical_number(&text);
-            Value::Number(spelled.parse::<Number>().unwrap_or(number))
+            let spelled = canonical_number(number.as_str()).into_owned();
+            Value::Number(Number::from_json_text(spelled))
         }
         other => other,
     }
@@ -72,7 +70,7 @@ pub fn lockfile_text(tools: &[Tool]) -> String {
 
 /// For an object that is a lockfile (it has `lockfileVersion`): its stated
 /// hash, after checking the version; `None` for any other object.
-pub(super) fn check_header(object: &mut Map<String, Value>, what: &str) -> Result<Option<String>, SpecError> {
+pub(super) fn check_header(object: &mut Map, what: &str) -> Result<Option<String>, SpecError> {
     let Some(version) = object.remove("lockfileVersion") else {
         return Ok(None);
     };

@@ -16,11 +16,10 @@ mod schema;
 mod tool;
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
-use crate::json::{fail, read_input};
+use crate::json::{fail, parse_value, read_input, Map, Value};
 
 pub use lockfile::{lockfile_text, tools_sha256, LOCKFILE_VERSION};
 
@@ -30,7 +29,7 @@ pub struct Tool {
     /// The tool's `name`.
     pub name: String,
     /// Every member, `name` included: canonical (keys sorted, numbers in one spelling).
-    pub members: Map<String, Value>,
+    pub(crate) members: Map,
 }
 
 /// The tools of a `tools/list` result (`{"tools": [..]}`, a JSON-RPC response
@@ -38,12 +37,16 @@ pub struct Tool {
 /// canonical and sorted by name. `what` names the input in refusals.
 pub fn read_tools(text: &str, what: &str) -> Result<Vec<Tool>, SpecError> {
     let text = crate::json::repair_lone_surrogates(text);
-    let value: Value = serde_json::from_str(&text).map_err(|e| SpecError(format!("invalid JSON in {what}: {e}")))?;
-    tools_of(value, what)
+    let value = parse_value(&text).map_err(|e| SpecError(format!("invalid JSON in {what}: {e}")))?;
+    tools_of_value(value, what)
 }
 
-/// [`read_tools`] for a value already read.
-pub fn tools_of(value: Value, what: &str) -> Result<Vec<Tool>, SpecError> {
+/// [`read_tools`] for a value already read (numbers as that value holds them).
+pub fn tools_of(value: serde_json::Value, what: &str) -> Result<Vec<Tool>, SpecError> {
+    read_tools(&value.to_string(), what)
+}
+
+fn tools_of_value(value: Value, what: &str) -> Result<Vec<Tool>, SpecError> {
     let (list, lock_hash) = match value {
         Value::Array(list) => (list, None),
         Value::Object(mut object) => {
@@ -143,8 +146,8 @@ struct DiffInput {
 /// ```
 pub fn diff_json(text: &str) -> Result<String, SpecError> {
     let input: DiffInput = read_input(text, "the contract-diff input")?;
-    let before = tools_of(input.lock, "the lock")?;
-    let after = tools_of(input.tools, "the tool list")?;
+    let before = tools_of_value(input.lock, "the lock")?;
+    let after = tools_of_value(input.tools, "the tool list")?;
     Ok(serde_json::to_string(&diff(&before, &after)).unwrap_or_default())
 }
 

@@ -12,7 +12,7 @@
 //! by type. Both schemas are canonical (keys sorted, numbers in one
 //! spelling), so equal parts are equal values.
 
-use serde_json::{Map, Value};
+use crate::json::{Map, Value};
 
 use super::keywords::{
     branch_words, branches, has_reference, required_of, resolve, type_list, types_of, value_list, values_of,

@@ -3,7 +3,7 @@
 //! with the defaults the MCP specification gives them (a tool that says
 //! nothing may be destructive, and is neither read-only nor idempotent).
 
-use serde_json::Value;
+use crate::json::{Map, Value};
 
 use super::schema::{SchemaDiff, Side};
 use super::Tool;
@@ -50,7 +50,7 @@ pub(super) fn changes(old: &Tool, new: &Tool, out: &mut Vec<ContractDelta>) {
             out.push(d);
         }
     }
-    let empty = Value::Object(serde_json::Map::new());
+    let empty = Value::Object(Map::new());
     let schema = |t: &'_ Tool, key: &str| t.members.get(key).cloned();
     let (before, after) = (schema(old, "inputSchema"), schema(new, "inputSchema"));
     SchemaDiff::run(

@@ -15,7 +15,7 @@ use super::{parse_string, push_json_string};
 use crate::cut::{Cut, Marker};
 
 #[derive(Clone, Copy, PartialEq)]
-enum Kind {
+pub(super) enum Kind {
     Open,
     Close,
     Str,
@@ -24,14 +24,14 @@ enum Kind {
 }
 
 /// One token of a JSON text already read (so well-formed), whitespace skipped.
-struct Token<'a> {
-    kind: Kind,
-    text: &'a str,
+pub(super) struct Token<'a> {
+    pub(super) kind: Kind,
+    pub(super) text: &'a str,
 }
 
-struct Tokens<'a> {
-    raw: &'a str,
-    at: usize,
+pub(super) struct Tokens<'a> {
+    pub(super) raw: &'a str,
+    pub(super) at: usize,
 }
 
 fn is_space(b: u8) -> bool {

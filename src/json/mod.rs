@@ -19,10 +19,10 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::error::SpecError;
-pub(crate) use serde_json::Value;
-
 mod compact;
 mod input;
+mod value;
+pub(crate) use value::{Map, Number, Value};
 pub(crate) use compact::{compact, compact_within};
 pub(crate) use input::{given, raw_kind, read_input, read_list, read_member, without_position, Count, Object};
 
@@ -195,7 +195,7 @@ pub(crate) fn parse_object(text: &str) -> Result<Vec<(Cow<'_, str>, &str)>, Erro
 
 /// Reads `text` as one JSON value, whole (to serde_json's depth limit of 128).
 pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {
-    serde_json::from_str(text).map_err(Error)
+    value::read_value(text)
 }
 
 /// Reads content (arguments a model made up) as one JSON value, whole, at

@@ -1,6 +1,7 @@
 //! Helpers shared by the Rust vector runners.
 
 pub mod calls;
+pub mod json;
 pub mod vectors;
 
 /// Compares two strings; on a mismatch, says where they part, briefly (some are 1 MB).

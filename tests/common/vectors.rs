@@ -2,8 +2,7 @@
 //! `$repeat`/`$concat`, names each case `file / group / case`, and sorts the
 //! cases into their kinds. Used by the native runner and the wasmtime host.
 
-use serde::Deserialize;
-use serde_json::{Map, Value};
+use super::json::{Json, Object};
 use std::path::{Path, PathBuf};
 
 /// One case, expanded.
@@ -20,7 +19,7 @@ pub enum CaseKind {
         spec: String,
         expected: Vec<(String, String)>,
         results: Vec<(String, String)>,
-        parsed: Map<String, Value>,
+        parsed: Object,
     },
     /// The spec text is refused with exactly `error`.
     SpecError { spec: String, error: String },
@@ -123,11 +122,13 @@ pub enum ParseOutcome {
     Malformed(String),
 }
 
+/// The repository's `vectors/`: beside the library's manifest, one folder up
+/// from the other crates' (host-tests/, cli/).
 pub fn vectors_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(if env!("CARGO_PKG_NAME") == "host-tests" {
-        "../vectors"
-    } else {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(if env!("CARGO_PKG_NAME") == "mcp-envelope" {
         "vectors"
+    } else {
+        "../vectors"
     })
 }
 
@@ -147,10 +148,9 @@ pub fn load_all() -> Vec<Case> {
         // A Rust string cannot hold a lone surrogate: the file's `\ud800`
         // escapes read as U+FFFD, as the core reads them in a spec.
         let text = mcp_envelope::repair_lone_surrogates(&text);
-        // Some cases nest deeper than serde_json's default limit of 128, on purpose.
-        let mut reader = serde_json::Deserializer::from_str(&text);
-        reader.disable_recursion_limit();
-        let groups = Value::deserialize(&mut reader).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // Some cases nest deeper than serde_json's default limit of 128, on
+        // purpose: the tree is read from raw values, at any depth.
+        let groups = Json::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         for group in groups.as_array().expect("a vector file is an array of groups") {
             let group_name = group["description"].as_str().unwrap();
             for case in group["cases"].as_array().unwrap() {
@@ -166,11 +166,11 @@ pub fn load_all() -> Vec<Case> {
     cases
 }
 
-fn compact(value: &Value) -> String {
-    serde_json::to_string(value).unwrap()
+fn compact(value: &Json) -> String {
+    value.to_string()
 }
 
-fn by_format(value: &Value) -> Vec<(String, String)> {
+fn by_format(value: &Json) -> Vec<(String, String)> {
     value
         .as_object()
         .map(|m| {
@@ -181,8 +181,8 @@ fn by_format(value: &Value) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-fn idempotency_case(options: &Value, steps: &[Value]) -> CaseKind {
-    let text = |step: &Value, key: &str| step[key].as_str().unwrap().to_owned();
+fn idempotency_case(options: &Json, steps: &[Json]) -> CaseKind {
+    let text = |step: &Json, key: &str| step[key].as_str().unwrap().to_owned();
     let steps = steps
         .iter()
         .map(|step| match step.get("begin") {
@@ -191,7 +191,7 @@ fn idempotency_case(options: &Value, steps: &[Value]) -> CaseKind {
                 key: text(step, "key"),
                 arguments: compact(arguments),
                 now_ms: step["nowMs"].as_u64().unwrap(),
-                format: step.get("format").and_then(Value::as_str).unwrap_or("xml").to_owned(),
+                format: step.get("format").and_then(Json::as_str).unwrap_or("xml").to_owned(),
                 answer: compact(&step["answer"]),
             },
             None => IdempotencyStep::Finish {
@@ -214,7 +214,7 @@ fn idempotency_case(options: &Value, steps: &[Value]) -> CaseKind {
     }
 }
 
-fn kind_of(case: &Value) -> CaseKind {
+fn kind_of(case: &Json) -> CaseKind {
     if let Some(options) = case.get("idempotency") {
         return idempotency_case(
             options,
@@ -240,7 +240,7 @@ fn kind_of(case: &Value) -> CaseKind {
                         tool,
                         spec: compact(spec),
                         arguments: step.get("arguments").map(compact),
-                        format: step.get("format").and_then(Value::as_str).unwrap_or("xml").to_owned(),
+                        format: step.get("format").and_then(Json::as_str).unwrap_or("xml").to_owned(),
                         result: compact(&step["result"]),
                     },
                     None => LedgerStep::Success { tool },
@@ -254,7 +254,7 @@ fn kind_of(case: &Value) -> CaseKind {
     }
     if let Some(name) = case.get("call") {
         let outcome = match (case.get("output"), case.get("refused")) {
-            (Some(Value::String(text)), _) => Ok(text.clone()),
+            (Some(Json::String(text)), _) => Ok(text.clone()),
             (Some(output), _) => Ok(compact(output)),
             (None, Some(why)) => Err(why.as_str().unwrap().to_owned()),
             (None, None) => panic!("a call case needs output or refused"),
@@ -303,7 +303,7 @@ fn kind_of(case: &Value) -> CaseKind {
     if let Some(error) = case.get("error") {
         let spec = case
             .get("specText")
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .map(str::to_owned)
             .unwrap_or_else(|| compact(&case["spec"]));
         return CaseKind::SpecError {
@@ -335,15 +335,15 @@ fn kind_of(case: &Value) -> CaseKind {
         results: case.get("result").map(by_format).unwrap_or_default(),
         parsed: case
             .get("parsed")
-            .and_then(Value::as_object)
+            .and_then(Json::as_object)
             .cloned()
             .unwrap_or_default(),
     }
 }
 
-fn parse_outcome(case: &Value) -> ParseOutcome {
+fn parse_outcome(case: &Json) -> ParseOutcome {
     match (case.get("parsed"), case.get("malformed")) {
-        (Some(Value::Null), _) => ParseOutcome::NoEnvelope,
+        (Some(Json::Null), _) => ParseOutcome::NoEnvelope,
         (Some(spec), _) => ParseOutcome::Parsed(compact(spec)),
         (None, Some(why)) => ParseOutcome::Malformed(why.as_str().unwrap().to_owned()),
         (None, None) => panic!("a parse case needs parsed or malformed"),
@@ -352,26 +352,26 @@ fn parse_outcome(case: &Value) -> ParseOutcome {
 
 /// `{"$repeat": x, "count": n}` is x (a string or an array) n times over;
 /// `{"$concat": [..]}` joins strings.
-pub fn expand(value: Value) -> Value {
+pub fn expand(value: Json) -> Json {
     match value {
-        Value::Object(mut map) => {
+        Json::Object(mut map) => {
             if let Some(item) = map.remove("$repeat") {
                 let count = map["count"].as_u64().unwrap() as usize;
                 return match expand(item) {
-                    Value::String(s) => Value::String(s.repeat(count)),
-                    Value::Array(items) => {
-                        Value::Array(items.iter().cloned().cycle().take(items.len() * count).collect())
+                    Json::String(s) => Json::String(s.repeat(count)),
+                    Json::Array(items) => {
+                        Json::Array(items.iter().cloned().cycle().take(items.len() * count).collect())
                     }
                     other => panic!("$repeat takes a string or an array, not {other}"),
                 };
             }
             if let Some(parts) = map.remove("$concat") {
                 let parts = parts.as_array().unwrap().iter().cloned().map(expand);
-                return Value::String(parts.map(|p| p.as_str().unwrap().to_owned()).collect());
+                return Json::String(parts.map(|p| p.as_str().unwrap().to_owned()).collect());
             }
-            Value::Object(map.into_iter().map(|(k, v)| (k, expand(v))).collect())
+            Json::Object(map.into_iter().map(|(k, v)| (k, expand(v))).collect())
         }
-        Value::Array(items) => Value::Array(items.into_iter().map(expand).collect()),
+        Json::Array(items) => Json::Array(items.into_iter().map(expand).collect()),
         other => other,
     }
 }

@@ -597,7 +597,9 @@ fn the_recovery_commands_refuse_bad_input_with_one_line() {
     }
 }
 
+// The library's vector loader, shared with its own runners.
 #[allow(dead_code)]
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 /// Every `call` vector of the recovery helpers and the partial result, run
@@ -785,18 +787,15 @@ fn contract_diff_exits_2_on_bad_input() {
 
 // The rmcp tests' billing server (the audit reaches only some of it), and
 // how it is served over HTTP.
-#[cfg(feature = "rmcp")]
-#[path = "rmcp_server/http.rs"]
 mod http_server;
-#[cfg(feature = "rmcp")]
 #[allow(dead_code)]
+#[path = "../../tests/rmcp_server/mod.rs"]
 mod rmcp_server;
 
 /// The audit of a remote server: an rmcp server over Streamable HTTP on
 /// loopback, behind a bearer token it checks, given with `--header`. The
 /// plain server answers as rmcp does; the same server in `EnvelopeServer`
 /// as the specification says, with envelopes.
-#[cfg(feature = "rmcp")]
 mod remote {
 
     use super::cli;

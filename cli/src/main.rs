@@ -6,25 +6,28 @@
 //! and nothing on stdout; a clap usage error is clap's message flattened to
 //! that one line, with a pointer to `--help`.
 
-mod cli;
+mod args;
+mod audit;
+mod contract;
+mod run;
 
 use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    match cli::run(std::env::args_os().collect()) {
-        Ok(cli::Outcome::Output(output)) => {
+    match run::run(std::env::args_os().collect()) {
+        Ok(run::Outcome::Output(output)) => {
             let mut stdout = std::io::stdout().lock();
             // A closed stdout (`| head`) is not worth a panic.
             let _ = writeln!(stdout, "{output}").and_then(|_| stdout.flush());
             ExitCode::SUCCESS
         }
-        Ok(cli::Outcome::Scored(output, status)) => {
+        Ok(run::Outcome::Scored(output, status)) => {
             let mut stdout = std::io::stdout().lock();
             let _ = writeln!(stdout, "{output}").and_then(|_| stdout.flush());
             ExitCode::from(status)
         }
-        Ok(cli::Outcome::Shown(help)) => {
+        Ok(run::Outcome::Shown(help)) => {
             // `--help` or `--version`, on stdout.
             let _ = help.print();
             ExitCode::SUCCESS

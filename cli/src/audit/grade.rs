@@ -322,7 +322,7 @@ fn has_source_line(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::audit::probes::Expect;
+    use crate::audit::probes::Expect;
 
     const TOOLS: [&str; 3] = ["list_invoices", "get_invoice", "refund_order"];
 

@@ -1,11 +1,8 @@
 //! The command's work: parse the arguments, read the input, call the library
 //! and say what happened in one line when it fails.
 
-mod args;
-mod audit;
-mod contract;
-
-use args::{Audit, Cli, Command, ContractCommand, ContractDiff, Envelope, Input, Partial, Validate};
+use crate::args::{Audit, Cli, Command, ContractCommand, ContractDiff, Envelope, Input, Partial, Validate};
+use crate::{audit, contract};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use mcp_envelope::partial::{partial_result_json, render_partial_json};

@@ -1,0 +1,373 @@
+//! A whole JSON value that keeps what was written: each number as its text
+//! (`1.10`, `1e400` and a 30-digit id stay as they are) and each object's
+//! members in their order, a repeated key keeping its first place and its
+//! last value.
+//!
+//! Ours: serde_json's `Value` does this only under its `arbitrary_precision`
+//! and `preserve_order` features, and Cargo would turn those on for every
+//! crate in a user's build, changing what their own serde code does. This
+//! one is built from raw text serde_json has already read (`RawValue`), with
+//! no recursion, so serde_json still owns the syntax and its messages.
+
+use std::fmt;
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::compact::{Kind, Tokens};
+use super::{parse_string, Error};
+
+/// A JSON value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Value {
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
+    Array(Vec<Value>),
+    Object(Map),
+}
+
+/// A JSON number, exactly as written.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Number(String);
+
+impl Number {
+    /// A number from text the caller knows is a JSON number.
+    pub(crate) fn from_json_text(text: String) -> Number {
+        Number(text)
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub(crate) fn as_u64(&self) -> Option<u64> {
+        self.0.parse().ok()
+    }
+
+    pub(crate) fn as_i64(&self) -> Option<i64> {
+        self.0.parse().ok()
+    }
+
+    /// The nearest `f64`; `None` past its range (`1e400`).
+    pub(crate) fn as_f64(&self) -> Option<f64> {
+        self.0.parse::<f64>().ok().filter(|f| f.is_finite())
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// An object's members in order, each key once.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Map(Vec<(String, Value)>);
+
+/// Equal when they hold the same members, in any order (as JSON objects are).
+impl PartialEq for Map {
+    fn eq(&self, other: &Map) -> bool {
+        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
+    }
+}
+
+impl Map {
+    pub(crate) fn new() -> Map {
+        Map(Vec::new())
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    pub(crate) fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Sets `key`: in its place when present, else last.
+    pub(crate) fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, old)) => Some(std::mem::replace(old, value)),
+            None => {
+                self.0.push((key, value));
+                None
+            }
+        }
+    }
+
+    /// Takes `key` out; the last member moves into its place.
+    pub(crate) fn remove(&mut self, key: &str) -> Option<Value> {
+        let at = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.swap_remove(at).1)
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+
+    pub(crate) fn values(&self) -> impl Iterator<Item = &Value> {
+        self.0.iter().map(|(_, v)| v)
+    }
+}
+
+impl IntoIterator for Map {
+    type Item = (String, Value);
+    type IntoIter = std::vec::IntoIter<(String, Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (String, Value)>, fn(&'a (String, Value)) -> (&'a String, &'a Value)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl FromIterator<(String, Value)> for Map {
+    fn from_iter<I: IntoIterator<Item = (String, Value)>>(members: I) -> Map {
+        let mut map = Map::new();
+        for (key, value) in members {
+            map.insert(key, value);
+        }
+        map
+    }
+}
+
+impl From<u64> for Value {
+    fn from(n: u64) -> Value {
+        Value::Number(Number(n.to_string()))
+    }
+}
+
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::String(s)
+    }
+}
+
+impl Value {
+    /// An object's member.
+    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
+        self.as_object()?.get(key)
+    }
+
+    pub(crate) fn as_object(&self) -> Option<&Map> {
+        match self {
+            Value::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_array(&self) -> Option<&Vec<Value>> {
+        match self {
+            Value::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_u64(&self) -> Option<u64> {
+        match self {
+            Value::Number(n) => n.as_u64(),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::Number(n) => n.as_i64(),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Number(n) => n.as_f64(),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn is_object(&self) -> bool {
+        matches!(self, Value::Object(_))
+    }
+
+    pub(crate) fn is_array(&self) -> bool {
+        matches!(self, Value::Array(_))
+    }
+
+    pub(crate) fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The value a JSON Pointer (RFC 6901) names; `""` is the value itself.
+    pub(crate) fn pointer(&self, pointer: &str) -> Option<&Value> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let mut here = self;
+        for token in pointer.strip_prefix('/')?.split('/') {
+            let token = token.replace("~1", "/").replace("~0", "~");
+            here = match here {
+                Value::Object(map) => map.get(&token)?,
+                Value::Array(items) => items.get(array_index(&token)?)?,
+                _ => return None,
+            };
+        }
+        Some(here)
+    }
+
+    /// The value `raw` holds: JSON text serde_json has already read, so
+    /// well-formed. `None` when it nests arrays and objects deeper than
+    /// `max_depth`, or holds a string no Rust string can (a lone surrogate).
+    pub(crate) fn from_read_text(raw: &str, max_depth: usize) -> Option<Value> {
+        enum Open {
+            Array(Vec<Value>),
+            Object(Map, Option<String>),
+        }
+        let mut open: Vec<Open> = Vec::new();
+        let mut done: Option<Value> = None;
+        let mut place = |open: &mut Vec<Open>, value: Value| match open.last_mut() {
+            None => done = Some(value),
+            Some(Open::Array(items)) => items.push(value),
+            Some(Open::Object(map, key)) => {
+                if let Some(key) = key.take() {
+                    map.insert(key, value);
+                }
+            }
+        };
+        for token in (Tokens { raw, at: 0 }) {
+            match token.kind {
+                Kind::Open if open.len() == max_depth => return None,
+                Kind::Open if token.text == "[" => open.push(Open::Array(Vec::new())),
+                Kind::Open => open.push(Open::Object(Map::new(), None)),
+                Kind::Close => {
+                    let value = match open.pop()? {
+                        Open::Array(items) => Value::Array(items),
+                        Open::Object(map, _) => Value::Object(map),
+                    };
+                    place(&mut open, value);
+                }
+                Kind::Str => {
+                    let text = parse_string(token.text).ok()?.into_owned();
+                    match open.last_mut() {
+                        Some(Open::Object(_, key @ None)) => *key = Some(text),
+                        _ => place(&mut open, Value::String(text)),
+                    }
+                }
+                // Numbers and literals, with the commas and colons between.
+                Kind::Other => {
+                    for word in token.text.split([',', ':']).filter(|w| !w.is_empty()) {
+                        let value = match word {
+                            "null" => Value::Null,
+                            "true" => Value::Bool(true),
+                            "false" => Value::Bool(false),
+                            number => Value::Number(Number(number.to_owned())),
+                        };
+                        place(&mut open, value);
+                    }
+                }
+            }
+        }
+        done
+    }
+}
+
+/// An array index as JSON Pointer writes one: digits, no leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// How deep serde_json reads a whole value before it refuses one.
+pub(crate) const MAX_DEPTH: usize = 127;
+
+/// Reads `text` as one JSON value, whole, to serde_json's depth limit, with
+/// serde_json's messages and positions for what it refuses.
+pub(crate) fn read_value(text: &str) -> Result<Value, Error> {
+    let raw = super::parse_raw(text)?;
+    match Value::from_read_text(raw, MAX_DEPTH) {
+        Some(value) => Ok(value),
+        // Too deep, or a lone surrogate: serde_json's own reading says where.
+        None => Err(Error(match serde_json::from_str::<serde_json::Value>(text) {
+            Err(e) => e,
+            Ok(_) => serde::de::Error::custom("recursion limit exceeded"),
+        })),
+    }
+}
+
+/// Written as compact JSON, as serde_json writes a value.
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&super::to_json(self))
+    }
+}
+
+impl Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Value::Null => serializer.serialize_unit(),
+            Value::Bool(b) => serializer.serialize_bool(*b),
+            // As written: serde_json writes a raw value's text unchanged.
+            Value::Number(n) => RawValue::from_string(n.0.clone())
+                .map_err(serde::ser::Error::custom)?
+                .serialize(serializer),
+            Value::String(s) => serializer.serialize_str(s),
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Value::Object(map) => {
+                let mut out = serializer.serialize_map(Some(map.len()))?;
+                for (key, value) in map {
+                    out.serialize_entry(key, value)?;
+                }
+                out.end()
+            }
+        }
+    }
+}
+
+/// Read through its raw text, so that numbers keep theirs.
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = <Box<RawValue>>::deserialize(deserializer)?;
+        Value::from_read_text(raw.get(), MAX_DEPTH).ok_or_else(|| {
+            serde::de::Error::custom(match serde_json::from_str::<serde_json::Value>(raw.get()) {
+                Err(e) => e.to_string(),
+                Ok(_) => "recursion limit exceeded".to_owned(),
+            })
+        })
+    }
+}
