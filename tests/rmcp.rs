@@ -107,23 +107,24 @@ async fn an_unknown_tool_is_a_json_rpc_error_naming_the_tools() {
         Err(ServiceError::McpError(error)) => error,
         other => panic!("a JSON-RPC error, not {other:?}"),
     };
+    // Compared by meaning: rmcp holds `data` as a serde_json `Value`, whose
+    // keys go out in the order the build's serde_json keeps (sorted unless
+    // `preserve_order` is on); the core's own text keeps them as written.
+    let value = |text: &str| serde_json::from_str::<Value>(text).unwrap();
     assert_eq!(
-        serde_json::to_string(&error).unwrap(),
-        format!(
+        serde_json::to_value(&error).unwrap(),
+        value(&format!(
             r#"{{"code":-32602,"message":"{}","data":{}}}"#,
             rmcp_server::UNKNOWN_REFUND_ORDERS_MESSAGE,
             UNKNOWN_REFUND_ORDERS_DATA
-        )
+        ))
     );
-    // The same bytes the core gives every language.
+    // What the core gives every language.
     let core = mcp_envelope::recovery::unknown_tool_json(
         r#"{"tool":"refund_orders","tools":["create_invoice","get_invoice","list_invoices","refund","void_invoice"]}"#,
     )
     .unwrap();
-    assert_eq!(
-        core,
-        format!(r#"{{"error":{}}}"#, serde_json::to_string(&error).unwrap())
-    );
+    assert_eq!(value(&core), json!({ "error": error }));
 }
 
 /// The envelope a -32602 for `refund_orders` carries as `data`.
@@ -159,6 +160,9 @@ async fn a_wrong_type_is_a_validation_error() {
     assert_eq!(is_error, Some(true));
 }
 
+// The fields come in the order of the tool's input schema as rmcp holds it:
+// schemars writes `properties` as a serde_json map, sorted by name unless the
+// build enables serde_json's `preserve_order` (this crate does not).
 #[tokio::test]
 async fn a_missing_required_field_is_a_validation_error() {
     let server = connect().await;
@@ -169,8 +173,8 @@ async fn a_missing_required_field_is_a_validation_error() {
         text,
         "\
 <validation_error action=\"refund\">
-  <field name=\"invoice_id\">Missing required field. You sent: nothing. Expected a string.</field>
   <field name=\"amount_cents\">Missing required field. You sent: nothing. Expected an integer.</field>
+  <field name=\"invoice_id\">Missing required field. You sent: nothing. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>"
     );
@@ -188,8 +192,8 @@ async fn an_enum_miss_is_a_validation_error_listing_the_values() {
         text,
         "\
 <validation_error action=\"list_invoices\">
-  <field name=\"status\">Not one of the allowed values. You sent: 'overdue'. Expected one of: 'open', 'paid', 'void'.</field>
   <field name=\"limit\">Too small. You sent: -1. Expected at least 0.</field>
+  <field name=\"status\">Not one of the allowed values. You sent: 'overdue'. Expected one of: 'open', 'paid', 'void'.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>"
     );
@@ -209,10 +213,10 @@ async fn formats_patterns_nested_items_and_extra_keys_are_validation_errors() {
         text,
         "\
 <validation_error action=\"create_invoice\">
-  <field name=\"customer_email\">Invalid email format. You sent: 'jo-at-example'. Expected a valid email address.</field>
   <field name=\"currency\">Does not match the required pattern. You sent: 'euro'. Expected text matching the pattern '^[A-Z]{3}$'.</field>
-  <field name=\"lines[1].sku\">Wrong type. You sent: 7. Expected a string.</field>
+  <field name=\"customer_email\">Invalid email format. You sent: 'jo-at-example'. Expected a valid email address.</field>
   <field name=\"lines[1].quantity\">Too small. You sent: 0. Expected at least 1.</field>
+  <field name=\"lines[1].sku\">Wrong type. You sent: 7. Expected a string.</field>
   <field name=\"(arguments)\">Unrecognized key 'colour'. You sent: 'colour'. Expected only the declared keys; remove it.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>"
@@ -241,8 +245,8 @@ async fn a_wrong_optional_field_is_worded_from_its_one_branch() {
         text,
         "\
 <validation_error action=\"create_invoice\">
-  <field name=\"shipping.city\">Wrong type. You sent: 5. Expected a string.</field>
   <field name=\"note\">Wrong type. You sent: 7. Expected a string.</field>
+  <field name=\"shipping.city\">Wrong type. You sent: 5. Expected a string.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>"
     );
@@ -284,8 +288,8 @@ async fn with_a_lockfile_a_validation_error_tells_what_changed_in_the_tool() {
         text,
         "\
 <validation_error action=\"refund\">
-  <field name=\"invoice_id\">Wrong type. You sent: 7. Expected a string.</field>
   <field name=\"amount_cents\">Missing required field. You sent: nothing. Expected an integer.</field>
+  <field name=\"invoice_id\">Wrong type. You sent: 7. Expected a string.</field>
   <contract_awareness>
     <delta severity=\"BREAKING\" action=\"refund\" field=\"amount_cents\">amount_cents is a new required field</delta>
   </contract_awareness>

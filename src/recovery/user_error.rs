@@ -50,7 +50,8 @@ struct UserErrorInput {
 /// assert_eq!(quoted, r#"{"content":[{"type":"text","text":"error_code: TOOL_ERROR\nwhat_failed: Locked by another refund.\nretryable: false"}],"isError":true}"#);
 /// let envelope = "<tool_error code=\"NOT_FOUND\">\n  <message>No invoice</message>\n</tool_error>";
 /// let sent = user_error_json(&serde_json::json!({ "message": envelope }).to_string()).unwrap();
-/// assert_eq!(sent, serde_json::json!({ "content": [{ "type": "text", "text": envelope }], "isError": true }).to_string());
+/// let text = serde_json::to_string(envelope).unwrap();
+/// assert_eq!(sent, format!(r#"{{"content":[{{"type":"text","text":{text}}}],"isError":true}}"#));
 /// ```
 pub fn user_error_json(text: &str) -> Result<String, SpecError> {
     let input: UserErrorInput = read_input(text, "the user-error input")?;
