@@ -33,12 +33,14 @@
 //! WebAssembly component's glue lives in one module, `component`, compiled
 //! only for `wasm32`.
 //!
-//! Features: `cli` (default), the `mcp-envelope` command; `rmcp`, the
-//! module `rmcp` for Rust MCP servers on the rmcp SDK (our results and
-//! protocol errors as its types, a tool-error type for `#[tool]` handlers, and
-//! a `ServerHandler` wrapper answering unknown tools, arguments failing the
-//! input schema and panics with envelopes; docs/rmcp.md). `rmcp` needs Rust
-//! 1.88 and is never built for `wasm32`.
+//! No feature is on by default, and none of serde_json's is turned on for
+//! the rest of a build: numbers and key order are kept as written from raw
+//! JSON text. The one feature, `rmcp`, is the module `rmcp` for Rust MCP
+//! servers on the rmcp SDK (our results and protocol errors as its types, a
+//! tool-error type for `#[tool]` handlers, and a `ServerHandler` wrapper
+//! answering unknown tools, arguments failing the input schema and panics
+//! with envelopes; docs/rmcp.md). `rmcp` needs Rust 1.88 and is never built
+//! for `wasm32`. The `mcp-envelope` command is the `mcp-envelope-cli` crate.
 
 #![warn(missing_docs)]
 

@@ -305,8 +305,8 @@ impl<'de> Deserialize<'de> for Millis {
 
 impl<'de> Deserialize<'de> for ToolFailureInput {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // Read raw, then by its first byte: a number cannot go through an
-        // untagged enum under serde_json's `arbitrary_precision`.
+        // Read raw, then by its first byte: an untagged enum would buffer
+        // the value and keep no number's written text.
         let raw = <Box<RawValue>>::deserialize(deserializer)?;
         match raw.get().as_bytes().first() {
             Some(b't') => Ok(ToolFailureInput(Some(ToolFailureMeta::default()))),

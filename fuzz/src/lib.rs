@@ -174,7 +174,8 @@ pub fn json_value(u: &mut Unstructured<'_>, keys: &[&str], depth: u32) -> Result
 }
 
 /// A number as JSON writes it: small and large integers, fractions,
-/// exponents, the digits serde_json's `arbitrary_precision` keeps.
+/// exponents, held as serde_json holds them in a user's build (an integer or
+/// an `f64`; the core's own reading of written digits is the vectors').
 fn number(u: &mut Unstructured<'_>) -> Result<Value> {
     let text = match u.int_in_range(0u8..=4)? {
         0 => u.int_in_range(-3i64..=12)?.to_string(),

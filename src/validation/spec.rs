@@ -210,8 +210,8 @@ pub(crate) struct Segment(pub(crate) PathSegment);
 
 impl<'de> Deserialize<'de> for Segment {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // Read raw: a number cannot go through an untagged enum under
-        // serde_json's `arbitrary_precision`.
+        // Read raw: an untagged enum would buffer the value and keep no
+        // number's written text.
         let raw = <Box<RawValue>>::deserialize(deserializer)?;
         super::path::segment(raw.get()).map(Segment).map_err(de::Error::custom)
     }
