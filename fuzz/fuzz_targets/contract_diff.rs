@@ -116,7 +116,8 @@ fuzz_target!(|data: &[u8]| {
         let relocked = lock_json(&locked).unwrap_or_else(|e| panic!("the lockfile does not read: {e}\n{locked}"));
         assert_eq!(relocked, locked, "a lockfile does not lock to itself");
         // Read as the core reads it: its numbers exactly as the lock spells them.
-        let from_lock = read_tools(&locked, "the lockfile").unwrap_or_else(|e| panic!("the lockfile does not read: {e}"));
+        let from_lock =
+            read_tools(&locked, "the lockfile").unwrap_or_else(|e| panic!("the lockfile does not read: {e}"));
         assert!(
             diff(&from_lock, &tools).is_empty(),
             "a list differs from its lockfile: {list}"

@@ -5,13 +5,13 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
+use common::json::Json;
 use common::same;
 use common::vectors::{load_all, CaseKind, IdempotencyStep, LedgerStep, ParseOutcome, ValidationOutcome};
 use host_tests::{format_to_wit, kind_to_wit, wit, Instance};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::validation::{self, envelope_to_json};
 use mcp_envelope::{self as native, spec, Format, ProtocolErrorKind};
-use serde_json::Value;
 
 fn main() {
     host_tests::loaded(); // fail once, clearly, if the component is missing
@@ -46,7 +46,7 @@ fn read(i: &mut Instance, text: &str) -> Result<Result<String, String>, String> 
 
 /// The faithful spec of a reading's `error`, as a native error (for equality by meaning).
 fn reading_error(reading: &str) -> Result<Option<native::ToolError>, String> {
-    let value: Value = serde_json::from_str(reading).map_err(|e| e.to_string())?;
+    let value = Json::parse(reading)?;
     match value.get("error") {
         Some(spec_json) => spec::from_json(&spec_json.to_string())
             .map(Some)
@@ -141,7 +141,7 @@ fn run(kind: CaseKind) -> Outcome {
                         same("validation-result", &got?, &result)?;
                     }
                     let reading = read(&mut i, &expected)?.map_err(|e| format!("does not read back: {e}"))?;
-                    let value: Value = serde_json::from_str(&reading).map_err(|e| e.to_string())?;
+                    let value = Json::parse(&reading)?;
                     let back = value.get("validation").ok_or(format!("reads back as {reading}"))?;
                     match parsed {
                         Some(want) => same("parsed envelope", &back.to_string(), &want),
@@ -153,8 +153,8 @@ fn run(kind: CaseKind) -> Outcome {
         CaseKind::ValidationParse { input, outcome } => {
             let got = read(&mut i, &input)?;
             let validation_of = |reading: &str| -> Option<String> {
-                let value: Value = serde_json::from_str(reading).ok()?;
-                value.get("validation").map(Value::to_string)
+                let value = Json::parse(reading).ok()?;
+                value.get("validation").map(Json::to_string)
             };
             match (got, outcome) {
                 (Ok(reading), ParseOutcome::Parsed(want)) => {

@@ -22,9 +22,9 @@ use crate::error::SpecError;
 mod compact;
 mod input;
 mod value;
-pub(crate) use value::{Map, Number, Value};
 pub(crate) use compact::{compact, compact_within};
 pub(crate) use input::{given, raw_kind, read_input, read_list, read_member, without_position, Count, Object};
+pub(crate) use value::{Map, Number, Value};
 
 /// What a typed read expects, in serde's words.
 pub(crate) const A_JSON_OBJECT: &str = "a JSON object";

@@ -55,7 +55,10 @@ pub fn probes(tools: &[(String, Value, bool)]) -> Vec<Call> {
     calls
 }
 
-/// The probes of one tool (`read_only`: its `readOnlyHint`).
+/// The probes of one tool (`read_only`: its `readOnlyHint`). The missing
+/// field is the first of `required`; each other probe breaks the first field
+/// by name that it can break (the schema's properties as serde_json holds
+/// them, sorted), so every server with the same schema gets the same calls.
 pub fn tool_probes(tool: &str, schema: &Value, read_only: bool) -> Vec<Call> {
     let root = schema;
     let Some(properties) = resolve(root, schema).get("properties").and_then(Value::as_object) else {
@@ -79,7 +82,7 @@ pub fn tool_probes(tool: &str, schema: &Value, read_only: bool) -> Vec<Call> {
     };
     if let Some(first) = required.first() {
         let mut arguments = base.clone();
-        arguments.shift_remove(*first); // the others keep their order
+        arguments.remove(*first);
         calls.push(fix(format!("{tool}: missing {first}"), tool, Value::Object(arguments)));
     }
     if let Some((name, wrong)) = breakable.iter().find_map(|(n, p)| wrong_type(root, p).map(|w| (*n, w))) {
@@ -298,7 +301,8 @@ mod tests {
             },
             "required": ["customer", "amount", "currency"]
         });
-        let base = r#""customer":"audit@example.com","amount":1.0,"currency":"BRL""#;
+        // Arguments are written with their keys sorted, as serde_json holds them.
+        let base = r#""amount":1.0,"currency":"BRL","customer":"audit@example.com""#;
         assert_eq!(
             names_and_arguments(&tool_probes("refund", &schema, false)),
             [
@@ -307,8 +311,8 @@ mod tests {
                     r#"{"amount":1.0,"currency":"BRL"}"#.into()
                 ),
                 (
-                    "refund: wrong type for customer".into(),
-                    format!("{{{}}}", base.replace(r#""audit@example.com""#, "42"))
+                    "refund: wrong type for amount".into(),
+                    format!("{{{}}}", base.replace("1.0", r#""not a number""#))
                 ),
                 (
                     "refund: currency not in its enum".into(),
@@ -351,7 +355,7 @@ mod tests {
         });
         let calls = tool_probes("t", &schema, false);
         assert_eq!(calls[0].arguments, json!({"id": "xxx"}));
-        assert_eq!(calls[1].arguments, json!({"line": "x", "id": "xxx"}));
+        assert_eq!(calls[1].arguments, json!({"line": {"qty": 2}, "id": 42}));
         assert_eq!(probes(&[])[0].tool, UNKNOWN_TOOL);
     }
 }

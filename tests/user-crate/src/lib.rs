@@ -56,7 +56,10 @@ mod tests {
     fn an_internally_tagged_enum_reads_numbers() {
         assert_eq!(
             serde_json::from_str::<Refund>(r#"{"kind":"partial","invoice":42,"amount":12.5}"#).unwrap(),
-            Refund::Partial { invoice: 42, amount: 12.5 }
+            Refund::Partial {
+                invoice: 42,
+                amount: 12.5
+            }
         );
         assert_eq!(
             serde_json::from_str::<Refund>(r#"{"kind":"full","invoice":7}"#).unwrap(),
@@ -68,7 +71,10 @@ mod tests {
     fn a_flattened_struct_reads_numbers() {
         assert_eq!(
             serde_json::from_str::<Page>(r#"{"items":["a"],"offset":20,"limit":10}"#).unwrap(),
-            Page { items: vec!["a".into()], position: Position { offset: 20, limit: 10 } }
+            Page {
+                items: vec!["a".into()],
+                position: Position { offset: 20, limit: 10 }
+            }
         );
     }
 
