@@ -9,6 +9,7 @@
 //! one is built from raw text serde_json has already read (`RawValue`), with
 //! no recursion, so serde_json still owns the syntax and its messages.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::ser::{SerializeMap, SerializeSeq};
@@ -140,11 +141,31 @@ impl<'a> IntoIterator for &'a Map {
 
 impl FromIterator<(String, Value)> for Map {
     fn from_iter<I: IntoIterator<Item = (String, Value)>>(members: I) -> Map {
-        let mut map = Map::new();
-        for (key, value) in members {
-            map.insert(key, value);
+        Map::from_members(members.into_iter().collect())
+    }
+}
+
+impl Map {
+    /// The members in order, a repeated key in its first place with its last
+    /// value. In time linear in the members: an object a model made up may
+    /// hold a great many keys.
+    fn from_members(members: Vec<(String, Value)>) -> Map {
+        let mut seen = HashSet::with_capacity(members.len());
+        if members.iter().all(|(key, _)| seen.insert(key.as_str())) {
+            return Map(members);
         }
-        map
+        let mut first_at: HashMap<String, usize> = HashMap::with_capacity(members.len());
+        let mut kept: Vec<(String, Value)> = Vec::with_capacity(members.len());
+        for (key, value) in members {
+            match first_at.get(&key) {
+                Some(&at) => kept[at].1 = value,
+                None => {
+                    first_at.insert(key.clone(), kept.len());
+                    kept.push((key, value));
+                }
+            }
+        }
+        Map(kept)
     }
 }
 
@@ -250,16 +271,16 @@ impl Value {
     pub(crate) fn from_read_text(raw: &str, max_depth: usize) -> Option<Value> {
         enum Open {
             Array(Vec<Value>),
-            Object(Map, Option<String>),
+            Object(Vec<(String, Value)>, Option<String>),
         }
         let mut open: Vec<Open> = Vec::new();
         let mut done: Option<Value> = None;
         let mut place = |open: &mut Vec<Open>, value: Value| match open.last_mut() {
             None => done = Some(value),
             Some(Open::Array(items)) => items.push(value),
-            Some(Open::Object(map, key)) => {
+            Some(Open::Object(members, key)) => {
                 if let Some(key) = key.take() {
-                    map.insert(key, value);
+                    members.push((key, value));
                 }
             }
         };
@@ -267,11 +288,11 @@ impl Value {
             match token.kind {
                 Kind::Open if open.len() == max_depth => return None,
                 Kind::Open if token.text == "[" => open.push(Open::Array(Vec::new())),
-                Kind::Open => open.push(Open::Object(Map::new(), None)),
+                Kind::Open => open.push(Open::Object(Vec::new(), None)),
                 Kind::Close => {
                     let value = match open.pop()? {
                         Open::Array(items) => Value::Array(items),
-                        Open::Object(map, _) => Value::Object(map),
+                        Open::Object(members, _) => Value::Object(Map::from_members(members)),
                     };
                     place(&mut open, value);
                 }
@@ -370,5 +391,61 @@ impl<'de> Deserialize<'de> for Value {
                 Ok(_) => "recursion limit exceeded".to_owned(),
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_key_order_stay_as_written() {
+        let text = r#"{"z":1.10,"a":[1e400,-0,123456789012345678901234567890],"m":{"b":true,"a":null}}"#;
+        let value = read_value(text).unwrap();
+        assert_eq!(value.to_string(), text);
+        assert_eq!(value.pointer("/a/0").and_then(Value::as_f64), None);
+        assert_eq!(value.pointer("/m/b"), Some(&Value::Bool(true)));
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_place_and_its_last_value() {
+        let few = read_value(r#"{"a":1,"b":2,"a":3}"#).unwrap();
+        assert_eq!(few.to_string(), r#"{"a":3,"b":2}"#);
+        let many: Vec<String> = (0..100)
+            .map(|i| format!(r#""k{i}":{i}"#))
+            .chain([r#""k0":"last""#.into()])
+            .collect();
+        let many = read_value(&format!("{{{}}}", many.join(","))).unwrap();
+        assert_eq!(many.as_object().map(Map::len), Some(100));
+        assert_eq!(
+            many.as_object().and_then(|m| m.keys().next()).map(String::as_str),
+            Some("k0")
+        );
+        assert_eq!(many.get("k0").and_then(Value::as_str), Some("last"));
+    }
+
+    #[test]
+    fn objects_are_equal_in_any_order() {
+        assert_eq!(
+            read_value(r#"{"a":1,"b":[2]}"#).unwrap(),
+            read_value(r#"{"b":[2],"a":1}"#).unwrap()
+        );
+        assert_ne!(read_value(r#"{"a":1.0}"#).unwrap(), read_value(r#"{"a":1}"#).unwrap());
+    }
+
+    #[test]
+    fn too_deep_is_refused_as_serde_json_refuses_it() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let ours = read_value(&deep).unwrap_err().to_string();
+        let theirs = serde_json::from_str::<serde_json::Value>(&deep)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(ours, theirs);
+        // The same limit: as deep as serde_json reads, and one more refused.
+        let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(read_value(&nested(MAX_DEPTH)).is_ok());
+        assert!(serde_json::from_str::<serde_json::Value>(&nested(MAX_DEPTH)).is_ok());
+        assert!(read_value(&nested(MAX_DEPTH + 1)).is_err());
+        assert!(serde_json::from_str::<serde_json::Value>(&nested(MAX_DEPTH + 1)).is_err());
     }
 }
