@@ -158,7 +158,10 @@ if (flag === undefined) {
   await server.connect(new StdioServerTransport());
 } else if (flag === '--http' && /^[0-9]+$/.test(port ?? '') && Number(port) <= 65535) {
   try {
-    await server.start({ transportType: 'httpStream', httpStream: { host: '127.0.0.1', port: Number(port), endpoint: '/mcp' } });
+    await server.start({
+      transportType: 'httpStream',
+      httpStream: { host: '127.0.0.1', port: Number(port), endpoint: '/mcp' },
+    });
   } catch (error) {
     console.error(`billing: cannot listen on 127.0.0.1:${port}: ${error.message}`);
     process.exit(1);
