@@ -1,6 +1,7 @@
 """The demo billing server of demo/billing.md, as a FastMCP author writes it:
-a FastMCP 4 server over stdio with mcp-envelope's middleware first
-(EnvelopeMiddleware), arguments declared with pydantic types, and
+a FastMCP 4 server with mcp-envelope's middleware first (EnvelopeMiddleware),
+over stdio or with `--http PORT` over Streamable HTTP at
+http://127.0.0.1:PORT/mcp, arguments declared with pydantic types, and
 mcp-envelope's helpers for every failure, so no envelope is worded here. The
 mcp SDK twin is demo/python/server.py; every answer must be its bytes."""
 
@@ -105,10 +106,16 @@ def not_found(invoice_id: str, message: str) -> ToolError:
 unknown_tool = os.environ.get("BILLING_UNKNOWN_TOOL", "protocol-error")
 if unknown_tool not in ("protocol-error", "tool-result"):
     sys.exit(f"BILLING_UNKNOWN_TOOL is {unknown_tool!r}: expected protocol-error or tool-result")
-# One stdio client, so one repeat ledger for the whole process. The middleware
-# goes first, so it answers whatever fails beneath it.
-middleware = EnvelopeMiddleware(ledger=Ledger(stop_after=2), unknown_tool=unknown_tool)
-server = FastMCP("billing", version="1.0.0", middleware=[middleware])
+# One repeat ledger for the whole process: one stdio client, or the sessions of
+# the HTTP server. The middleware goes first, so it answers whatever fails
+# beneath it.
+middleware = [EnvelopeMiddleware(ledger=Ledger(stop_after=2), unknown_tool=unknown_tool)]
+# BILLING_ENVELOPE=off serves the same tools without the middleware: the
+# conformance suite's plain run, to show the integration costs no check. Their
+# failures then reach the client as FastMCP alone answers them.
+if os.environ.get("BILLING_ENVELOPE") == "off":
+    middleware = []
+server = FastMCP("billing", version="1.0.0", middleware=middleware)
 # One store for the process: a refund's key makes its retry safe.
 idempotency = Idempotency()
 
@@ -193,4 +200,11 @@ def refund_order(
 
 
 if __name__ == "__main__":
-    server.run("stdio", show_banner=False)
+    if len(sys.argv) == 1:
+        server.run("stdio", show_banner=False)
+    elif len(sys.argv) == 3 and sys.argv[1] == "--http" and sys.argv[2].isdigit():
+        # FastMCP checks Host and Origin (against DNS rebinding) only when asked; "auto" checks them on loopback.
+        port = int(sys.argv[2])
+        server.run("http", host="127.0.0.1", port=port, path="/mcp", host_origin_protection="auto", show_banner=False)
+    else:
+        sys.exit("usage: server.py [--http PORT]")

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The demo billing server of demo/billing.md, as a FastMCP author writes it:
-// FastMCP for TypeScript over stdio, its own addTool, Zod 4 parameters, one
-// line of mcp-envelope (envelopeFastMCP) and its helpers for every failure,
-// so no envelope is worded here.
+// FastMCP for TypeScript over stdio (or, with `--http PORT`, FastMCP's own
+// httpStream transport at http://127.0.0.1:PORT/mcp), its own addTool, Zod 4
+// parameters, one line of mcp-envelope (envelopeFastMCP) and its helpers for
+// every failure, so no envelope is worded here.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { FastMCP } from 'fastmcp';
 import * as z from 'zod';
@@ -56,12 +57,17 @@ if (!['protocol-error', 'tool-result'].includes(unknownTool)) {
   process.exit(1);
 }
 
-// connect() sets a session up as FastMCP sets up an HTTP one, pinging the
-// client every 5 s; a stdio client needs no pings (and they would keep the
-// process alive after the client leaves). One stdio client, so one repeat
-// ledger for the whole process.
-const server = envelopeFastMCP(new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } }),
-  { ledger: new Ledger(2), unknownTool });
+// FastMCP pings each client every 5 s, and connect() sets a stdio session up
+// as it sets up an HTTP one; this server's clients need no pings (and over
+// stdio they would keep the process alive after the client leaves). One
+// repeat ledger for the whole process: one stdio client, or the sessions
+// FastMCP opens over HTTP.
+const fastMCP = new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } });
+// BILLING_ENVELOPE=off serves the same tools without envelopeFastMCP: the
+// conformance suite's plain run, to show the integration costs no check.
+// Their failures then reach the client as FastMCP alone answers them.
+const server = process.env.BILLING_ENVELOPE === 'off' ? fastMCP
+  : envelopeFastMCP(fastMCP, { ledger: new Ledger(2), unknownTool });
 // One store for the process: a refund's key makes its retry safe.
 const idempotency = new Idempotency();
 
@@ -147,4 +153,20 @@ server.addTool({
   }, { tool: 'refund_order', key: (args) => args.idempotency_key }),
 });
 
-await server.connect(new StdioServerTransport());
+const [flag, port] = process.argv.slice(2);
+if (flag === undefined) {
+  await server.connect(new StdioServerTransport());
+} else if (flag === '--http' && /^[0-9]+$/.test(port ?? '') && Number(port) <= 65535) {
+  try {
+    await server.start({
+      transportType: 'httpStream',
+      httpStream: { host: '127.0.0.1', port: Number(port), endpoint: '/mcp' },
+    });
+  } catch (error) {
+    console.error(`billing: cannot listen on 127.0.0.1:${port}: ${error.message}`);
+    process.exit(1);
+  }
+} else {
+  console.error('usage: server.mjs [--http PORT]');
+  process.exit(2);
+}

@@ -1,5 +1,6 @@
 """The demo billing server of demo/billing.md, as a Python author writes it:
-the `mcp` SDK's server over stdio (EnvelopeMCPServer), arguments declared with
+the `mcp` SDK's server (EnvelopeMCPServer) over stdio, or with `--http PORT`
+over Streamable HTTP at http://127.0.0.1:PORT/mcp, arguments declared with
 pydantic types, and mcp-envelope's helpers for every failure, so no envelope
 is worded here."""
 
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Annotated, Literal
 
-from mcp.server.mcpserver import Context
+from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
 from pydantic import EmailStr, Field
 
@@ -104,8 +105,13 @@ def not_found(invoice_id: str, message: str) -> ToolError:
 unknown_tool = os.environ.get("BILLING_UNKNOWN_TOOL", "protocol-error")
 if unknown_tool not in ("protocol-error", "tool-result"):
     sys.exit(f"BILLING_UNKNOWN_TOOL is {unknown_tool!r}: expected protocol-error or tool-result")
-# One stdio client, so one repeat ledger for the whole process.
-server = EnvelopeMCPServer("billing", version="1.0.0", ledger=Ledger(stop_after=2), unknown_tool=unknown_tool)
+# BILLING_ENVELOPE=off serves the same tools on the SDK's own MCPServer: the conformance suite's plain run, to show
+# the integration costs no check. Their failures then reach the client as the SDK alone answers them.
+if os.environ.get("BILLING_ENVELOPE") == "off":
+    server = MCPServer("billing", version="1.0.0")
+else:
+    # One repeat ledger for the whole process: one stdio client, or the sessions of the HTTP server.
+    server = EnvelopeMCPServer("billing", version="1.0.0", ledger=Ledger(stop_after=2), unknown_tool=unknown_tool)
 # One store for the process: a refund's key makes its retry safe.
 idempotency = Idempotency()
 
@@ -190,4 +196,9 @@ def refund_order(
 
 
 if __name__ == "__main__":
-    server.run("stdio")
+    if len(sys.argv) == 1:
+        server.run("stdio")
+    elif len(sys.argv) == 3 and sys.argv[1] == "--http" and sys.argv[2].isdigit():
+        server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        sys.exit("usage: server.py [--http PORT]")

@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 // The demo billing server of demo/billing.md, as a TypeScript author writes
-// it: the MCP TypeScript SDK over stdio, its own registerTool, Zod 4 schemas,
+// it: the MCP TypeScript SDK over stdio (or, with `--http PORT`, Streamable
+// HTTP at http://127.0.0.1:PORT/mcp), its own registerTool, Zod 4 schemas,
 // one line of mcp-envelope (envelopeServer) and its helpers for every
 // failure, so no envelope is worded here.
+import { randomUUID } from 'node:crypto';
+import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import {
   emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, toolError, upstreamError, withIdempotency,
@@ -56,85 +61,154 @@ if (!['protocol-error', 'tool-result'].includes(unknownTool)) {
   process.exit(1);
 }
 
-// One stdio client, so one repeat ledger for the whole process.
-const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { ledger: new Ledger(2), unknownTool });
 // One store for the process: a refund's key makes its retry safe.
 const idempotency = new Idempotency();
 
 const email = z.email();
 const invoiceId = z.string().regex(/^inv_[a-z0-9]+$/);
 
-server.registerTool('get_invoice', {
-  description: 'Get one invoice of a customer.',
-  inputSchema: { customer: email, invoice_id: invoiceId },
-  annotations: { readOnlyHint: true },
-}, async ({ customer, invoice_id: id }, extra) => {
-  if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
-  if (id === 'inv_500') throw new Error('db connect failed: password=hunter2');
-  if (id === 'inv_429' || id === 'inv_430') {
-    // The waiting is done here, within 2.5 s, not left to the model.
-    return retryWithin((attempt) => {
-      const response = upstream.getInvoice(id, attempt);
-      return response.status === 200 ? text(line('inv_1', invoices.get('inv_1'))) : upstreamFailure(response);
-    }, { deadlineMs: 2500, extra });
-  }
-  const response = upstream.getInvoice(id);
-  if (response.status !== 200) return upstreamFailure(response);
-  if (id === 'inv_old') {
-    return error('DEPRECATED', 'inv_old is an archived invoice id; use inv_1 instead.')
-      .suggest('Use invoice_id inv_1 from now on.').warning();
-  }
-  const invoice = invoices.get(id);
-  if (invoice === undefined || invoice.customer !== customer || customer !== JO) {
-    return notFound(id, `No invoice ${id} for ${customer}.`);
-  }
-  return text(line(id, invoice));
-});
+/**
+ * The server one client talks to: the SDK's McpServer, wrapped by
+ * envelopeServer with a repeat ledger of its own, and the three tools. The
+ * invoices and the idempotency store are the process's, shared by every
+ * client.
+ */
+function billingServer() {
+  const mcpServer = new McpServer({ name: 'billing', version: '1.0.0' });
+  // BILLING_ENVELOPE=off serves the same tools without envelopeServer: the
+  // conformance suite's plain run, to show the integration costs no check.
+  // Their failures then reach the client as the SDK alone answers them.
+  if (process.env.BILLING_ENVELOPE === 'off') return registerTools(mcpServer);
+  return registerTools(envelopeServer(mcpServer, { ledger: new Ledger(2), unknownTool }));
+}
 
-server.registerTool('list_invoices', {
-  description: "List a customer's invoices.",
-  inputSchema: { customer: email, status: z.enum(['open', 'paid']).optional() },
-  annotations: { readOnlyHint: true },
-}, async ({ customer, status }) => {
-  if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
-  if (customer === 'nobody@example.com') return emptyResult({ what: 'invoices', query: `for ${customer}` });
-  if (customer === 'partial@example.com') {
-    return partialResult({
-      task: `invoices for ${customer}`,
-      obtained: ['inv_7: 10.00 EUR, open'],
-      failed: [{ item: 'the 2025 archive', code: 'TIMEOUT', message: 'The archive did not answer in time.' }],
-    });
-  }
-  const response = upstream.listInvoices(customer);
-  if (response.status !== 200) return upstreamFailure(response);
-  if (customer !== JO) return emptyResult({ what: 'invoices', query: `for ${customer}` });
-  const lines = [...invoices].filter(([, inv]) => inv.customer === customer && (status === undefined || inv.status === status));
-  return text(lines.map(([id, inv]) => line(id, inv)).join('\n'));
-});
+/** Registers the three tools of demo/billing.md on `server`, and returns it. */
+function registerTools(server) {
+  server.registerTool('get_invoice', {
+    description: 'Get one invoice of a customer.',
+    inputSchema: { customer: email, invoice_id: invoiceId },
+    annotations: { readOnlyHint: true },
+  }, async ({ customer, invoice_id: id }, extra) => {
+    if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
+    if (id === 'inv_500') throw new Error('db connect failed: password=hunter2');
+    if (id === 'inv_429' || id === 'inv_430') {
+      // The waiting is done here, within 2.5 s, not left to the model.
+      return retryWithin((attempt) => {
+        const response = upstream.getInvoice(id, attempt);
+        return response.status === 200 ? text(line('inv_1', invoices.get('inv_1'))) : upstreamFailure(response);
+      }, { deadlineMs: 2500, extra });
+    }
+    const response = upstream.getInvoice(id);
+    if (response.status !== 200) return upstreamFailure(response);
+    if (id === 'inv_old') {
+      return error('DEPRECATED', 'inv_old is an archived invoice id; use inv_1 instead.')
+        .suggest('Use invoice_id inv_1 from now on.').warning();
+    }
+    const invoice = invoices.get(id);
+    if (invoice === undefined || invoice.customer !== customer || customer !== JO) {
+      return notFound(id, `No invoice ${id} for ${customer}.`);
+    }
+    return text(line(id, invoice));
+  });
 
-server.registerTool('refund_order', {
-  description: 'Refund part or all of an invoice.',
-  inputSchema: {
-    invoice_id: invoiceId,
-    amount: z.number().positive().max(10000),
-    idempotency_key: z.string().min(8),
-  },
-  annotations: { idempotentHint: true },
-}, withIdempotency(idempotency, async ({ invoice_id: id, amount }) => {
-  const invoice = invoices.get(id);
-  if (invoice === undefined) return error('NOT_FOUND', `No invoice ${id}.`).actions('list_invoices');
-  // To whole cents, half away from zero (amount is positive), as every twin rounds.
-  const cents = Math.round(amount * 100);
-  if (cents > invoice.refundableCents) {
-    const refundable = euros(invoice.refundableCents);
-    return error('REFUND_LIMIT_EXCEEDED', `Refund of ${euros(cents)} exceeds the refundable ${refundable} on ${id}.`)
-      .category('business').retryable(false)
-      .suggest('Tell the user the most that can be refunded; do not retry with a larger amount.')
-      .customerMessage(`We can refund at most ${refundable} EUR on this invoice.`);
-  }
-  invoice.refundableCents -= cents;
-  refunds += 1;
-  return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${refunds}).`);
-}, { tool: 'refund_order', key: (args) => args.idempotency_key }));
+  server.registerTool('list_invoices', {
+    description: "List a customer's invoices.",
+    inputSchema: { customer: email, status: z.enum(['open', 'paid']).optional() },
+    annotations: { readOnlyHint: true },
+  }, async ({ customer, status }) => {
+    if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
+    if (customer === 'nobody@example.com') return emptyResult({ what: 'invoices', query: `for ${customer}` });
+    if (customer === 'partial@example.com') {
+      return partialResult({
+        task: `invoices for ${customer}`,
+        obtained: ['inv_7: 10.00 EUR, open'],
+        failed: [{ item: 'the 2025 archive', code: 'TIMEOUT', message: 'The archive did not answer in time.' }],
+      });
+    }
+    const response = upstream.listInvoices(customer);
+    if (response.status !== 200) return upstreamFailure(response);
+    if (customer !== JO) return emptyResult({ what: 'invoices', query: `for ${customer}` });
+    const lines = [...invoices].filter(([, inv]) => inv.customer === customer && (status === undefined || inv.status === status));
+    return text(lines.map(([id, inv]) => line(id, inv)).join('\n'));
+  });
 
-await server.connect(new StdioServerTransport());
+  server.registerTool('refund_order', {
+    description: 'Refund part or all of an invoice.',
+    inputSchema: {
+      invoice_id: invoiceId,
+      amount: z.number().positive().max(10000),
+      idempotency_key: z.string().min(8),
+    },
+    annotations: { idempotentHint: true },
+  }, withIdempotency(idempotency, async ({ invoice_id: id, amount }) => {
+    const invoice = invoices.get(id);
+    if (invoice === undefined) return error('NOT_FOUND', `No invoice ${id}.`).actions('list_invoices');
+    // To whole cents, half away from zero (amount is positive), as every twin rounds.
+    const cents = Math.round(amount * 100);
+    if (cents > invoice.refundableCents) {
+      const refundable = euros(invoice.refundableCents);
+      return error('REFUND_LIMIT_EXCEEDED', `Refund of ${euros(cents)} exceeds the refundable ${refundable} on ${id}.`)
+        .category('business').retryable(false)
+        .suggest('Tell the user the most that can be refunded; do not retry with a larger amount.')
+        .customerMessage(`We can refund at most ${refundable} EUR on this invoice.`);
+    }
+    invoice.refundableCents -= cents;
+    refunds += 1;
+    return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${refunds}).`);
+  }, { tool: 'refund_order', key: (args) => args.idempotency_key }));
+  return server;
+}
+
+/**
+ * Serves Streamable HTTP on loopback, one McpServer and transport per
+ * session: an initialize without a session id opens one, later requests name
+ * it in Mcp-Session-Id. The SDK's Express app refuses a Host header that is
+ * not loopback (DNS rebinding).
+ */
+function serveHttp(port) {
+  const app = createMcpExpressApp();
+  const transports = new Map();
+  const refuse = (res, status, message) =>
+    res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  app.post('/mcp', async (req, res) => {
+    const sessionId = req.get('mcp-session-id');
+    let transport = sessionId === undefined ? undefined : transports.get(sessionId);
+    if (transport === undefined) {
+      if (sessionId !== undefined) return refuse(res, 404, 'Session not found');
+      if (!isInitializeRequest(req.body)) return refuse(res, 400, 'Bad Request: a session starts with initialize');
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void transports.set(id, transport),
+        onsessionclosed: (id) => void transports.delete(id),
+      });
+      await billingServer().connect(transport);
+    }
+    await transport.handleRequest(req, res, req.body);
+  });
+  // GET opens a session's stream of server messages; DELETE ends the session.
+  const bySession = async (req, res) => {
+    const transport = transports.get(req.get('mcp-session-id') ?? '');
+    if (transport === undefined) return refuse(res, 400, 'Bad Request: unknown or missing Mcp-Session-Id');
+    await transport.handleRequest(req, res);
+  };
+  app.get('/mcp', bySession);
+  app.delete('/mcp', bySession);
+  app.listen(port, '127.0.0.1', (error) => {
+    if (error) {
+      console.error(`billing: cannot listen on 127.0.0.1:${port}: ${error.message}`);
+      process.exit(1);
+    }
+    console.error(`billing: serving MCP Streamable HTTP at http://127.0.0.1:${port}/mcp`);
+  });
+}
+
+const [flag, port] = process.argv.slice(2);
+if (flag === undefined) {
+  // One stdio client: one server, one repeat ledger.
+  await billingServer().connect(new StdioServerTransport());
+} else if (flag === '--http' && /^[0-9]+$/.test(port ?? '') && Number(port) <= 65535) {
+  serveHttp(Number(port));
+} else {
+  console.error('usage: server.mjs [--http PORT]');
+  process.exit(2);
+}

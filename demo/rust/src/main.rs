@@ -4,6 +4,8 @@
 //! tools, arguments that fail the schema, panics), the recovery helpers for
 //! each fault, the core's idempotency store and in-call backoff. Its
 //! TypeScript and Python twins answer every fault with the same bytes.
+//! Served over stdio, or with `--http PORT` over MCP Streamable HTTP at
+//! `http://127.0.0.1:PORT/mcp`.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -17,6 +19,8 @@ use mcp_envelope::{code, Category, Format, Ledger, Locale, Severity, ToolError};
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ServerCapabilities, ServerConfig};
 use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{tool, tool_handler, tool_router, RoleServer, ServerHandler, ServiceExt};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -349,26 +353,90 @@ fn unknown_tool_answer() -> Result<UnknownToolAnswer, String> {
     }
 }
 
+/// Where the server is served: stdio (the default), or MCP Streamable HTTP on loopback.
+enum Transport {
+    Stdio,
+    Http(u16),
+}
+
+/// Reads the command line: nothing (stdio) or `--http PORT`.
+fn transport() -> Result<Transport, String> {
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    match arguments.as_slice() {
+        [] => Ok(Transport::Stdio),
+        [flag, port] if flag == "--http" => port
+            .parse()
+            .map(Transport::Http)
+            .map_err(|_| format!("--http takes a port, not {port:?}")),
+        _ => Err("usage: demo-billing [--http PORT]".to_owned()),
+    }
+}
+
+/// The server one client talks to: the billing tools (their books shared by
+/// every client) wrapped in mcp-envelope's `EnvelopeServer`, with a repeat
+/// ledger of its own.
+fn with_envelopes(billing: Billing, answer: UnknownToolAnswer) -> EnvelopeServer<Billing> {
+    EnvelopeServer::new(billing)
+        .ledger(Ledger::new(2))
+        .unknown_tool(answer)
+        .log_with(|line| eprintln!("{line}"))
+}
+
+/// Serves one client over stdio, or over Streamable HTTP one server per
+/// session (`session` builds it), behind rmcp's default check that the
+/// `Host` header names loopback (against DNS rebinding).
+async fn serve<S: ServerHandler>(
+    transport: Transport,
+    session: impl Fn() -> S + Send + Sync + 'static,
+) -> Result<(), String> {
+    match transport {
+        Transport::Stdio => {
+            let running = session()
+                .serve(rmcp::transport::stdio())
+                .await
+                .map_err(|e| format!("the server did not start: {e}"))?;
+            let _ = running.waiting().await;
+            Ok(())
+        }
+        Transport::Http(port) => {
+            let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+                .await
+                .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+            let service = StreamableHttpService::new(
+                move || Ok(session()),
+                std::sync::Arc::new(LocalSessionManager::default()),
+                StreamableHttpServerConfig::default(),
+            );
+            eprintln!("billing: serving MCP Streamable HTTP at http://127.0.0.1:{port}/mcp");
+            axum::serve(listener, axum::Router::new().nest_service("/mcp", service))
+                .await
+                .map_err(|e| format!("the HTTP server stopped: {e}"))
+        }
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> std::process::ExitCode {
-    let answer = match unknown_tool_answer() {
-        Ok(answer) => answer,
+    let (answer, transport) = match unknown_tool_answer().and_then(|answer| Ok((answer, transport()?))) {
+        Ok(chosen) => chosen,
         Err(why) => {
             eprintln!("billing: {why}");
             return std::process::ExitCode::FAILURE;
         }
     };
-    let server = EnvelopeServer::new(Billing::new())
-        .ledger(Ledger::new(2))
-        .unknown_tool(answer)
-        .log_with(|line| eprintln!("{line}"));
-    match server.serve(rmcp::transport::stdio()).await {
-        Ok(running) => {
-            let _ = running.waiting().await;
-            std::process::ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("billing: the server did not start: {e}");
+    let billing = Billing::new();
+    // BILLING_ENVELOPE=off serves the same tools without EnvelopeServer: the
+    // conformance suite's plain run, to show the wrapper costs no check.
+    // Their failures are then rmcp's alone (a panic, a raw envelope).
+    let served = if std::env::var("BILLING_ENVELOPE").as_deref() == Ok("off") {
+        serve(transport, move || billing.clone()).await
+    } else {
+        serve(transport, move || with_envelopes(billing.clone(), answer)).await
+    };
+    match served {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(why) => {
+            eprintln!("billing: {why}");
             std::process::ExitCode::FAILURE
         }
     }
