@@ -3,12 +3,11 @@
 //! a refusal becomes `err` with the core's message, unchanged.
 
 use crate::validation::{render_validation_spec_json, validation_from_json, validation_result};
-use crate::{code, spec, Format, Idempotency, Ledger, ProtocolErrorKind, Reading};
-use std::cell::RefCell;
+use crate::{code, spec, Format, ProtocolErrorKind, Reading};
 
 wit_bindgen::generate!({ path: "wit", world: "envelope" });
 
-use exports::mcp::envelope::api::{Guest, GuestIdempotency, GuestLedger};
+use exports::mcp::envelope::api::Guest;
 use exports::mcp::envelope::types as wit;
 
 struct Component;
@@ -16,9 +15,6 @@ struct Component;
 export!(Component);
 
 impl Guest for Component {
-    type Ledger = LedgerResource;
-    type Idempotency = IdempotencyResource;
-
     fn canonical_codes() -> Vec<String> {
         code::CANONICAL_CODES.iter().map(|c| c.to_string()).collect()
     }
@@ -113,78 +109,33 @@ impl Guest for Component {
             .map_err(|e| e.to_string())
     }
 
+    fn ledger_key(request: String) -> Result<String, String> {
+        crate::ledger::ledger_key_json(&request).map_err(|e| e.0)
+    }
+
+    fn ledger_failure(request: String) -> Result<String, String> {
+        crate::ledger::ledger_failure_json(&request).map_err(|e| e.0)
+    }
+
+    fn ledger_observe(request: String) -> Result<String, String> {
+        crate::ledger::ledger_observe_json(&request).map_err(|e| e.0)
+    }
+
+    fn idempotency_key(request: String) -> Result<String, String> {
+        crate::idempotency::idempotency_key_json(&request).map_err(|e| e.0)
+    }
+
+    fn idempotency_begin(request: String) -> Result<String, String> {
+        crate::idempotency::idempotency_begin_json(&request).map_err(|e| e.0)
+    }
+
+    fn idempotency_finish(request: String) -> Result<String, String> {
+        crate::idempotency::idempotency_finish_json(&request).map_err(|e| e.0)
+    }
+
     fn error_of_result(tool_result: String) -> Result<Option<String>, String> {
         crate::error_of_result(&tool_result)
             .map(|outcome| outcome.map(|o| o.to_json()))
-            .map_err(|e| e.0)
-    }
-}
-
-/// The `ledger` resource: the core's `Ledger` behind a `RefCell`, since
-/// resource methods take `&self` (a component instance is single-threaded).
-pub struct LedgerResource(RefCell<Ledger>);
-
-impl GuestLedger for LedgerResource {
-    fn new(stop_after: u32) -> Self {
-        LedgerResource(RefCell::new(Ledger::new(stop_after)))
-    }
-
-    fn failure(
-        &self,
-        tool: String,
-        spec: String,
-        arguments: Option<String>,
-        format: wit::Format,
-    ) -> Result<String, String> {
-        let error = spec::from_json(&spec).map_err(|e| e.0)?;
-        let sent = self
-            .0
-            .borrow_mut()
-            .failure(&tool, &error, arguments.as_deref())
-            .map_err(|e| e.0)?;
-        Ok(crate::call_tool_result(&sent, format_from_wit(format)))
-    }
-
-    fn observe(&self, tool: String, tool_result: String, arguments: Option<String>) -> Result<Option<String>, String> {
-        self.0
-            .borrow_mut()
-            .observe(&tool, &tool_result, arguments.as_deref())
-            .map_err(|e| e.0)
-    }
-
-    fn success(&self, tool: String) {
-        self.0.borrow_mut().success(&tool);
-    }
-}
-
-/// The `idempotency` resource: the core's store behind a `RefCell`, as the ledger.
-pub struct IdempotencyResource(RefCell<Idempotency>);
-
-impl GuestIdempotency for IdempotencyResource {
-    fn new(capacity: u32, ttl_seconds: u32) -> Self {
-        IdempotencyResource(RefCell::new(Idempotency::new(capacity, ttl_seconds)))
-    }
-
-    fn begin(
-        &self,
-        tool: String,
-        key: String,
-        arguments: String,
-        now_ms: u64,
-        format: wit::Format,
-    ) -> Result<String, String> {
-        self.0
-            .borrow_mut()
-            .begin(&tool, &key, &arguments, now_ms, format_from_wit(format))
-            .map(|begun| begun.to_json())
-            .map_err(|e| e.0)
-    }
-
-    fn finish(&self, tool: String, key: String, tool_result: Option<String>, now_ms: u64) -> Result<String, String> {
-        self.0
-            .borrow_mut()
-            .finish(&tool, &key, tool_result.as_deref(), now_ms)
-            .map(|finished| finished.as_str().to_owned())
             .map_err(|e| e.0)
     }
 }

@@ -22,9 +22,21 @@
 //! - A handler that threw leaves the outcome unknown: that is stored too, as
 //!   an INTERNAL_ERROR saying the write may or may not have happened, since
 //!   running it again could write twice.
-//! - The store is bounded: `capacity` keys (default 1,000), each kept for
-//!   `ttl` (default 24 hours) after its outcome was stored or its call began;
-//!   when full, the oldest entry goes first. Time is the caller's `now_ms`.
+//! - A key is kept for `ttl` (default 24 hours) after its outcome was stored
+//!   or its call began. Time is the caller's `now_ms`.
+//! - A store that cannot be reached never lets the write run: the call is
+//!   answered with a retryable SERVER_BUSY envelope saying nothing was
+//!   written ([`unavailable`]).
+//!
+//! The rules are pure functions of (the key's stored record, the call)
+//! returning (what to do, the record to store), so that the keys can live
+//! wherever the host keeps state: this module's [`Idempotency`] in memory,
+//! or a store shared by a server's replicas. A record is a short JSON text
+//! (`{"arguments","expiresAtMs","result"?}`) the host keeps under
+//! [`idempotency_key`]. Claiming a key must be one atomic step: the host
+//! stores [`begin_step`]'s claim only if the key still holds the record it
+//! read (absent, or expired), and calls [`begin_step`] again with what it
+//! finds when another call got there first.
 //!
 //! ```
 //! use mcp_envelope::idempotency::{Begin, Finish, Idempotency};
@@ -32,17 +44,22 @@
 //!
 //! let mut store = Idempotency::default();
 //! let args = r#"{"order":"A-1","cents":500}"#;
-//! assert_eq!(store.begin("refund", "k-1", args, 0, Format::Xml), Ok(Begin::Run));
+//! assert!(matches!(store.begin("refund", "k-1", args, 0, Format::Xml), Ok(Begin::Run(_))));
 //! let refunded = r#"{"content":[{"type":"text","text":"Refunded 500 cents"}],"isError":false}"#;
-//! assert_eq!(store.finish("refund", "k-1", Some(refunded), 10), Ok(Finish::Stored));
+//! assert!(matches!(store.finish("refund", "k-1", Some(refunded), 10), Ok(Finish::Stored(_))));
 //! // The replay: the first outcome, and the write does not run again.
 //! let again = store.begin("refund", "k-1", r#"{"cents":500,"order":"A-1"}"#, 20, Format::Xml).unwrap();
 //! assert_eq!(again, Begin::Replay(refunded.to_owned()));
 //! ```
 
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, VecDeque};
+
 use crate::code;
 use crate::error::SpecError;
-use crate::json::{parse_content, push_json_string, Value};
+use crate::json::{parse_content, push_json_string, read_input, Value};
 use crate::model::ToolError;
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 use crate::render::{call_tool_result, Format};
@@ -53,8 +70,10 @@ pub const MAX_KEY_CHARS: usize = 255;
 /// What a call with a key does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Begin {
-    /// A new key: run the write, then report its outcome with [`Idempotency::finish`].
-    Run,
+    /// A new key: run the write, then report its outcome with
+    /// [`Idempotency::finish`] or [`finish_step`]. The claim is the record
+    /// that marks the call running; a store keeps it under the key.
+    Run(Claim),
     /// The key's stored outcome, the `CallToolResult` JSON exactly as first sent.
     Replay(String),
     /// The key was used for other arguments: this VALIDATION_ERROR result instead.
@@ -63,33 +82,60 @@ pub enum Begin {
     InProgress(String),
     /// The key is empty or too long: this VALIDATION_ERROR result instead.
     InvalidKey(String),
+    /// The store could not be reached: this retryable SERVER_BUSY result
+    /// instead; the write did not run.
+    Unavailable(String),
+}
+
+/// The record a call that runs stores under its key, and for how long.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    /// The record's text, stored as it is.
+    pub record: String,
+    /// How long the store keeps it, in milliseconds.
+    pub ttl_ms: u64,
 }
 
 impl Begin {
     /// The wire name of the outcome.
     pub fn outcome(&self) -> &'static str {
         match self {
-            Begin::Run => "run",
+            Begin::Run(_) => "run",
             Begin::Replay(_) => "replay",
             Begin::Reused(_) => "reused",
             Begin::InProgress(_) => "in-progress",
             Begin::InvalidKey(_) => "invalid-key",
+            Begin::Unavailable(_) => "unavailable",
         }
     }
 
     /// The result to send instead of running the write; `None` for [`Begin::Run`].
     pub fn result(&self) -> Option<&str> {
         match self {
-            Begin::Run => None,
-            Begin::Replay(r) | Begin::Reused(r) | Begin::InProgress(r) | Begin::InvalidKey(r) => Some(r),
+            Begin::Run(_) => None,
+            Begin::Replay(r)
+            | Begin::Reused(r)
+            | Begin::InProgress(r)
+            | Begin::InvalidKey(r)
+            | Begin::Unavailable(r) => Some(r),
         }
     }
 
-    /// `{"outcome", "result"?}`, the result as its JSON object. Written by
-    /// hand: two members need no serializer of their own in the component.
+    /// `{"outcome", "result"?}`, the result as its JSON object: what a
+    /// store answers. Written by hand: two members need no serializer of
+    /// their own in the component.
     pub fn to_json(&self) -> String {
+        self.to_json_with(false)
+    }
+
+    /// [`Begin::to_json`], with a run's claim (`"record"`, its text as a JSON
+    /// string, and `"ttlMs"`) when `claim` is true: what `idempotency-begin` answers.
+    fn to_json_with(&self, claim: bool) -> String {
         let mut out = String::from("{\"outcome\":");
         push_json_string(&mut out, self.outcome());
+        if let (Begin::Run(run), true) = (self, claim) {
+            push_claim(&mut out, run);
+        }
         if let Some(result) = self.result() {
             out.push_str(",\"result\":");
             out.push_str(result);
@@ -100,10 +146,11 @@ impl Begin {
 }
 
 /// What [`Idempotency::finish`] did with an outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Finish {
-    /// Kept: a call with the same key replays it.
-    Stored,
+    /// Kept: a call with the same key replays it. The record replaces the
+    /// claim in the store.
+    Stored(Claim),
     /// A retryable failure or a validation envelope: the key is free again,
     /// and a retry with it runs.
     Released,
@@ -114,35 +161,192 @@ pub enum Finish {
 
 impl Finish {
     /// The wire name: `stored`, `released`, `absent`.
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &'static str {
         match self {
-            Finish::Stored => "stored",
+            Finish::Stored(_) => "stored",
             Finish::Released => "released",
             Finish::Absent => "absent",
         }
     }
 }
 
-#[derive(Debug, Clone)]
-struct Entry {
-    tool: String,
-    key: String,
-    /// The arguments' canonical form.
+/// A key's record as a store keeps it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Record {
+    /// The arguments' [`digest`].
     arguments: String,
-    /// When the call began, or when its outcome was stored.
-    at_ms: u64,
-    /// The stored `CallToolResult`; `None` while the call is running.
-    result: Option<String>,
+    /// When the store may forget the key (Unix milliseconds).
+    expires_at_ms: u64,
+    /// The stored `CallToolResult`; absent while the call is running.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<Box<RawValue>>,
 }
 
-/// The store; see the module documentation. One per server (keys are the
-/// client's, so a replay may come on another session).
+impl Record {
+    /// The stored record if it is unexpired at `now_ms` (an expired one
+    /// frees the key); `Err` for a text that is not a record, which guards
+    /// nothing a write could safely run past.
+    fn live(stored: Option<&str>, now_ms: u64) -> Result<Option<Record>, ()> {
+        let Some(stored) = stored else { return Ok(None) };
+        let record: Record = serde_json::from_str(stored).map_err(|_| ())?;
+        Ok((record.expires_at_ms > now_ms).then_some(record))
+    }
+
+    fn claim(&self, ttl_ms: u64) -> Claim {
+        Claim {
+            record: serde_json::to_string(self).unwrap_or_default(),
+            ttl_ms,
+        }
+    }
+}
+
+/// The store key of `tool`'s idempotency key `key`: the same text in every host.
+///
+/// ```
+/// assert_eq!(mcp_envelope::idempotency::idempotency_key("refund", "k-1"), r#"mcp-envelope/idempotency/["refund","k-1"]"#);
+/// ```
+pub fn idempotency_key(tool: &str, key: &str) -> String {
+    format!(
+        "mcp-envelope/idempotency/{}",
+        serde_json::to_string(&[tool, key]).unwrap_or_default()
+    )
+}
+
+/// An `idempotency-key` request as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "an idempotency-key request object")]
+struct KeyRequest {
+    tool: String,
+    key: String,
+}
+
+/// `idempotency-key`: `{"tool", "key"}` to the store key (plain text, not JSON).
+pub fn idempotency_key_json(request: &str) -> Result<String, SpecError> {
+    let request: KeyRequest = read_input(request, "the idempotency-key request")?;
+    Ok(idempotency_key(&request.tool, &request.key))
+}
+
+fn ttl_ms(ttl_seconds: u32) -> u64 {
+    u64::from(ttl_seconds.max(1)) * 1000
+}
+
+/// A call of `tool` with `key` and `arguments` (JSON text) at `now_ms`, the
+/// key's stored record being `stored` (`None` when the store holds none):
+/// [`Begin::Run`] with the claim to store (only if the key still holds
+/// `stored`), or the result to send instead; a stored text that is not a
+/// record is answered as a store that cannot be read ([`Begin::Unavailable`]). `format` is the form of the
+/// envelopes this store words. Arguments that are not JSON are refused.
+pub fn begin_step(
+    stored: Option<&str>,
+    tool: &str,
+    key: &str,
+    arguments: &str,
+    now_ms: u64,
+    ttl_seconds: u32,
+    format: Format,
+) -> Result<Begin, SpecError> {
+    let arguments = digest(arguments)?;
+    let chars = key.chars().count();
+    if chars == 0 || chars > MAX_KEY_CHARS {
+        let [message, suggestion] = INVALID_KEY;
+        let error = ToolError::new(code::VALIDATION_ERROR, message).suggest(suggestion);
+        return Ok(Begin::InvalidKey(call_tool_result(&error, format)));
+    }
+    let Ok(live) = Record::live(stored, now_ms) else {
+        return Ok(Begin::Unavailable(unavailable(tool, key, format)));
+    };
+    let Some(record) = live else {
+        let ttl = ttl_ms(ttl_seconds);
+        let running = Record {
+            arguments,
+            expires_at_ms: now_ms.saturating_add(ttl),
+            result: None,
+        };
+        return Ok(Begin::Run(running.claim(ttl)));
+    };
+    if record.arguments != arguments {
+        let [message, suggestion] = REUSED;
+        return Ok(Begin::Reused(envelope(
+            tool,
+            key,
+            code::VALIDATION_ERROR,
+            message,
+            suggestion,
+            format,
+        )));
+    }
+    Ok(match record.result {
+        Some(result) => Begin::Replay(result.get().to_owned()),
+        None => {
+            let [message, suggestion] = IN_PROGRESS;
+            Begin::InProgress(envelope(tool, key, code::CONFLICT, message, suggestion, format))
+        }
+    })
+}
+
+/// The outcome of the call whose [`Begin::Run`] stored `claim`: its
+/// `CallToolResult` JSON, or `None` when the handler threw (the outcome is
+/// unknown). [`Finish::Stored`] with the record to put in the claim's place,
+/// or [`Finish::Released`] (remove the claim). The store replaces or removes
+/// the key only while it still holds the claim. A result that is not a
+/// `CallToolResult`, or a claim this module did not write, is refused.
+pub fn finish_step(
+    claim: &str,
+    tool: &str,
+    key: &str,
+    result: Option<&str>,
+    now_ms: u64,
+    ttl_seconds: u32,
+) -> Result<Finish, SpecError> {
+    let running: Record = match serde_json::from_str(claim) {
+        Ok(record @ Record { result: None, .. }) => record,
+        _ => return crate::json::fail("the claim is not the record idempotency-begin gave for a call that runs"),
+    };
+    let stored = match result {
+        Some(result) => {
+            if !kept(result)? {
+                return Ok(Finish::Released);
+            }
+            crate::json::compact(result)
+        }
+        None => {
+            let [message, suggestion] = UNKNOWN_OUTCOME;
+            envelope(tool, key, code::INTERNAL_ERROR, message, suggestion, Format::Xml)
+        }
+    };
+    let ttl = ttl_ms(ttl_seconds);
+    let record = Record {
+        arguments: running.arguments,
+        expires_at_ms: now_ms.saturating_add(ttl),
+        result: RawValue::from_string(stored).ok(),
+    };
+    Ok(Finish::Stored(record.claim(ttl)))
+}
+
+/// The answer to a call whose key's store could not be read or written
+/// (down, timed out): a retryable SERVER_BUSY saying the write did not run.
+///
+/// ```
+/// use mcp_envelope::idempotency::unavailable;
+/// use mcp_envelope::Format;
+/// assert!(unavailable("refund", "k-1", Format::Text).contains("error_code: SERVER_BUSY"));
+/// ```
+pub fn unavailable(tool: &str, key: &str, format: Format) -> String {
+    let [message, suggestion] = UNAVAILABLE;
+    envelope(tool, key, code::SERVER_BUSY, message, suggestion, format)
+}
+
+/// The store in memory; see the module documentation. One per server
+/// (keys are the client's, so a replay may come on another session); for
+/// servers that run as replicas, keep the records in a shared store instead.
 #[derive(Debug, Clone)]
 pub struct Idempotency {
     capacity: usize,
-    ttl_ms: u64,
-    /// Oldest first.
-    entries: Vec<Entry>,
+    ttl_seconds: u32,
+    records: BTreeMap<String, String>,
+    /// Store keys, oldest first: the first to go when the store is full.
+    order: VecDeque<String>,
 }
 
 impl Default for Idempotency {
@@ -157,30 +361,30 @@ impl Idempotency {
     /// How long a key is kept by default: 24 hours.
     pub const DEFAULT_TTL_SECONDS: u32 = 86_400;
 
-    /// A store of at most `capacity` keys, each kept `ttl_seconds`
-    /// (0 reads as 1 for both: a store that keeps nothing protects nothing).
+    /// A store of at most `capacity` keys (when full, the key claimed first
+    /// goes first), each kept `ttl_seconds` (0 reads as 1 for both: a store
+    /// that keeps nothing protects nothing).
     pub fn new(capacity: u32, ttl_seconds: u32) -> Idempotency {
         Idempotency {
             capacity: capacity.max(1) as usize,
-            ttl_ms: u64::from(ttl_seconds.max(1)) * 1000,
-            entries: Vec::new(),
+            ttl_seconds: ttl_seconds.max(1),
+            records: BTreeMap::new(),
+            order: VecDeque::new(),
         }
     }
 
-    /// How many keys are held (running or stored), expired ones included
-    /// until the next `begin`.
+    /// How many keys are held (running or stored), expired ones included.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.records.len()
     }
 
     /// Whether no key is held.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.records.is_empty()
     }
 
-    /// A call of `tool` with `key` and `arguments` (JSON text) at `now_ms`:
-    /// run it, or the result to send instead (`format` is the form of the
-    /// envelopes this store words). Arguments that are not JSON are refused.
+    /// A call of `tool` with `key` and `arguments` (JSON text) at `now_ms`
+    /// ([`begin_step`]); a claim is stored at once.
     pub fn begin(
         &mut self,
         tool: &str,
@@ -189,82 +393,184 @@ impl Idempotency {
         now_ms: u64,
         format: Format,
     ) -> Result<Begin, SpecError> {
-        let arguments = canonical(arguments)?;
-        let chars = key.chars().count();
-        if chars == 0 || chars > MAX_KEY_CHARS {
-            let [message, suggestion] = INVALID_KEY;
-            let error = ToolError::new(code::VALIDATION_ERROR, message).suggest(suggestion);
-            return Ok(Begin::InvalidKey(call_tool_result(&error, format)));
-        }
-        let ttl = self.ttl_ms;
-        self.entries.retain(|e| now_ms.saturating_sub(e.at_ms) < ttl);
-        if let Some(entry) = self.entries.iter().find(|e| e.tool == tool && e.key == key) {
-            if entry.arguments != arguments {
-                let [message, suggestion] = REUSED;
-                return Ok(Begin::Reused(envelope(
-                    tool,
-                    key,
-                    code::VALIDATION_ERROR,
-                    message,
-                    suggestion,
-                    format,
-                )));
+        let store_key = idempotency_key(tool, key);
+        let stored = self.records.get(&store_key).map(String::as_str);
+        let begun = begin_step(stored, tool, key, arguments, now_ms, self.ttl_seconds, format)?;
+        if let Begin::Run(claim) = &begun {
+            if self.records.insert(store_key.clone(), claim.record.clone()).is_some() {
+                self.order.retain(|k| *k != store_key);
             }
-            return Ok(match &entry.result {
-                Some(result) => Begin::Replay(result.clone()),
-                None => {
-                    let [message, suggestion] = IN_PROGRESS;
-                    Begin::InProgress(envelope(tool, key, code::CONFLICT, message, suggestion, format))
+            self.order.push_back(store_key);
+            while self.records.len() > self.capacity {
+                if let Some(oldest) = self.order.pop_front() {
+                    self.records.remove(&oldest);
                 }
-            });
+            }
         }
-        if self.entries.len() >= self.capacity {
-            self.entries.remove(0);
-        }
-        self.entries.push(Entry {
-            tool: tool.to_owned(),
-            key: key.to_owned(),
-            arguments,
-            at_ms: now_ms,
-            result: None,
-        });
-        Ok(Begin::Run)
+        Ok(begun)
     }
 
-    /// The outcome of the call that `begin` let run: its `CallToolResult`
-    /// JSON, or `None` when the handler threw (the outcome is unknown).
-    /// A result that is not a `CallToolResult` is refused, and the call stays running.
+    /// The outcome of the call that `begin` let run ([`finish_step`]);
+    /// [`Finish::Absent`] when no call with that key is running (never
+    /// begun, finished, or evicted). A result that is not a
+    /// `CallToolResult` is refused, and the call stays running.
     pub fn finish(&mut self, tool: &str, key: &str, result: Option<&str>, now_ms: u64) -> Result<Finish, SpecError> {
+        let store_key = idempotency_key(tool, key);
         let running = self
-            .entries
-            .iter()
-            .position(|e| e.tool == tool && e.key == key && e.result.is_none());
-        let stored = match result {
-            Some(result) => {
-                if !kept(result)? {
-                    return Ok(match running {
-                        Some(at) => {
-                            self.entries.remove(at);
-                            Finish::Released
-                        }
-                        None => Finish::Absent,
-                    });
-                }
-                crate::json::compact(result)
-            }
-            None => {
-                let [message, suggestion] = UNKNOWN_OUTCOME;
-                envelope(tool, key, code::INTERNAL_ERROR, message, suggestion, Format::Xml)
-            }
+            .records
+            .get(&store_key)
+            .filter(|record| serde_json::from_str::<Record>(record).is_ok_and(|r| r.result.is_none()));
+        let Some(claim) = running else {
+            return Ok(Finish::Absent);
         };
-        match running.and_then(|at| self.entries.get_mut(at)) {
-            Some(entry) => {
-                (entry.result, entry.at_ms) = (Some(stored), now_ms);
-                Ok(Finish::Stored)
+        let finished = finish_step(claim, tool, key, result, now_ms, self.ttl_seconds)?;
+        match &finished {
+            Finish::Stored(record) => {
+                self.records.insert(store_key, record.record.clone());
             }
-            None => Ok(Finish::Absent),
+            _ => {
+                self.records.remove(&store_key);
+                self.order.retain(|k| *k != store_key);
+            }
         }
+        Ok(finished)
     }
+}
+
+/// `"record":<text as a JSON string>,"ttlMs":N`, a claim's members in an answer.
+fn push_claim(out: &mut String, claim: &Claim) {
+    out.push_str(",\"record\":");
+    push_json_string(out, &claim.record);
+    out.push_str(",\"ttlMs\":");
+    out.push_str(&claim.ttl_ms.to_string());
+}
+
+/// Whether two calls have the same arguments, as a short text: the first
+/// 128 bits of the SHA-256 of their [`canonical`] form, in lowercase hex.
+/// The idempotency store and the repeat ledger compare arguments by it.
+///
+/// ```
+/// use mcp_envelope::idempotency::digest;
+/// assert_eq!(digest(r#"{"a":1,"b":[2]}"#), digest(r#"{ "b": [2], "a": 1 }"#));
+/// assert_ne!(digest(r#"{"a":1}"#), digest(r#"{"a":1.0}"#));
+/// assert_eq!(digest("{}").unwrap().len(), 32);
+/// ```
+pub fn digest(arguments: &str) -> Result<String, SpecError> {
+    let canonical = canonical(arguments)?;
+    Ok(Sha256::digest(canonical.as_bytes())[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// An `idempotency-begin` request as written.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "camelCase",
+    expecting = "an idempotency-begin request object"
+)]
+struct BeginRequest {
+    tool: String,
+    key: String,
+    arguments: Option<Box<RawValue>>,
+    /// The arguments as the text a host holds (the model's own), read here.
+    arguments_text: Option<String>,
+    now_ms: u64,
+    /// The key's stored record as the store gave it; absent or `null` when none.
+    stored: Option<String>,
+    /// The store failed (down, timed out): answer without it.
+    #[serde(default)]
+    store_failed: bool,
+    ttl_seconds: Option<u32>,
+    format: Option<Format>,
+}
+
+/// `idempotency-begin`: `{"tool", "key", "arguments" (or "argumentsText", the
+/// text a host holds), "nowMs", "stored"?, "ttlSeconds"?, "format"?, "storeFailed"?}` to `{"outcome": "run",
+/// "record", "ttlMs"}` (store the record under [`idempotency_key`] if the key
+/// still holds `stored`, then run the write) or `{"outcome", "result"}` (send
+/// the result instead: `replay`, `reused`, `in-progress`, `invalid-key`, or
+/// `unavailable` when `storeFailed` is true).
+///
+/// ```
+/// use mcp_envelope::idempotency::idempotency_begin_json;
+/// let run = idempotency_begin_json(r#"{"tool":"refund","key":"k-1","arguments":{"cents":500},"nowMs":0,"ttlSeconds":60}"#).unwrap();
+/// assert_eq!(run, r#"{"outcome":"run","record":"{\"arguments\":\"9c7ea1ad6e0a5e6fb7ed37a4a43bcc6a\",\"expiresAtMs\":60000}","ttlMs":60000}"#);
+/// ```
+pub fn idempotency_begin_json(request: &str) -> Result<String, SpecError> {
+    let request: BeginRequest = read_input(request, "the idempotency-begin request")?;
+    let format = request.format.unwrap_or(Format::Xml);
+    let arguments = match (&request.arguments, &request.arguments_text) {
+        (Some(raw), None) => raw.get(),
+        (None, Some(text)) => text.as_str(),
+        (None, None) => {
+            return crate::json::fail("missing \"arguments\": the call's arguments (or \"argumentsText\", their text)")
+        }
+        _ => return crate::json::fail("give the arguments once: \"arguments\" or \"argumentsText\""),
+    };
+    if request.store_failed {
+        // The key's validity comes first: a broken key is the model's to fix.
+        let begun = begin_step(None, &request.tool, &request.key, arguments, 0, 1, format)?;
+        if let Begin::InvalidKey(_) = begun {
+            return Ok(begun.to_json());
+        }
+        return Ok(Begin::Unavailable(unavailable(&request.tool, &request.key, format)).to_json());
+    }
+    let ttl_seconds = request.ttl_seconds.unwrap_or(Idempotency::DEFAULT_TTL_SECONDS);
+    begin_step(
+        request.stored.as_deref(),
+        &request.tool,
+        &request.key,
+        arguments,
+        request.now_ms,
+        ttl_seconds,
+        format,
+    )
+    .map(|begun| begun.to_json_with(true))
+}
+
+/// An `idempotency-finish` request as written.
+#[derive(Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "camelCase",
+    expecting = "an idempotency-finish request object"
+)]
+struct FinishRequest {
+    tool: String,
+    key: String,
+    claim: String,
+    /// The handler's `CallToolResult`; `null` when it threw.
+    result: Option<Box<RawValue>>,
+    now_ms: u64,
+    ttl_seconds: Option<u32>,
+}
+
+/// `idempotency-finish`: `{"tool", "key", "claim", "result", "nowMs",
+/// "ttlSeconds"?}` (`result` `null` when the handler threw) to
+/// `{"finished": "stored", "record", "ttlMs"}` (put the record in the
+/// claim's place) or `{"finished": "released"}` (remove the claim: a retry
+/// with the key runs).
+pub fn idempotency_finish_json(request: &str) -> Result<String, SpecError> {
+    let request: FinishRequest = read_input(request, "the idempotency-finish request")?;
+    let ttl_seconds = request.ttl_seconds.unwrap_or(Idempotency::DEFAULT_TTL_SECONDS);
+    let result = request.result.as_ref().map(|r| r.get());
+    let finished = finish_step(
+        &request.claim,
+        &request.tool,
+        &request.key,
+        result,
+        request.now_ms,
+        ttl_seconds,
+    )?;
+    let mut out = String::from("{\"finished\":");
+    push_json_string(&mut out, finished.as_str());
+    if let Finish::Stored(record) = &finished {
+        push_claim(&mut out, record);
+    }
+    out.push('}');
+    Ok(out)
 }
 
 /// Whether an outcome is kept: everything but a retryable `<tool_error>`
@@ -294,6 +600,8 @@ fn envelope(tool: &str, key: &str, code: &str, message: &str, suggestion: &str, 
         error.category = Some(code::Category::Transient);
         error.retryable = Some(true);
         error.retry_after = Some(2);
+    } else if code == code::SERVER_BUSY {
+        error.retry_after = Some(5);
     }
     call_tool_result(&error, format)
 }
@@ -314,6 +622,12 @@ const REUSED: [&str; 2] = [
 const IN_PROGRESS: [&str; 2] = [
     "The first call with this idempotency key is still in progress, so this call did not run.",
     "Wait 2 seconds, then make the same call with the same key: it will return the first call's outcome.",
+];
+
+/// The store could not be reached.
+const UNAVAILABLE: [&str; 2] = [
+    "The server could not use its idempotency store, so this call did not run: nothing was written.",
+    "Wait 5 seconds, then make the same call with the same key.",
 ];
 
 /// A handler that threw: what a replay says.
@@ -413,10 +727,10 @@ mod tests {
     #[test]
     fn a_retryable_failure_frees_the_key() {
         let mut s = Idempotency::default();
-        assert_eq!(s.begin("t", "k", "{}", 0, Format::Xml), Ok(Begin::Run));
+        assert!(matches!(s.begin("t", "k", "{}", 0, Format::Xml), Ok(Begin::Run(_))));
         assert_eq!(s.finish("t", "k", Some(LIMITED), 1), Ok(Finish::Released));
-        assert_eq!(s.begin("t", "k", "{}", 2, Format::Xml), Ok(Begin::Run));
-        assert_eq!(s.finish("t", "k", Some(OK), 3), Ok(Finish::Stored));
+        assert!(matches!(s.begin("t", "k", "{}", 2, Format::Xml), Ok(Begin::Run(_))));
+        assert!(matches!(s.finish("t", "k", Some(OK), 3), Ok(Finish::Stored(_))));
         assert_eq!(s.finish("t", "k", Some(OK), 4), Ok(Finish::Absent));
     }
 
@@ -424,16 +738,16 @@ mod tests {
     fn keys_expire_and_the_oldest_goes_first() {
         let mut s = Idempotency::new(2, 1);
         for key in ["a", "b", "c"] {
-            assert_eq!(s.begin("t", key, "1", 0, Format::Xml), Ok(Begin::Run));
+            assert!(matches!(s.begin("t", key, "1", 0, Format::Xml), Ok(Begin::Run(_))));
             s.finish("t", key, Some(OK), 0).unwrap();
         }
         assert_eq!(s.len(), 2);
         // "a" was evicted; running it again evicts "b".
-        assert_eq!(s.begin("t", "a", "1", 10, Format::Xml), Ok(Begin::Run));
+        assert!(matches!(s.begin("t", "a", "1", 10, Format::Xml), Ok(Begin::Run(_))));
         assert!(matches!(s.begin("t", "c", "1", 999, Format::Xml), Ok(Begin::Replay(_))));
-        assert_eq!(s.begin("t", "c", "1", 1000, Format::Xml), Ok(Begin::Run));
+        assert!(matches!(s.begin("t", "c", "1", 1000, Format::Xml), Ok(Begin::Run(_))));
         // Another tool's key of the same name is another entry.
-        assert_eq!(s.begin("u", "b", "1", 1000, Format::Xml), Ok(Begin::Run));
+        assert!(matches!(s.begin("u", "b", "1", 1000, Format::Xml), Ok(Begin::Run(_))));
     }
 
     #[test]
@@ -444,6 +758,31 @@ mod tests {
         assert!(matches!(
             s.begin("t", "k", "{}", 0, Format::Xml),
             Ok(Begin::InProgress(_))
+        ));
+    }
+
+    #[test]
+    fn a_claim_is_stored_only_where_the_key_is_free() {
+        let run = begin_step(None, "t", "k", r#"{"b":1,"a":2}"#, 5, 60, Format::Xml).unwrap();
+        let Begin::Run(claim) = run else { panic!("{run:?}") };
+        assert_eq!(claim.ttl_ms, 60_000);
+        // Another replica reading the claim: in progress, and after it expires, free.
+        let again = begin_step(Some(&claim.record), "t", "k", r#"{"a":2,"b":1}"#, 6, 60, Format::Xml).unwrap();
+        assert!(matches!(again, Begin::InProgress(_)));
+        assert!(matches!(
+            begin_step(Some(&claim.record), "t", "k", "{}", 60_005, 60, Format::Xml),
+            Ok(Begin::Run(_))
+        ));
+        let Finish::Stored(done) = finish_step(&claim.record, "t", "k", Some(OK), 7, 60).unwrap() else {
+            panic!()
+        };
+        let replay = begin_step(Some(&done.record), "t", "k", r#"{"a":2,"b":1}"#, 8, 60, Format::Xml).unwrap();
+        assert_eq!(replay, Begin::Replay(OK.to_owned()));
+        assert!(finish_step(&done.record, "t", "k", Some(OK), 9, 60).is_err());
+        // A record that is not one of ours guards nothing: the write does not run.
+        assert!(matches!(
+            begin_step(Some("garbage"), "t", "k", "{}", 0, 60, Format::Xml),
+            Ok(Begin::Unavailable(_))
         ));
     }
 }

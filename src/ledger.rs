@@ -18,31 +18,201 @@
 //! ```
 //!
 //! Failures are identical when the tool, the code and (if given) the
-//! arguments' fingerprint match. The fingerprint is computed here, so every
-//! host keys alike: object members in any order give the same fingerprint;
-//! numbers count as written (`1` and `1.0` differ).
+//! arguments match, arguments compared as the idempotency store compares
+//! them ([`crate::idempotency::digest`]): object members in any order are
+//! the same arguments; numbers count as written (`1` and `1.0` differ).
+//!
+//! The rules are pure functions of (a tool's streak, the failure) returning
+//! (what to send, the new streak), so that the streak can live wherever the
+//! host keeps state: this module's [`Ledger`] in memory, or a store shared by
+//! a server's replicas. A streak is a short JSON record (`{"code","arguments",
+//! "count"}`) the host keeps under [`ledger_key`] as the text given.
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::collections::BTreeMap;
 
 use crate::error::SpecError;
-use crate::json::{parse_content, Value};
+use crate::idempotency::digest;
+use crate::json::read_input;
 use crate::locale::Locale;
 use crate::model::{Severity, ToolError, ToolFailureMeta};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
-use crate::render::call_tool_result;
+use crate::render::{call_tool_result, Format};
 
-/// One tool's run of identical failures.
-#[derive(Debug, Clone)]
+/// One tool's run of identical failures: the record a store keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Streak {
-    tool: String,
     code: String,
-    fingerprint: Option<u64>,
+    /// The arguments' digest; `null` for a failure given without them.
+    arguments: Option<String>,
     count: u32,
 }
 
-/// Remembers each tool's last failure; see the module documentation.
+impl Streak {
+    /// A stored record; one that is not a streak is no streak (the ledger
+    /// fails open: the failure is sent as itself).
+    fn read(record: Option<&str>) -> Option<Streak> {
+        record.and_then(|text| serde_json::from_str(text).ok())
+    }
+
+    fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// What a step does to the tool's streak in the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreakChange {
+    /// Leave the stored streak as it is.
+    Keep,
+    /// Store this record (a failure counted).
+    Set(String),
+    /// Remove the streak (a success ended it).
+    Delete,
+}
+
+/// Seconds a stored streak is kept after its last failure: a model that
+/// comes back to a tool an hour later is not repeating itself.
+pub const STREAK_TTL_SECONDS: u32 = 3_600;
+
+/// The store key of `tool`'s streak in the conversation `scope` (a session
+/// id, or what the host calls a conversation): the same text in every host.
+///
+/// ```
+/// assert_eq!(mcp_envelope::ledger_key("s-1", "get_invoice"), r#"mcp-envelope/ledger/["s-1","get_invoice"]"#);
+/// ```
+pub fn ledger_key(scope: &str, tool: &str) -> String {
+    format!(
+        "mcp-envelope/ledger/{}",
+        serde_json::to_string(&[scope, tool]).unwrap_or_default()
+    )
+}
+
+/// A `ledger-key` request as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a ledger-key request object")]
+struct KeyRequest {
+    scope: String,
+    tool: String,
+}
+
+/// `ledger-key`: `{"scope", "tool"}` to the store key (plain text, not JSON).
+pub fn ledger_key_json(request: &str) -> Result<String, SpecError> {
+    let request: KeyRequest = read_input(request, "the ledger-key request")?;
+    Ok(ledger_key(&request.scope, &request.tool))
+}
+
+/// The streak after this failure, and how many identical ones in a row it makes.
+fn counted(streak: Option<&str>, code: &str, arguments: Option<String>) -> (u32, StreakChange) {
+    let count = match Streak::read(streak) {
+        Some(s) if s.code == code && s.arguments == arguments => s.count.saturating_add(1),
+        _ => 1,
+    };
+    let record = Streak {
+        code: code.to_owned(),
+        arguments,
+        count,
+    };
+    (count, StreakChange::Set(record.text()))
+}
+
+/// One failure of a tool whose stored streak is `streak`: the error to send
+/// (the error itself the first time, a short "nothing has changed" error for
+/// an identical failure up to `stop_after`, a critical "stop retrying" error
+/// beyond) and the streak to store. `arguments` is the call's arguments as
+/// JSON text (refused when it is not JSON). A warning is returned as it is:
+/// it rides on a success, so it neither counts nor ends a streak.
+pub fn failure_step(
+    streak: Option<&str>,
+    error: &ToolError,
+    arguments: Option<&str>,
+    stop_after: u32,
+) -> Result<(ToolError, StreakChange), SpecError> {
+    let arguments = arguments.map(digest).transpose()?;
+    if !error.is_error() {
+        return Ok((error.clone(), StreakChange::Keep));
+    }
+    let (count, change) = counted(streak, &error.code, arguments);
+    Ok((sent(error, count, stop_after), change))
+}
+
+/// Watches a result a tool handler produced (`CallToolResult` JSON), the
+/// tool's stored streak being `streak`: what an MCP integration calls after
+/// every handler, whatever built the result.
+///
+/// - An error result holding a `<tool_error>` (any form) is a failure: the
+///   first of a streak gives `None` (send the result as it is); a repeat
+///   or a stop gives the `CallToolResult` JSON to send instead, in the
+///   form the handler used, with the ToolFailure metadata if it had some
+///   (without `retryNotBefore`: the result does not say what `now` was).
+/// - A success ends the tool's streak; a warning rides on a success and
+///   leaves it alone, as do a `<validation_error>`, a partial result and an
+///   error result without an envelope (nothing says what failed).
+///
+/// A text that is not a `CallToolResult` is refused.
+pub fn observe_step(
+    streak: Option<&str>,
+    result: &str,
+    arguments: Option<&str>,
+    stop_after: u32,
+) -> Result<(Option<String>, StreakChange), SpecError> {
+    let arguments = arguments.map(digest).transpose()?;
+    // The result is read once: whether it failed, its text, its `_meta`.
+    let read = read_tool_result(result, true)?;
+    let text = read.text.unwrap_or_default();
+    let reading = read_unwrapped(&text);
+    if !read.is_error {
+        let warning = matches!(&reading, Ok(Reading::ToolError(warning)) if !warning.is_error());
+        return Ok((
+            None,
+            if warning {
+                StreakChange::Keep
+            } else {
+                StreakChange::Delete
+            },
+        ));
+    }
+    let Ok(Reading::ToolError(mut error)) = reading else {
+        return Ok((None, StreakChange::Keep));
+    };
+    let (count, change) = counted(streak, &error.code, arguments);
+    if count == 1 {
+        return Ok((None, change));
+    }
+    if read.tool_failure_meta && error.correlation_id_text().is_some() {
+        error.tool_failure = Some(ToolFailureMeta::default());
+    }
+    let form = crate::parse::form_of(&text);
+    Ok((Some(call_tool_result(&sent(&error, count, stop_after), form)), change))
+}
+
+/// What the n-th identical failure in a row sends.
+fn sent(error: &ToolError, count: u32, stop_after: u32) -> ToolError {
+    match count {
+        1 => error.clone(),
+        n if n <= stop_after.max(1) => repeat(error, n),
+        n => stop(error, n),
+    }
+}
+
+/// Remembers each tool's last failure in memory, for one conversation; see
+/// the module documentation.
+///
+/// ```
+/// use mcp_envelope::Ledger;
+/// let mut ledger = Ledger::new(2);
+/// let failed = r#"{"content":[{"type":"text","text":"error_code: TIMEOUT\nwhat_failed: Billing is slow\nretryable: true"}],"isError":true}"#;
+/// assert_eq!(ledger.observe("pay", failed, None), Ok(None));
+/// let again = ledger.observe("pay", failed, None).unwrap().unwrap();
+/// assert!(again.contains("what_failed: Nothing has changed since the last attempt"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Ledger {
     stop_after: u32,
-    streaks: Vec<Streak>,
+    /// Each failing tool's streak record.
+    streaks: BTreeMap<String, String>,
 }
 
 impl Ledger {
@@ -54,109 +224,142 @@ impl Ledger {
     pub fn new(stop_after: u32) -> Ledger {
         Ledger {
             stop_after: stop_after.max(1),
-            streaks: Vec::new(),
+            streaks: BTreeMap::new(),
         }
     }
 
-    /// The error to send for this failure of `tool`: the error itself the
-    /// first time; a short "nothing has changed" error for an identical
-    /// failure up to the limit; a critical "stop retrying" error beyond it.
-    /// `arguments` is the call's arguments as JSON text (refused when it is
-    /// not JSON). A warning is returned as it is: it rides on a success, so
-    /// it neither counts nor ends a streak.
+    fn apply(&mut self, tool: &str, change: StreakChange) {
+        match change {
+            StreakChange::Keep => {}
+            StreakChange::Set(record) => {
+                self.streaks.insert(tool.to_owned(), record);
+            }
+            StreakChange::Delete => {
+                self.streaks.remove(tool);
+            }
+        }
+    }
+
+    /// The error to send for this failure of `tool` ([`failure_step`]).
     pub fn failure(&mut self, tool: &str, error: &ToolError, arguments: Option<&str>) -> Result<ToolError, SpecError> {
-        let fingerprint = arguments.map(fingerprint).transpose()?;
-        if !error.is_error() {
-            return Ok(error.clone());
-        }
-        let count = self.count(tool, error, fingerprint);
-        Ok(self.sent(error, count))
+        let streak = self.streaks.get(tool).map(String::as_str);
+        let (sent, change) = failure_step(streak, error, arguments, self.stop_after)?;
+        self.apply(tool, change);
+        Ok(sent)
     }
 
-    /// What the n-th identical failure in a row sends.
-    fn sent(&self, error: &ToolError, count: u32) -> ToolError {
-        match count {
-            1 => error.clone(),
-            n if n <= self.stop_after => repeat(error, n),
-            n => stop(error, n),
-        }
-    }
-
-    /// Records a failure; how many identical ones in a row that makes.
-    fn count(&mut self, tool: &str, error: &ToolError, fingerprint: Option<u64>) -> u32 {
-        match self.streaks.iter_mut().find(|s| s.tool == tool) {
-            Some(s) if s.code == error.code && s.fingerprint == fingerprint => {
-                s.count = s.count.saturating_add(1);
-                s.count
-            }
-            Some(s) => {
-                (s.code, s.fingerprint, s.count) = (error.code.clone(), fingerprint, 1);
-                1
-            }
-            None => {
-                self.streaks.push(Streak {
-                    tool: tool.to_owned(),
-                    code: error.code.clone(),
-                    fingerprint,
-                    count: 1,
-                });
-                1
-            }
-        }
-    }
-
-    /// Watches a result a tool handler produced (`CallToolResult` JSON): what
-    /// an MCP integration calls after every handler, whatever built the result.
-    ///
-    /// - An error result holding a `<tool_error>` (any form) is a failure: the
-    ///   first of a streak gives `None` (send the result as it is); a repeat
-    ///   or a stop gives the `CallToolResult` JSON to send instead, in the
-    ///   form the handler used, with the ToolFailure metadata if it had some
-    ///   (without `retryNotBefore`: the result does not say what `now` was).
-    /// - A success ends the tool's streak; a warning rides on a success and
-    ///   leaves it alone, as do a `<validation_error>`, a partial result and an
-    ///   error result without an envelope (nothing says what failed).
-    ///
-    /// A text that is not a `CallToolResult` is refused.
-    ///
-    /// ```
-    /// use mcp_envelope::Ledger;
-    /// let mut ledger = Ledger::new(2);
-    /// let failed = r#"{"content":[{"type":"text","text":"error_code: TIMEOUT\nwhat_failed: Billing is slow\nretryable: true"}],"isError":true}"#;
-    /// assert_eq!(ledger.observe("pay", failed, None), Ok(None));
-    /// let again = ledger.observe("pay", failed, None).unwrap().unwrap();
-    /// assert!(again.contains("what_failed: Nothing has changed since the last attempt"));
-    /// ```
+    /// Watches a result a tool handler produced ([`observe_step`]): `None`
+    /// to send it as it is, or the `CallToolResult` JSON to send instead.
     pub fn observe(&mut self, tool: &str, result: &str, arguments: Option<&str>) -> Result<Option<String>, SpecError> {
-        let fingerprint = arguments.map(fingerprint).transpose()?;
-        // The result is read once: whether it failed, its text, its `_meta`.
-        let read = read_tool_result(result, true)?;
-        let text = read.text.unwrap_or_default();
-        let reading = read_unwrapped(&text);
-        if !read.is_error {
-            if !matches!(&reading, Ok(Reading::ToolError(warning)) if !warning.is_error()) {
-                self.success(tool);
-            }
-            return Ok(None);
-        }
-        let Ok(Reading::ToolError(mut error)) = reading else {
-            return Ok(None);
-        };
-        let count = self.count(tool, &error, fingerprint);
-        if count == 1 {
-            return Ok(None);
-        }
-        if read.tool_failure_meta && error.correlation_id_text().is_some() {
-            error.tool_failure = Some(ToolFailureMeta::default());
-        }
-        let form = crate::parse::form_of(&text);
-        Ok(Some(call_tool_result(&self.sent(&error, count), form)))
+        let streak = self.streaks.get(tool).map(String::as_str);
+        let (sent, change) = observe_step(streak, result, arguments, self.stop_after)?;
+        self.apply(tool, change);
+        Ok(sent)
     }
 
     /// A success for `tool`: its streak ends.
     pub fn success(&mut self, tool: &str) {
-        self.streaks.retain(|s| s.tool != tool);
+        self.streaks.remove(tool);
     }
+}
+
+/// The JSON form of a streak change, as a member of an answer: nothing for
+/// [`StreakChange::Keep`], `"streak":<record as a JSON string>` or `"streak":null`.
+fn push_change(out: &mut String, change: &StreakChange) {
+    match change {
+        StreakChange::Keep => {}
+        StreakChange::Set(record) => {
+            out.push_str(",\"streak\":");
+            crate::json::push_json_string(out, record);
+        }
+        StreakChange::Delete => out.push_str(",\"streak\":null"),
+    }
+}
+
+/// A `ledger-failure` or `ledger-observe` request as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a ledger request object")]
+struct LedgerRequest {
+    /// The tool's stored streak record, as the store gave it; absent or `null` when none.
+    streak: Option<String>,
+    spec: Option<Box<RawValue>>,
+    result: Option<Box<RawValue>>,
+    arguments: Option<Box<RawValue>>,
+    /// The arguments as the text a host holds (the model's own), read here.
+    arguments_text: Option<String>,
+    stop_after: Option<u32>,
+    format: Option<Format>,
+}
+
+/// The call's arguments: `arguments` as written, or `argumentsText` (not both).
+fn arguments_of(request: &LedgerRequest) -> Result<Option<&str>, SpecError> {
+    match (&request.arguments, &request.arguments_text) {
+        (Some(_), Some(_)) => crate::json::fail("give the arguments once: \"arguments\" or \"argumentsText\""),
+        (Some(raw), None) => Ok(Some(raw.get())),
+        (None, text) => Ok(text.as_deref()),
+    }
+}
+
+/// `ledger-failure`: `{"spec", "streak"?, "arguments"?, "stopAfter"?, "format"?}`
+/// to `{"result": <CallToolResult>, "streak"?: <record> | null}`: the result
+/// to send and what to store under the tool's [`ledger_key`] (a record, or
+/// `null` to remove it; no `streak` member leaves the store as it is).
+///
+/// ```
+/// use mcp_envelope::ledger::ledger_failure_json;
+/// let first = ledger_failure_json(r#"{"spec":{"code":"NOT_FOUND","message":"No invoice inv_9"},"format":"text"}"#).unwrap();
+/// assert_eq!(first, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nretryable: false"}],"isError":true},"streak":"{\"code\":\"NOT_FOUND\",\"arguments\":null,\"count\":1}"}"#);
+/// ```
+pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
+    let request: LedgerRequest = read_input(request, "the ledger-failure request")?;
+    if request.result.is_some() {
+        return crate::json::fail(
+            "unknown key \"result\" in the ledger-failure request: a failure is given as its \"spec\"",
+        );
+    }
+    let Some(spec) = &request.spec else {
+        return crate::json::fail("missing \"spec\": the error spec of the failure");
+    };
+    let error = crate::spec::from_json(spec.get())?;
+    let arguments = arguments_of(&request)?;
+    let stop_after = request.stop_after.unwrap_or(Ledger::DEFAULT_STOP_AFTER);
+    let (sent, change) = failure_step(request.streak.as_deref(), &error, arguments, stop_after)?;
+    let mut out = String::from("{\"result\":");
+    out.push_str(&call_tool_result(&sent, request.format.unwrap_or(Format::Xml)));
+    push_change(&mut out, &change);
+    out.push('}');
+    Ok(out)
+}
+
+/// `ledger-observe`: `{"result", "streak"?, "arguments"?, "stopAfter"?}` to
+/// `{"result"?: <CallToolResult to send instead>, "streak"?: <record> | null}`.
+///
+/// ```
+/// use mcp_envelope::ledger::ledger_observe_json;
+/// let ok = r#"{"content":[{"type":"text","text":"Paid"}],"isError":false}"#;
+/// assert_eq!(ledger_observe_json(&format!(r#"{{"result":{ok}}}"#)).unwrap(), r#"{"streak":null}"#);
+/// ```
+pub fn ledger_observe_json(request: &str) -> Result<String, SpecError> {
+    let request: LedgerRequest = read_input(request, "the ledger-observe request")?;
+    if request.spec.is_some() || request.format.is_some() {
+        return crate::json::fail(
+            "the ledger-observe request takes the handler's \"result\", not a \"spec\" or \"format\" (the repeat keeps the result's form)",
+        );
+    }
+    let Some(result) = &request.result else {
+        return crate::json::fail("missing \"result\": the CallToolResult the handler produced");
+    };
+    let arguments = arguments_of(&request)?;
+    let stop_after = request.stop_after.unwrap_or(Ledger::DEFAULT_STOP_AFTER);
+    let (sent, change) = observe_step(request.streak.as_deref(), result.get(), arguments, stop_after)?;
+    let mut out = String::from("{");
+    if let Some(sent) = sent {
+        out.push_str("\"result\":");
+        out.push_str(&sent);
+    }
+    push_change(&mut out, &change);
+    let out = out.replacen("{,", "{", 1);
+    Ok(out + "}")
 }
 
 /// The short envelope for an identical failure: the code, a plain "nothing
@@ -226,89 +429,9 @@ fn steering_locale(error: &ToolError) -> Locale {
     }
 }
 
-/// A 64-bit fingerprint of a JSON value that ignores the order of object
-/// members (each member is hashed on its own and the hashes summed), so no
-/// host needs to sort keys the same way. Arguments of any depth are taken,
-/// each array or object past `limits::MAX_DEPTH` levels as its cut marker
-/// (its length), as an envelope would show it: calls that differ only that
-/// deep count as the same call.
-pub fn fingerprint(arguments: &str) -> Result<u64, SpecError> {
-    let value = parse_content(arguments, crate::limits::MAX_DEPTH)
-        .map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
-    Ok(hash_value(&value))
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-fn fnv(mut hash: u64, bytes: &[u8]) -> u64 {
-    for byte in bytes {
-        hash = (hash ^ u64::from(*byte)).wrapping_mul(FNV_PRIME);
-    }
-    hash
-}
-
-/// Spreads the bits so that summing member hashes does not cancel out.
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
-}
-
-fn hash_value(value: &Value) -> u64 {
-    match value {
-        Value::Null => fnv(FNV_OFFSET, b"n"),
-        Value::Bool(b) => fnv(FNV_OFFSET, if *b { b"t" } else { b"f" }),
-        Value::Number(n) => fnv(fnv(FNV_OFFSET, b"#"), n.as_str().as_bytes()),
-        Value::String(s) => fnv(fnv(FNV_OFFSET, b"\""), s.as_bytes()),
-        Value::Array(items) => items.iter().fold(fnv(FNV_OFFSET, b"["), |hash, item| {
-            fnv(hash, &hash_value(item).to_le_bytes())
-        }),
-        Value::Object(members) => {
-            // Each key once with its last value, as a map reads the object.
-            let sum = members.iter().fold(0u64, |sum, (key, member)| {
-                let member = fnv(
-                    fnv(fnv(fnv(FNV_OFFSET, b"\""), key.as_bytes()), b":"),
-                    &hash_value(member).to_le_bytes(),
-                );
-                sum.wrapping_add(mix(member))
-            });
-            fnv(fnv(FNV_OFFSET, b"{"), &sum.to_le_bytes())
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn member_order_does_not_change_the_fingerprint() {
-        let a = fingerprint(r#"{"id":"inv_9","page":{"size":10,"from":2}}"#).unwrap();
-        let b = fingerprint(r#"{"page":{"from":2,"size":10},"id":"inv_9"}"#).unwrap();
-        assert_eq!(a, b);
-        assert_ne!(a, fingerprint(r#"{"id":"inv_8","page":{"size":10,"from":2}}"#).unwrap());
-        assert_ne!(fingerprint("[1,2]").unwrap(), fingerprint("[2,1]").unwrap());
-        assert_ne!(
-            fingerprint(r#"{"a":1,"b":1}"#).unwrap(),
-            fingerprint(r#"{"a":2,"b":2}"#).unwrap()
-        );
-        assert_ne!(fingerprint("1").unwrap(), fingerprint("\"1\"").unwrap());
-    }
-
-    #[test]
-    fn arguments_of_any_depth_are_taken_the_same_past_the_depth_limit() {
-        let nested = |n: usize, leaf: &str| format!("{}{leaf}{}", "[".repeat(n), "]".repeat(n));
-        let deep = fingerprint(&nested(100_000, "1")).unwrap();
-        assert_eq!(deep, fingerprint(&nested(100_000, "2")).unwrap());
-        assert_ne!(deep, fingerprint(&nested(100_000, "10")).unwrap());
-        assert_ne!(
-            fingerprint(&nested(64, "1")).unwrap(),
-            fingerprint(&nested(64, "2")).unwrap()
-        );
-    }
 
     #[test]
     fn arguments_that_are_not_json_are_refused() {
@@ -333,5 +456,18 @@ mod tests {
         assert_eq!(ledger.failure("u", &a, Some("{\"x\":1}")).unwrap(), a);
         ledger.success("t");
         assert_eq!(ledger.failure("t", &a, Some("{\"x\":1}")).unwrap(), a);
+    }
+
+    #[test]
+    fn a_stored_streak_that_is_not_one_starts_a_new_streak() {
+        let e = ToolError::new("A", "first");
+        for broken in ["", "{", "[]", r#"{"code":"A","arguments":null,"count":-1}"#] {
+            let (sent, change) = failure_step(Some(broken), &e, None, 2).unwrap();
+            assert_eq!(sent, e);
+            assert_eq!(
+                change,
+                StreakChange::Set(r#"{"code":"A","arguments":null,"count":1}"#.into())
+            );
+        }
     }
 }

@@ -18,6 +18,12 @@ pub fn native(name: &str, input: &str) -> Result<String, String> {
         "user-error" => mcp_envelope::recovery::user_error_json(input).map_err(|e| e.0),
         "contract-lock" => mcp_envelope::contract::lock_json(input).map_err(|e| e.0),
         "contract-diff" => mcp_envelope::contract::diff_json(input).map_err(|e| e.0),
+        "ledger-key" => mcp_envelope::ledger::ledger_key_json(input).map_err(|e| e.0),
+        "ledger-failure" => mcp_envelope::ledger::ledger_failure_json(input).map_err(|e| e.0),
+        "ledger-observe" => mcp_envelope::ledger::ledger_observe_json(input).map_err(|e| e.0),
+        "idempotency-key" => mcp_envelope::idempotency::idempotency_key_json(input).map_err(|e| e.0),
+        "idempotency-begin" => mcp_envelope::idempotency::idempotency_begin_json(input).map_err(|e| e.0),
+        "idempotency-finish" => mcp_envelope::idempotency::idempotency_finish_json(input).map_err(|e| e.0),
         "limits" => mcp_envelope::limits::limits_json(input).map_err(|e| e.0),
         _ => panic!("no native function for the call {name:?}: add a row to tests/common/calls.rs"),
     }
