@@ -193,49 +193,7 @@ fn run(kind: CaseKind) -> Outcome {
                 (got, want) => Err(format!("{name} gave {got:?}, want {want:?}")),
             }
         }
-        CaseKind::Ledger { stop_after, steps } => {
-            let ledger = i.api.ledger();
-            let stop_after = stop_after.unwrap_or(native::Ledger::DEFAULT_STOP_AFTER);
-            let handle = ledger.call_constructor(&mut i.store, stop_after).map_err(trap)?;
-            for (n, step) in steps.into_iter().enumerate() {
-                match step {
-                    LedgerStep::Failure {
-                        tool,
-                        spec,
-                        arguments,
-                        format: f,
-                        result,
-                    } => {
-                        let got = ledger
-                            .call_failure(
-                                &mut i.store,
-                                handle,
-                                &tool,
-                                &spec,
-                                arguments.as_deref(),
-                                format_to_wit(format(&f)),
-                            )
-                            .map_err(trap)?;
-                        same(&format!("step {n} result"), &got?, &result)?;
-                    }
-                    LedgerStep::Observe {
-                        tool,
-                        result,
-                        arguments,
-                        replaced,
-                    } => {
-                        let got = ledger
-                            .call_observe(&mut i.store, handle, &tool, &result, arguments.as_deref())
-                            .map_err(trap)??;
-                        if got != replaced {
-                            return Err(format!("step {n}: observe gave {got:?}, want {replaced:?}"));
-                        }
-                    }
-                    LedgerStep::Success { tool } => ledger.call_success(&mut i.store, handle, &tool).map_err(trap)?,
-                }
-            }
-            handle.resource_drop(&mut i.store).map_err(trap)
-        }
+        CaseKind::Ledger { stop_after, steps } => run_ledger(&mut i, stop_after, steps),
         CaseKind::Idempotency {
             capacity,
             ttl_seconds,
@@ -276,25 +234,130 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
         "render-partial" => i.api.call_render_partial(store, input),
         "partial-result" => i.api.call_partial_result(store, input),
         "partial-limits" => i.api.call_partial_limits(store, input),
+        "ledger-key" => i.api.call_ledger_key(store, input),
+        "ledger-failure" => i.api.call_ledger_failure(store, input),
+        "ledger-observe" => i.api.call_ledger_observe(store, input),
+        "idempotency-key" => i.api.call_idempotency_key(store, input),
+        "idempotency-begin" => i.api.call_idempotency_begin(store, input),
+        "idempotency-finish" => i.api.call_idempotency_finish(store, input),
         _ => return Err(format!("no component export for the call {name:?}")),
     }
     .map_err(trap)
 }
 
-/// The steps on one `idempotency` resource, each answer checked against the
-/// vector and against the native store run beside it.
+/// A JSON string's text.
+fn quoted(text: &str) -> String {
+    serde_json::to_string(text).unwrap()
+}
+
+/// A member of an answer: a string's text, `Some(None)` for `null`, `None` when absent.
+/// Other values as their text, as written.
+fn member(answer: &str, name: &str) -> Option<Option<String>> {
+    let members: std::collections::HashMap<String, Box<serde_json::value::RawValue>> =
+        serde_json::from_str(answer).ok()?;
+    let raw = members.get(name)?.get();
+    match raw {
+        "null" => Some(None),
+        _ if raw.starts_with('"') => serde_json::from_str(raw).ok().map(Some),
+        _ => Some(Some(raw.to_owned())),
+    }
+}
+
+/// The steps on one conversation's ledger, its streaks held here as a host
+/// holds them, each step through `ledger-failure` or `ledger-observe`.
+fn run_ledger(i: &mut Instance, stop_after: Option<u32>, steps: Vec<LedgerStep>) -> Outcome {
+    let stop_after = stop_after.unwrap_or(native::Ledger::DEFAULT_STOP_AFTER);
+    let mut streaks = std::collections::BTreeMap::<String, String>::new();
+    for (n, step) in steps.into_iter().enumerate() {
+        let (tool, request, observe) = match &step {
+            LedgerStep::Failure {
+                tool,
+                spec,
+                arguments,
+                format: f,
+                ..
+            } => (
+                tool,
+                format!(
+                    r#"{{"spec":{spec},"arguments":{},"stopAfter":{stop_after},"format":"{f}","streak":{}}}"#,
+                    arguments.as_deref().unwrap_or("null"),
+                    streaks.get(tool).map_or("null".into(), |s| quoted(s)),
+                ),
+                false,
+            ),
+            LedgerStep::Observe {
+                tool,
+                result,
+                arguments,
+                ..
+            } => (
+                tool,
+                format!(
+                    r#"{{"result":{result},"arguments":{},"stopAfter":{stop_after},"streak":{}}}"#,
+                    arguments.as_deref().unwrap_or("null"),
+                    streaks.get(tool).map_or("null".into(), |s| quoted(s)),
+                ),
+                true,
+            ),
+            LedgerStep::Success { tool } => {
+                streaks.remove(tool);
+                continue;
+            }
+        };
+        let answer = if observe {
+            i.api.call_ledger_observe(&mut i.store, &request)
+        } else {
+            i.api.call_ledger_failure(&mut i.store, &request)
+        }
+        .map_err(trap)?
+        .map_err(|e| format!("step {n}: refused: {e}"))?;
+        let native = if observe {
+            native::ledger::ledger_observe_json(&request)
+        } else {
+            native::ledger::ledger_failure_json(&request)
+        };
+        if native.as_ref().ok() != Some(&answer) {
+            return Err(format!(
+                "step {n}: the component gave {answer:?}, the native core {native:?}"
+            ));
+        }
+        match member(&answer, "streak") {
+            Some(Some(record)) => {
+                streaks.insert(tool.clone(), record);
+            }
+            Some(None) => {
+                streaks.remove(tool);
+            }
+            None => {}
+        }
+        let sent = member(&answer, "result").flatten();
+        match step {
+            LedgerStep::Failure { result, .. } => {
+                same(&format!("step {n} result"), &sent.unwrap_or_default(), &result)?
+            }
+            LedgerStep::Observe { replaced, .. } if sent != replaced => {
+                return Err(format!("step {n}: observe gave {sent:?}, want {replaced:?}"))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The steps on one idempotency store, its records held here in memory as
+/// a host holds them (at most `capacity`, the first claimed going first),
+/// each step through `idempotency-begin` and `idempotency-finish`, checked
+/// against the vector and against the native store run beside it.
 fn run_idempotency(
     i: &mut Instance,
     capacity: Option<u32>,
     ttl_seconds: Option<u32>,
     steps: Vec<IdempotencyStep>,
 ) -> Outcome {
-    let store = i.api.idempotency();
     let capacity = capacity.unwrap_or(native::Idempotency::DEFAULT_CAPACITY);
     let ttl_seconds = ttl_seconds.unwrap_or(native::Idempotency::DEFAULT_TTL_SECONDS);
-    let handle = store
-        .call_constructor(&mut i.store, capacity, ttl_seconds)
-        .map_err(trap)?;
+    let mut records = std::collections::BTreeMap::<String, String>::new();
+    let mut order = std::collections::VecDeque::<String>::new();
     let mut beside = native::Idempotency::new(capacity, ttl_seconds);
     for (n, step) in steps.into_iter().enumerate() {
         match step {
@@ -306,24 +369,41 @@ fn run_idempotency(
                 format: f,
                 answer,
             } => {
-                let got = store
-                    .call_begin(
-                        &mut i.store,
-                        handle,
-                        &tool,
-                        &key,
-                        &arguments,
-                        now_ms,
-                        format_to_wit(format(&f)),
-                    )
-                    .map_err(trap)?;
+                let store_key = native::idempotency::idempotency_key(&tool, &key);
+                let request = format!(
+                    r#"{{"tool":{},"key":{},"arguments":{arguments},"nowMs":{now_ms},"ttlSeconds":{ttl_seconds},"format":"{f}","stored":{}}}"#,
+                    quoted(&tool),
+                    quoted(&key),
+                    records.get(&store_key).map_or("null".into(), |r| quoted(r)),
+                );
+                let got = i.api.call_idempotency_begin(&mut i.store, &request).map_err(trap)??;
+                if let Some(Some(claim)) = member(&got, "record") {
+                    if records.insert(store_key.clone(), claim).is_some() {
+                        order.retain(|k| *k != store_key);
+                    }
+                    order.push_back(store_key);
+                    while records.len() > capacity.max(1) as usize {
+                        if let Some(oldest) = order.pop_front() {
+                            records.remove(&oldest);
+                        }
+                    }
+                }
                 let native = beside
                     .begin(&tool, &key, &arguments, now_ms, format(&f))
-                    .map(|b| b.to_json());
-                if got != native.clone().map_err(|e| e.0) {
-                    return Err(format!("step {n}: begin gave {got:?}, the native core {native:?}"));
+                    .map(|b| b.to_json())
+                    .map_err(|e| e.0)?;
+                // What a store answers: the outcome and the result, without the claim.
+                let outcome = member(&got, "outcome").flatten().unwrap_or_default();
+                let answered = match member(&got, "result") {
+                    Some(Some(result)) => format!(r#"{{"outcome":{},"result":{result}}}"#, quoted(&outcome)),
+                    _ => format!(r#"{{"outcome":{}}}"#, quoted(&outcome)),
+                };
+                if answered != native {
+                    return Err(format!(
+                        "step {n}: begin gave {answered:?}, the native store {native:?}"
+                    ));
                 }
-                same(&format!("step {n} answer"), &got?, &answer)?;
+                same(&format!("step {n} answer"), &answered, &answer)?;
             }
             IdempotencyStep::Finish {
                 tool,
@@ -332,15 +412,45 @@ fn run_idempotency(
                 now_ms,
                 outcome,
             } => {
-                let got = store
-                    .call_finish(&mut i.store, handle, &tool, &key, result.as_deref(), now_ms)
-                    .map_err(trap)?;
-                beside.finish(&tool, &key, result.as_deref(), now_ms).ok();
+                let store_key = native::idempotency::idempotency_key(&tool, &key);
+                let running = records
+                    .get(&store_key)
+                    .filter(|r| member(r, "result").is_none())
+                    .cloned();
+                let native = beside.finish(&tool, &key, result.as_deref(), now_ms);
+                let got = match running {
+                    None => Ok("absent".to_owned()),
+                    Some(claim) => {
+                        let request = format!(
+                            r#"{{"tool":{},"key":{},"claim":{},"result":{},"nowMs":{now_ms},"ttlSeconds":{ttl_seconds}}}"#,
+                            quoted(&tool),
+                            quoted(&key),
+                            quoted(&claim),
+                            result.as_deref().unwrap_or("null"),
+                        );
+                        let answer = i.api.call_idempotency_finish(&mut i.store, &request).map_err(trap)?;
+                        answer.map(|answer| {
+                            match member(&answer, "record") {
+                                Some(Some(record)) => {
+                                    records.insert(store_key.clone(), record);
+                                }
+                                _ => {
+                                    records.remove(&store_key);
+                                    order.retain(|k| *k != store_key);
+                                }
+                            }
+                            member(&answer, "finished").flatten().unwrap_or_default()
+                        })
+                    }
+                };
+                if got != native.as_ref().map(|f| f.as_str().to_owned()).map_err(|e| e.0.clone()) {
+                    return Err(format!("step {n}: finish gave {got:?}, the native store {native:?}"));
+                }
                 if got != outcome {
                     return Err(format!("step {n}: finish gave {got:?}, want {outcome:?}"));
                 }
             }
         }
     }
-    handle.resource_drop(&mut i.store).map_err(trap)
+    Ok(())
 }
