@@ -42,38 +42,19 @@ run(jco, [
   'transpile', component, '-o', generated, '--name', 'envelope',
   '--instantiation', 'sync', '--no-nodejs-compat', '--minify', '--quiet',
 ]);
-// The loaders hand over exactly one core module, which imports only the
-// resources' (idempotency, ledger) constructor hooks. The two other modules
-// jco names are wit-component's shim (a table the host calls each resource's
-// destructor through) and its fixup (which puts the destructors there): the
-// package stands in for both in JavaScript (src/component.ts), so every
-// runtime, Workers and useCoreModule included, still needs only one module.
-// They are checked to be exactly those two, then dropped.
+// The loaders hand over exactly one core module, and it imports nothing:
+// the world exports only functions, so every runtime (Workers, which cannot
+// compile wasm from bytes, and useCoreModule's callers) needs just that module.
 const describe = (name) => {
   const module = new WebAssembly.Module(readFileSync(join(generated, name)));
-  const list = (items) => items.map((i) => `${'module' in i ? `${i.module}:` : ''}${i.name}/${i.kind}`).sort().join(' ');
-  return `imports [${list(WebAssembly.Module.imports(module))}] exports [${list(WebAssembly.Module.exports(module))}]`;
-};
-// One function per resource (idempotency, ledger).
-const EXPECTED = {
-  'envelope.core2.wasm': 'imports [] exports [$imports/table 0/function 1/function]',
-  'envelope.core3.wasm': 'imports [:$imports/table :0/function :1/function] exports []',
+  return WebAssembly.Module.imports(module).map((i) => `${i.module}:${i.name}`).join(' ');
 };
 const cores = readdirSync(generated).filter((f) => f.endsWith('.wasm')).sort();
-const mainImports = describe('envelope.core.wasm').split(' exports ')[0];
-const helpers = cores.filter((f) => f !== 'envelope.core.wasm');
-// Built for size (opt-level "z"), the core keeps the ledger handle's drop
-// glue in its constructor (never run: the handle is taken first), so it may
-// import a [resource-drop] too; jco's bindings provide it.
-const resourceHooks = /^imports \[((\[export\]mcp:envelope\/api@[0-9.]+:\[resource-(new|drop)\](idempotency|ledger)\/function) ?)+\]$/;
-const news = ['idempotency', 'ledger'].every((r) => mainImports.includes(`[resource-new]${r}/function`));
-if (cores[0] !== 'envelope.core.wasm' || !resourceHooks.test(mainImports) || !news ||
-  helpers.join() !== Object.keys(EXPECTED).join() || helpers.some((f) => describe(f) !== EXPECTED[f])) {
-  console.error(`build: the component now holds ${cores.map((f) => `${f} (${describe(f)})`).join(', ')}; ` +
-    'the loaders expect envelope.core.wasm importing only the resources\' [resource-new] (and [resource-drop]) hooks, and src/component.ts stands in for the destructors\' shim and fixup only');
+if (cores.join() !== 'envelope.core.wasm' || describe('envelope.core.wasm') !== '') {
+  console.error(`build: the component now holds ${cores.map((f) => `${f} (imports: ${describe(f) || 'none'})`).join(', ')}; ` +
+    'the loaders expect one core module, envelope.core.wasm, importing nothing');
   process.exit(1);
 }
-for (const helper of helpers) rmSync(join(generated, helper));
 
 const core = readFileSync(join(generated, 'envelope.core.wasm'));
 writeFileSync(join(generated, 'core-wasm.js'),

@@ -10,9 +10,6 @@ import { instantiate } from '../generated/envelope.js';
 import type { Format, ProtocolErrorKind } from './types.js';
 
 type Api = ReturnType<typeof instantiate>['api'];
-type CoreLedger = InstanceType<Api['Ledger']>;
-type CoreIdempotency = InstanceType<Api['Idempotency']>;
-
 let providedModule: WebAssembly.Module | undefined;
 let api: Api | undefined;
 
@@ -25,40 +22,11 @@ export function useCoreModule(module: WebAssembly.Module): void {
   api = undefined;
 }
 
-// The resources (ledger, idempotency) make wit-component add two tiny core
-// modules besides the component's own: a shim exporting a table and one
-// function per resource (`0`, `1`, ...) that calls that resource's destructor
-// through it, and a fixup that puts the destructors in the table (they are
-// exports of the main module, which does not exist yet when the shim is
-// made). scripts/build.mjs checks they are exactly that and drops them; here
-// closures do their job, so every runtime (Workers, which cannot compile wasm
-// from bytes, and useCoreModule's callers) still hands over one module.
-const SHIM = 'envelope.core2.wasm';
-const FIXUP = 'envelope.core3.wasm';
-
 function instantiateApi(module: WebAssembly.Module): Api {
-  const destructors: Record<string, ((rep: number) => void) | undefined> = {};
-  const dropper = (index: string) => (rep: number) => {
-    try {
-      destructors[index]?.(rep);
-    } catch {
-      // A resource of an instance that trapped may be dropped by the garbage
-      // collector later; its failure must not become an uncaught exception.
-    }
-  };
-  const instantiateCore = (core: WebAssembly.Module | string, imports?: Record<string, Record<string, unknown>>) => {
-    if (core === SHIM) return { exports: { 0: dropper('0'), 1: dropper('1'), $imports: undefined } };
-    if (core === FIXUP) {
-      for (const [index, destructor] of Object.entries(imports?.[''] ?? {})) {
-        if (/^[0-9]+$/.test(index)) destructors[index] = destructor as (rep: number) => void;
-      }
-      return { exports: {} };
-    }
-    return new WebAssembly.Instance(core as WebAssembly.Module, imports as WebAssembly.Imports);
-  };
-  const getCoreModule = (name: string) => (name === SHIM || name === FIXUP ? name : module);
-  return instantiate(getCoreModule as (name: string) => WebAssembly.Module, {},
-    instantiateCore as (core: WebAssembly.Module, imports: Record<string, unknown>) => WebAssembly.Instance).api;
+  // The component imports nothing: its one core module is all there is to instantiate.
+  const instantiateCore = (core: WebAssembly.Module, imports?: Record<string, unknown>) =>
+    new WebAssembly.Instance(core, imports as WebAssembly.Imports);
+  return instantiate(() => module, {}, instantiateCore).api;
 }
 
 function current(): Api {
@@ -121,90 +89,11 @@ export const backoff = (request: string): string => call((c) => c.backoff(reques
 export const contractLock = (tools: string): string => call((c) => c.contractLock(tools));
 export const contractDiff = (request: string): string => call((c) => c.contractDiff(request));
 
-// jco 1.10.2 frees a resource through `Symbol.dispose` (or `Symbol.for('dispose')` where there is none).
-const disposeSymbol: symbol = (Symbol as { dispose?: symbol }).dispose ?? Symbol.for('dispose');
-
-/**
- * One component ledger, tied to the instance that made it: a ledger lives in
- * that instance's memory, so once the instance is dropped (after a trap, or
- * `useCoreModule`) its calls fail with a clear error instead of reaching a
- * dead or different instance.
- */
-export class LedgerHandle {
-  readonly #owner: Api;
-  #ledger: CoreLedger | undefined;
-
-  constructor(stopAfter: number) {
-    this.#owner = current();
-    this.#ledger = call((c) => new c.Ledger(stopAfter), TypeError, this.#owner);
-  }
-
-  #live(): CoreLedger {
-    if (this.#ledger === undefined) throw new Error('mcp-envelope: this Ledger was disposed; make a new one');
-    if (api !== this.#owner) {
-      throw new Error('mcp-envelope: this Ledger belonged to a component instance that has since been reset ' +
-        '(after a failure, or by useCoreModule), and its memory went with it; make a new Ledger');
-    }
-    return this.#ledger;
-  }
-
-  failure(tool: string, spec: string, args: string | undefined, format: Format): string {
-    const ledger = this.#live();
-    return call(() => ledger.failure(tool, spec, args, format), TypeError, this.#owner);
-  }
-
-  observe(tool: string, result: string, args: string | undefined): string | undefined {
-    const ledger = this.#live();
-    return call(() => ledger.observe(tool, result, args), TypeError, this.#owner);
-  }
-
-  success(tool: string): void {
-    const ledger = this.#live();
-    call(() => ledger.success(tool), TypeError, this.#owner);
-  }
-
-  /** Frees the ledger's memory in the component; calling it again does nothing. */
-  dispose(): void {
-    const ledger = this.#ledger;
-    this.#ledger = undefined;
-    // A ledger of a dropped instance goes with that instance.
-    if (ledger !== undefined && api === this.#owner) (ledger as unknown as Record<symbol, () => void>)[disposeSymbol]?.();
-  }
-}
-
-/** One component idempotency store, tied to the instance that made it, as `LedgerHandle`. */
-export class IdempotencyHandle {
-  readonly #owner: Api;
-  #store: CoreIdempotency | undefined;
-
-  constructor(capacity: number, ttlSeconds: number) {
-    this.#owner = current();
-    this.#store = call((c) => new c.Idempotency(capacity, ttlSeconds), TypeError, this.#owner);
-  }
-
-  #live(): CoreIdempotency {
-    if (this.#store === undefined) throw new Error('mcp-envelope: this Idempotency store was disposed; make a new one');
-    if (api !== this.#owner) {
-      throw new Error('mcp-envelope: this Idempotency store belonged to a component instance that has since been reset ' +
-        '(after a failure, or by useCoreModule), and its keys went with it; make a new Idempotency');
-    }
-    return this.#store;
-  }
-
-  begin(tool: string, key: string, args: string, nowMs: number, format: Format): string {
-    const store = this.#live();
-    return call(() => store.begin(tool, key, args, BigInt(nowMs), format), TypeError, this.#owner);
-  }
-
-  finish(tool: string, key: string, result: string | undefined, nowMs: number): string {
-    const store = this.#live();
-    return call(() => store.finish(tool, key, result, BigInt(nowMs)), TypeError, this.#owner);
-  }
-
-  /** Frees the store's memory in the component; calling it again does nothing. */
-  dispose(): void {
-    const store = this.#store;
-    this.#store = undefined;
-    if (store !== undefined && api === this.#owner) (store as unknown as Record<symbol, () => void>)[disposeSymbol]?.();
-  }
-}
+// The repeat ledger's and the idempotency store's pure steps: the state is
+// the caller's (ledger.ts, idempotency.ts), so a reset instance loses nothing.
+export const ledgerKey = (request: string): string => call((c) => c.ledgerKey(request));
+export const ledgerFailure = (request: string): string => call((c) => c.ledgerFailure(request));
+export const ledgerObserve = (request: string): string => call((c) => c.ledgerObserve(request));
+export const idempotencyKey = (request: string): string => call((c) => c.idempotencyKey(request));
+export const idempotencyBegin = (request: string): string => call((c) => c.idempotencyBegin(request));
+export const idempotencyFinish = (request: string): string => call((c) => c.idempotencyFinish(request));

@@ -1,11 +1,12 @@
 // The idempotency store (docs/idempotency-and-backoff.md): a client-supplied
-// key makes a write safe to retry. The core keeps the keys and decides
-// everything (what is stored, the canonical arguments, the refusals' words,
-// expiry and eviction); this module gives it names and the clock, and runs
-// the handler between `begin` and `finish`.
+// key makes a write safe to retry. The core decides everything (what is
+// stored, the canonical arguments, the refusals' words, expiry) and writes
+// each key's record; this module keeps the records in memory (at most
+// `capacity`, the first claimed going first), gives the core the clock, and
+// runs the handler between `begin` and `finish`.
 
 import { isErrorBuilder } from './builder.js';
-import { IdempotencyHandle } from './component.js';
+import { idempotencyBegin, idempotencyFinish, idempotencyKey } from './component.js';
 import { formatOf, toJson } from './render.js';
 import type { CallToolResult, Format } from './types.js';
 
@@ -14,7 +15,7 @@ const U32 = 0xffff_ffff;
 /** What `Idempotency.begin` answers: run the write, or send `result` instead. */
 export type IdempotencyBegin =
   | { outcome: 'run' }
-  | { outcome: 'replay' | 'reused' | 'in-progress' | 'invalid-key'; result: CallToolResult };
+  | { outcome: 'replay' | 'reused' | 'in-progress' | 'invalid-key' | 'unavailable'; result: CallToolResult };
 
 /** What `Idempotency.finish` did with an outcome. */
 export type IdempotencyFinish = 'stored' | 'released' | 'absent';
@@ -56,28 +57,59 @@ function nowOf(options: IdempotencyCallOptions): number {
  * the same key with other arguments gets a VALIDATION_ERROR, a call while the
  * first runs a retryable CONFLICT. A retryable failure and a validation
  * envelope are not stored (the key is free again); a handler that threw is
- * stored as an unknown outcome. `dispose()` frees the store's memory.
+ * stored as an unknown outcome. `dispose()` forgets every key.
  */
 export class Idempotency {
-  readonly #handle: IdempotencyHandle;
+  readonly #capacity: number;
+  readonly #ttlSeconds: number;
+  /** Each key's record, as the core wrote it; a Map keeps the order keys were claimed in. */
+  readonly #records = new Map<string, string>();
 
   constructor(options: IdempotencyOptions = {}) {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`options must be an object such as { capacity: 1000, ttlSeconds: 86400 }, not ${JSON.stringify(options)}`);
     }
-    this.#handle = new IdempotencyHandle(whole('capacity', options.capacity ?? 1000), whole('ttlSeconds', options.ttlSeconds ?? 86_400));
+    this.#capacity = Math.max(1, whole('capacity', options.capacity ?? 1000));
+    this.#ttlSeconds = whole('ttlSeconds', options.ttlSeconds ?? 86_400);
+  }
+
+  static #storeKey(tool: string, key: string): string {
+    return idempotencyKey(JSON.stringify({ tool, key }));
   }
 
   /** A call of `tool` with `key` and `args`: `{ outcome: 'run' }`, or the result to send instead. */
   begin(tool: string, key: string, args: unknown, options: IdempotencyCallOptions = {}): IdempotencyBegin {
-    const text = this.#handle.begin(String(tool), String(key), toJson(args ?? {}, 'the arguments'), nowOf(options), formatOf(options));
-    return JSON.parse(text) as IdempotencyBegin;
+    [tool, key] = [String(tool), String(key)];
+    const storeKey = Idempotency.#storeKey(tool, key);
+    const stored = this.#records.get(storeKey);
+    const request = `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"arguments":${toJson(args ?? {}, 'the arguments')},` +
+      `"nowMs":${nowOf(options)},"ttlSeconds":${this.#ttlSeconds},"format":"${formatOf(options)}"` +
+      `${stored === undefined ? '' : `,"stored":${JSON.stringify(stored)}`}}`;
+    const answer = JSON.parse(idempotencyBegin(request)) as { outcome: string; result?: CallToolResult; record?: string };
+    if (answer.record === undefined) return answer as IdempotencyBegin;
+    // Claimed: nothing runs between reading the key and storing the claim in one thread.
+    this.#records.delete(storeKey);
+    this.#records.set(storeKey, answer.record);
+    for (const oldest of this.#records.keys()) {
+      if (this.#records.size <= this.#capacity) break;
+      this.#records.delete(oldest);
+    }
+    return { outcome: 'run' };
   }
 
   /** The outcome of a call `begin` let run; `undefined` when its handler threw. */
   finish(tool: string, key: string, result: CallToolResult | undefined, options: Pick<IdempotencyCallOptions, 'now'> = {}): IdempotencyFinish {
-    const text = result === undefined ? undefined : toJson(result, 'the result');
-    return this.#handle.finish(String(tool), String(key), text, nowOf(options)) as IdempotencyFinish;
+    [tool, key] = [String(tool), String(key)];
+    const text = result === undefined ? 'null' : toJson(result, 'the result');
+    const storeKey = Idempotency.#storeKey(tool, key);
+    const claim = this.#records.get(storeKey);
+    if (claim === undefined || 'result' in (JSON.parse(claim) as object)) return 'absent';
+    const request = `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"claim":${JSON.stringify(claim)},` +
+      `"result":${text},"nowMs":${nowOf(options)},"ttlSeconds":${this.#ttlSeconds}}`;
+    const answer = JSON.parse(idempotencyFinish(request)) as { finished: IdempotencyFinish; record?: string };
+    if (answer.record === undefined) this.#records.delete(storeKey);
+    else this.#records.set(storeKey, answer.record);
+    return answer.finished;
   }
 
   /**
@@ -104,9 +136,9 @@ export class Idempotency {
     return result;
   }
 
-  /** Frees the store's memory in the component; it cannot be used afterwards. */
+  /** Forgets every key. */
   dispose(): void {
-    this.#handle.dispose();
+    this.#records.clear();
   }
 }
 

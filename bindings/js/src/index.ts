@@ -23,6 +23,10 @@ export {
 } from './recovery.js';
 export { partialLimitsInForce, partialLimitsInForceJson, partialResult, partialResultJson, renderPartial, renderPartialJson } from './partial.js';
 export { Ledger } from './ledger.js';
+export {
+  idempotencyBeginJson, idempotencyFinishJson, idempotencyKeyJson, idempotencyStoreKey, ledgerFailureJson, ledgerKeyJson,
+  ledgerObserveJson, ledgerStoreKey,
+} from './state.js';
 export { Idempotency, withIdempotency } from './idempotency.js';
 export type { IdempotencyBegin, IdempotencyCallOptions, IdempotencyFinish, IdempotencyOptions, WithIdempotencyOptions } from './idempotency.js';
 export { backoff, backoffJson, retryWithin } from './backoff.js';

@@ -1,10 +1,11 @@
 // The repeat ledger (docs/repeat-ledger.md): one per server session, it
-// remembers each tool's last failure in the component, so an identical retry
-// gets a short "nothing has changed" envelope and a run of them one telling
-// the model to stop. The core keeps the streaks and words the envelopes.
+// remembers each tool's last failure, so an identical retry gets a short
+// "nothing has changed" envelope and a run of them one telling the model to
+// stop. The core decides every step and words the envelopes; this class
+// holds the streak records it hands back.
 
 import { type ErrorBuilder, isErrorBuilder } from './builder.js';
-import { LedgerHandle } from './component.js';
+import { ledgerFailure, ledgerObserve } from './component.js';
 import { formatOf, toJson } from './render.js';
 import type { CallToolResult, EnvelopeSpec, LedgerFailureOptions } from './types.js';
 
@@ -20,13 +21,14 @@ const MAX_STOP_AFTER = 0xffff_ffff;
  * ledger.success('get_invoice');        // after a call that worked: the streak ends
  * ```
  * Two failures are identical when the tool, the code and the arguments (when
- * given) match. The memory lives in the component: `dispose()` (or `using`,
- * where `Symbol.dispose` exists) frees it now rather than at garbage
- * collection. If the component fails and is reset, this ledger's calls throw
- * an Error saying so; make a new one.
+ * given) match. The streaks live in this object, not in the component, so
+ * a component that fails and is reset loses none of them. `dispose()` (or
+ * `using`, where `Symbol.dispose` exists) forgets them.
  */
 export class Ledger {
-  readonly #handle: LedgerHandle;
+  readonly #stopAfter: number;
+  /** Each failing tool's streak record, as the core wrote it. */
+  readonly #streaks = new Map<string, string>();
 
   /**
    * `stopAfter` identical failures are answered (the first in full, the
@@ -36,7 +38,17 @@ export class Ledger {
     if (!Number.isInteger(stopAfter) || stopAfter < 0 || stopAfter > MAX_STOP_AFTER) {
       throw new TypeError(`stopAfter must be a whole number from 0 to ${MAX_STOP_AFTER}, not ${String(stopAfter)}`);
     }
-    this.#handle = new LedgerHandle(stopAfter);
+    this.#stopAfter = stopAfter;
+  }
+
+  /** Runs one step on `tool`'s streak and keeps the record the core hands back. */
+  #step(step: (request: string) => string, tool: string, members: string): { result?: CallToolResult } {
+    const streak = this.#streaks.get(tool);
+    const request = `{${members},"stopAfter":${this.#stopAfter}${streak === undefined ? '' : `,"streak":${JSON.stringify(streak)}`}}`;
+    const answer = JSON.parse(step(request)) as { result?: CallToolResult; streak?: string | null };
+    if (answer.streak === null) this.#streaks.delete(tool);
+    else if (answer.streak !== undefined) this.#streaks.set(tool, answer.streak);
+    return answer;
   }
 
   /**
@@ -53,8 +65,8 @@ export class Ledger {
     const format = formatOf({ format: options.format ?? (builder ? spec.selectedFormat : undefined) });
     const specText = toJson(builder ? spec.toSpec() : spec);
     // No arguments and `{}` are different keys, so `undefined` stays absent.
-    const args = options.arguments === undefined ? undefined : toJson(options.arguments, 'the arguments');
-    return JSON.parse(this.#handle.failure(String(tool), specText, args, format)) as CallToolResult;
+    const args = options.arguments === undefined ? '' : `,"arguments":${toJson(options.arguments, 'the arguments')}`;
+    return this.#step(ledgerFailure, String(tool), `"spec":${specText}${args},"format":"${format}"`).result as CallToolResult;
   }
 
   /**
@@ -67,19 +79,18 @@ export class Ledger {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`options must be an object such as { arguments: args }, not ${JSON.stringify(options)}`);
     }
-    const args = options.arguments === undefined ? undefined : toJson(options.arguments, 'the arguments');
-    const replaced = this.#handle.observe(String(tool), toJson(result, 'the result'), args);
-    return replaced === undefined ? undefined : JSON.parse(replaced) as CallToolResult;
+    const args = options.arguments === undefined ? '' : `,"arguments":${toJson(options.arguments, 'the arguments')}`;
+    return this.#step(ledgerObserve, String(tool), `"result":${toJson(result, 'the result')}${args}`).result;
   }
 
   /** A call of `tool` that worked: its streak ends. */
   success(tool: string): void {
-    this.#handle.success(String(tool));
+    this.#streaks.delete(String(tool));
   }
 
-  /** Frees the ledger's memory in the component; it cannot be used afterwards. Calling it again does nothing. */
+  /** Forgets every streak. */
   dispose(): void {
-    this.#handle.dispose();
+    this.#streaks.clear();
   }
 }
 

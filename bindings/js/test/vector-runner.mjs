@@ -256,6 +256,12 @@ const CALLS = {
   'render-partial': (api) => ({ json: api.renderPartialJson, native: api.renderPartial }),
   'partial-result': (api) => ({ json: api.partialResultJson, native: api.partialResult }),
   'partial-limits': (api) => ({ json: api.partialLimitsInForceJson, native: api.partialLimitsInForce }),
+  'ledger-key': (api) => ({ json: api.ledgerKeyJson, native: (input) => api.ledgerStoreKey(input.scope, input.tool) }),
+  'ledger-failure': (api) => ({ json: api.ledgerFailureJson, native: (input) => JSON.parse(api.ledgerFailureJson(JSON.stringify(input))) }),
+  'ledger-observe': (api) => ({ json: api.ledgerObserveJson, native: (input) => JSON.parse(api.ledgerObserveJson(JSON.stringify(input))) }),
+  'idempotency-key': (api) => ({ json: api.idempotencyKeyJson, native: (input) => api.idempotencyStoreKey(input.tool, input.key) }),
+  'idempotency-begin': (api) => ({ json: api.idempotencyBeginJson, native: (input) => JSON.parse(api.idempotencyBeginJson(JSON.stringify(input))) }),
+  'idempotency-finish': (api) => ({ json: api.idempotencyFinishJson, native: (input) => JSON.parse(api.idempotencyFinishJson(JSON.stringify(input))) }),
 };
 
 function kindOf(c) {

@@ -17,9 +17,8 @@ const START_TIMEOUT_MS = 20_000;
 let work;
 let bundle;
 
-// Renders an envelope, and runs a repeat ledger: the ledger resource's
-// destructor goes through the package's stand-in for wit-component's shim
-// modules, which must work where wasm cannot be compiled from bytes.
+// Renders an envelope, and runs a repeat ledger through its pure steps, in
+// the one core module, which must work where wasm cannot be compiled from bytes.
 const SPEC = { code: 'NOT_FOUND', message: 'No invoice with that ID', retryAfter: 30 };
 const WORKER = `import { Ledger, render } from 'mcp-envelope';
 const spec = ${JSON.stringify(SPEC)};
