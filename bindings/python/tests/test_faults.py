@@ -123,23 +123,20 @@ def test_a_trap_in_the_new_entry_points(small_memory, caplog):
     assert me.empty_result("orders")["isError"] is False  # a fresh instance, right again
 
 
-def test_a_trap_in_a_ledger_starts_it_afresh(small_memory, caplog):
+def test_a_trap_in_a_ledger_step_counts_nothing_and_loses_nothing(small_memory, caplog):
     error = me.ToolError("NOT_FOUND", "No invoice inv_9")
     with me.Ledger() as ledger, caplog.at_level(logging.ERROR, logger="mcp_envelope"):
         assert ledger.failure("t", error)["content"][0]["text"].startswith('<tool_error code="NOT_FOUND"')
-        assert "Nothing has changed" in ledger.failure("t", error)["content"][0]["text"]
-        # A failure that traps even on the fresh ledger: the INTERNAL_ERROR, logged twice (two traps).
+        # A failure that traps: its INTERNAL_ERROR in the form asked for, logged; the streak is the host's, untouched.
         trapped = ledger.failure("t", me.ToolError("X", "m" * (8 << 20)), format="text")
         assert trapped["content"][0]["text"].startswith("error_code: INTERNAL_ERROR\n")
-        assert len([r for r in caplog.records if "ledger.failure trapped" in r.getMessage()]) == 2
-        # The ledger works again, with its memory gone: the same failure is a first one.
-        assert ledger.failure("t", error) == error.to_result()
-        assert "Nothing has changed" in ledger.failure("t", error)["content"][0]["text"]
-        # A result too big to watch is sent as it is (None), after two traps logged; then the ledger works again.
+        assert len([r for r in caplog.records if "ledger-failure trapped" in r.getMessage()]) == 1
+        assert "(2 in a row)" in ledger.failure("t", error)["content"][0]["text"]
+        # A result too big to watch is sent as it is (None): the ledger fails open, and keeps its streak.
         huge = {"content": [{"type": "text", "text": "m" * (8 << 20)}], "isError": True}
         assert ledger.observe("t", huge) is None
-        assert len([r for r in caplog.records if "ledger.observe trapped" in r.getMessage()]) == 2
-        assert ledger.observe("t", error.to_result()) is None and ledger.observe("t", error.to_result()) is not None
+        assert len([r for r in caplog.records if "ledger-observe trapped" in r.getMessage()]) == 1
+        assert "Stop retrying" in ledger.observe("t", error.to_result())["content"][0]["text"]
 
 
 def test_a_trap_in_unknown_tool_answers_in_the_shape_asked_for(small_memory):

@@ -229,6 +229,12 @@ CALLS = {
     "render-partial": (me.render_partial, None, None),  # its text is its idiomatic form
     "partial-result": (me.partial_result_json, me.partial_result, spec_call),
     "partial-limits": (me.partial_limits_in_force_json, me.partial_limits_in_force, limits_call),
+    "ledger-key": (me.ledger_key_json, me.ledger_store_key, keyword_call),
+    "ledger-failure": (me.ledger_failure_json, None, None),  # JSON in and out: its text is its idiomatic form
+    "ledger-observe": (me.ledger_observe_json, None, None),
+    "idempotency-key": (me.idempotency_key_json, me.idempotency_store_key, keyword_call),
+    "idempotency-begin": (me.idempotency_begin_json, None, None),
+    "idempotency-finish": (me.idempotency_finish_json, None, None),
 }
 
 

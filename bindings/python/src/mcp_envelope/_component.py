@@ -27,19 +27,18 @@ from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType
 from ._values import encode
 from .errors import MalformedEnvelope, SpecError
 
-API_INSTANCE = "mcp:envelope/api@0.5.0"
+API_INSTANCE = "mcp:envelope/api@0.6.0"
 WASM_FILE = "mcp_envelope.wasm"
 CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the path of a wasmtime cache config (TOML) file
 PUBLIC_CALLS_ENV = "MCP_ENVELOPE_PUBLIC_CALLS"  # "1": never the direct path
-# Every function, with the parameter count of those the direct path calls (a string, then a `format`). The
-# ledger resource's functions (ledger.py) always take the public path: a ledger lives in a store of its own.
+# Every function, with the parameter count of those the direct path calls (a string, then a `format`).
 FUNCTIONS: dict[str, int | None] = {
     "canonical-codes": None, "protocol-error": None, "render": 2, "call-tool-result": 2, "code-defaults": 1,
     "limits": 1, "render-validation": 1, "validation-result": 1, "read-envelope": 1, "error-of-result": 1, "decide": 1,
     "exception-result": 1, "upstream-error": 1, "access-error": 1, "empty-result": 1, "unknown-tool": 1, "user-error": 1, "render-partial": 1,
-    "partial-result": 1, "partial-limits": 1, "[constructor]ledger": None, "[method]ledger.failure": None,
-    "[method]ledger.observe": None, "[method]ledger.success": None, "backoff": 1, "[constructor]idempotency": None,
-    "[method]idempotency.begin": None, "[method]idempotency.finish": None, "contract-lock": 1, "contract-diff": 1,
+    "partial-result": 1, "partial-limits": 1, "ledger-key": 1, "ledger-failure": 1, "ledger-observe": 1,
+    "idempotency-key": 1, "idempotency-begin": 1, "idempotency-finish": 1, "backoff": 1, "contract-lock": 1,
+    "contract-diff": 1,
 }  # fmt: skip
 FORMATS = ("xml", "json", "text")
 # wasmtime's private ctypes bindings, for the direct path only; a later wasmtime without them means the public path.
@@ -78,13 +77,13 @@ def _direct_signature(ty: FuncType, count: int) -> bool:
 class _Instance:
     """One store and instance, used by one thread only."""
 
-    def __init__(self, runtime: Runtime, direct: bool = True) -> None:
+    def __init__(self, runtime: Runtime) -> None:
         self.store = wasmtime.Store(runtime.engine)
         if runtime.memory_limit is not None:
             self.store.set_limits(memory_size=runtime.memory_limit)
         instance = Linker(runtime.engine).instantiate(self.store, runtime.component)
         self.funcs = {name: instance.get_func(self.store, index) for name, index in runtime.indices.items()}
-        if direct and runtime.arg is not None:
+        if runtime.arg is not None:
             self.use_direct_path(runtime.arg)
 
     def use_direct_path(self, arg: Any) -> None:

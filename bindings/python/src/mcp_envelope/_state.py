@@ -1,71 +1,94 @@
-"""A core resource held from Python: the repeat ledger and the idempotency
-store. A resource lives in one wasmtime store, so each holder has a store and
-instance of its own and a lock (one holder may serve a server's threads); a
-trap loses the resource, and the holder makes it afresh before saying so."""
+"""State the host holds for the core's pure steps: the repeat ledger's streaks
+and the idempotency store's records, each the text the core wrote, kept under
+the store key the core names. A lock makes one holder safe for a server's
+threads; the component keeps nothing between calls, so a trap loses nothing."""
 
 from __future__ import annotations
 
 import _thread
+import json
 from types import TracebackType
 from typing import Any, ClassVar
 
-import wasmtime
-
-from ._component import ComponentTrap, _Instance, runtime
+from ._component import call_json, call, to_json
 
 
-class ComponentResource:
-    """The holder of one resource `RESOURCE` of the component's API, made with `constructor_args`. `_call`
-    runs one of its methods; `close()` (or leaving a `with`) frees it early."""
+def step(name: str, members: dict[str, str], on_trap: Any, format: str = "xml") -> dict[str, Any]:
+    """One pure step (`ledger-failure`, `idempotency-begin`, ...) on a request whose members are given as JSON
+    text (so that arguments keep their numbers as written): its answer as a dict; SpecError with the core's
+    words for a refusal; after a trap (logged, its INTERNAL_ERROR in `format`), `on_trap(report)` answers."""
+    request = "{" + ",".join(f"{json.dumps(member)}:{text}" for member, text in members.items()) + "}"
+    answer: dict[str, Any] = json.loads(call(name, request, on_trap=lambda report: to_json(on_trap(report)), format=format))
+    return answer
 
-    RESOURCE: ClassVar[str]  # the WIT name: "ledger", "idempotency"
+
+def store_key(name: str, request: dict[str, str]) -> str:
+    """The store key the core names (`ledger-key`, `idempotency-key`)."""
+    key: str = call(name, to_json(request))
+    return key
+
+
+def ledger_store_key(scope: str, tool: str) -> str:
+    """The store key of `tool`'s streak in the conversation `scope` (a session id, or what the host calls one)."""
+    return store_key("ledger-key", {"scope": scope, "tool": tool})
+
+
+def idempotency_store_key(tool: str, key: str) -> str:
+    """The store key of `tool`'s idempotency key `key`."""
+    return store_key("idempotency-key", {"tool": tool, "key": key})
+
+
+def ledger_key_json(request: Any) -> str:
+    """`ledger-key`: `{"scope", "tool"}` (a dict, or its JSON text) to the store key (plain text)."""
+    return call_json("ledger-key", request)
+
+
+def ledger_failure_json(request: Any) -> str:
+    """`ledger-failure`: `{"spec", "streak"?, "arguments"?, "stopAfter"?, "format"?}` to `{"result", "streak"?}`."""
+    return call_json("ledger-failure", request)
+
+
+def ledger_observe_json(request: Any) -> str:
+    """`ledger-observe`: `{"result", "streak"?, "arguments"?, "stopAfter"?}` to `{"result"?, "streak"?}`."""
+    return call_json("ledger-observe", request)
+
+
+def idempotency_key_json(request: Any) -> str:
+    """`idempotency-key`: `{"tool", "key"}` to the store key (plain text)."""
+    return call_json("idempotency-key", request)
+
+
+def idempotency_begin_json(request: Any) -> str:
+    """`idempotency-begin`: `{"tool", "key", "arguments", "nowMs", "stored"?, ...}` to `{"outcome", ...}`."""
+    return call_json("idempotency-begin", request)
+
+
+def idempotency_finish_json(request: Any) -> str:
+    """`idempotency-finish`: `{"tool", "key", "claim", "result", "nowMs", "ttlSeconds"?}` to `{"finished", ...}`."""
+    return call_json("idempotency-finish", request)
+
+
+class HostState:
+    """A lock and the records: `close()` (or leaving a `with`) forgets them, and later calls raise ValueError."""
+
     WHAT: ClassVar[str]  # in messages: "the ledger"
 
-    def __init__(self, *constructor_args: Any) -> None:
-        self._args = constructor_args
+    def __init__(self) -> None:
         self._lock = _thread.allocate_lock()
-        self._instance: _Instance | None = None
-        self._handle: Any = None
+        self._records: dict[str, str] = {}
         self._closed = False
-        self._runtime = runtime()
-        with self._lock:
-            self._open()
 
-    def _open(self) -> None:
-        """A fresh store, instance and resource (at the start, and after a trap lost the old ones)."""
-        instance = _Instance(self._runtime, direct=False)
-        constructor = instance.funcs[f"[constructor]{self.RESOURCE}"]
-        assert constructor is not None  # the runtime's load check found every function
-        self._handle = constructor(instance.store, *self._args)
-        self._instance = instance
-
-    def _call(self, method: str, *args: Any) -> Any:
-        """The method's return value; the caller holds the lock. ComponentTrap after a trap, the resource made
-        afresh (the trapped instance cannot be entered again, and its memory is gone with it)."""
+    def _open_records(self) -> dict[str, str]:
+        """The records, for a caller holding the lock; ValueError once closed."""
         if self._closed:
             raise ValueError(f"{self.WHAT} is closed")
-        instance = self._instance
-        assert instance is not None
-        func = instance.funcs[f"[method]{self.RESOURCE}.{method}"]
-        assert func is not None
-        try:
-            return func(instance.store, self._handle, *args)
-        except (wasmtime.WasmtimeError, wasmtime.Trap) as e:
-            self._open()
-            raise ComponentTrap(f"{self.RESOURCE}.{method} trapped: {e}") from None
+        return self._records
 
     def close(self) -> None:
-        """Frees the resource and its store; later calls raise ValueError. Closing twice is harmless."""
+        """Forgets every record; later calls raise ValueError. Closing twice is harmless."""
         with self._lock:
-            if self._closed:
-                return
             self._closed = True
-            instance, handle, self._instance, self._handle = self._instance, self._handle, None, None
-            if instance is not None and handle is not None:
-                try:
-                    handle.drop(instance.store)
-                except (wasmtime.WasmtimeError, wasmtime.Trap):  # the store goes anyway
-                    pass
+            self._records.clear()
 
     def __enter__(self) -> Any:
         return self

@@ -24,11 +24,10 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from ._component import ComponentTrap, ToolResult, call_json, check_format, scrub
-from ._component import to_json, tool_result, trap_report
-from ._resource import ComponentResource
+from ._component import ToolResult, call_json, check_format, scrub
+from ._component import to_json, tool_result
+from ._state import HostState, step, store_key
 from .envelope import Format, ToolError
-from .errors import SpecError
 
 _U32 = 1 << 32
 F = TypeVar("F", bound=Callable[..., Any])
@@ -54,28 +53,18 @@ async def _outcome(value: Any) -> Any:
     return await value if inspect.isawaitable(value) else value
 
 
-class Idempotency(ComponentResource):
+class Idempotency(HostState):
     """A server's idempotency store: at most `capacity` keys (1,000), each kept `ttl_seconds` (86,400: 24 hours),
-    the oldest evicted first. `begin()` says whether to run a write or what to send instead, `finish()` stores its
-    outcome, `run()` does both around a handler, and `idempotent()` makes an MCP tool of it. The keys live in a
-    store and instance of their own, under a lock, so one store may serve a server's threads; a trap loses them
-    (logged) and the store starts afresh. Close it (or use `with`) to free them early."""
+    the first claimed evicted first. `begin()` says whether to run a write or what to send instead, `finish()`
+    stores its outcome, `run()` does both around a handler, and `idempotent()` makes an MCP tool of it. The core
+    decides each step and writes each key's record; this class holds the records in memory, under a lock, so one
+    store may serve a server's threads. Close it (or use `with`) to forget them."""
 
-    RESOURCE = "idempotency"
     WHAT = "the idempotency store"
 
     def __init__(self, capacity: int = 1000, ttl_seconds: int = 86_400) -> None:
         self.capacity, self.ttl_seconds = _whole("capacity", capacity), _whole("ttl_seconds", ttl_seconds)
-        super().__init__(self.capacity, self.ttl_seconds)
-
-    def _ok(self, method: str, *args: Any) -> Any:
-        """A method's `ok` value under the lock; SpecError for its `err`; after a trap (logged by the caller) a
-        fresh store and ComponentTrap."""
-        with self._lock:
-            outcome = self._call(method, *args)
-        if outcome.tag != "ok":
-            raise SpecError(outcome.payload)
-        return outcome.payload
+        super().__init__()
 
     @staticmethod
     def _now(now_ms: int | None) -> int:
@@ -85,10 +74,32 @@ class Idempotency(ComponentResource):
         self, tool: str, key: str, arguments: Any, *, now_ms: int | None = None, format: Format = "xml"
     ) -> dict[str, Any]:
         """A call of `tool` with `key` and `arguments` (a dict, or its JSON text): `{"outcome": "run"}`, or
-        `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key", "result": <CallToolResult to send>}`."""
-        args = scrub(arguments) if isinstance(arguments, str) else to_json(arguments)
-        text = self._ok("begin", scrub(tool), scrub(key), args, self._now(now_ms), check_format(format))
-        answer: dict[str, Any] = json.loads(text)
+        `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key", "result": <CallToolResult to send>}`
+        (`"trapped"` with the INTERNAL_ERROR when the component trapped: the write does not run unguarded)."""
+        tool, key, form = scrub(tool), scrub(key), check_format(format)
+        where = store_key("idempotency-key", {"tool": tool, "key": key})
+        # Text is read by the core, which refuses text that is not JSON.
+        text = isinstance(arguments, str)
+        args = ("argumentsText", json.dumps(scrub(arguments))) if text else ("arguments", to_json(arguments))
+        request = {
+            "tool": json.dumps(tool), "key": json.dumps(key), args[0]: args[1], "nowMs": str(self._now(now_ms)),
+            "ttlSeconds": str(self.ttl_seconds), "format": json.dumps(form),
+        }  # fmt: skip
+        with self._lock:
+            records = self._open_records()
+            if where in records:
+                request["stored"] = json.dumps(records[where])
+            # A trap (logged) answers with its INTERNAL_ERROR: the write does not run unguarded.
+            answer = step(
+                "idempotency-begin", request, lambda report: {"outcome": "trapped", "result": report["result"]}, form
+            )
+            claim = answer.pop("record", None)
+            answer.pop("ttlMs", None)
+            if claim is not None:  # nothing runs between reading the key and storing the claim under the lock
+                records.pop(where, None)
+                records[where] = claim
+                while len(records) > max(1, self.capacity):
+                    del records[next(iter(records))]
         if "result" in answer:
             answer["result"] = tool_result(answer["result"])
         return answer
@@ -96,8 +107,24 @@ class Idempotency(ComponentResource):
     def finish(self, tool: str, key: str, result: Any, *, now_ms: int | None = None) -> str:
         """The outcome of a call `begin` let run (a `CallToolResult` dict or mcp model; None when its handler
         raised): `"stored"`, `"released"` (a retryable failure: the key is free again) or `"absent"`."""
-        text = None if result is None else to_json(_as_result(result))
-        finished: str = self._ok("finish", scrub(tool), scrub(key), text, self._now(now_ms))
+        text = "null" if result is None else to_json(_as_result(result))
+        tool, key = scrub(tool), scrub(key)
+        where = store_key("idempotency-key", {"tool": tool, "key": key})
+        with self._lock:
+            claim = self._open_records().get(where)
+            if claim is None or "result" in json.loads(claim):
+                return "absent"
+            request = {
+                "tool": json.dumps(tool), "key": json.dumps(key), "claim": json.dumps(claim), "result": text,
+                "nowMs": str(self._now(now_ms)), "ttlSeconds": str(self.ttl_seconds),
+            }  # fmt: skip
+            # A trap (logged): the claim stays, so the key answers in-progress until it expires, never runs twice.
+            answer = step("idempotency-finish", request, lambda report: {"finished": "trapped"})
+            if answer["finished"] == "stored":
+                self._records[where] = answer["record"]
+            elif answer["finished"] == "released":
+                del self._records[where]
+        finished: str = answer["finished"]
         return finished
 
     async def run(
@@ -105,11 +132,7 @@ class Idempotency(ComponentResource):
     ) -> ToolResult:
         """`begin`, then `write()` (sync or async, giving a `CallToolResult`; a raised ToolError is its outcome) if
         it says run, then `finish`. Another exception is stored as the unknown outcome and raised on."""
-        try:
-            begun = self.begin(tool, key, arguments, format=format)
-        except ComponentTrap as trap:  # the store is lost: do not run a write it cannot guard
-            answer: ToolResult = trap_report(trap, format)["result"]
-            return answer
+        begun = self.begin(tool, key, arguments, format=format)
         if begun["outcome"] != "run":
             replayed: ToolResult = begun["result"]
             return replayed
@@ -118,16 +141,10 @@ class Idempotency(ComponentResource):
         except ToolError as error:
             result = error.to_result(format)
         except BaseException:
-            self._finish_quietly(tool, key, None)
+            self.finish(tool, key, None)
             raise
-        self._finish_quietly(tool, key, result)
+        self.finish(tool, key, result)
         return result if isinstance(result, ToolResult) else tool_result(result)
-
-    def _finish_quietly(self, tool: str, key: str, result: Any) -> None:
-        try:
-            self.finish(tool, key, result)
-        except ComponentTrap as trap:  # logged; the write's own outcome still goes to the model
-            trap_report(trap)
 
     def idempotent(self, *, tool: str | None = None, key: str = "idempotency_key", format: Format = "xml") -> Callable[[F], F]:
         """A decorator for an MCP tool function (sync or async) returning a `CallToolResult` (a ToolResult, such as
