@@ -288,7 +288,7 @@ impl Billing {
             store.begin("refund_order", &key, &arguments, now_ms(), Format::Xml)
         };
         match begun {
-            Ok(Begin::Run) => {}
+            Ok(Begin::Run(_)) => {}
             Ok(other) => return from_core(Ok(other.result().unwrap_or_default().to_owned())),
             Err(refused) => panic!("the idempotency store refused the arguments: {refused}"),
         }
