@@ -496,7 +496,7 @@ struct BeginRequest {
 /// ```
 /// use mcp_envelope::idempotency::idempotency_begin_json;
 /// let run = idempotency_begin_json(r#"{"tool":"refund","key":"k-1","arguments":{"cents":500},"nowMs":0,"ttlSeconds":60}"#).unwrap();
-/// assert_eq!(run, r#"{"outcome":"run","record":"{\"arguments\":\"9c7ea1ad6e0a5e6fb7ed37a4a43bcc6a\",\"expiresAtMs\":60000}","ttlMs":60000}"#);
+/// assert_eq!(run, r#"{"outcome":"run","record":"{\"arguments\":\"bb185f9448bf07202ca794fb2d89004a\",\"expiresAtMs\":60000}","ttlMs":60000}"#);
 /// ```
 pub fn idempotency_begin_json(request: &str) -> Result<String, SpecError> {
     let request: BeginRequest = read_input(request, "the idempotency-begin request")?;

@@ -308,7 +308,7 @@ fn arguments_of(request: &LedgerRequest) -> Result<Option<&str>, SpecError> {
 /// ```
 /// use mcp_envelope::ledger::ledger_failure_json;
 /// let first = ledger_failure_json(r#"{"spec":{"code":"NOT_FOUND","message":"No invoice inv_9"},"format":"text"}"#).unwrap();
-/// assert_eq!(first, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nretryable: false"}],"isError":true},"streak":"{\"code\":\"NOT_FOUND\",\"arguments\":null,\"count\":1}"}"#);
+/// assert_eq!(first, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"streak":"{\"code\":\"NOT_FOUND\",\"arguments\":null,\"count\":1}"}"#);
 /// ```
 pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
     let request: LedgerRequest = read_input(request, "the ledger-failure request")?;

@@ -62,7 +62,7 @@ def test_the_wheel_installs_in_a_fresh_venv_and_renders_the_seed(wheel, tmp_path
     subprocess.run([str(python), *PIP, "-c", str(PACKAGE_DIR / "requirements-runtime.txt"), str(wheel)], check=True)
     renders_the_seed(python, tmp_path, seed_invoice)
     # No framework installed: each integration's import names its extra.
-    for module, framework, extra in [("mcp_server", "mcp", "mcp"), ("fastmcp", "fastmcp", "fastmcp")]:
+    for module, framework, extra in [("mcp_server", "mcp", "mcp"), ("fastmcp", "fastmcp", "fastmcp"), ("redis", "redis", "redis")]:
         done = subprocess.run([str(python), "-c", f"import mcp_envelope.{module}"], capture_output=True, text=True,
                               cwd=tmp_path)  # fmt: skip
         assert done.returncode == 1
@@ -77,6 +77,7 @@ def test_the_extras_name_their_frameworks_and_the_package_imports_none(wheel, tm
         metadata = next(z.read(n).decode() for n in z.namelist() if n.endswith(".dist-info/METADATA"))
     assert "Provides-Extra: mcp\nRequires-Dist: mcp!=2.0.*,!=2.1.*,!=2.2.*,<3,>=1.30; extra == 'mcp'" in metadata
     assert "Provides-Extra: fastmcp\nRequires-Dist: fastmcp<5,>=4.2.3; extra == 'fastmcp'" in metadata
+    assert "Provides-Extra: redis\nRequires-Dist: redis<9,>=5; extra == 'redis'" in metadata
     # Here both frameworks are installed; importing the package loads neither.
     script = (
         "import sys, mcp_envelope\n"
