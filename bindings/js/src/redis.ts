@@ -1,0 +1,93 @@
+// mcp-envelope/redis: a `StateStore` in Redis, for servers that run as
+// replicas (docs/state.md). It imports no Redis package: it takes the client
+// your server already has, node-redis (`redis`, 4 or later) or ioredis. A
+// conditional write is one Lua script, so claiming a key is one atomic step on
+// the Redis server; keys expire by Redis's own `PX`. A client error or a call
+// slower than `timeoutMs` is `StoreUnavailable`: the write does not run.
+
+import { StoreUnavailable, type StateStore } from './stores.js';
+
+// KEYS[1]; ARGV: whether a value is expected ("1"/"0"), the expected value,
+// whether to write ("1") or remove ("0"), the value, its expiry in milliseconds.
+const COMPARE_AND_SET = `
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if current ~= ARGV[2] then return 0 end
+elseif current then
+  return 0
+end
+if ARGV[3] == '1' then
+  redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[5])
+else
+  redis.call('DEL', KEYS[1])
+end
+return 1
+`;
+
+/** The two client shapes taken: node-redis's `eval(script, { keys, arguments })` and ioredis's `eval(script, numKeys, ...)`. */
+interface RedisClient {
+  get(key: string): Promise<unknown>;
+  eval(...args: unknown[]): Promise<unknown>;
+  defineCommand?: unknown;
+}
+
+/** Options of `RedisStore`: a key prefix, and how long a call may take before the store counts as unavailable (2,000 ms). */
+export interface RedisStoreOptions {
+  prefix?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Records in Redis under `prefix` + the core's store key. Give node-redis
+ * `disableOfflineQueue: true`, so that a command while Redis is down fails at
+ * once rather than waiting for it.
+ *
+ * ```ts
+ * // createClient is node-redis's (the `redis` package)
+ * const store = new RedisStore(await createClient({ url, disableOfflineQueue: true }).connect());
+ * ```
+ */
+export class RedisStore implements StateStore {
+  readonly #client: RedisClient;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+  readonly #ioredis: boolean;
+
+  constructor(client: unknown, options: RedisStoreOptions = {}) {
+    const c = client as RedisClient | null;
+    if (c === null || typeof c?.get !== 'function' || typeof c.eval !== 'function') {
+      throw new TypeError('RedisStore needs a connected node-redis or ioredis client');
+    }
+    this.#client = c;
+    this.#prefix = options.prefix ?? '';
+    this.#timeoutMs = options.timeoutMs ?? 2000;
+    this.#ioredis = typeof c.defineCommand === 'function';
+  }
+
+  async #within<T>(what: string, work: () => Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreUnavailable(`redis: ${what} took longer than ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    });
+    try {
+      return await Promise.race([work(), timeout]);
+    } catch (error) {
+      throw error instanceof StoreUnavailable ? error : new StoreUnavailable(`redis: ${(error as Error)?.message ?? String(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const value = await this.#within('GET', () => this.#client.get(this.#prefix + key));
+    return value === null || value === undefined ? undefined : String(value);
+  }
+
+  async compareAndSet(key: string, expected: string | undefined, value: string | undefined, ttlMs: number): Promise<boolean> {
+    const args = [expected === undefined ? '0' : '1', expected ?? '', value === undefined ? '0' : '1', value ?? '', String(Math.max(1, Math.trunc(ttlMs)))];
+    const done = await this.#within('the conditional write', () => this.#ioredis
+      ? this.#client.eval(COMPARE_AND_SET, 1, this.#prefix + key, ...args)
+      : this.#client.eval(COMPARE_AND_SET, { keys: [this.#prefix + key], arguments: args }));
+    return Number(done) === 1;
+  }
+}

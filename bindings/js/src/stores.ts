@@ -1,0 +1,175 @@
+// Idempotency keys held in a store a server's replicas share (docs/state.md):
+// the core decides every step (`idempotency-begin`, `idempotency-finish`) and
+// writes every record; a store keeps them. A store has two operations, the
+// same in every language: `get`, and `compareAndSet`, which writes (or
+// removes) a key only if it still holds what the caller read, with an expiry.
+// Claiming a key is that one atomic step, so two replicas racing on one key
+// run the write once. `MemoryStore` is one process's; `mcp-envelope/redis`
+// gives one in Redis.
+
+import { isErrorBuilder } from './builder.js';
+import { idempotencyBegin, idempotencyFinish, idempotencyKey } from './component.js';
+import { formatOf, toJson } from './render.js';
+import type { CallToolResult, Format } from './types.js';
+
+/** Where records live: text under text keys, each with an expiry. */
+export interface StateStore {
+  /** The text stored under `key`, or undefined. */
+  get(key: string): Promise<string | undefined>;
+  /**
+   * Stores `value` under `key` for `ttlMs` milliseconds (removes the key when
+   * `value` is undefined), only if the key holds `expected` now (undefined:
+   * holds nothing); whether it did. One atomic step.
+   */
+  compareAndSet(key: string, expected: string | undefined, value: string | undefined, ttlMs: number): Promise<boolean>;
+}
+
+/** What a store throws when it cannot answer (down, timed out), so that the write does not run. */
+export class StoreUnavailable extends Error {
+  override name = 'StoreUnavailable';
+}
+
+/** A `StateStore` in this process's memory: at most `capacity` keys (1,000), the first written going first. */
+export class MemoryStore implements StateStore {
+  readonly #capacity: number;
+  readonly #records = new Map<string, { text: string; expires: number }>();
+
+  constructor(options: { capacity?: number } = {}) {
+    this.#capacity = Math.max(1, options.capacity ?? 1000);
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const found = this.#records.get(key);
+    return found === undefined || found.expires <= performance.now() ? undefined : found.text;
+  }
+
+  // Nothing awaits between the read and the write, so under one event loop this is one step.
+  async compareAndSet(key: string, expected: string | undefined, value: string | undefined, ttlMs: number): Promise<boolean> {
+    const found = this.#records.get(key);
+    const current = found === undefined || found.expires <= performance.now() ? undefined : found.text;
+    if (current !== expected) return false;
+    this.#records.delete(key);
+    if (value !== undefined) {
+      this.#records.set(key, { text: value, expires: performance.now() + ttlMs });
+      for (const oldest of this.#records.keys()) {
+        if (this.#records.size <= this.#capacity) break;
+        this.#records.delete(oldest);
+      }
+    }
+    return true;
+  }
+}
+
+/** What `SharedIdempotency.begin` answers: run the write (then `finish` with the claim), or send `result` instead. */
+export type SharedBegin =
+  | { outcome: 'run'; claim: string }
+  | { outcome: 'replay' | 'reused' | 'in-progress' | 'invalid-key' | 'unavailable'; result: CallToolResult };
+
+/** What `SharedIdempotency.finish` did: as `Idempotency.finish`, or `unstored` when the store could not answer. */
+export type SharedFinish = 'stored' | 'released' | 'absent' | 'unstored';
+
+// How often a call that lost the race for a key reads it again before answering as if the store were down.
+const CLAIM_ATTEMPTS = 3;
+
+/**
+ * An idempotency store whose records live in `store`, shared by every
+ * replica that reaches it: a replay on any replica gets the first outcome
+ * byte for byte, and the write runs once. A store that cannot answer never
+ * lets the write run: `begin` answers the core's retryable SERVER_BUSY.
+ *
+ * ```ts
+ * const shared = new SharedIdempotency(new RedisStore(client));   // RedisStore: from mcp-envelope/redis
+ * server.registerTool('refund_order', config, withSharedIdempotency(shared, refund, { tool: 'refund_order' }));
+ * ```
+ */
+export class SharedIdempotency {
+  readonly store: StateStore;
+  readonly ttlSeconds: number;
+
+  constructor(store: StateStore, options: { ttlSeconds?: number } = {}) {
+    if (store === null || typeof store?.get !== 'function' || typeof store.compareAndSet !== 'function') {
+      throw new TypeError('SharedIdempotency needs a store with get and compareAndSet (MemoryStore, or RedisStore from mcp-envelope/redis)');
+    }
+    const ttl = options.ttlSeconds ?? 86_400;
+    if (!Number.isInteger(ttl) || ttl < 0 || ttl > 0xffff_ffff) throw new TypeError(`ttlSeconds must be a whole number of seconds, not ${String(ttl)}`);
+    this.store = store;
+    this.ttlSeconds = ttl;
+  }
+
+  /** A call of `tool` with `key` and `args`: run (with the claim `finish` takes), or the result to send instead. */
+  async begin(tool: string, key: string, args: unknown, options: { now?: number; format?: Format } = {}): Promise<SharedBegin> {
+    [tool, key] = [String(tool), String(key)];
+    const where = idempotencyKey(JSON.stringify({ tool, key }));
+    const request = `"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"arguments":${toJson(args ?? {}, 'the arguments')},` +
+      `"ttlSeconds":${this.ttlSeconds},"format":"${formatOf(options)}"`;
+    try {
+      for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+        const stored = await this.store.get(where);
+        const now = options.now ?? Date.now();
+        const held = stored === undefined ? '' : `,"stored":${JSON.stringify(stored)}`;
+        const answer = JSON.parse(idempotencyBegin(`{${request},"nowMs":${now}${held}}`)) as
+          { outcome: string; record?: string; ttlMs?: number; result?: CallToolResult };
+        if (answer.record === undefined) return answer as SharedBegin;
+        if (await this.store.compareAndSet(where, stored, answer.record, answer.ttlMs ?? 1)) return { outcome: 'run', claim: answer.record };
+      }
+      throw new StoreUnavailable(`the key changed under ${CLAIM_ATTEMPTS} reads`);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable)) throw error;
+      return JSON.parse(idempotencyBegin(`{${request},"nowMs":0,"storeFailed":true}`)) as SharedBegin;
+    }
+  }
+
+  /** Stores the outcome of the call `begin` let run with `claim`; `undefined` when its handler threw. */
+  async finish(tool: string, key: string, claim: string, result: CallToolResult | undefined, options: { now?: number } = {}): Promise<SharedFinish> {
+    [tool, key] = [String(tool), String(key)];
+    const where = idempotencyKey(JSON.stringify({ tool, key }));
+    const text = result === undefined ? 'null' : toJson(result, 'the result');
+    const answer = JSON.parse(idempotencyFinish(`{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},` +
+      `"claim":${JSON.stringify(String(claim))},"result":${text},"nowMs":${options.now ?? Date.now()},"ttlSeconds":${this.ttlSeconds}}`)) as
+      { finished: 'stored' | 'released'; record?: string; ttlMs?: number };
+    try {
+      return await this.store.compareAndSet(where, claim, answer.record, answer.ttlMs ?? 1) ? answer.finished : 'absent';
+    } catch (error) {
+      // The claim stays until it expires: the key answers in-progress, and the write never runs twice.
+      if (error instanceof StoreUnavailable) return 'unstored';
+      throw error;
+    }
+  }
+
+  /** `begin`, then `write()` if it says run, then `finish` (a thrown `error(...)` builder is the outcome; any other exception is stored as unknown and goes on). */
+  async run(tool: string, key: string, args: unknown, write: () => CallToolResult | Promise<CallToolResult>,
+    options: { format?: Format } = {}): Promise<CallToolResult> {
+    const begun = await this.begin(tool, key, args, options);
+    if (begun.outcome !== 'run') return begun.result;
+    let result: CallToolResult;
+    try {
+      result = await write();
+    } catch (thrown) {
+      if (!isErrorBuilder(thrown)) {
+        await this.finish(tool, key, begun.claim, undefined);
+        throw thrown;
+      }
+      result = thrown.build();
+    }
+    await this.finish(tool, key, begun.claim, result);
+    return result;
+  }
+}
+
+/** A `registerTool` callback made idempotent by a shared store, as `withIdempotency`. */
+export function withSharedIdempotency<A extends Record<string, unknown>, X extends unknown[]>(
+  shared: SharedIdempotency,
+  handler: (args: A, ...rest: X) => CallToolResult | Promise<CallToolResult>,
+  options: { tool: string; key?: (args: Record<string, unknown>) => string | undefined | null; format?: Format },
+): (args: A, ...rest: X) => Promise<CallToolResult> {
+  if (!(shared instanceof SharedIdempotency)) throw new TypeError('withSharedIdempotency expects a SharedIdempotency first');
+  if (options === null || typeof options !== 'object' || typeof options.tool !== 'string') {
+    throw new TypeError('withSharedIdempotency needs options with the tool name: { tool: "refund_order" }');
+  }
+  const keyOf = options.key ?? ((args) => args.idempotencyKey as string | undefined);
+  return async (args: A, ...rest: X) => {
+    const key = keyOf(args);
+    if (key === undefined || key === null) return handler(args, ...rest);
+    return shared.run(options.tool, String(key), args, () => handler(args, ...rest), { format: options.format });
+  };
+}
