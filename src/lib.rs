@@ -109,6 +109,7 @@ mod render;
 #[cfg(all(feature = "rmcp", not(target_arch = "wasm32")))]
 pub mod rmcp;
 pub mod spec;
+pub mod stores;
 pub mod validation;
 mod xml;
 

@@ -1,0 +1,452 @@
+//! Two replicas of one rmcp server, separate processes over Streamable HTTP,
+//! sharing one Redis (Debian's redis-server, started here on loopback with an
+//! append-only file fsynced on every write): the same idempotency key sent to
+//! both at once runs the write once, a replay on either gets the first
+//! outcome byte for byte, keys expire as configured, and a Redis that is down
+//! gets the core's retryable SERVER_BUSY with nothing written and nothing
+//! acknowledged lost. The replicas are this test binary run again as
+//! `redis_replicas replica PORT REDIS_PORT RUN TTL_SECONDS`.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use mcp_envelope::rmcp::EnvelopeServer;
+use mcp_envelope::stores::{RedisStore, SharedBegin, SharedIdempotency};
+use mcp_envelope::Format;
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::{StreamableHttpClientTransport, StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{tool, tool_handler, tool_router, ServerHandler, ServiceExt};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+const CALLS: usize = 20;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("replica") {
+        return replica(&args[2..]);
+    }
+    // reqwest's rustls leaves the choice of cryptography to the program, as the audit does.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    if Command::new("redis-server").arg("--version").output().is_err() {
+        eprintln!("redis-server is not installed (scripts/setup-redis installs it); the replica tests are skipped");
+        return;
+    }
+    let trials = vec![
+        Trial::test(
+            "one key sent to two replicas at once writes once and replays everywhere",
+            || one_key_writes_once().map_err(Failed::from),
+        ),
+        Trial::test("keys expire as configured", || keys_expire().map_err(Failed::from)),
+        Trial::test(
+            "a Redis that is down never lets a write run and loses nothing acknowledged",
+            || redis_down().map_err(Failed::from),
+        ),
+    ];
+    libtest_mimic::run(&Arguments::from_args(), trials).exit();
+}
+
+// The replica.
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct RefundOrder {
+    order_id: String,
+    amount_cents: i64,
+    idempotency_key: String,
+}
+
+struct Billing {
+    tool_router: ToolRouter<Self>,
+    shared: Arc<SharedIdempotency<RedisStore>>,
+    redis: redis::aio::ConnectionManager,
+    run: String,
+    port: String,
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+#[tool_router]
+impl Billing {
+    #[tool(description = "Refund an order, at most once per idempotency key.")]
+    async fn refund_order(&self, Parameters(request): Parameters<RefundOrder>) -> CallToolResult {
+        let arguments = serde_json::to_string(&request).unwrap_or_default();
+        let key = request.idempotency_key.as_str();
+        let begun = self
+            .shared
+            .begin("refund_order", key, &arguments, now_ms(), Format::Xml)
+            .await;
+        let claim = match begun {
+            Ok(SharedBegin::Run(claim)) => claim,
+            Ok(SharedBegin::Send(_, result)) => return serde_json::from_str(&result).expect("the core's result"),
+            Err(refused) => panic!("the arguments were refused: {refused}"),
+        };
+        let mut redis = self.redis.clone();
+        let writes: i64 = redis::cmd("INCR")
+            .arg(format!("{}:writes", self.run))
+            .query_async(&mut redis)
+            .await
+            .unwrap_or(-1);
+        tokio::time::sleep(Duration::from_millis(300)).await; // concurrent calls meet the write in flight
+        let text = format!(
+            "Refunded {} cents on order {} (write {writes}, replica {}).",
+            request.amount_cents, request.order_id, self.port
+        );
+        let result = CallToolResult::success(vec![ContentBlock::text(text)]);
+        let json = serde_json::to_string(&result).unwrap_or_default();
+        let _ = self
+            .shared
+            .finish("refund_order", key, &claim, Some(&json), now_ms())
+            .await;
+        result
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Billing {}
+
+fn replica(args: &[String]) {
+    let [port, redis_port, run, ttl] = args else {
+        panic!("replica PORT REDIS_PORT RUN TTL_SECONDS")
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let client = redis::Client::open(format!("redis://127.0.0.1:{redis_port}/")).expect("a Redis URL");
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(Duration::from_secs(1)))
+            .set_response_timeout(Some(Duration::from_secs(1)));
+        let connection = client
+            .get_connection_manager_with_config(config)
+            .await
+            .expect("Redis answers");
+        let store = RedisStore::new(connection.clone(), format!("{run}:"));
+        let shared = Arc::new(SharedIdempotency::new(store, ttl.parse().expect("TTL seconds")));
+        let (run, port_text) = (run.clone(), port.clone());
+        let service = StreamableHttpService::new(
+            move || {
+                Ok(EnvelopeServer::new(Billing {
+                    tool_router: Billing::tool_router(),
+                    shared: shared.clone(),
+                    redis: connection.clone(),
+                    run: run.clone(),
+                    port: port_text.clone(),
+                }))
+            },
+            Arc::new(LocalSessionManager::default()),
+            StreamableHttpServerConfig::default(),
+        );
+        let listener = tokio::net::TcpListener::bind(format!("127.0.0.1:{port}"))
+            .await
+            .expect("the port");
+        axum::serve(listener, axum::Router::new().nest_service("/mcp", service))
+            .await
+            .expect("serving");
+    });
+}
+
+// The tests.
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a port")
+        .port()
+}
+
+fn listening(port: u16, child: &mut Child) -> Result<(), String> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!("the process for port {port} exited: {status}"));
+        }
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Err(format!("nothing listened on port {port} within 30 s"))
+}
+
+struct RedisServer {
+    port: u16,
+    folder: std::path::PathBuf,
+    child: Option<Child>,
+}
+
+impl RedisServer {
+    fn new() -> Result<RedisServer, String> {
+        let folder = std::env::temp_dir().join(format!("redis-replicas-{}-{}", std::process::id(), free_port()));
+        std::fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
+        let mut server = RedisServer {
+            port: free_port(),
+            folder,
+            child: None,
+        };
+        server.start()?;
+        Ok(server)
+    }
+
+    fn start(&mut self) -> Result<(), String> {
+        let mut child = Command::new("redis-server")
+            .args([
+                "--port",
+                &self.port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--appendonly",
+                "yes",
+            ])
+            .args(["--appendfsync", "always", "--save", "", "--dir"])
+            .arg(&self.folder)
+            .stdout(Stdio::null())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        listening(self.port, &mut child)?;
+        self.child = Some(child);
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill(); // not a clean shutdown: only what was fsynced survives
+            let _ = child.wait();
+        }
+    }
+
+    fn get(&self, key: &str) -> Result<Option<String>, String> {
+        let client = redis::Client::open(format!("redis://127.0.0.1:{}/", self.port)).map_err(|e| e.to_string())?;
+        let mut connection = client.get_connection().map_err(|e| e.to_string())?;
+        redis::cmd("GET")
+            .arg(key)
+            .query(&mut connection)
+            .map_err(|e| e.to_string())
+    }
+
+    fn pttl(&self, key: &str) -> Result<i64, String> {
+        let client = redis::Client::open(format!("redis://127.0.0.1:{}/", self.port)).map_err(|e| e.to_string())?;
+        let mut connection = client.get_connection().map_err(|e| e.to_string())?;
+        redis::cmd("PTTL")
+            .arg(key)
+            .query(&mut connection)
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
+struct Cluster {
+    redis: RedisServer,
+    urls: Vec<String>,
+    run: String,
+    replicas: Vec<Child>,
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for replica in &mut self.replicas {
+            let _ = replica.kill();
+            let _ = replica.wait();
+        }
+    }
+}
+
+fn cluster(ttl_seconds: u32) -> Result<Cluster, String> {
+    let redis = RedisServer::new()?;
+    let run = format!("run-{}-{}", std::process::id(), free_port());
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let ports = [free_port(), free_port()];
+    let mut replicas = Vec::new();
+    for port in ports {
+        let child = Command::new(&me)
+            .args([
+                "replica",
+                &port.to_string(),
+                &redis.port.to_string(),
+                &run,
+                &ttl_seconds.to_string(),
+            ])
+            .stdout(Stdio::null())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        replicas.push(child);
+    }
+    let urls = ports
+        .iter()
+        .map(|port| format!("http://127.0.0.1:{port}/mcp"))
+        .collect();
+    let mut cluster = Cluster {
+        redis,
+        urls,
+        run,
+        replicas,
+    };
+    for (i, port) in ports.into_iter().enumerate() {
+        listening(port, &mut cluster.replicas[i])?;
+    }
+    Ok(cluster)
+}
+
+/// One call of `refund_order` over Streamable HTTP: the result as JSON text.
+async fn call(url: String, order: &str, cents: i64, key: &str) -> Result<String, String> {
+    let client = ().serve(StreamableHttpClientTransport::from_uri(url.as_str())).await.map_err(|e| e.to_string())?;
+    let arguments = serde_json::json!({"order_id": order, "amount_cents": cents, "idempotency_key": key});
+    let params =
+        CallToolRequestParams::new("refund_order").with_arguments(arguments.as_object().cloned().unwrap_or_default());
+    let result = client.call_tool(params).await.map_err(|e| e.to_string())?;
+    let _ = client.cancel().await;
+    let value = serde_json::json!({"content": result.content, "isError": result.is_error.unwrap_or(false)});
+    Ok(value.to_string())
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+fn text(answer: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(answer).unwrap_or_default();
+    value["content"][0]["text"].as_str().unwrap_or_default().to_owned()
+}
+
+fn writes(cluster: &Cluster) -> Result<Option<String>, String> {
+    cluster.redis.get(&format!("{}:writes", cluster.run))
+}
+
+fn one_key_writes_once() -> Result<(), String> {
+    let cluster = cluster(60)?;
+    let rt = runtime();
+    let answers = rt.block_on(async {
+        let calls = (0..CALLS).map(|i| {
+            let url = cluster.urls[i % 2].clone();
+            tokio::spawn(async move { call(url, "A-8812", 3200, "refund-A-8812-1").await })
+        });
+        let mut answers = Vec::new();
+        for handle in calls.collect::<Vec<_>>() {
+            answers.push(handle.await.map_err(|e| e.to_string())??);
+        }
+        Ok::<_, String>(answers)
+    })?;
+    if writes(&cluster)?.as_deref() != Some("1") {
+        return Err(format!("writes: {:?}, want 1", writes(&cluster)?));
+    }
+    let first: Vec<&String> = answers.iter().filter(|a| a.contains(r#""isError":false"#)).collect();
+    let busy: Vec<&String> = answers.iter().filter(|a| a.contains(r#""isError":true"#)).collect();
+    let Some(outcome) = first.first() else {
+        return Err(format!("no call got the outcome: {answers:?}"));
+    };
+    if first.iter().any(|a| a != outcome) || first.len() + busy.len() != CALLS {
+        return Err(format!("the outcomes differ: {answers:?}"));
+    }
+    for answer in &busy {
+        let t = text(answer);
+        if !t.starts_with(r#"<tool_error code="CONFLICT""#) || !t.contains("<retry_after>2 seconds</retry_after>") {
+            return Err(format!("not the in-progress CONFLICT: {t}"));
+        }
+    }
+    if !text(outcome).starts_with("Refunded 3200 cents on order A-8812 (write 1, replica ") {
+        return Err(format!("the outcome: {outcome}"));
+    }
+    let replays = rt.block_on(async {
+        let mut replays = Vec::new();
+        for url in &cluster.urls {
+            replays.push(call(url.clone(), "A-8812", 3200, "refund-A-8812-1").await?);
+        }
+        Ok::<_, String>(replays)
+    })?;
+    if replays.iter().any(|r| r != *outcome) {
+        return Err(format!("a replay differs from the first outcome: {replays:?}"));
+    }
+    let other = rt.block_on(call(cluster.urls[1].clone(), "A-8812", 4500, "refund-A-8812-1"))?;
+    if !text(&other).starts_with(r#"<tool_error code="VALIDATION_ERROR""#)
+        || !text(&other).contains("different request")
+    {
+        return Err(format!("other arguments with the key: {other}"));
+    }
+    if writes(&cluster)?.as_deref() != Some("1") {
+        return Err("a replay or a refusal wrote".into());
+    }
+    eprintln!(
+        "{CALLS} concurrent calls: {} answered with the outcome, {} in progress; 1 write",
+        first.len(),
+        busy.len()
+    );
+    Ok(())
+}
+
+fn keys_expire() -> Result<(), String> {
+    let cluster = cluster(3)?;
+    let rt = runtime();
+    rt.block_on(call(cluster.urls[0].clone(), "A-8812", 3200, "refund-A-8812-1"))?;
+    let key = format!(
+        r#"{}:mcp-envelope/idempotency/["refund_order","refund-A-8812-1"]"#,
+        cluster.run
+    );
+    let ttl = cluster.redis.pttl(&key)?;
+    if !(1..=3000).contains(&ttl) {
+        return Err(format!("PTTL {ttl}, want 1 to 3000"));
+    }
+    std::thread::sleep(Duration::from_millis(3200));
+    if cluster.redis.get(&key)?.is_some() {
+        return Err("the key outlived its TTL".into());
+    }
+    let again = rt.block_on(call(cluster.urls[1].clone(), "A-8812", 3200, "refund-A-8812-1"))?;
+    if !text(&again).contains("(write 2, replica ") {
+        return Err(format!("after expiry the call did not run again: {again}"));
+    }
+    Ok(())
+}
+
+fn redis_down() -> Result<(), String> {
+    let mut cluster = cluster(60)?;
+    let rt = runtime();
+    let acknowledged = rt.block_on(call(cluster.urls[0].clone(), "A-8812", 3200, "refund-A-8812-1"))?;
+    cluster.redis.stop();
+    let down = rt.block_on(call(cluster.urls[1].clone(), "A-8812", 3200, "refund-A-8812-2"))?;
+    let want = "<tool_error code=\"SERVER_BUSY\" severity=\"error\">\n  <message>The server could not use its idempotency store, so this call did not run: nothing was written.</message>";
+    if !text(&down).starts_with(want) || !text(&down).contains("<retry_after>5 seconds</retry_after>") {
+        return Err(format!("Redis down: {down}"));
+    }
+    cluster.redis.start()?;
+    if writes(&cluster)?.as_deref() != Some("1") {
+        return Err("the refused call wrote".into());
+    }
+    // The replicas' connections come back by themselves; until then a call is refused, never run unguarded.
+    let until_back = |url: String, key: &'static str| -> Result<String, String> {
+        for _ in 0..50 {
+            let answer = rt.block_on(call(url.clone(), "A-8812", 3200, key))?;
+            if !text(&answer).contains("SERVER_BUSY") {
+                return Ok(answer);
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        Err("the store never came back".into())
+    };
+    let replay = until_back(cluster.urls[1].clone(), "refund-A-8812-1")?;
+    if replay != acknowledged {
+        return Err(format!("after the restart the replay is {replay}, not {acknowledged}"));
+    }
+    let retried = until_back(cluster.urls[0].clone(), "refund-A-8812-2")?;
+    if !text(&retried).contains("(write 2, replica ") {
+        return Err(format!("the refused key did not run once: {retried}"));
+    }
+    Ok(())
+}
