@@ -264,13 +264,15 @@ impl Ledger {
 }
 
 /// The JSON form of a streak change, as a member of an answer: nothing for
-/// [`StreakChange::Keep`], `"streak":<record as a JSON string>` or `"streak":null`.
+/// [`StreakChange::Keep`], `"streak":<record as a JSON string>,"ttlMs":N` (how
+/// long a store keeps it) or `"streak":null`.
 fn push_change(out: &mut String, change: &StreakChange) {
     match change {
         StreakChange::Keep => {}
         StreakChange::Set(record) => {
             out.push_str(",\"streak\":");
             crate::json::push_json_string(out, record);
+            out.push_str(&format!(",\"ttlMs\":{}", u64::from(STREAK_TTL_SECONDS) * 1000));
         }
         StreakChange::Delete => out.push_str(",\"streak\":null"),
     }
@@ -301,14 +303,14 @@ fn arguments_of(request: &LedgerRequest) -> Result<Option<&str>, SpecError> {
 }
 
 /// `ledger-failure`: `{"spec", "streak"?, "arguments"?, "stopAfter"?, "format"?}`
-/// to `{"result": <CallToolResult>, "streak"?: <record> | null}`: the result
+/// to `{"result": <CallToolResult>, "streak"?: <record> | null, "ttlMs"?}`: the result
 /// to send and what to store under the tool's [`ledger_key`] (a record, or
 /// `null` to remove it; no `streak` member leaves the store as it is).
 ///
 /// ```
 /// use mcp_envelope::ledger::ledger_failure_json;
 /// let first = ledger_failure_json(r#"{"spec":{"code":"NOT_FOUND","message":"No invoice inv_9"},"format":"text"}"#).unwrap();
-/// assert_eq!(first, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"streak":"{\"code\":\"NOT_FOUND\",\"arguments\":null,\"count\":1}"}"#);
+/// assert_eq!(first, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"streak":"{\"code\":\"NOT_FOUND\",\"arguments\":null,\"count\":1}","ttlMs":3600000}"#);
 /// ```
 pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
     let request: LedgerRequest = read_input(request, "the ledger-failure request")?;
@@ -332,7 +334,7 @@ pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
 }
 
 /// `ledger-observe`: `{"result", "streak"?, "arguments"?, "stopAfter"?}` to
-/// `{"result"?: <CallToolResult to send instead>, "streak"?: <record> | null}`.
+/// `{"result"?: <CallToolResult to send instead>, "streak"?: <record> | null, "ttlMs"?}`.
 ///
 /// ```
 /// use mcp_envelope::ledger::ledger_observe_json;

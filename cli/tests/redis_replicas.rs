@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::rmcp::EnvelopeServer;
-use mcp_envelope::stores::{RedisStore, SharedBegin, SharedIdempotency};
-use mcp_envelope::Format;
+use mcp_envelope::stores::{RedisStore, SharedBegin, SharedIdempotency, SharedLedger};
+use mcp_envelope::{call_tool_result, code, Format, ToolError};
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -42,6 +42,10 @@ fn main() {
             "one key sent to two replicas at once writes once and replays everywhere",
             || one_key_writes_once().map_err(Failed::from),
         ),
+        Trial::test(
+            "a failure repeated on alternating replicas reaches the ledger's stop",
+            || ledger_stop().map_err(Failed::from),
+        ),
         Trial::test("keys expire as configured", || keys_expire().map_err(Failed::from)),
         Trial::test(
             "a Redis that is down never lets a write run and loses nothing acknowledged",
@@ -60,9 +64,15 @@ struct RefundOrder {
     idempotency_key: String,
 }
 
+#[derive(Serialize, Deserialize, JsonSchema)]
+struct GetInvoice {
+    id: String,
+}
+
 struct Billing {
     tool_router: ToolRouter<Self>,
     shared: Arc<SharedIdempotency<RedisStore>>,
+    ledger: Arc<SharedLedger<RedisStore>>,
     redis: redis::aio::ConnectionManager,
     run: String,
     port: String,
@@ -108,6 +118,18 @@ impl Billing {
             .await;
         result
     }
+
+    #[tool(description = "An invoice by its ID (none exists here).")]
+    async fn get_invoice(&self, Parameters(request): Parameters<GetInvoice>) -> CallToolResult {
+        let arguments = serde_json::to_string(&request).unwrap_or_default();
+        let error = ToolError::new(code::NOT_FOUND, format!("No invoice {}", request.id));
+        let sent = self
+            .ledger
+            .failure("get_invoice", &error, Some(&arguments))
+            .await
+            .expect("a spec");
+        serde_json::from_str(&call_tool_result(&sent, Format::Xml)).expect("the core's result")
+    }
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -132,13 +154,16 @@ fn replica(args: &[String]) {
             .await
             .expect("Redis answers");
         let store = RedisStore::new(connection.clone(), format!("{run}:"));
-        let shared = Arc::new(SharedIdempotency::new(store, ttl.parse().expect("TTL seconds")));
+        let shared = Arc::new(SharedIdempotency::new(store.clone(), ttl.parse().expect("TTL seconds")));
+        // Every call of the test is one conversation; a server picks the scope from its own idea of one.
+        let ledger = Arc::new(SharedLedger::new(store, "conversation-1", 2));
         let (run, port_text) = (run.clone(), port.clone());
         let service = StreamableHttpService::new(
             move || {
                 Ok(EnvelopeServer::new(Billing {
                     tool_router: Billing::tool_router(),
                     shared: shared.clone(),
+                    ledger: ledger.clone(),
                     redis: connection.clone(),
                     run: run.clone(),
                     port: port_text.clone(),
@@ -305,10 +330,14 @@ fn cluster(ttl_seconds: u32) -> Result<Cluster, String> {
 
 /// One call of `refund_order` over Streamable HTTP: the result as JSON text.
 async fn call(url: String, order: &str, cents: i64, key: &str) -> Result<String, String> {
-    let client = ().serve(StreamableHttpClientTransport::from_uri(url.as_str())).await.map_err(|e| e.to_string())?;
     let arguments = serde_json::json!({"order_id": order, "amount_cents": cents, "idempotency_key": key});
-    let params =
-        CallToolRequestParams::new("refund_order").with_arguments(arguments.as_object().cloned().unwrap_or_default());
+    call_tool(url, "refund_order", arguments).await
+}
+
+/// One call of `tool` over Streamable HTTP: the result as JSON text.
+async fn call_tool(url: String, tool: &'static str, arguments: serde_json::Value) -> Result<String, String> {
+    let client = ().serve(StreamableHttpClientTransport::from_uri(url.as_str())).await.map_err(|e| e.to_string())?;
+    let params = CallToolRequestParams::new(tool).with_arguments(arguments.as_object().cloned().unwrap_or_default());
     let result = client.call_tool(params).await.map_err(|e| e.to_string())?;
     let _ = client.cancel().await;
     let value = serde_json::json!({"content": result.content, "isError": result.is_error.unwrap_or(false)});
@@ -389,6 +418,29 @@ fn one_key_writes_once() -> Result<(), String> {
         first.len(),
         busy.len()
     );
+    Ok(())
+}
+
+fn ledger_stop() -> Result<(), String> {
+    let cluster = cluster(60)?;
+    let rt = runtime();
+    let mut answers = Vec::new();
+    for i in 0..3 {
+        let answer = rt.block_on(call_tool(
+            cluster.urls[i % 2].clone(),
+            "get_invoice",
+            serde_json::json!({"id": "inv_9"}),
+        ))?;
+        answers.push(text(&answer));
+    }
+    let repeat = "<message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>";
+    let stop = "<tool_error code=\"NOT_FOUND\" severity=\"critical\">\n  <message>Stop retrying: this call has failed the same way 3 times in a row";
+    if !answers[0].contains("<message>No invoice inv_9</message>")
+        || !answers[1].contains(repeat)
+        || !answers[2].starts_with(stop)
+    {
+        return Err(format!("the streak across replicas: {answers:#?}"));
+    }
     Ok(())
 }
 

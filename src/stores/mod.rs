@@ -1,6 +1,6 @@
-//! Idempotency keys held in a store a server's replicas share
-//! (docs/state.md). The core decides every step ([`begin_step`],
-//! [`finish_step`]) and writes every record; a [`StateStore`] keeps them. A
+//! Idempotency keys and repeat-ledger streaks held in a store a server's
+//! replicas share (docs/state.md). The core decides every step ([`begin_step`],
+//! [`finish_step`], [`failure_step`], [`observe_step`]) and writes every record; a [`StateStore`] keeps them. A
 //! store has two operations, the same in every language: `get`, and
 //! `compare_and_set`, which writes (or removes) a key only if it still holds
 //! what the caller read, with an expiry. Claiming a key is that one atomic
@@ -42,6 +42,8 @@ use std::time::Instant;
 
 use crate::error::SpecError;
 use crate::idempotency::{begin_step, finish_step, idempotency_key, unavailable, Begin, Finish};
+use crate::ledger::{failure_step, ledger_key, observe_step, StreakChange, STREAK_TTL_SECONDS};
+use crate::model::ToolError;
 use crate::render::Format;
 
 /// A store could not answer (down, timed out): the write does not run.
@@ -257,5 +259,101 @@ impl<S: StateStore> SharedIdempotency<S> {
                 Err(_) => SharedFinish::Unstored,
             },
         )
+    }
+}
+
+/// The repeat ledger of one conversation (`scope`: a session id, or what the
+/// host calls a conversation), its streaks in a [`StateStore`], so that a
+/// model repeating a failure on alternating replicas still meets the stop.
+/// The ledger fails open: when the store cannot answer, or keeps changing
+/// under it, the failure is sent as itself.
+#[derive(Debug)]
+pub struct SharedLedger<S> {
+    store: S,
+    scope: String,
+    stop_after: u32,
+}
+
+impl<S: StateStore> SharedLedger<S> {
+    /// The conversation `scope`'s ledger in `store`, saying stop after `stop_after` identical failures.
+    pub fn new(store: S, scope: impl Into<String>, stop_after: u32) -> SharedLedger<S> {
+        SharedLedger {
+            store,
+            scope: scope.into(),
+            stop_after,
+        }
+    }
+
+    /// One step on `tool`'s streak with the record the store holds, written
+    /// back only while the streak is still the one read; `None` when the
+    /// store cannot answer or keeps changing.
+    async fn step<T>(
+        &self,
+        tool: &str,
+        step: impl Fn(Option<&str>) -> Result<(T, StreakChange), SpecError>,
+    ) -> Result<Option<T>, SpecError> {
+        let at = ledger_key(&self.scope, tool);
+        for _ in 0..CLAIM_ATTEMPTS {
+            let Ok(streak) = self.store.get(&at).await else {
+                return Ok(None);
+            };
+            let (sent, change) = step(streak.as_deref())?;
+            let written = match &change {
+                StreakChange::Keep => return Ok(Some(sent)),
+                StreakChange::Set(record) => {
+                    let ttl_ms = u64::from(STREAK_TTL_SECONDS) * 1000;
+                    self.store
+                        .compare_and_set(&at, streak.as_deref(), Some(record), ttl_ms)
+                        .await
+                }
+                StreakChange::Delete => self.store.compare_and_set(&at, streak.as_deref(), None, 1).await,
+            };
+            match written {
+                Ok(true) => return Ok(Some(sent)),
+                Ok(false) => continue,
+                Err(_) => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
+    /// The error to send for this failure of `tool` ([`crate::ledger::failure_step`]).
+    pub async fn failure(
+        &self,
+        tool: &str,
+        error: &ToolError,
+        arguments: Option<&str>,
+    ) -> Result<ToolError, SpecError> {
+        let stop_after = self.stop_after;
+        let sent = self
+            .step(tool, |streak| failure_step(streak, error, arguments, stop_after))
+            .await?;
+        match sent {
+            Some(sent) => Ok(sent),
+            None => failure_step(None, error, arguments, stop_after).map(|(sent, _)| sent),
+        }
+    }
+
+    /// `None` to send a handler's result as it is, or the `CallToolResult`
+    /// JSON to send instead ([`crate::ledger::observe_step`]).
+    pub async fn observe(
+        &self,
+        tool: &str,
+        result: &str,
+        arguments: Option<&str>,
+    ) -> Result<Option<String>, SpecError> {
+        let stop_after = self.stop_after;
+        let sent = self
+            .step(tool, |streak| observe_step(streak, result, arguments, stop_after))
+            .await?;
+        Ok(sent.flatten())
+    }
+
+    /// A success for `tool`: its streak ends (nothing happens when the store cannot answer).
+    pub async fn success(&self, tool: &str) {
+        let at = ledger_key(&self.scope, tool);
+        if let Ok(Some(streak)) = self.store.get(&at).await {
+            let _ = self.store.compare_and_set(&at, Some(&streak), None, 1).await;
+        }
     }
 }

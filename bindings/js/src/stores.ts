@@ -1,5 +1,6 @@
-// Idempotency keys held in a store a server's replicas share (docs/state.md):
-// the core decides every step (`idempotency-begin`, `idempotency-finish`) and
+// Idempotency keys and repeat-ledger streaks held in a store a server's
+// replicas share (docs/state.md): the core decides every step
+// (`idempotency-begin`, `idempotency-finish`, `ledger-failure`, `ledger-observe`) and
 // writes every record; a store keeps them. A store has two operations, the
 // same in every language: `get`, and `compareAndSet`, which writes (or
 // removes) a key only if it still holds what the caller read, with an expiry.
@@ -7,10 +8,10 @@
 // run the write once. `MemoryStore` is one process's; `mcp-envelope/redis`
 // gives one in Redis.
 
-import { isErrorBuilder } from './builder.js';
-import { idempotencyBegin, idempotencyFinish, idempotencyKey } from './component.js';
+import { type ErrorBuilder, isErrorBuilder } from './builder.js';
+import { idempotencyBegin, idempotencyFinish, idempotencyKey, ledgerFailure, ledgerKey, ledgerObserve } from './component.js';
 import { formatOf, toJson } from './render.js';
-import type { CallToolResult, Format } from './types.js';
+import type { CallToolResult, EnvelopeSpec, Format, LedgerFailureOptions } from './types.js';
 
 /** Where records live: text under text keys, each with an expiry. */
 export interface StateStore {
@@ -172,4 +173,78 @@ export function withSharedIdempotency<A extends Record<string, unknown>, X exten
     if (key === undefined || key === null) return handler(args, ...rest);
     return shared.run(options.tool, String(key), args, () => handler(args, ...rest), { format: options.format });
   };
+}
+
+/**
+ * The repeat ledger of one conversation (`scope`: a session id, or what the
+ * host calls a conversation), its streaks in `store`, so that a model
+ * repeating a failure on alternating replicas still meets the stop. The
+ * methods are `Ledger`'s, async. The ledger fails open: when the store cannot
+ * answer, or keeps changing under it, the failure is sent as itself.
+ */
+export class SharedLedger {
+  readonly store: StateStore;
+  readonly scope: string;
+  readonly stopAfter: number;
+
+  constructor(store: StateStore, scope: string, options: { stopAfter?: number } = {}) {
+    if (store === null || typeof store?.get !== 'function' || typeof store.compareAndSet !== 'function') {
+      throw new TypeError('SharedLedger needs a store with get and compareAndSet (MemoryStore, or RedisStore from mcp-envelope/redis)');
+    }
+    const stopAfter = options.stopAfter ?? 2;
+    if (!Number.isInteger(stopAfter) || stopAfter < 0 || stopAfter > 0xffff_ffff) throw new TypeError(`stopAfter must be a whole number, not ${String(stopAfter)}`);
+    this.store = store;
+    this.scope = String(scope);
+    this.stopAfter = stopAfter;
+  }
+
+  #where(tool: string): string {
+    return ledgerKey(JSON.stringify({ scope: this.scope, tool: String(tool) }));
+  }
+
+  /** One step on `tool`'s streak; undefined when the store cannot answer or keeps changing. */
+  async #step(step: (request: string) => string, tool: string, members: string): Promise<{ result?: CallToolResult } | undefined> {
+    const where = this.#where(tool);
+    try {
+      for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+        const streak = await this.store.get(where);
+        const held = streak === undefined ? '' : `,"streak":${JSON.stringify(streak)}`;
+        const answer = JSON.parse(step(`{${members},"stopAfter":${this.stopAfter}${held}}`)) as
+          { result?: CallToolResult; streak?: string | null; ttlMs?: number };
+        if (answer.streak === undefined) return answer;
+        if (await this.store.compareAndSet(where, streak, answer.streak ?? undefined, answer.ttlMs ?? 1)) return answer;
+      }
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable)) throw error;
+    }
+    return undefined;
+  }
+
+  /** The `CallToolResult` to send for this failure of `tool`, as `Ledger.failure`. */
+  async failure(tool: string, spec: EnvelopeSpec | ErrorBuilder, options: LedgerFailureOptions = {}): Promise<CallToolResult> {
+    const builder = isErrorBuilder(spec);
+    const format = formatOf({ format: options.format ?? (builder ? spec.selectedFormat : undefined) });
+    const args = options.arguments === undefined ? '' : `,"arguments":${toJson(options.arguments, 'the arguments')}`;
+    const members = `"spec":${toJson(builder ? spec.toSpec() : spec)}${args},"format":"${format}"`;
+    const answer = await this.#step(ledgerFailure, tool, members);
+    // Fails open: the failure as itself.
+    return (answer ?? JSON.parse(ledgerFailure(`{${members}}`)) as { result: CallToolResult }).result as CallToolResult;
+  }
+
+  /** `undefined` to send a handler's result as it is, or the result to send instead, as `Ledger.observe`. */
+  async observe(tool: string, result: unknown, options: Pick<LedgerFailureOptions, 'arguments'> = {}): Promise<CallToolResult | undefined> {
+    const args = options.arguments === undefined ? '' : `,"arguments":${toJson(options.arguments, 'the arguments')}`;
+    return (await this.#step(ledgerObserve, tool, `"result":${toJson(result, 'the result')}${args}`))?.result;
+  }
+
+  /** A call of `tool` that worked: its streak ends (nothing happens when the store cannot answer). */
+  async success(tool: string): Promise<void> {
+    const where = this.#where(tool);
+    try {
+      const streak = await this.store.get(where);
+      if (streak !== undefined) await this.store.compareAndSet(where, streak, undefined, 1);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable)) throw error;
+    }
+  }
 }

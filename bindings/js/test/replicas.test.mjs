@@ -64,11 +64,11 @@ async function cluster(t, ttlSeconds = 60) {
   return { redis, urls: ports.map((port) => `http://127.0.0.1:${port}/mcp`), client, run };
 }
 
-async function call(url, args) {
+async function call(url, args, name = 'refund_order') {
   const client = new Client({ name: 'replica-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   try {
-    const { content, isError } = await client.callTool({ name: 'refund_order', arguments: args });
+    const { content, isError } = await client.callTool({ name, arguments: args });
     return { content, isError };
   } finally {
     await client.close();
@@ -93,6 +93,15 @@ test('one key sent to two replicas at once writes once, and replays everywhere b
   const other = await call(urls[1], { ...REFUND, amountCents: 4500 });
   assert.match(text(other), /^<tool_error code="VALIDATION_ERROR"[^]*different request/);
   assert.equal(await client.get(`${run}:writes`), '1');
+});
+
+test('a failure repeated on alternating replicas reaches the ledger\'s stop', { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {
+  const { urls } = await cluster(t);
+  const answers = [];
+  for (let i = 0; i < 3; i++) answers.push(text(await call(urls[i % 2], { id: 'inv_9' }, 'get_invoice')));
+  assert.match(answers[0], /<message>No invoice inv_9<\/message>/);
+  assert.match(answers[1], /<message>Nothing has changed since the last attempt: the same failure again \(2 in a row\)\.<\/message>/);
+  assert.match(answers[2], /^<tool_error code="NOT_FOUND" severity="critical">\n  <message>Stop retrying: this call has failed the same way 3 times in a row/);
 });
 
 test('keys expire as configured', { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {

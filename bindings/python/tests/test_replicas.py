@@ -92,10 +92,10 @@ def cluster(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Re
         redis.stop()
 
 
-async def call(url: str, arguments: dict[str, Any]) -> dict[str, Any]:
+async def call(url: str, arguments: dict[str, Any], tool: str = "refund_order") -> dict[str, Any]:
     async with streamable_http_client(url) as (read, write, *_), ClientSession(read, write) as session:
         await session.initialize()
-        result = await session.call_tool("refund_order", arguments)
+        result = await session.call_tool(tool, arguments)
         return result.model_dump(mode="json", by_alias=True, exclude_none=True, include={"content", "is_error"})
 
 
@@ -138,6 +138,15 @@ def test_one_key_sent_to_two_replicas_at_once_writes_once_and_replays_everywhere
     other = anyio.run(call, urls[1], {**REFUND, "amount_cents": 4500})
     assert text(other).startswith('<tool_error code="VALIDATION_ERROR"') and "different request" in text(other)
     assert int(redis.get(f"{run}:writes")) == 1
+
+
+def test_a_failure_repeated_on_alternating_replicas_reaches_the_ledgers_stop(cluster) -> None:
+    _, urls, _, _ = cluster
+    answers = [text(anyio.run(call, urls[i % 2], {"id": "inv_9"}, "get_invoice")) for i in range(3)]
+    assert "<message>No invoice inv_9</message>" in answers[0]
+    assert "<message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>" in answers[1]
+    assert answers[2].startswith('<tool_error code="NOT_FOUND" severity="critical">\n  <message>Stop retrying: this call '
+                                 "has failed the same way 3 times in a row")  # fmt: skip
 
 
 @pytest.mark.parametrize("cluster", [SHORT_TTL_SECONDS], indirect=True)

@@ -1,5 +1,5 @@
-"""Idempotency keys held in a store a server's replicas share (docs/state.md): the core decides every step
-(`idempotency-begin`, `idempotency-finish`) and writes every record; a store keeps them. A `StateStore` has two
+"""Idempotency keys and repeat-ledger streaks held in a store a server's replicas share (docs/state.md): the core decides every step
+(`idempotency-begin`, `idempotency-finish`, `ledger-failure`, `ledger-observe`) and writes every record; a store keeps them. A `StateStore` has two
 operations, the same in every language: `get`, and `compare_and_set`, which writes (or removes) a key only if it
 still holds what the caller read, with an expiry. Claiming a key is that one atomic step, so two replicas racing
 on one key run the write once. `MemoryStore` is one process's; `mcp_envelope.redis.RedisStore` is shared.
@@ -18,16 +18,17 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from ._component import ToolResult, check_format, scrub, to_json, tool_result
+from ._component import ToolResult, check_format, scrub, spec_text, to_json, tool_result
 from ._state import step, store_key
 from .envelope import Format, ToolError
 from .writes import _as_result, _is_context, _outcome, _whole
 
 # How often a call that lost the race for a key reads it again before answering as if the store were down.
 _CLAIM_ATTEMPTS = 3
+
 
 
 class StoreUnavailable(Exception):
@@ -177,3 +178,76 @@ class SharedIdempotency:
             return tool_fn
 
         return wrap
+
+
+class SharedLedger:
+    """The repeat ledger of one conversation (`scope`: a session id, or what the host calls a conversation), its
+    streaks in `store`, so that a model repeating a failure on alternating replicas still meets the stop.
+    `failure()`, `observe()` and `success()` are `Ledger`'s, async. The ledger fails open: when the store cannot
+    answer, or keeps changing under it, the failure is sent as itself."""
+
+    def __init__(self, store: StateStore, scope: str, stop_after: int = 2) -> None:
+        self.store, self.scope, self.stop_after = store, scope, _whole("stop_after", stop_after)
+
+    async def _step(self, name: str, tool: str, members: dict[str, str], form: str) -> dict[str, Any] | None:
+        """One step on `tool`'s streak with the record the store holds, its new record written back only if the
+        streak is still the one read; None when the store cannot answer or keeps changing."""
+        where = store_key("ledger-key", {"scope": scope_text(self.scope), "tool": scrub(tool)})
+
+        def trapped(report: dict[str, Any]) -> dict[str, Any]:
+            return {"result": report["result"]} if name == "ledger-failure" else {}
+
+        try:
+            for _ in range(_CLAIM_ATTEMPTS):
+                streak = await self.store.get(where)
+                held = {} if streak is None else {"streak": json.dumps(streak)}
+                answer = step(name, {**members, "stopAfter": str(self.stop_after), **held}, trapped, form)
+                if "streak" not in answer:
+                    return answer
+                if await self.store.compare_and_set(where, streak, answer["streak"], answer.get("ttlMs", 1)):
+                    return answer
+        except StoreUnavailable as down:
+            logging.getLogger("mcp_envelope").warning("ledger store unavailable; the result is sent as it is: %s", down)
+        return None
+
+    async def failure(
+        self, tool: str, error: ToolError | Mapping[str, Any] | str, *, arguments: Any = None, format: Format = "xml"
+    ) -> ToolResult:
+        """The `CallToolResult` to send for this failure of `tool`, as `Ledger.failure`."""
+        spec = spec_text(error.to_spec() if isinstance(error, ToolError) else error)
+        form = check_format(format)
+        members = {"spec": spec, "format": json.dumps(form), **_arguments_member(arguments)}
+        answer = await self._step("ledger-failure", tool, members, form)
+        if answer is None:  # fails open: the failure as itself
+            answer = step("ledger-failure", members, lambda report: {"result": report["result"]}, form)
+        return tool_result(answer["result"])
+
+    async def observe(self, tool: str, result: Any, *, arguments: Any = None) -> ToolResult | None:
+        """None to send a handler's result as it is, or the result to send instead, as `Ledger.observe`."""
+        if callable(getattr(result, "model_dump", None)):
+            result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        answer = await self._step("ledger-observe", tool, {"result": spec_text(result), **_arguments_member(arguments)}, "xml")
+        return tool_result(answer["result"]) if answer and "result" in answer else None
+
+    async def success(self, tool: str) -> None:
+        """A success for `tool`: its streak ends (the ledger fails open when the store cannot answer)."""
+        where = store_key("ledger-key", {"scope": scope_text(self.scope), "tool": scrub(tool)})
+        try:
+            streak = await self.store.get(where)
+            if streak is not None:
+                await self.store.compare_and_set(where, streak, None, 1)
+        except StoreUnavailable as down:
+            logging.getLogger("mcp_envelope").warning("ledger store unavailable: %s", down)
+
+
+def scope_text(scope: str) -> str:
+    return scrub(str(scope))
+
+
+def _arguments_member(arguments: Any) -> dict[str, str]:
+    """The call's arguments as a request member: text read by the core, anything else as JSON."""
+    if arguments is None:
+        return {}
+    if isinstance(arguments, str):
+        return {"argumentsText": json.dumps(scrub(arguments))}
+    return {"arguments": to_json(arguments)}
