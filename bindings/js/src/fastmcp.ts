@@ -160,13 +160,13 @@ export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = u
     ...(parameters === undefined ? {} : { parameters: acceptingAnything(parameters) }),
     execute: async (args: unknown, context: Context) => {
       const raw = await outcomeOf(() => run(args, context));
-      const result = resultFor(asResult(withUserError(raw, formatOf(options))), name, args, options);
+      const result = await resultFor(asResult(withUserError(raw, formatOf(options))), name, args, options);
       if (options.ledger !== undefined && !isResult(result)) {
         // A content item or structured output: a success FastMCP wraps itself.
         try {
-          options.ledger.success?.(name);
+          await options.ledger.success?.(name);
         } catch {
-          // A ledger reset after a failure: the result still goes out.
+          // A ledger that fails: the result still goes out.
         }
       }
       return withExtras(result, raw);

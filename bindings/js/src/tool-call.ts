@@ -32,8 +32,8 @@ export function outcomeOf(run: () => unknown): Promise<Outcome> {
 
 /**
  * The result a handler's return value or exception becomes, passed through
- * `options.ledger` when there is one. Exported for hosts other than the MCP
- * SDK; `args` are the call's arguments.
+ * `options.ledger` when there is one (a promise of it for a `SharedLedger`).
+ * Exported for hosts other than the MCP SDK; `args` are the call's arguments.
  */
 export function resultFor(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions = {}): unknown {
   const source = 'returned' in outcome ? outcome.returned : outcome.thrown;
@@ -41,11 +41,14 @@ export function resultFor(outcome: Outcome, tool: string, args: unknown, options
   if (ledger !== undefined && isErrorBuilder(source)) {
     // A builder goes through the ledger as its own spec (its locale, caps and
     // ToolFailure clock kept, as Python's raised ToolError does), rendered once.
+    // A refused spec: the builder's own result, as without a ledger.
+    const fallback = () => outcomeResult(outcome, tool, args, options);
     try {
-      return ledger.failure(tool, source, { arguments: args });
+      const sent = ledger.failure(tool, source, { arguments: args });
+      // A shared ledger (SharedLedger) answers later.
+      return isPromise(sent) ? sent.then((answer) => answer, fallback) : sent;
     } catch {
-      // A refused spec or a reset ledger: the builder's own result, as without a ledger.
-      return outcomeResult(outcome, tool, args, options);
+      return fallback();
     }
   }
   const result = outcomeResult(outcome, tool, args, options);
@@ -90,12 +93,17 @@ function observed(result: unknown, tool: string, args: unknown, ledger: SessionL
   const plain = result as CallToolResult | null;
   if (plain === null || typeof plain !== 'object' || !Array.isArray(plain.content)) return result;
   try {
-    return ledger.observe(tool, plain, { arguments: args }) ?? result;
+    const replaced = ledger.observe(tool, plain, { arguments: args });
+    // A shared ledger (SharedLedger) answers later; one that fails sends the result as it came.
+    return isPromise(replaced) ? replaced.then((answer) => answer ?? result, () => result) : replaced ?? result;
   } catch {
-    // A ledger whose component instance was reset after a failure: the
-    // result still reaches the model as it came.
+    // A ledger that fails: the result still reaches the model as it came.
     return result;
   }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | null)?.then === 'function';
 }
 
 /**
@@ -110,7 +118,7 @@ export function checkOptions(options: EnvelopeToolOptions): void {
   const ledger = options.ledger as Partial<SessionLedger> | undefined;
   // Duck-typed, so a ledger from another copy of the package works too.
   if (ledger !== undefined && (typeof ledger?.observe !== 'function' || typeof ledger.failure !== 'function')) {
-    throw new TypeError('options.ledger must be a Ledger (new Ledger() from mcp-envelope), one per server session');
+    throw new TypeError('options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session) or a SharedLedger');
   }
 }
 

@@ -502,12 +502,13 @@ export interface LedgerFailureOptions {
   format?: Format;
 }
 
-/** What the MCP integration needs of a ledger: a `Ledger` of this package (declared here, not imported, so types.ts imports nothing). */
+/** What the MCP integration needs of a ledger: a `Ledger` or `SharedLedger` of this package (declared here, not imported, so types.ts imports nothing). */
 export interface SessionLedger {
-  failure(tool: string, spec: EnvelopeSpec | object, options?: { arguments?: unknown }): CallToolResult;
-  observe(tool: string, result: unknown, options?: { arguments?: unknown }): CallToolResult | undefined;
+  failure(tool: string, spec: EnvelopeSpec | object, options?: { arguments?: unknown }): CallToolResult | Promise<CallToolResult>;
+  observe(tool: string, result: unknown, options?: { arguments?: unknown }):
+    CallToolResult | undefined | Promise<CallToolResult | undefined>;
   /** Ends the tool's streak after a success that is not a result (FastMCP's content items and structured output). */
-  success?(tool: string): void;
+  success?(tool: string): void | Promise<void>;
 }
 
 /**

@@ -318,7 +318,7 @@ describe('tool registration', () => {
       { name: 'TypeError', message: 'locale: unknown variant `pt_BR`, expected `en` or `pt-BR`' });
     assert.throws(() => envelopeTool({ name: 'c', execute }, { format: 'yaml' }), { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
     assert.throws(() => envelopeTool({ name: 'd', execute }, { ledger: {} }),
-      { name: 'TypeError', message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope), one per server session' });
+      { name: 'TypeError', message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session) or a SharedLedger' });
     assert.throws(() => envelopeTransport(InMemoryTransport.createLinkedPair()[0], { format: 'yaml' }), { name: 'TypeError' });
   });
 });

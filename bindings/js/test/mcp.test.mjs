@@ -11,7 +11,7 @@ import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.
 import * as z from 'zod';
 import * as z3 from 'zod/v3';
 import {
-  error, EnvelopeError, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool, validationError,
+  error, EnvelopeError, exceptionResult, Ledger, MemoryStore, parseEnvelope, SharedLedger, throwIfError, toolError, unknownTool, validationError,
 } from 'mcp-envelope';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 import { EQUAL_SCHEMAS_XML, LEDGER_STREAK, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_MESSAGE, UNKNOWN_XML } from './fixtures.mjs';
@@ -180,114 +180,117 @@ describe('MCP SDK integration', () => {
 
 // One server session with a repeat ledger and pt-BR words for people: the
 // ledger sees every result a tool sends, in the order the client calls.
-describe('a server session with a repeat ledger', () => {
-  const sessionLogged = [];
-  let session;
-  let sessionServer;
-  const notFound = (id) => error('NOT_FOUND', `No invoice ${id}`).suggest('List invoices first').actions('billing.list_invoices');
-  const NOW = 1764374400000;
+// The in-memory Ledger and a SharedLedger over a store give the same bytes.
+for (const [kind, makeLedger] of [['Ledger', () => new Ledger()], ['SharedLedger', () => new SharedLedger(new MemoryStore(), 'session-1')]]) {
+  describe(`a server session with a repeat ledger (${kind})`, () => {
+    const sessionLogged = [];
+    let session;
+    let sessionServer;
+    const notFound = (id) => error('NOT_FOUND', `No invoice ${id}`).suggest('List invoices first').actions('billing.list_invoices');
+    const NOW = 1764374400000;
 
-  before(async () => {
-    sessionServer = new McpServer({ name: 'billing', version: '1.0.0' });
-    const options = { ledger: new Ledger(), locale: 'pt-BR', logger: (failure) => sessionLogged.push(failure) };
-    registerTool(sessionServer, 'get_invoice', { inputSchema: { id: z.string() } }, async ({ id }) => {
-      if (id === 'ok') return { content: [{ type: 'text', text: 'invoice ok' }] };
-      if (id === 'old') return error('DEPRECATED', 'id is deprecated; use number').warning();
-      if (id === 'crash') throw new Error(`connect ECONNREFUSED ${SECRET}`);
-      if (id === 'plain') return toolError('CONFLICT', { message: 'Invoice changed', format: 'json' });
-      return notFound(id);
-    }, options);
-    registerTool(sessionServer, 'charge', {}, async () => {
-      throw error('RATE_LIMITED', 'Too many charges').retryAfter(30).correlationId('req_42').toolFailure(NOW)
-        .locale('pt-BR').localizeSteering();
-    }, options);
-    session = new Client({ name: 'test-client', version: '1.0.0' });
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    await Promise.all([sessionServer.connect(serverTransport), session.connect(clientTransport)]);
+    before(async () => {
+      sessionServer = new McpServer({ name: 'billing', version: '1.0.0' });
+      const options = { ledger: makeLedger(), locale: 'pt-BR', logger: (failure) => sessionLogged.push(failure) };
+      registerTool(sessionServer, 'get_invoice', { inputSchema: { id: z.string() } }, async ({ id }) => {
+        if (id === 'ok') return { content: [{ type: 'text', text: 'invoice ok' }] };
+        if (id === 'old') return error('DEPRECATED', 'id is deprecated; use number').warning();
+        if (id === 'crash') throw new Error(`connect ECONNREFUSED ${SECRET}`);
+        if (id === 'plain') return toolError('CONFLICT', { message: 'Invoice changed', format: 'json' });
+        return notFound(id);
+      }, options);
+      registerTool(sessionServer, 'charge', {}, async () => {
+        throw error('RATE_LIMITED', 'Too many charges').retryAfter(30).correlationId('req_42').toolFailure(NOW)
+          .locale('pt-BR').localizeSteering();
+      }, options);
+      session = new Client({ name: 'test-client', version: '1.0.0' });
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+      await Promise.all([sessionServer.connect(serverTransport), session.connect(clientTransport)]);
+    });
+
+    after(async () => {
+      await session.close();
+      await sessionServer.close();
+    });
+
+    const get = (id) => session.callTool({ name: 'get_invoice', arguments: { id } });
+
+    test('the same failure again is answered "nothing has changed", then "stop"', async () => {
+      // What a ledger of its own gives for the same three failures, byte for byte.
+      const mirror = new Ledger();
+      const expected = [1, 2, 3].map(() => mirror.failure('get_invoice', notFound('inv_9'), { arguments: { id: 'inv_9' } }));
+      mirror.dispose();
+      const results = [await get('inv_9'), await get('inv_9'), await get('inv_9')];
+      assert.deepEqual(results, expected);
+      assert.deepEqual(results[0], notFound('inv_9').build());
+      assert.deepEqual(results.map((r) => [parseEnvelope(r).severity, parseEnvelope(r).message]), LEDGER_STREAK);
+    });
+
+    test('a success ends the streak; other arguments start a new one', async () => {
+      assert.deepEqual(await get('ok'), { content: [{ type: 'text', text: 'invoice ok' }] });
+      assert.deepEqual(await get('inv_9'), notFound('inv_9').build());
+      assert.deepEqual(await get('inv_7'), notFound('inv_7').build());
+      assert.equal(parseEnvelope(await get('inv_7')).message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
+    });
+
+    test('a warning passes as it is and neither counts nor ends the streak', async () => {
+      const warning = await get('old');
+      assert.deepEqual(warning, error('DEPRECATED', 'id is deprecated; use number').warning().build());
+      assert.equal(parseEnvelope(await get('inv_7')).severity, 'critical');
+      await get('ok');
+    });
+
+    test('a result in another form is watched the same way, and a repeat comes back in its form', async () => {
+      const first = await get('plain');
+      assert.deepEqual(first, toolError('CONFLICT', { message: 'Invoice changed', format: 'json' }));
+      const second = await get('plain');
+      assert.ok(second.content[0].text.startsWith('{"code":"CONFLICT","severity":"error"'));
+      assert.equal(parseEnvelope(second).message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
+      await get('ok');
+    });
+
+    test('an exception goes through the ledger too; the logger gets every one, the customer message in pt-BR', async () => {
+      sessionLogged.length = 0;
+      const first = await get('crash');
+      const { correlationId } = parseEnvelope(first).error;
+      assert.deepEqual(first, exceptionResult({ tool: 'get_invoice', exception: '', correlationId, locale: 'pt-BR' }).result);
+      assert.equal(parseEnvelope(first).error.customerMessage,
+        `Algo deu errado do nosso lado. O problema foi registrado com a referência ${correlationId}.`);
+      const second = parseEnvelope(await get('crash'));
+      assert.equal(second.message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
+      // Each exception gets its own id and log entry; the repeat quotes the new one.
+      assert.equal(sessionLogged.length, 2);
+      assert.equal(sessionLogged[0].correlationId, correlationId);
+      assert.notEqual(sessionLogged[1].correlationId, correlationId);
+      assert.equal(second.error.correlationId, sessionLogged[1].correlationId);
+      assert.ok(sessionLogged.every((f) => f.log.includes('hunter2')));
+      assert.ok(!JSON.stringify(second).includes('hunter2'));
+      await get('ok');
+    });
+
+    test('a builder goes through as its own spec: its ToolFailure clock and its locale stay', async () => {
+      const first = await session.callTool({ name: 'charge', arguments: {} });
+      assert.deepEqual(first._meta, { 'io.modelcontextprotocol/toolFailure': {
+        class: 'reliability', code: 'retryable_transient_error', retryable: true, retryNotBefore: NOW + 30_000,
+        correlationId: 'req_42', agentGuidance: 'Aguarde o período de retry-after e faça a mesma chamada de novo.',
+      } });
+      const second = await session.callTool({ name: 'charge', arguments: {} });
+      assert.equal(parseEnvelope(second).message, 'Nada mudou desde a última tentativa: a mesma falha de novo (2 seguidas).');
+      assert.equal(second._meta['io.modelcontextprotocol/toolFailure'].retryNotBefore, NOW + 30_000);
+    });
+
+    test('arguments that fail the schema get a pt-BR <validation_error>, outside the ledger', async () => {
+      const result = await get(42);
+      assert.equal(result.isError, true);
+      assert.equal(result.content[0].text, [
+        '<validation_error action="get_invoice">',
+        "  <field name=\"id\">Tipo incorreto. Você enviou: 42. Esperado: uma string.</field>",
+        '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+        '</validation_error>',
+      ].join('\n'));
+    });
   });
-
-  after(async () => {
-    await session.close();
-    await sessionServer.close();
-  });
-
-  const get = (id) => session.callTool({ name: 'get_invoice', arguments: { id } });
-
-  test('the same failure again is answered "nothing has changed", then "stop"', async () => {
-    // What a ledger of its own gives for the same three failures, byte for byte.
-    const mirror = new Ledger();
-    const expected = [1, 2, 3].map(() => mirror.failure('get_invoice', notFound('inv_9'), { arguments: { id: 'inv_9' } }));
-    mirror.dispose();
-    const results = [await get('inv_9'), await get('inv_9'), await get('inv_9')];
-    assert.deepEqual(results, expected);
-    assert.deepEqual(results[0], notFound('inv_9').build());
-    assert.deepEqual(results.map((r) => [parseEnvelope(r).severity, parseEnvelope(r).message]), LEDGER_STREAK);
-  });
-
-  test('a success ends the streak; other arguments start a new one', async () => {
-    assert.deepEqual(await get('ok'), { content: [{ type: 'text', text: 'invoice ok' }] });
-    assert.deepEqual(await get('inv_9'), notFound('inv_9').build());
-    assert.deepEqual(await get('inv_7'), notFound('inv_7').build());
-    assert.equal(parseEnvelope(await get('inv_7')).message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
-  });
-
-  test('a warning passes as it is and neither counts nor ends the streak', async () => {
-    const warning = await get('old');
-    assert.deepEqual(warning, error('DEPRECATED', 'id is deprecated; use number').warning().build());
-    assert.equal(parseEnvelope(await get('inv_7')).severity, 'critical');
-    await get('ok');
-  });
-
-  test('a result in another form is watched the same way, and a repeat comes back in its form', async () => {
-    const first = await get('plain');
-    assert.deepEqual(first, toolError('CONFLICT', { message: 'Invoice changed', format: 'json' }));
-    const second = await get('plain');
-    assert.ok(second.content[0].text.startsWith('{"code":"CONFLICT","severity":"error"'));
-    assert.equal(parseEnvelope(second).message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
-    await get('ok');
-  });
-
-  test('an exception goes through the ledger too; the logger gets every one, the customer message in pt-BR', async () => {
-    sessionLogged.length = 0;
-    const first = await get('crash');
-    const { correlationId } = parseEnvelope(first).error;
-    assert.deepEqual(first, exceptionResult({ tool: 'get_invoice', exception: '', correlationId, locale: 'pt-BR' }).result);
-    assert.equal(parseEnvelope(first).error.customerMessage,
-      `Algo deu errado do nosso lado. O problema foi registrado com a referência ${correlationId}.`);
-    const second = parseEnvelope(await get('crash'));
-    assert.equal(second.message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
-    // Each exception gets its own id and log entry; the repeat quotes the new one.
-    assert.equal(sessionLogged.length, 2);
-    assert.equal(sessionLogged[0].correlationId, correlationId);
-    assert.notEqual(sessionLogged[1].correlationId, correlationId);
-    assert.equal(second.error.correlationId, sessionLogged[1].correlationId);
-    assert.ok(sessionLogged.every((f) => f.log.includes('hunter2')));
-    assert.ok(!JSON.stringify(second).includes('hunter2'));
-    await get('ok');
-  });
-
-  test('a builder goes through as its own spec: its ToolFailure clock and its locale stay', async () => {
-    const first = await session.callTool({ name: 'charge', arguments: {} });
-    assert.deepEqual(first._meta, { 'io.modelcontextprotocol/toolFailure': {
-      class: 'reliability', code: 'retryable_transient_error', retryable: true, retryNotBefore: NOW + 30_000,
-      correlationId: 'req_42', agentGuidance: 'Aguarde o período de retry-after e faça a mesma chamada de novo.',
-    } });
-    const second = await session.callTool({ name: 'charge', arguments: {} });
-    assert.equal(parseEnvelope(second).message, 'Nada mudou desde a última tentativa: a mesma falha de novo (2 seguidas).');
-    assert.equal(second._meta['io.modelcontextprotocol/toolFailure'].retryNotBefore, NOW + 30_000);
-  });
-
-  test('arguments that fail the schema get a pt-BR <validation_error>, outside the ledger', async () => {
-    const result = await get(42);
-    assert.equal(result.isError, true);
-    assert.equal(result.content[0].text, [
-      '<validation_error action="get_invoice">',
-      "  <field name=\"id\">Tipo incorreto. Você enviou: 42. Esperado: uma string.</field>",
-      '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
-      '</validation_error>',
-    ].join('\n'));
-  });
-});
+}
 
 describe('tool options', () => {
   test('a bad format, locale or ledger is refused when the tool is registered', () => {
@@ -297,7 +300,7 @@ describe('tool options', () => {
       { name: 'TypeError', message: 'locale: unknown variant `pt_BR`, expected `en` or `pt-BR`' });
     assert.throws(() => withEnvelope('b', handler, { format: 'yaml' }), { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
     assert.throws(() => withEnvelope('c', handler, { ledger: {} }),
-      { name: 'TypeError', message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope), one per server session' });
+      { name: 'TypeError', message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session) or a SharedLedger' });
     assert.equal(typeof withEnvelope('d', handler, { ledger: new Ledger(), locale: 'en', format: 'json' }), 'function');
   });
 });

@@ -112,12 +112,17 @@ def test_good_arguments_reach_the_tool_and_a_success_passes_the_ledger():
     assert result["isError"] is False and result["content"] == [{"type": "text", "text": "refunded 300 on A-8812"}]
 
 
+@pytest.mark.parametrize("shared", [False, True], ids=["Ledger", "SharedLedger"])
 @pytest.mark.parametrize("stop_after", [1, 2])
-def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_after):
-    """The same results EnvelopeMCPServer sends (test_mcp_server_lines.py)."""
+def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_after, shared):
+    """The same results EnvelopeMCPServer sends (test_mcp_server_lines.py), from a Ledger and from a SharedLedger
+    (its streaks in a store replicas share; here the in-memory one)."""
+    from mcp_envelope.stores import MemoryStore, SharedLedger
+
     steps = [("get_invoice", {"invoice_id": "inv_9"})] * 3 + [("lock_invoice", {"invoice_id": "inv_9"})] * 2
     tools = [*TOOLS, lock_invoice]
-    received = calls(server(EnvelopeMiddleware(ledger=me.Ledger(stop_after=stop_after)), tools=tools), *steps)
+    chosen = SharedLedger(MemoryStore(), "c", stop_after=stop_after) if shared else me.Ledger(stop_after=stop_after)
+    received = calls(server(EnvelopeMiddleware(ledger=chosen), tools=tools), *steps)
     error = me.ToolError("NOT_FOUND", "No invoice with that ID", available_actions=["billing.list_invoices"],
                          details={"requestedId": "inv_9"})  # fmt: skip
     with me.Ledger(stop_after=stop_after) as ledger:

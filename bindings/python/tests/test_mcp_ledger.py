@@ -115,6 +115,21 @@ def test_a_success_other_arguments_and_a_new_session_start_over():
     assert sorted(server.ledger.ledgers) == ["a", "b"]
 
 
+def test_a_shared_ledger_over_a_store_answers_as_the_ledger_does():
+    """A SharedLedger (its streaks in a store replicas share; here the in-memory one) gives the same bytes, for a
+    raised ToolError, a crash and a success between."""
+    from mcp_envelope.stores import MemoryStore, SharedLedger
+
+    server = invoices(EnvelopeMCPServer("billing", ledger=SharedLedger(MemoryStore(), "conversation-1")))
+    results = texts(session(server, MISS, MISS, MISS, HIT, MISS))
+    assert results == [NOT_FOUND_XML, REPEAT_XML, STOP_XML, "invoice inv_1: 300 USD", NOT_FOUND_XML]
+    crash = ("charge", {"amount_cents": 100})
+    second = session(server, crash, crash)[1]
+    assert me.parse_envelope(second)["message"] == (
+        "Nothing has changed since the last attempt: the same failure again (2 in a row)."
+    )
+
+
 def test_one_ledger_for_every_call_spans_sessions():
     server = invoices(EnvelopeMCPServer("billing", ledger=me.Ledger(stop_after=1)))
     assert texts(session(server, MISS)) == [NOT_FOUND_XML]

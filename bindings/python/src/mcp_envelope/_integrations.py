@@ -16,6 +16,7 @@ from ._component import ToolResult
 from .envelope import Format, Locale, ToolError
 from .errors import SpecError
 from .ledger import Ledger
+from .stores import SharedLedger
 from .recovery import UnknownToolOption, exception_result, unknown_tool, user_error
 from .validation import validation_error
 
@@ -23,7 +24,7 @@ logger = logging.getLogger("mcp_envelope")
 
 F = TypeVar("F", bound=Callable[..., Any])
 # One ledger for every call, or a function picking the ledger of the call's conversation from its context.
-LedgerChoice = Union[Ledger, Callable[[Any], Union[Ledger, None]], None]
+LedgerChoice = Union[Ledger, SharedLedger, Callable[[Any], Union[Ledger, SharedLedger, None]], None]
 
 
 def require(module: str, entry_point: str, extra: str) -> None:
@@ -41,9 +42,9 @@ class Unanswerable(Exception):
     answers with its framework's internal error."""
 
 
-def ledger_for(choice: LedgerChoice, context: Any) -> Ledger | None:
+def ledger_for(choice: LedgerChoice, context: Any) -> Ledger | SharedLedger | None:
     """The ledger of a call: the one given, or the one the given function picks for the call's context."""
-    return choice if choice is None or isinstance(choice, Ledger) else choice(context)
+    return choice if choice is None or isinstance(choice, (Ledger, SharedLedger)) else choice(context)
 
 
 def raised_in(error: BaseException, package: str) -> bool:

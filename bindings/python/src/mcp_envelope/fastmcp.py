@@ -36,7 +36,9 @@ from ._integrations import LedgerChoice, Unanswerable, arguments_answer, checked
 from ._integrations import ledger_for, observed, raised_in, returning_results_as, user_error_answer
 from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
+from .errors import SpecError
 from .ledger import Ledger
+from .stores import SharedLedger
 from .recovery import UnknownToolOption, unknown_tool
 
 __all__ = ["EnvelopeMiddleware", "ReturnedEnvelopes", "raised_by_fastmcp", "returning_results", "sent_as_itself"]
@@ -53,6 +55,16 @@ def sent_as_itself(value: Any) -> Any:
     `ToolResult` holding exactly that `CallToolResult`, so FastMCP sends it as itself instead of dumping the dict
     as JSON data; anything else as it is."""
     return _fastmcp_result(value) if isinstance(value, ToolResult) else value
+
+
+async def _shared_observed(
+    ledger: SharedLedger, tool: str, result: Any, arguments: Mapping[str, Any]
+) -> ToolResult | None:
+    """`observed` for a SharedLedger: the result to send instead of a repeated failure, or None."""
+    try:
+        return await ledger.observe(tool, result, arguments=arguments)
+    except SpecError:  # not a result the core can read: it still reaches the model as it came
+        return None
 
 
 def _fastmcp_result(result: ToolResult) -> FastMCPToolResult:
@@ -164,7 +176,10 @@ class EnvelopeMiddleware(Middleware):
         call_next: CallNext[CallToolRequestParams, FastMCPToolResult],
     ) -> FastMCPToolResult:
         name, arguments = context.message.name, dict(context.message.arguments or {})
-        ledger = ledger_for(self.ledger, context.fastmcp_context)
+        chosen = ledger_for(self.ledger, context.fastmcp_context)
+        # A SharedLedger (its streaks in a store replicas share) watches the result the call ends with.
+        shared = chosen if isinstance(chosen, SharedLedger) else None
+        ledger = None if isinstance(chosen, SharedLedger) else chosen
         self.serve_returned_envelopes(context)
         try:
             result = await call_next(context)
@@ -173,10 +188,16 @@ class EnvelopeMiddleware(Middleware):
                 answer = await self.answer(context, error, arguments, ledger)
             except Unanswerable:
                 raise MCPError(INTERNAL_ERROR, "Internal error") from None
+            if shared is not None:
+                answer = await _shared_observed(shared, name, answer, arguments) or answer
             return _fastmcp_result(answer)
-        if ledger is None or isinstance(result, InputRequiredToolResult) or not isinstance(result, FastMCPToolResult):
+        if chosen is None or isinstance(result, InputRequiredToolResult) or not isinstance(result, FastMCPToolResult):
             return result  # no ledger, or no CallToolResult: a request for input, an extension's result
-        replaced = observed(ledger, name, _wire(result), arguments)
+        if ledger is not None:
+            replaced = observed(ledger, name, _wire(result), arguments)
+        else:
+            assert shared is not None  # `chosen` is one or the other
+            replaced = await _shared_observed(shared, name, _wire(result), arguments)
         return result if replaced is None else _fastmcp_result(replaced)
 
     async def answer(

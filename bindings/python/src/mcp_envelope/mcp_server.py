@@ -29,7 +29,9 @@ from ._integrations import LedgerChoice, Unanswerable, arguments_answer, checked
 from ._integrations import ledger_for, observed, raised_in, returning_results_as, user_error_answer
 from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
+from .errors import SpecError
 from .ledger import Ledger
+from .stores import SharedLedger
 from .recovery import UnknownToolOption, unknown_tool
 
 # The SDK line installed: 1.x has no `mcp.server.mcpserver`. scripts/test-python type-checks each line in its own
@@ -135,6 +137,17 @@ def through_ledger(
     return result if replaced is None else CallToolResult.model_validate(replaced)
 
 
+async def through_shared_ledger(
+    ledger: SharedLedger, tool: str, result: CallToolResult, arguments: Mapping[str, Any] | None
+) -> CallToolResult:
+    """`through_ledger` for a SharedLedger: a repeated failure is replaced, anything else sent as it is."""
+    try:
+        replaced = await ledger.observe(tool, result, arguments=arguments)
+    except SpecError:  # not a result the core can read: it still reaches the model as it came
+        return result
+    return result if replaced is None else CallToolResult.model_validate(replaced)
+
+
 def sent_as_itself(value: Any) -> Any:
     """A tool's return value as the SDK should take it: a ToolResult (a result this package made) as the
     `CallToolResult` it is, so the SDK sends it as itself instead of dumping the dict as JSON text; anything else
@@ -187,7 +200,7 @@ class EnvelopeMCPServer(SDKServer):
         if MCP1:
             self.answer_unknown_tools_first()
 
-    def ledger_for(self, context: Any) -> Ledger | None:
+    def ledger_for(self, context: Any) -> Ledger | SharedLedger | None:
         """The ledger for a call: the one given, or the one the given function picks for the call's context (None
         for a call made directly, outside any request)."""
         return ledger_for(self.ledger, context)
@@ -232,8 +245,11 @@ class EnvelopeMCPServer(SDKServer):
 
     async def answer_call(self, name: str, arguments: dict[str, Any], context: Any, call: Callable[[], Any]) -> Any:
         """The SDK's answer to a call (`call()`, its own `call_tool`), each failure answered with an envelope and
-        each result sent through the call's ledger."""
-        ledger = self.ledger_for(context)
+        each result sent through the call's ledger. A SharedLedger (its streaks in a store replicas share) watches
+        the result the call ends with, as `observe` does."""
+        chosen = self.ledger_for(context)
+        shared = chosen if isinstance(chosen, SharedLedger) else None
+        ledger = None if isinstance(chosen, SharedLedger) else chosen
         try:
             result = await call()
         except SDKToolError as error:
@@ -245,8 +261,11 @@ class EnvelopeMCPServer(SDKServer):
             if is_argument_failure(error, model):
                 schema = await self.listed_input_schema(name)
                 deltas = None if self.contract is None else await self.contract.deltas(self.list_tools)
-            return result_for_exception(name, error, arguments, self.error_format, ledger=ledger, locale=self.locale,
-                                        input_schema=schema, arguments_model=model, deltas=deltas)  # fmt: skip
+            result = result_for_exception(name, error, arguments, self.error_format, ledger=ledger, locale=self.locale,
+                                          input_schema=schema, arguments_model=model, deltas=deltas)  # fmt: skip
+            return result if shared is None else await through_shared_ledger(shared, name, result, arguments)
+        if shared is not None and isinstance(result, CallToolResult):
+            return await through_shared_ledger(shared, name, result, arguments)
         if ledger is not None and isinstance(result, CallToolResult):
             return through_ledger(ledger, name, result, arguments)
         return result
