@@ -37,6 +37,12 @@ ${table('per-call', '| host | call | time | reference | ratio |',
 
 ${table('cold-start', '| host | what | time | reference | over the reference |',
   (r) => `| ${HOSTS[r.host] ?? r.host} | ${r.case} | ${figure(r.value, r.unit)} | ${r.referenceName ?? ''} ${r.reference !== undefined ? figure(r.reference, r.unit) : ''} | ${typeof r.reference === 'number' ? figure(r.value - r.reference, r.unit) : ''} |`)}
+## State stores
+
+An idempotent write's bookkeeping per call (\`begin\`, then \`finish\` with a success, a new key each call, the write itself empty), by \`bindings/js/bench/stores.mjs\` (docs/state.md): through \`SharedIdempotency\` over the in-memory store and over Redis on loopback (Debian's redis-server), with one replica and two (two clients with a connection each, calling at once from one process, so per call is the wall time over all their calls), against the in-memory \`Idempotency\`.
+
+${table('stores', '| store | replicas | per call | calls per second | over the in-memory Idempotency |',
+  (r) => `| ${r.case} | ${r.replicas} | ${figure(r.value, r.unit)} | ${Math.round(r.callsPerSecond).toLocaleString('en-US')} | ${typeof r.reference === 'number' ? figure(r.value - r.reference, r.unit) : ''} |`)}
 ## Sizes
 
 ${table('size', '| host | file | raw | gzip -9 |',
