@@ -121,6 +121,10 @@ impl Guest for Component {
         crate::ledger::ledger_observe_json(&request).map_err(|e| e.0)
     }
 
+    fn compare_and_set_script() -> String {
+        crate::stores::COMPARE_AND_SET_SCRIPT.to_owned()
+    }
+
     fn idempotency_key(request: String) -> Result<String, String> {
         crate::idempotency::idempotency_key_json(&request).map_err(|e| e.0)
     }

@@ -121,3 +121,11 @@ fn deeply_nested_json_never_traps_and_a_deep_detail_renders() {
         .unwrap_err()
         .starts_with("malformed JSON envelope: recursion limit exceeded"));
 }
+
+#[test]
+fn the_compare_and_set_script_is_the_cores() {
+    let mut i = Instance::new();
+    let script = i.api.call_compare_and_set_script(&mut i.store).unwrap();
+    assert_eq!(script, mcp_envelope::stores::COMPARE_AND_SET_SCRIPT);
+    assert!(script.starts_with("local current = redis.call('GET', KEYS[1])\n"));
+}

@@ -46,6 +46,27 @@ use crate::ledger::{failure_step, ledger_key, observe_step, StreakChange, STREAK
 use crate::model::ToolError;
 use crate::render::Format;
 
+/// The conditional write as a Lua script for Redis and the stores that speak
+/// its scripting (Valkey, KeyDB): `KEYS[1]` the key; `ARGV` whether a value is
+/// expected (`"1"`/`"0"`), the expected value, whether to write (`"1"`) or
+/// remove (`"0"`), the value, its expiry in milliseconds; it answers 1 when it
+/// wrote. One script, run atomically by the server, so claiming a key is one
+/// step. The same text in every language: the packages take it from the
+/// component (`compare-and-set-script`).
+pub const COMPARE_AND_SET_SCRIPT: &str = "local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if current ~= ARGV[2] then return 0 end
+elseif current then
+  return 0
+end
+if ARGV[3] == '1' then
+  redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[5])
+else
+  redis.call('DEL', KEYS[1])
+end
+return 1
+";
+
 /// A store could not answer (down, timed out): the write does not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreUnavailable(pub String);

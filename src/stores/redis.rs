@@ -1,29 +1,12 @@
 //! A [`StateStore`] in Redis (the `redis` feature), for servers that run as
-//! replicas. A conditional write is one Lua script, so claiming a key is one
+//! replicas. A conditional write is one Lua script ([`COMPARE_AND_SET_SCRIPT`]), so claiming a key is one
 //! atomic step on the Redis server; keys expire by Redis's own `PX`. A
 //! connection error or a timeout is [`StoreUnavailable`]: the write does not run.
 
 use redis::aio::ConnectionManager;
 use redis::Script;
 
-use super::{StateStore, StoreUnavailable};
-
-/// KEYS[1]; ARGV: whether a value is expected ("1"/"0"), the expected value,
-/// whether to write ("1") or remove ("0"), the value, its expiry in ms.
-const COMPARE_AND_SET: &str = r"
-local current = redis.call('GET', KEYS[1])
-if ARGV[1] == '1' then
-  if current ~= ARGV[2] then return 0 end
-elseif current then
-  return 0
-end
-if ARGV[3] == '1' then
-  redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[5])
-else
-  redis.call('DEL', KEYS[1])
-end
-return 1
-";
+use super::{StateStore, StoreUnavailable, COMPARE_AND_SET_SCRIPT};
 
 /// Records in Redis under `prefix` + the core's store key, through a
 /// [`ConnectionManager`] (which reconnects by itself; give it a response
@@ -49,7 +32,7 @@ impl RedisStore {
         RedisStore {
             connection,
             prefix: prefix.into(),
-            script: Script::new(COMPARE_AND_SET),
+            script: Script::new(COMPARE_AND_SET_SCRIPT),
         }
     }
 }

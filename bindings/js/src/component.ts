@@ -95,5 +95,6 @@ export const ledgerKey = (request: string): string => call((c) => c.ledgerKey(re
 export const ledgerFailure = (request: string): string => call((c) => c.ledgerFailure(request));
 export const ledgerObserve = (request: string): string => call((c) => c.ledgerObserve(request));
 export const idempotencyKey = (request: string): string => call((c) => c.idempotencyKey(request));
+export const compareAndSetScript = (): string => call((c) => c.compareAndSetScript());
 export const idempotencyBegin = (request: string): string => call((c) => c.idempotencyBegin(request));
 export const idempotencyFinish = (request: string): string => call((c) => c.idempotencyFinish(request));

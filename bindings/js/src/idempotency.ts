@@ -8,6 +8,7 @@
 import { isErrorBuilder } from './builder.js';
 import { idempotencyBegin, idempotencyFinish, idempotencyKey } from './component.js';
 import { formatOf, toJson } from './render.js';
+import { SharedIdempotency } from './stores.js';
 import type { CallToolResult, Format } from './types.js';
 
 const U32 = 0xffff_ffff;
@@ -151,7 +152,8 @@ export interface WithIdempotencyOptions extends Omit<IdempotencyCallOptions, 'no
 }
 
 /**
- * A `registerTool` callback made idempotent by `store`:
+ * A `registerTool` callback made idempotent by `store`, an `Idempotency` in
+ * memory or a `SharedIdempotency` over a store replicas share:
  *
  * ```ts
  * server.registerTool('refund_order', { inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() } },
@@ -159,11 +161,13 @@ export interface WithIdempotencyOptions extends Omit<IdempotencyCallOptions, 'no
  * ```
  */
 export function withIdempotency<A extends Record<string, unknown>, X extends unknown[]>(
-  store: Idempotency,
+  store: Idempotency | SharedIdempotency,
   handler: (args: A, ...rest: X) => CallToolResult | Promise<CallToolResult>,
   options: WithIdempotencyOptions,
 ): (args: A, ...rest: X) => Promise<CallToolResult> {
-  if (!(store instanceof Idempotency)) throw new TypeError('withIdempotency expects an Idempotency store first');
+  if (!(store instanceof Idempotency) && !(store instanceof SharedIdempotency)) {
+    throw new TypeError('withIdempotency expects an Idempotency or SharedIdempotency store first');
+  }
   if (options === null || typeof options !== 'object' || typeof options.tool !== 'string') {
     throw new TypeError('withIdempotency needs options with the tool name: { tool: "refund_order" }');
   }

@@ -28,7 +28,7 @@ export {
   ledgerObserveJson, ledgerStoreKey,
 } from './state.js';
 export { Idempotency, withIdempotency } from './idempotency.js';
-export { MemoryStore, SharedIdempotency, SharedLedger, StoreUnavailable, withSharedIdempotency } from './stores.js';
+export { MemoryStore, SharedIdempotency, SharedLedger, StoreUnavailable } from './stores.js';
 export type { SharedBegin, SharedFinish, StateStore } from './stores.js';
 export type { IdempotencyBegin, IdempotencyCallOptions, IdempotencyFinish, IdempotencyOptions, WithIdempotencyOptions } from './idempotency.js';
 export { backoff, backoffJson, retryWithin } from './backoff.js';

@@ -2,27 +2,11 @@
 // replicas (docs/state.md). It imports no Redis package: it takes the client
 // your server already has, node-redis (`redis`, 4 or later) or ioredis. A
 // conditional write is one Lua script, so claiming a key is one atomic step on
-// the Redis server; keys expire by Redis's own `PX`. A client error or a call
+// the Redis server (the core's, `compare-and-set-script`); keys expire by Redis's own `PX`. A client error or a call
 // slower than `timeoutMs` is `StoreUnavailable`: the write does not run.
 
+import { compareAndSetScript } from './component.js';
 import { StoreUnavailable, type StateStore } from './stores.js';
-
-// KEYS[1]; ARGV: whether a value is expected ("1"/"0"), the expected value,
-// whether to write ("1") or remove ("0"), the value, its expiry in milliseconds.
-const COMPARE_AND_SET = `
-local current = redis.call('GET', KEYS[1])
-if ARGV[1] == '1' then
-  if current ~= ARGV[2] then return 0 end
-elseif current then
-  return 0
-end
-if ARGV[3] == '1' then
-  redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[5])
-else
-  redis.call('DEL', KEYS[1])
-end
-return 1
-`;
 
 /** The two client shapes taken: node-redis's `eval(script, { keys, arguments })` and ioredis's `eval(script, numKeys, ...)`. */
 interface RedisClient {
@@ -52,6 +36,7 @@ export class RedisStore implements StateStore {
   readonly #prefix: string;
   readonly #timeoutMs: number;
   readonly #ioredis: boolean;
+  readonly #script = compareAndSetScript();
 
   constructor(client: unknown, options: RedisStoreOptions = {}) {
     const c = client as RedisClient | null;
@@ -86,8 +71,8 @@ export class RedisStore implements StateStore {
   async compareAndSet(key: string, expected: string | undefined, value: string | undefined, ttlMs: number): Promise<boolean> {
     const args = [expected === undefined ? '0' : '1', expected ?? '', value === undefined ? '0' : '1', value ?? '', String(Math.max(1, Math.trunc(ttlMs)))];
     const done = await this.#within('the conditional write', () => this.#ioredis
-      ? this.#client.eval(COMPARE_AND_SET, 1, this.#prefix + key, ...args)
-      : this.#client.eval(COMPARE_AND_SET, { keys: [this.#prefix + key], arguments: args }));
+      ? this.#client.eval(this.#script, 1, this.#prefix + key, ...args)
+      : this.#client.eval(this.#script, { keys: [this.#prefix + key], arguments: args }));
     return Number(done) === 1;
   }
 }

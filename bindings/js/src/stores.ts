@@ -80,7 +80,7 @@ const CLAIM_ATTEMPTS = 3;
  *
  * ```ts
  * const shared = new SharedIdempotency(new RedisStore(client));   // RedisStore: from mcp-envelope/redis
- * server.registerTool('refund_order', config, withSharedIdempotency(shared, refund, { tool: 'refund_order' }));
+ * server.registerTool('refund_order', config, withIdempotency(shared, refund, { tool: 'refund_order' }));
  * ```
  */
 export class SharedIdempotency {
@@ -155,24 +155,6 @@ export class SharedIdempotency {
     await this.finish(tool, key, begun.claim, result);
     return result;
   }
-}
-
-/** A `registerTool` callback made idempotent by a shared store, as `withIdempotency`. */
-export function withSharedIdempotency<A extends Record<string, unknown>, X extends unknown[]>(
-  shared: SharedIdempotency,
-  handler: (args: A, ...rest: X) => CallToolResult | Promise<CallToolResult>,
-  options: { tool: string; key?: (args: Record<string, unknown>) => string | undefined | null; format?: Format },
-): (args: A, ...rest: X) => Promise<CallToolResult> {
-  if (!(shared instanceof SharedIdempotency)) throw new TypeError('withSharedIdempotency expects a SharedIdempotency first');
-  if (options === null || typeof options !== 'object' || typeof options.tool !== 'string') {
-    throw new TypeError('withSharedIdempotency needs options with the tool name: { tool: "refund_order" }');
-  }
-  const keyOf = options.key ?? ((args) => args.idempotencyKey as string | undefined);
-  return async (args: A, ...rest: X) => {
-    const key = keyOf(args);
-    if (key === undefined || key === null) return handler(args, ...rest);
-    return shared.run(options.tool, String(key), args, () => handler(args, ...rest), { format: options.format });
-  };
 }
 
 /**

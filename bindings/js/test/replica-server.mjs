@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createClient } from 'redis';
 import { z } from 'zod';
-import { error, SharedIdempotency, SharedLedger, withSharedIdempotency } from 'mcp-envelope';
+import { error, SharedIdempotency, SharedLedger, withIdempotency } from 'mcp-envelope';
 import { envelopeServer } from 'mcp-envelope/mcp';
 import { RedisStore } from 'mcp-envelope/redis';
 
@@ -28,7 +28,7 @@ function billing() {
   envelopeServer(server);
   server.registerTool('refund_order', {
     inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() },
-  }, withSharedIdempotency(shared, async ({ orderId, amountCents }) => {
+  }, withIdempotency(shared, async ({ orderId, amountCents }) => {
     const writes = await redis.incr(`${run}:writes`);
     await new Promise((resolve) => setTimeout(resolve, 300)); // a write that takes a while: concurrent calls meet it in flight
     return { content: [{ type: 'text', text: `Refunded ${amountCents} cents on order ${orderId} (write ${writes}, replica ${port}).` }], isError: false };

@@ -37,7 +37,8 @@ FUNCTIONS: dict[str, int | None] = {
     "limits": 1, "render-validation": 1, "validation-result": 1, "read-envelope": 1, "error-of-result": 1, "decide": 1,
     "exception-result": 1, "upstream-error": 1, "access-error": 1, "empty-result": 1, "unknown-tool": 1, "user-error": 1, "render-partial": 1,
     "partial-result": 1, "partial-limits": 1, "ledger-key": 1, "ledger-failure": 1, "ledger-observe": 1,
-    "idempotency-key": 1, "idempotency-begin": 1, "idempotency-finish": 1, "backoff": 1, "contract-lock": 1,
+    "idempotency-key": 1, "idempotency-begin": 1, "idempotency-finish": 1, "compare-and-set-script": None,
+    "backoff": 1, "contract-lock": 1,
     "contract-diff": 1,
 }  # fmt: skip
 FORMATS = ("xml", "json", "text")

@@ -19,25 +19,8 @@ require("redis", "mcp_envelope.redis", "redis")
 
 from redis import exceptions as _redis_errors  # noqa: E402
 
+from ._component import call  # noqa: E402
 from .stores import StoreUnavailable  # noqa: E402
-
-# KEYS[1]; ARGV: whether a value is expected ("1"/"0"), the expected value, whether to write ("1") or remove
-# ("0"), the value, its expiry in milliseconds.
-_COMPARE_AND_SET = """
-local current = redis.call('GET', KEYS[1])
-if ARGV[1] == '1' then
-  if current ~= ARGV[2] then return 0 end
-elseif current then
-  return 0
-end
-if ARGV[3] == '1' then
-  redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[5])
-else
-  redis.call('DEL', KEYS[1])
-end
-return 1
-"""
-
 
 class RedisStore:
     """Records in Redis under `prefix` + the core's store key. `client` is a `redis.asyncio.Redis` (or cluster)
@@ -45,7 +28,8 @@ class RedisStore:
 
     def __init__(self, client: Any, *, prefix: str = "") -> None:
         self.client, self.prefix = client, prefix
-        self._script = client.register_script(_COMPARE_AND_SET)
+        # The core's conditional write (`compare-and-set-script`), the same text in every language.
+        self._script = client.register_script(call("compare-and-set-script"))
 
     async def get(self, key: str) -> str | None:
         try:

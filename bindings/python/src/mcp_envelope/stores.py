@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from ._component import ToolResult, check_format, scrub, spec_text, to_json, tool_result
 from ._state import step, store_key
 from .envelope import Format, ToolError
-from .writes import _as_result, _is_context, _outcome, _whole
+from .writes import _as_result, _outcome, _whole, idempotent_tool
 
 # How often a call that lost the race for a key reads it again before answering as if the store were down.
 _CLAIM_ATTEMPTS = 3
@@ -160,24 +160,8 @@ class SharedIdempotency:
 
     def idempotent(self, *, tool: str | None = None, key: str = "idempotency_key", format: Format = "xml") -> Any:
         """A decorator for an MCP tool function (sync or async) returning a `CallToolResult`, as
-        `Idempotency.idempotent`: the keyword argument `key` is the idempotency key; without it the tool runs as
-        usual; the arguments compared are the call's keyword arguments less the SDK's Context."""
-        import functools
-
-        def wrap(fn: Any) -> Any:
-            name = tool or fn.__name__
-
-            @functools.wraps(fn)
-            async def tool_fn(*args: Any, **kwargs: Any) -> Any:
-                given = kwargs.get(key)
-                if given is None:
-                    return await _outcome(fn(*args, **kwargs))
-                arguments = {k: v for k, v in kwargs.items() if not _is_context(v)}
-                return await self.run(name, str(given), arguments, lambda: fn(*args, **kwargs), format=format)
-
-            return tool_fn
-
-        return wrap
+        `Idempotency.idempotent`."""
+        return idempotent_tool(self.run, tool=tool, key=key, format=format)
 
 
 class SharedLedger:

@@ -157,20 +157,7 @@ class Idempotency(HostState):
             async def refund_order(order_id: str, amount_cents: int, idempotency_key: str | None = None) -> ToolResult: ...
         """
 
-        def wrap(fn: F) -> F:
-            name = tool or fn.__name__
-
-            @functools.wraps(fn)
-            async def tool_fn(*args: Any, **kwargs: Any) -> Any:
-                given = kwargs.get(key)
-                if given is None:
-                    return await _outcome(fn(*args, **kwargs))
-                arguments = {k: v for k, v in kwargs.items() if not _is_context(v)}
-                return await self.run(name, str(given), arguments, lambda: fn(*args, **kwargs), format=format)
-
-            return tool_fn  # type: ignore[return-value]
-
-        return wrap
+        return idempotent_tool(self.run, tool=tool, key=key, format=format)
 
     def __enter__(self) -> Idempotency:
         return self
@@ -178,6 +165,29 @@ class Idempotency(HostState):
     def __repr__(self) -> str:
         closed = " (closed)" if self._closed else ""
         return f"Idempotency(capacity={self.capacity}, ttl_seconds={self.ttl_seconds}){closed}"
+
+
+def idempotent_tool(
+    run: Callable[..., Awaitable[ToolResult]], *, tool: str | None, key: str, format: Format
+) -> Callable[[F], F]:
+    """The `idempotent()` decorator of a store whose `run(tool, key, arguments, write, format=...)` is `run`: the
+    keyword argument `key` is the idempotency key (without it the tool runs as usual), and the arguments compared
+    are the call's keyword arguments less the SDK's Context."""
+
+    def wrap(fn: F) -> F:
+        name = tool or fn.__name__
+
+        @functools.wraps(fn)
+        async def tool_fn(*args: Any, **kwargs: Any) -> Any:
+            given = kwargs.get(key)
+            if given is None:
+                return await _outcome(fn(*args, **kwargs))
+            arguments = {k: v for k, v in kwargs.items() if not _is_context(v)}
+            return await run(name, str(given), arguments, lambda: fn(*args, **kwargs), format=format)
+
+        return tool_fn  # type: ignore[return-value]
+
+    return wrap
 
 
 def _is_context(value: Any) -> bool:
