@@ -75,6 +75,7 @@ impl InputSchemas {
         for error in failed {
             push_raw_errors(&mut errors, &error, &schema);
         }
+        in_property_order(&mut errors, &schema);
         // The schema words each line's "Expected …" (validation/input_schema.rs).
         ArgumentCheck::Invalid(Failure(json!({
             "action": tool.name,
@@ -110,6 +111,22 @@ impl InputSchemas {
         );
         validator
     }
+}
+
+/// The errors in the order of the root schema's `properties` as rmcp holds
+/// them, as ajv and Python's `jsonschema` report them: jsonschema walks
+/// properties in an order of its own. Errors at the root come first; the
+/// sort is stable, so one property's errors keep the validator's order.
+fn in_property_order(errors: &mut [Value], schema: &Value) {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return;
+    };
+    let order: Vec<&String> = properties.keys().collect();
+    errors.sort_by_key(|error| match error["path"].get(0) {
+        None => 0,
+        Some(Value::String(key)) => 1 + order.iter().position(|p| *p == key).unwrap_or(order.len()),
+        Some(_) => 1 + order.len(),
+    });
 }
 
 /// One jsonschema error as ajv reports it with `allErrors`: one raw error
