@@ -251,21 +251,18 @@ impl RedisServer {
     }
 
     fn get(&self, key: &str) -> Result<Option<String>, String> {
-        let client = redis::Client::open(format!("redis://127.0.0.1:{}/", self.port)).map_err(|e| e.to_string())?;
-        let mut connection = client.get_connection().map_err(|e| e.to_string())?;
-        redis::cmd("GET")
-            .arg(key)
-            .query(&mut connection)
-            .map_err(|e| e.to_string())
+        self.query(redis::cmd("GET").arg(key))
     }
 
     fn pttl(&self, key: &str) -> Result<i64, String> {
+        self.query(redis::cmd("PTTL").arg(key))
+    }
+
+    /// One command on a connection of its own (the test's side, apart from the replicas').
+    fn query<T: redis::FromRedisValue>(&self, command: &redis::Cmd) -> Result<T, String> {
         let client = redis::Client::open(format!("redis://127.0.0.1:{}/", self.port)).map_err(|e| e.to_string())?;
         let mut connection = client.get_connection().map_err(|e| e.to_string())?;
-        redis::cmd("PTTL")
-            .arg(key)
-            .query(&mut connection)
-            .map_err(|e| e.to_string())
+        command.query(&mut connection).map_err(|e| e.to_string())
     }
 }
 

@@ -34,7 +34,7 @@ mod redis;
 #[cfg(all(feature = "redis", not(target_arch = "wasm32")))]
 pub use self::redis::RedisStore;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::future::Future;
 use std::sync::Mutex;
@@ -101,7 +101,7 @@ pub trait StateStore: Send + Sync {
 #[derive(Debug)]
 pub struct MemoryStore {
     capacity: usize,
-    records: Mutex<(BTreeMap<String, (String, Instant)>, Vec<String>)>,
+    records: Mutex<(BTreeMap<String, (String, Instant)>, VecDeque<String>)>,
 }
 
 impl Default for MemoryStore {
@@ -115,7 +115,7 @@ impl MemoryStore {
     pub fn new(capacity: usize) -> MemoryStore {
         MemoryStore {
             capacity: capacity.max(1),
-            records: Mutex::new((BTreeMap::new(), Vec::new())),
+            records: Mutex::new((BTreeMap::new(), VecDeque::new())),
         }
     }
 
@@ -150,9 +150,9 @@ impl StateStore for MemoryStore {
         if let Some(value) = value {
             let expires = Instant::now() + std::time::Duration::from_millis(ttl_ms);
             records.insert(key.to_owned(), (value.to_owned(), expires));
-            order.push(key.to_owned());
+            order.push_back(key.to_owned());
             while records.len() > self.capacity {
-                let oldest = order.remove(0);
+                let Some(oldest) = order.pop_front() else { break };
                 records.remove(&oldest);
             }
         }

@@ -6,7 +6,7 @@
 // runs the handler between `begin` and `finish`.
 
 import { isErrorBuilder } from './builder.js';
-import { idempotencyBegin, idempotencyFinish, idempotencyKey } from './component.js';
+import { idempotencyBegin, idempotencyFinish } from './component.js';
 import { formatOf, toJson } from './render.js';
 import { SharedIdempotency } from './stores.js';
 import type { CallToolResult, Format } from './types.js';
@@ -74,8 +74,9 @@ export class Idempotency {
     this.#ttlSeconds = whole('ttlSeconds', options.ttlSeconds ?? 86_400);
   }
 
+  // The records live in this process only, so a local key serves: no component call on the write path.
   static #storeKey(tool: string, key: string): string {
-    return idempotencyKey(JSON.stringify({ tool, key }));
+    return JSON.stringify([tool, key]);
   }
 
   /** A call of `tool` with `key` and `args`: `{ outcome: 'run' }`, or the result to send instead. */

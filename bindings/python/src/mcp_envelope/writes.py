@@ -26,11 +26,16 @@ from typing import Any, TypeVar
 
 from ._component import ToolResult, call_json, check_format, scrub
 from ._component import to_json, tool_result
-from ._state import HostState, step, store_key
+from ._state import HostState, step
 from .envelope import Format, ToolError
 
 _U32 = 1 << 32
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _local_key(tool: str, key: str) -> str:
+    """The in-memory store's key for a record: its records live in this process only, so no component call."""
+    return json.dumps([tool, key])
 
 
 def _whole(name: str, value: int) -> int:
@@ -77,7 +82,7 @@ class Idempotency(HostState):
         `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key", "result": <CallToolResult to send>}`
         (`"trapped"` with the INTERNAL_ERROR when the component trapped: the write does not run unguarded)."""
         tool, key, form = scrub(tool), scrub(key), check_format(format)
-        where = store_key("idempotency-key", {"tool": tool, "key": key})
+        where = _local_key(tool, key)
         # Text is read by the core, which refuses text that is not JSON.
         text = isinstance(arguments, str)
         args = ("argumentsText", json.dumps(scrub(arguments))) if text else ("arguments", to_json(arguments))
@@ -109,7 +114,7 @@ class Idempotency(HostState):
         raised): `"stored"`, `"released"` (a retryable failure: the key is free again) or `"absent"`."""
         text = "null" if result is None else to_json(_as_result(result))
         tool, key = scrub(tool), scrub(key)
-        where = store_key("idempotency-key", {"tool": tool, "key": key})
+        where = _local_key(tool, key)
         with self._lock:
             claim = self._open_records().get(where)
             if claim is None or "result" in json.loads(claim):
