@@ -6,6 +6,8 @@
 use std::sync::{Arc, Mutex};
 
 use mcp_envelope::rmcp::{EnvelopeServer, UnknownToolAnswer};
+use mcp_envelope::stores::{MemoryStore, SharedLedger};
+use mcp_envelope::Ledger;
 use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorCode};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceError, ServiceExt};
@@ -394,4 +396,68 @@ fn correlation_id_in(text: &str) -> String {
         "{id}"
     );
     id.to_owned()
+}
+
+#[tokio::test]
+async fn with_a_ledger_a_repeated_failure_comes_back_shorter_then_as_a_stop() {
+    let server = connect_with(EnvelopeServer::new(Billing::new()).ledger(Ledger::new(2))).await;
+    let missing = json!({"id": "inv_404"});
+    let mut sent = Vec::new();
+    for _ in 0..3 {
+        sent.push(server.text_of("get_invoice", missing.clone()).await);
+    }
+    assert_eq!(sent, repeated_failure_answers());
+}
+
+#[tokio::test]
+async fn a_shared_ledger_counts_one_streak_across_replicas() {
+    // Two servers (two replicas) whose ledgers share one store: the model
+    // repeating a failure on alternating replicas meets the same stop.
+    let store = Arc::new(MemoryStore::default());
+    let replica = || {
+        EnvelopeServer::new(Billing::new()).shared_ledger(SharedLedger::new(Arc::clone(&store), "conversation-1", 2))
+    };
+    let replicas = [connect_with(replica()).await, connect_with(replica()).await];
+    let missing = json!({"id": "inv_404"});
+    let mut sent = Vec::new();
+    for turn in 0..3 {
+        sent.push(replicas[turn % 2].text_of("get_invoice", missing.clone()).await);
+    }
+    assert_eq!(sent, repeated_failure_answers());
+    // A success ends the streak: the same failure is worded in full again.
+    replicas[1].text_of("get_invoice", json!({"id": "inv_1"})).await;
+    assert_eq!(
+        replicas[0].text_of("get_invoice", missing).await,
+        repeated_failure_answers()[0]
+    );
+}
+
+/// A missing invoice asked for three times under a ledger that stops after 2.
+fn repeated_failure_answers() -> Vec<(String, Option<bool>)> {
+    vec![
+        (concat!(
+            "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n",
+            "  <message>No invoice with that ID</message>\n",
+            "  <recovery>List invoices first, then retry with a real ID</recovery>\n",
+            "  <available_actions>\n",
+            "    <action>list_invoices</action>\n",
+            "  </available_actions>\n",
+            "  <details>\n",
+            "    <detail key=\"requestedId\">inv_404</detail>\n",
+            "  </details>\n",
+            "</tool_error>"
+        ).to_owned(), Some(true)),
+        (concat!(
+            "<tool_error code=\"NOT_FOUND\" severity=\"error\">\n",
+            "  <message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>\n",
+            "  <recovery>List invoices first, then retry with a real ID</recovery>\n",
+            "</tool_error>"
+        ).to_owned(), Some(true)),
+        (concat!(
+            "<tool_error code=\"NOT_FOUND\" severity=\"critical\">\n",
+            "  <message>Stop retrying: this call has failed the same way 3 times in a row and nothing has changed.</message>\n",
+            "  <recovery>Do not make this call again. Tell the user what failed and that retrying did not help.</recovery>\n",
+            "</tool_error>"
+        ).to_owned(), Some(true)),
+    ]
 }

@@ -13,6 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use ::rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, PaginatedRequestParams, Tool};
 use ::rmcp::service::RequestContext;
 use ::rmcp::{ErrorData, RoleServer, ServerHandler};
+use futures::future::BoxFuture;
 use futures::FutureExt;
 
 use super::input_schema::{ArgumentCheck, InputSchemas};
@@ -23,6 +24,7 @@ use crate::ledger::Ledger;
 use crate::locale::Locale;
 use crate::recovery::{exception_result, fresh_correlation_id, unknown_tool_answer, UnknownToolAnswer};
 use crate::render::Format;
+use crate::stores::{SharedLedger, StateStore};
 
 /// How many pages of `tools/list` are read to find a tool by name, for a
 /// handler without `get_tool`: a bound against a cursor that never ends.
@@ -75,8 +77,8 @@ pub struct EnvelopeServer<H> {
     validate_arguments: bool,
     log: LogLine,
     input_schemas: Arc<InputSchemas>,
-    /// The session's repeat ledger, when one is kept (one stdio client: one session).
-    ledger: Option<Arc<Mutex<Ledger>>>,
+    /// The repeat ledger, when one is kept: this process's, or one in a store replicas share.
+    ledger: Option<Arc<HeldLedger>>,
     /// The contract a model learned, when a lockfile was given.
     contract: Option<Arc<Contract>>,
 }
@@ -125,7 +127,17 @@ impl<H: ServerHandler> EnvelopeServer<H> {
     /// failure comes back shorter, and past its limit as a stop. An unknown
     /// tool's answer stays out of it, as in the JS and Python integrations.
     pub fn ledger(mut self, ledger: Ledger) -> Self {
-        self.ledger = Some(Arc::new(Mutex::new(ledger)));
+        self.ledger = Some(Arc::new(HeldLedger::Memory(Mutex::new(ledger))));
+        self
+    }
+
+    /// Sends every tool result through `ledger`, a repeat ledger whose
+    /// streaks live in a store the server's replicas share (docs/state.md):
+    /// a model repeating a failure on alternating replicas meets the same
+    /// stop. A store that cannot answer leaves the result as it is (the
+    /// ledger fails open).
+    pub fn shared_ledger<S: StateStore + 'static>(mut self, ledger: SharedLedger<S>) -> Self {
+        self.ledger = Some(Arc::new(HeldLedger::Shared(Box::new(ledger))));
         self
     }
 
@@ -203,7 +215,7 @@ impl<H: ServerHandler> EnvelopeServer<H> {
         let answer = self.answer(tool, request, context).await;
         match (answer, &self.ledger) {
             (Ok(CallToolResponse::Complete(result)), Some(ledger)) => {
-                Ok(observed(ledger, &name, result, arguments.as_deref()).into())
+                Ok(ledger.observed(&name, result, arguments.as_deref()).await.into())
             }
             (answer, _) => answer,
         }
@@ -316,17 +328,56 @@ impl<H: ServerHandler> EnvelopeServer<H> {
     }
 }
 
-/// A result as the ledger answers it: a repeated failure replaced, in the
-/// result's own form; anything else sent as it is (a success ends the streak).
-fn observed(ledger: &Mutex<Ledger>, tool: &str, result: CallToolResult, arguments: Option<&str>) -> CallToolResult {
-    let Ok(json) = serde_json::to_string(&result) else {
-        return result;
-    };
-    // A poisoned lock only means another call panicked while holding it; the ledger's state is still whole.
-    let mut ledger = ledger.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    match ledger.observe(tool, &json, arguments) {
-        Ok(Some(replaced)) => super::result_from_json(&replaced).unwrap_or(result),
-        _ => result,
+/// The repeat ledger an [`EnvelopeServer`] sends results through.
+enum HeldLedger {
+    /// This process's ledger (one stdio client: one session).
+    Memory(Mutex<Ledger>),
+    /// A ledger whose streaks a store holds, behind a trait object so the
+    /// server's type does not name the store.
+    Shared(Box<dyn ObserveShared>),
+}
+
+/// [`SharedLedger::observe`] for any store.
+trait ObserveShared: Send + Sync {
+    fn observe<'a>(
+        &'a self,
+        tool: &'a str,
+        result: &'a str,
+        arguments: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Option<String>, SpecError>>;
+}
+
+impl<S: StateStore + 'static> ObserveShared for SharedLedger<S> {
+    fn observe<'a>(
+        &'a self,
+        tool: &'a str,
+        result: &'a str,
+        arguments: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Option<String>, SpecError>> {
+        Box::pin(SharedLedger::observe(self, tool, result, arguments))
+    }
+}
+
+impl HeldLedger {
+    /// A result as the ledger answers it: a repeated failure replaced, in
+    /// the result's own form; anything else sent as it is (a success ends
+    /// the streak).
+    async fn observed(&self, tool: &str, result: CallToolResult, arguments: Option<&str>) -> CallToolResult {
+        let Ok(json) = serde_json::to_string(&result) else {
+            return result;
+        };
+        let replaced = match self {
+            HeldLedger::Memory(ledger) => {
+                // A poisoned lock only means another call panicked while holding it; the ledger's state is still whole.
+                let mut ledger = ledger.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                ledger.observe(tool, &json, arguments)
+            }
+            HeldLedger::Shared(ledger) => ledger.observe(tool, &json, arguments).await,
+        };
+        match replaced {
+            Ok(Some(replaced)) => super::result_from_json(&replaced).unwrap_or(result),
+            _ => result,
+        }
     }
 }
 

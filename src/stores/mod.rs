@@ -96,6 +96,24 @@ pub trait StateStore: Send + Sync {
     ) -> impl Future<Output = Result<bool, StoreUnavailable>> + Send;
 }
 
+/// One store for several holders (a [`SharedIdempotency`] and a
+/// [`SharedLedger`] over one connection, or servers in one process).
+impl<S: StateStore> StateStore for std::sync::Arc<S> {
+    fn get(&self, key: &str) -> impl Future<Output = Result<Option<String>, StoreUnavailable>> + Send {
+        S::get(self, key)
+    }
+
+    fn compare_and_set(
+        &self,
+        key: &str,
+        expected: Option<&str>,
+        value: Option<&str>,
+        ttl_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreUnavailable>> + Send {
+        S::compare_and_set(self, key, expected, value, ttl_ms)
+    }
+}
+
 /// A [`StateStore`] in this process's memory, behind a lock: at most
 /// `capacity` keys, the first written going first.
 #[derive(Debug)]
