@@ -137,6 +137,10 @@ impl Guest for Component {
         crate::idempotency::idempotency_finish_json(&request).map_err(|e| e.0)
     }
 
+    fn after_trap(request: String) -> Result<String, String> {
+        crate::recovery::after_trap_json(&request).map_err(|e| e.0)
+    }
+
     fn error_of_result(tool_result: String) -> Result<Option<String>, String> {
         crate::error_of_result(&tool_result)
             .map(|outcome| outcome.map(|o| o.to_json()))

@@ -37,6 +37,7 @@
 //! ```
 
 mod access;
+mod after_trap;
 mod empty;
 mod exception;
 mod excerpt;
@@ -46,6 +47,7 @@ mod upstream;
 mod user_error;
 
 pub use access::{access_error, access_error_json, AccessKind};
+pub use after_trap::{after_trap, after_trap_json, AfterTrap};
 pub use empty::{empty_result, empty_result_json, EmptyResult};
 pub use exception::{exception_error, exception_result, exception_result_json, fresh_correlation_id, ExceptionReport};
 pub use excerpt::{excerpt, MAX_EXCERPT_CHARS};

@@ -36,20 +36,88 @@ function current(): Api {
 
 type Refusal = new (message: string) => Error;
 
+/** Where the log line of a trap goes: one line, written by the core. */
+let trapLog: (line: string) => void = (line) => console.error(`[mcp-envelope] ${line}`);
+
+/** Sends the log line of each trap (written by the core's `after-trap`) to `log` instead of `console.error`. */
+export function onTrapLog(log: (line: string) => void): void {
+  if (typeof log !== 'function') throw new TypeError('onTrapLog expects a function taking one log line');
+  trapLog = log;
+}
+
+/** 8 bytes of host randomness as hex, for a fresh correlation id (the core has no randomness of its own). */
+export function randomHex(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
 /**
- * Runs one call on `target` (the current instance by default). The
- * component's refusal (its `err`) is thrown as `Refusal` with the component's
- * own words, the same in every host. Anything else is a trap: the instance is
- * dropped, and the next call starts a fresh one.
+ * The members of a call's request that `after-trap` reads: the call's own
+ * `format` argument, else the request's top-level `format`, `locale`, `tool`
+ * and `key` when they are strings of at most 256 characters (a longer one
+ * may be what trapped). The same rule in every host.
  */
-function call<T>(run: (api: Api) => T, Refusal: Refusal = TypeError, target: Api = current()): T {
+function trapContext(request: string | undefined, format: Format | undefined): Record<string, string> {
+  const context: Record<string, string> = {};
+  let members: unknown;
+  try {
+    members = request === undefined ? undefined : JSON.parse(request);
+  } catch {
+    members = undefined;
+  }
+  if (members !== null && typeof members === 'object' && !Array.isArray(members)) {
+    for (const name of ['format', 'locale', 'tool', 'key']) {
+      const value = (members as Record<string, unknown>)[name];
+      if (typeof value === 'string' && value.length <= 256) context[name] = value;
+    }
+  }
+  if (format !== undefined) context.format = format;
+  return context;
+}
+
+/**
+ * Runs the export `name` on the current instance. The component's refusal
+ * (its `err`) is thrown as `Refusal` with the component's own words, the same
+ * in every host. Anything else is a trap: the instance is dropped (it held
+ * nothing), and a fresh one's `after-trap` decides what the call answers
+ * (docs/state.md, "After a trap"): an answer in the call's own shape, or the
+ * call made once more.
+ */
+function call<T>(name: string, run: (api: Api) => T, Refusal: Refusal = TypeError, request?: string, format?: Format): T {
+  const target = current();
   try {
     return run(target);
   } catch (error) {
     const payload = (error as { payload?: unknown } | null)?.payload;
     if (typeof payload === 'string') throw new Refusal(payload);
     if (api === target) api = undefined;
-    throw new Error(`mcp-envelope: the component failed (${String(error)}); it has been reset`);
+    return answerAfterTrap(name, run, Refusal, String(error), trapContext(request, format));
+  }
+}
+
+function answerAfterTrap<T>(name: string, run: (api: Api) => T, Refusal: Refusal, trap: string, context: Record<string, string>): T {
+  const fresh = current();
+  let answer: { then: 'answer' | 'call-again'; answer?: string; again?: string; log: string };
+  try {
+    answer = JSON.parse(fresh.afterTrap(JSON.stringify({ call: name, trap, random: randomHex(), ...context })));
+  } catch (error) {
+    const payload = (error as { payload?: unknown } | null)?.payload;
+    if (api === fresh && typeof payload !== 'string') api = undefined;
+    throw new Error(`mcp-envelope: ${name} trapped (${trap}) and no answer could be made for it: ${String(payload ?? error)}`);
+  }
+  try {
+    trapLog(answer.log);
+  } catch {
+    // A failing log must not turn into a different answer.
+  }
+  if (answer.then === 'answer') return answer.answer as T;
+  try {
+    return run(fresh);
+  } catch (error) {
+    const payload = (error as { payload?: unknown } | null)?.payload;
+    if (typeof payload === 'string') throw new Refusal(payload);
+    if (api === fresh) api = undefined;
+    throw new Error(answer.again);
   }
 }
 
@@ -58,43 +126,45 @@ function call<T>(run: (api: Api) => T, Refusal: Refusal = TypeError, target: Api
 // which every caller goes through.
 const KINDS: readonly string[] = ['parse-error', 'invalid-request', 'method-not-found', 'invalid-params', 'internal-error'];
 
-export const canonicalCodes = (): string[] => call((c) => c.canonicalCodes());
+export const canonicalCodes = (): string[] => call('canonical-codes', (c) => c.canonicalCodes());
 /** `{"category","retryable","recovery"}` of a canonical code for `{"code","locale"?}`, or `null`. */
-export const codeDefaults = (request: string): string => call((c) => c.codeDefaults(request));
+export const codeDefaults = (request: string): string => call('code-defaults', (c) => c.codeDefaults(request), TypeError, request);
 /** The full limits object in force for a partial one (`null`: the defaults), or the refusal a spec with them gets. */
-export const limits = (request: string): string => call((c) => c.limits(request));
-export const render = (spec: string, format: Format): string => call((c) => c.render(spec, format));
-export const callToolResult = (spec: string, format: Format): string => call((c) => c.callToolResult(spec, format));
+export const limits = (request: string): string => call('limits', (c) => c.limits(request), TypeError, request);
+export const render = (spec: string, format: Format): string => call('render', (c) => c.render(spec, format), TypeError, spec, format);
+export const callToolResult = (spec: string, format: Format): string => call('call-tool-result', (c) => c.callToolResult(spec, format), TypeError, spec, format);
 export function protocolError(kind: ProtocolErrorKind, message: string, data: string | undefined): string {
   if (!KINDS.includes(kind)) throw new TypeError(`unknown protocol error kind ${JSON.stringify(String(kind))}`);
-  return call((c) => c.protocolError(kind, message, data));
+  return call('protocol-error', (c) => c.protocolError(kind, message, data));
 }
-export const exceptionResult = (input: string): string => call((c) => c.exceptionResult(input));
-export const upstreamError = (input: string): string => call((c) => c.upstreamError(input));
-export const accessError = (input: string): string => call((c) => c.accessError(input));
-export const emptyResult = (input: string): string => call((c) => c.emptyResult(input));
-export const unknownTool = (input: string): string => call((c) => c.unknownTool(input));
-export const userError = (input: string): string => call((c) => c.userError(input));
-export const renderPartial = (spec: string): string => call((c) => c.renderPartial(spec));
-export const partialResult = (spec: string): string => call((c) => c.partialResult(spec));
-export const partialLimits = (request: string): string => call((c) => c.partialLimits(request));
-export const renderValidation = (spec: string): string => call((c) => c.renderValidation(spec));
-export const validationResult = (spec: string): string => call((c) => c.validationResult(spec));
+export const exceptionResult = (input: string): string => call('exception-result', (c) => c.exceptionResult(input), TypeError, input);
+export const upstreamError = (input: string): string => call('upstream-error', (c) => c.upstreamError(input), TypeError, input);
+export const accessError = (input: string): string => call('access-error', (c) => c.accessError(input), TypeError, input);
+export const emptyResult = (input: string): string => call('empty-result', (c) => c.emptyResult(input), TypeError, input);
+export const unknownTool = (input: string): string => call('unknown-tool', (c) => c.unknownTool(input), TypeError, input);
+export const userError = (input: string): string => call('user-error', (c) => c.userError(input), TypeError, input);
+export const renderPartial = (spec: string): string => call('render-partial', (c) => c.renderPartial(spec), TypeError, spec);
+export const partialResult = (spec: string): string => call('partial-result', (c) => c.partialResult(spec), TypeError, spec);
+export const partialLimits = (request: string): string => call('partial-limits', (c) => c.partialLimits(request), TypeError, request);
+export const renderValidation = (spec: string): string => call('render-validation', (c) => c.renderValidation(spec), TypeError, spec);
+export const validationResult = (spec: string): string => call('validation-result', (c) => c.validationResult(spec), TypeError, spec);
 /** The reading as JSON text; a broken envelope is refused with a SyntaxError. */
-export const readEnvelope = (text: string): string => call((c) => c.readEnvelope(text), SyntaxError);
+export const readEnvelope = (text: string): string => call('read-envelope', (c) => c.readEnvelope(text), SyntaxError, text);
 /** The client-side outcome as JSON text; undefined when the result is not an error. */
-export const errorOfResult = (toolResult: string): string | undefined => call((c) => c.errorOfResult(toolResult));
-export const decide = (toolResult: string): string => call((c) => c.decide(toolResult));
-export const backoff = (request: string): string => call((c) => c.backoff(request));
-export const contractLock = (tools: string): string => call((c) => c.contractLock(tools));
-export const contractDiff = (request: string): string => call((c) => c.contractDiff(request));
+export const errorOfResult = (toolResult: string): string | undefined => call('error-of-result', (c) => c.errorOfResult(toolResult), TypeError, toolResult);
+export const decide = (toolResult: string): string => call('decide', (c) => c.decide(toolResult), TypeError, toolResult);
+export const backoff = (request: string): string => call('backoff', (c) => c.backoff(request), TypeError, request);
+export const contractLock = (tools: string): string => call('contract-lock', (c) => c.contractLock(tools), TypeError, tools);
+export const contractDiff = (request: string): string => call('contract-diff', (c) => c.contractDiff(request), TypeError, request);
 
 // The repeat ledger's and the idempotency store's pure steps: the state is
 // the caller's (ledger.ts, idempotency.ts), so a reset instance loses nothing.
-export const ledgerKey = (request: string): string => call((c) => c.ledgerKey(request));
-export const ledgerFailure = (request: string): string => call((c) => c.ledgerFailure(request));
-export const ledgerObserve = (request: string): string => call((c) => c.ledgerObserve(request));
-export const idempotencyKey = (request: string): string => call((c) => c.idempotencyKey(request));
-export const compareAndSetScript = (): string => call((c) => c.compareAndSetScript());
-export const idempotencyBegin = (request: string): string => call((c) => c.idempotencyBegin(request));
-export const idempotencyFinish = (request: string): string => call((c) => c.idempotencyFinish(request));
+export const ledgerKey = (request: string): string => call('ledger-key', (c) => c.ledgerKey(request), TypeError, request);
+export const ledgerFailure = (request: string): string => call('ledger-failure', (c) => c.ledgerFailure(request), TypeError, request);
+export const ledgerObserve = (request: string): string => call('ledger-observe', (c) => c.ledgerObserve(request), TypeError, request);
+export const idempotencyKey = (request: string): string => call('idempotency-key', (c) => c.idempotencyKey(request), TypeError, request);
+export const compareAndSetScript = (): string => call('compare-and-set-script', (c) => c.compareAndSetScript());
+export const idempotencyBegin = (request: string): string => call('idempotency-begin', (c) => c.idempotencyBegin(request), TypeError, request);
+export const idempotencyFinish = (request: string): string => call('idempotency-finish', (c) => c.idempotencyFinish(request), TypeError, request);
+/** What a call that trapped answers (docs/state.md, "After a trap"): the core's decision, as JSON text. */
+export const afterTrap = (request: string): string => call('after-trap', (c) => c.afterTrap(request));

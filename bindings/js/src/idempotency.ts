@@ -19,7 +19,8 @@ export type IdempotencyBegin =
   | { outcome: 'replay' | 'reused' | 'in-progress' | 'invalid-key' | 'unavailable'; result: CallToolResult };
 
 /** What `Idempotency.finish` did with an outcome. */
-export type IdempotencyFinish = 'stored' | 'released' | 'absent';
+/** `kept`: the finish step trapped, so the claim stays until it expires (the key never runs twice). */
+export type IdempotencyFinish = 'stored' | 'released' | 'absent' | 'kept';
 
 /** Options of `new Idempotency()`: at most `capacity` keys (1,000), each kept `ttlSeconds` (86,400: 24 hours). */
 export interface IdempotencyOptions {
@@ -109,6 +110,7 @@ export class Idempotency {
     const request = `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"claim":${JSON.stringify(claim)},` +
       `"result":${text},"nowMs":${nowOf(options)},"ttlSeconds":${this.#ttlSeconds}}`;
     const answer = JSON.parse(idempotencyFinish(request)) as { finished: IdempotencyFinish; record?: string };
+    if (answer.finished === 'kept') return answer.finished;
     if (answer.record === undefined) this.#records.delete(storeKey);
     else this.#records.set(storeKey, answer.record);
     return answer.finished;

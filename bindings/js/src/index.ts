@@ -24,7 +24,7 @@ export {
 export { partialLimitsInForce, partialLimitsInForceJson, partialResult, partialResultJson, renderPartial, renderPartialJson } from './partial.js';
 export { Ledger } from './ledger.js';
 export {
-  idempotencyBeginJson, idempotencyFinishJson, idempotencyKeyJson, idempotencyStoreKey, ledgerFailureJson, ledgerKeyJson,
+  afterTrapJson, idempotencyBeginJson, idempotencyFinishJson, idempotencyKeyJson, idempotencyStoreKey, ledgerFailureJson, ledgerKeyJson,
   ledgerObserveJson, ledgerStoreKey,
 } from './state.js';
 export { Idempotency, withIdempotency } from './idempotency.js';
@@ -35,4 +35,4 @@ export { backoff, backoffJson, retryWithin } from './backoff.js';
 export { contractDiff, contractDiffJson, contractLock, contractLockJson, LockedContract } from './contract.js';
 export type { ToolList } from './contract.js';
 export type { BackoffRequest, BackoffStep, ProgressExtra, RetryWithinOptions } from './backoff.js';
-export { useCoreModule } from './component.js';
+export { onTrapLog, useCoreModule } from './component.js';

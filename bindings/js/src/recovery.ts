@@ -5,6 +5,7 @@
 // host randomness where the caller gave none) and names the outputs.
 
 import * as component from './component.js';
+import { randomHex } from './component.js';
 import { resultOf, toJson } from './render.js';
 import type {
   AccessOptions, CallToolResult, EmptyResultOptions, UnknownToolAnswer, UnknownToolOptions, EnvelopeSpec, ExceptionOptions, ExceptionReport, Format,
@@ -52,12 +53,6 @@ export function exceptionText(thrown: unknown): string {
       return '[unreadable]';
     }
   }
-}
-
-/** 8 bytes of host randomness as hex, for a fresh correlation id (the core has no randomness of its own). */
-function randomHex(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /**

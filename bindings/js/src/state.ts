@@ -24,3 +24,5 @@ export const idempotencyKeyJson = (request: string): string => component.idempot
 export const idempotencyBeginJson = (request: string): string => component.idempotencyBegin(String(request));
 /** `idempotency-finish`: `{"tool", "key", "claim", "result", "nowMs", "ttlSeconds"?}` to `{"finished", "record"?, "ttlMs"?}`. */
 export const idempotencyFinishJson = (request: string): string => component.idempotencyFinish(String(request));
+/** `after-trap`: `{"call", "trap", "random", "format"?, "locale"?, "tool"?, "key"?}` to `{"then", "answer"?, "again"?, "log"}`: what a call that trapped answers (docs/state.md). */
+export const afterTrapJson = (request: string): string => component.afterTrap(String(request));

@@ -67,7 +67,8 @@ export type SharedBegin =
   | { outcome: 'replay' | 'reused' | 'in-progress' | 'invalid-key' | 'unavailable'; result: CallToolResult };
 
 /** What `SharedIdempotency.finish` did: as `Idempotency.finish`, or `unstored` when the store could not answer. */
-export type SharedFinish = 'stored' | 'released' | 'absent' | 'unstored';
+/** `kept`: the finish step trapped, so the claim stays until it expires (the key never runs twice). */
+export type SharedFinish = 'stored' | 'released' | 'absent' | 'unstored' | 'kept';
 
 // How often a call that lost the race for a key reads it again before answering as if the store were down.
 const CLAIM_ATTEMPTS = 3;
@@ -127,7 +128,8 @@ export class SharedIdempotency {
     const text = result === undefined ? 'null' : toJson(result, 'the result');
     const answer = JSON.parse(idempotencyFinish(`{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},` +
       `"claim":${JSON.stringify(String(claim))},"result":${text},"nowMs":${options.now ?? Date.now()},"ttlSeconds":${this.ttlSeconds}}`)) as
-      { finished: 'stored' | 'released'; record?: string; ttlMs?: number };
+      { finished: 'stored' | 'released' | 'kept'; record?: string; ttlMs?: number };
+    if (answer.finished === 'kept') return answer.finished;
     try {
       return await this.store.compareAndSet(where, claim, answer.record, answer.ttlMs ?? 1) ? answer.finished : 'absent';
     } catch (error) {

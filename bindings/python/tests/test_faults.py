@@ -1,5 +1,7 @@
-"""Faults: after a trap the instance is rebuilt and that call answers INTERNAL_ERROR;
-nothing from wasmtime leaks to the caller."""
+"""Faults: after a trap the instance is rebuilt and the call answers as the core's
+`after-trap` says (vectors/after-trap.json): an INTERNAL_ERROR where a model reads
+the answer, the call made once more otherwise (ComponentUnavailable with the core's
+words when it traps again); nothing from wasmtime reaches a model."""
 
 from __future__ import annotations
 
@@ -42,8 +44,7 @@ def test_a_trap_answers_internal_error_and_logs_the_cause(small_memory, caplog, 
     [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
     # The core's log line for the trap, under the id the envelope quotes.
     assert record.getMessage().startswith(
-        f'mcp-envelope component trapped: code=INTERNAL_ERROR correlationId="{match.group(1)}" tool="" '
-        'exception="render trapped: '
+        f'code=INTERNAL_ERROR correlationId="{match.group(1)}" tool="" exception="render trapped: '
     )
     # The next call runs on a fresh instance and is right again.
     assert me.render(seed_invoice["spec"]) == seed_invoice["xml"]
@@ -53,14 +54,21 @@ def test_a_trap_in_each_entry_point(small_memory, seed_invoice):
     result = me.tool_error("X", "m" * (8 << 20))
     assert result["isError"] is True
     assert INTERNAL_XML.match(result["content"][0]["text"])
-    with pytest.raises(me.MalformedEnvelope, match=r"^the envelope reader failed \(INTERNAL_ERROR, correlation id err_"):
+    # A reader is made once more; trapping again, it raises the core's words.
+    with pytest.raises(
+        me.ComponentUnavailable, match=r"^mcp-envelope: read-envelope trapped twice, on a fresh instance too; it was not answered$"
+    ):
         me.parse_envelope("<tool_error " + "x" * (8 << 20))
     assert me.parse_envelope(seed_invoice["xml"])["error"] == seed_invoice["spec"]
 
 
-def test_a_trap_in_protocol_error_answers_an_internal_protocol_error(small_memory):
-    got = me.protocol_error("invalid-params", "m" * (8 << 20))
-    assert got == {"code": -32603, "message": "Internal error"}
+def test_a_trap_in_protocol_error_is_made_once_more(small_memory, caplog):
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"), pytest.raises(
+        me.ComponentUnavailable, match=r"^mcp-envelope: protocol-error trapped twice, on a fresh instance too; it was not answered$"
+    ):
+        me.protocol_error("invalid-params", "m" * (8 << 20))
+    [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
+    assert record.getMessage().startswith('code=TRAPPED call="protocol-error" then="call-again" trap="')
     assert me.protocol_error("parse-error", "Parse error") == {"code": -32700, "message": "Parse error"}
 
 
@@ -112,14 +120,15 @@ def test_a_trap_in_the_new_entry_points(small_memory, caplog):
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
         empty = me.empty_result(huge)  # a result function answers INTERNAL_ERROR as a result
         partial = me.render_partial({"obtained": [], "failed": [{"item": huge, "code": "X"}], "format": "json"})
-        with pytest.raises(_component.ComponentUnavailable, match=r"^upstream-error failed in the component "
-                           r"\(INTERNAL_ERROR, correlation id err_[0-9a-f]{12}\); the next call runs on a fresh instance$"):
-            me.upstream_error(503, body=huge)  # data, not an envelope: nothing to answer with
+        with pytest.raises(_component.ComponentUnavailable, match=r"^mcp-envelope: upstream-error trapped twice, "
+                           r"on a fresh instance too; it was not answered$"):
+            me.upstream_error(503, body=huge)  # data, not an envelope: made once more, and it traps again
     assert empty["isError"] is True and INTERNAL_XML.match(empty["content"][0]["text"])
     # In the form the partial result's spec asked for.
     assert partial.startswith('{"code":"INTERNAL_ERROR","severity":"error","errorCategory":"internal"')
-    ids = [re.search(r'correlationId="(err_[0-9a-f]{12})"', r.getMessage()).group(1) for r in caplog.records]
-    assert len(set(ids)) == 3 and ids[0] in empty["content"][0]["text"] and ids[1] in partial
+    ids = [re.search(r'correlationId="(err_[0-9a-f]{12})"', r.getMessage()) for r in caplog.records]
+    assert ids[2] is None and caplog.records[2].getMessage().startswith('code=TRAPPED call="upstream-error" then="call-again"')
+    assert ids[0].group(1) in empty["content"][0]["text"] and ids[1].group(1) in partial and ids[0] != ids[1]
     assert me.empty_result("orders")["isError"] is False  # a fresh instance, right again
 
 
@@ -135,14 +144,99 @@ def test_a_trap_in_a_ledger_step_counts_nothing_and_loses_nothing(small_memory, 
         # A result too big to watch is sent as it is (None): the ledger fails open, and keeps its streak.
         huge = {"content": [{"type": "text", "text": "m" * (8 << 20)}], "isError": True}
         assert ledger.observe("t", huge) is None
-        assert len([r for r in caplog.records if "ledger-observe trapped" in r.getMessage()]) == 1
+        assert len([r for r in caplog.records if r.getMessage().startswith('code=TRAPPED call="ledger-observe" then="send-as-is"')]) == 1
         assert "Stop retrying" in ledger.observe("t", error.to_result())["content"][0]["text"]
 
 
-def test_a_trap_in_unknown_tool_answers_in_the_shape_asked_for(small_memory):
+def test_a_trap_in_unknown_tool_is_made_once_more(small_memory):
     huge = "m" * (8 << 20)
-    assert me.unknown_tool(huge, ["a"]) == {"error": {"code": -32603, "message": "Internal error"}}
-    as_result = me.unknown_tool(huge, ["a"], answer="tool-result")
-    assert list(as_result) == ["result"] and type(as_result["result"]) is me.ToolResult
-    assert INTERNAL_XML.match(as_result["result"]["content"][0]["text"])
+    with pytest.raises(me.ComponentUnavailable, match=r"^mcp-envelope: unknown-tool trapped twice"):
+        me.unknown_tool(huge, ["a"])
     assert me.unknown_tool("x", ["a"])["error"]["code"] == -32602  # a fresh instance, right again
+
+
+class OneOffTraps(_component.Runtime):
+    """The process's runtime, but an armed function's next calls trap as a real trap does at this boundary (the
+    thread's instance dropped, ComponentTrap raised); everything after it, `after-trap` included, is real."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.armed: dict[str, int] = {}
+
+    def call_result(self, name: str, *args):
+        if self.armed.get(name, 0) > 0:
+            self.armed[name] -= 1
+            self._local.instance = None
+            raise _component.ComponentTrap("wasm trap: out of bounds memory access")
+        return super().call_result(name, *args)
+
+
+@pytest.fixture
+def one_off(runtime_swap):
+    return runtime_swap(OneOffTraps())
+
+
+TRAP = "wasm trap: out of bounds memory access"
+
+
+def test_a_trap_in_an_idempotency_claim_answers_unavailable_and_the_write_does_not_run(one_off, caplog):
+    import asyncio
+
+    store, writes = me.Idempotency(), []
+
+    def write() -> dict:
+        writes.append(1)
+        return {"content": [{"type": "text", "text": "Refunded"}]}
+
+    one_off.armed["idempotency-begin"] = 1
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        busy = asyncio.run(store.run("refund_order", "key-7", {"amount": 5}, write))
+    assert writes == []
+    assert busy["isError"] is True
+    assert busy["content"][0]["text"] == (
+        '<tool_error code="SERVER_BUSY" severity="error">\n'
+        "  <message>The server could not use its idempotency store, so this call did not run: nothing was written.</message>\n"
+        "  <recovery>Wait 5 seconds, then make the same call with the same key.</recovery>\n"
+        '  <details>\n    <detail key="tool">refund_order</detail>\n    <detail key="idempotencyKey">key-7</detail>\n'
+        "  </details>\n  <retry_after>5 seconds</retry_after>\n</tool_error>"
+    )
+    assert [r.getMessage() for r in caplog.records] == [
+        f'code=TRAPPED call="idempotency-begin" then="unavailable" trap="{TRAP}"'
+    ]
+    # Nothing was claimed: the same call runs now, once.
+    assert asyncio.run(store.run("refund_order", "key-7", {"amount": 5}, write))["content"][0]["text"] == "Refunded"
+    assert writes == [1]
+
+
+def test_a_trap_in_finishing_a_write_keeps_the_claim_so_the_key_never_runs_twice(one_off, caplog):
+    import asyncio
+
+    store, writes = me.Idempotency(), []
+
+    def write() -> dict:
+        writes.append(1)
+        return {"content": [{"type": "text", "text": "Refunded"}]}
+
+    one_off.armed["idempotency-finish"] = 1
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        first = asyncio.run(store.run("refund_order", "key-8", {"amount": 5}, write))
+    assert first["content"][0]["text"] == "Refunded"
+    assert [r.getMessage() for r in caplog.records] == [f'code=TRAPPED call="idempotency-finish" then="kept" trap="{TRAP}"']
+    again = asyncio.run(store.run("refund_order", "key-8", {"amount": 5}, write))
+    assert writes == [1]
+    assert again["content"][0]["text"].startswith('<tool_error code="CONFLICT"')
+
+
+def test_a_one_off_trap_in_decide_costs_nothing_and_a_second_raises_the_core_s_words(one_off, caplog):
+    failed = me.ToolError("NOT_FOUND", "No invoice inv_9").to_result()
+    expected = me.decide(failed)
+    one_off.armed["decide"] = 1
+    with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+        assert me.decide(failed) == expected
+    assert [r.getMessage() for r in caplog.records] == [f'code=TRAPPED call="decide" then="call-again" trap="{TRAP}"']
+    one_off.armed["decide"] = 2
+    with pytest.raises(
+        me.ComponentUnavailable, match=r"^mcp-envelope: decide trapped twice, on a fresh instance too; it was not answered$"
+    ):
+        me.decide(failed)
+    assert me.decide(failed) == expected

@@ -235,6 +235,7 @@ CALLS = {
     "idempotency-key": (me.idempotency_key_json, me.idempotency_store_key, keyword_call),
     "idempotency-begin": (me.idempotency_begin_json, None, None),
     "idempotency-finish": (me.idempotency_finish_json, None, None),
+    "after-trap": (me.after_trap_json, None, None),
 }
 
 

@@ -18,7 +18,7 @@ from .envelope import decide, decide_json, limits_in_force_json, parse_envelope,
 from .envelope import protocol_error_json, raise_for_error, render, tool_error
 from .errors import EnvelopeError, MalformedEnvelope, SpecError
 from .ledger import Ledger
-from ._state import idempotency_begin_json, idempotency_finish_json, idempotency_key_json, idempotency_store_key
+from ._state import after_trap_json, idempotency_begin_json, idempotency_finish_json, idempotency_key_json, idempotency_store_key
 from ._state import ledger_failure_json, ledger_key_json, ledger_observe_json, ledger_store_key
 from .recovery import AccessKind, ExceptionReport, UpstreamReport, access_error, access_error_json, auth_required
 from .recovery import empty_result, empty_result_json, exception_result, exception_result_json, forbidden
@@ -35,7 +35,7 @@ __all__ = [
     "UnknownToolAnswer", "UnknownToolOption", "UpstreamReport", "access_error", "access_error_json", "auth_required", "backoff", "backoff_json", "call_tool_result",
     "call_tool_result_json", "canonical_codes", "contract_diff", "contract_diff_json", "contract_lock", "contract_lock_json", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",
     "empty_result_json", "exception_result", "exception_result_json", "forbidden", "idempotency_begin_json",
-    "idempotency_finish_json", "idempotency_key_json", "idempotency_store_key", "issues_from_pydantic",
+    "after_trap_json", "idempotency_finish_json", "idempotency_key_json", "idempotency_store_key", "issues_from_pydantic",
     "ledger_failure_json", "ledger_key_json", "ledger_observe_json", "ledger_store_key",
     "limits_in_force", "limits_in_force_json", "parse_envelope", "partial_limits_in_force",
     "partial_limits_in_force_json", "partial_result", "partial_result_json", "protocol_error", "protocol_error_json",

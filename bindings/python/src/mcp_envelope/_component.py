@@ -6,8 +6,8 @@ string functions, through a direct path over wasmtime's C API when the
 load-time check finds it gives the public path's answers (`_direct_works`).
 Every call shares one path: Python values in as compact JSON text, text out, a
 refusal raised with the component's exact words, and a trap (which discards the
-thread's instance) logged through the component's own `exception-result` (its
-correlation id, its log line) and answered as the caller says.
+thread's instance) answered as a fresh instance's `after-trap` says, its log line
+logged (docs/state.md, "After a trap").
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType
 from ._values import encode
 from .errors import MalformedEnvelope, SpecError
 
-API_INSTANCE = "mcp:envelope/api@0.6.0"
+API_INSTANCE = "mcp:envelope/api@0.7.0"
 WASM_FILE = "mcp_envelope.wasm"
 CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the path of a wasmtime cache config (TOML) file
 PUBLIC_CALLS_ENV = "MCP_ENVELOPE_PUBLIC_CALLS"  # "1": never the direct path
@@ -39,7 +39,7 @@ FUNCTIONS: dict[str, int | None] = {
     "partial-result": 1, "partial-limits": 1, "ledger-key": 1, "ledger-failure": 1, "ledger-observe": 1,
     "idempotency-key": 1, "idempotency-begin": 1, "idempotency-finish": 1, "compare-and-set-script": None,
     "backoff": 1, "contract-lock": 1,
-    "contract-diff": 1,
+    "contract-diff": 1, "after-trap": 1,
 }  # fmt: skip
 FORMATS = ("xml", "json", "text")
 # wasmtime's private ctypes bindings, for the direct path only; a later wasmtime without them means the public path.
@@ -145,7 +145,7 @@ class Runtime:
             value = instance.funcs[name](instance.store, *args)  # type: ignore[misc]
         except (wasmtime.WasmtimeError, wasmtime.Trap) as e:
             self._local.instance = None
-            raise ComponentTrap(f"{name} trapped: {e}") from None
+            raise ComponentTrap(str(e)) from None
         return (value.tag == "ok", value.payload) if isinstance(value, Variant) else (True, value)
 
     # The direct path. wasmtime-py's public `Func.__call__` rebuilds the function's type from the C API and
@@ -198,7 +198,7 @@ class Runtime:
             )
             if error:
                 self._local.instance = None
-                raise ComponentTrap(f"{name} trapped: {wasmtime.WasmtimeError._from_ptr(error)}")
+                raise ComponentTrap(str(wasmtime.WasmtimeError._from_ptr(error)))
             outcome = result.of.result
             value = outcome.val.contents  # both cases of these results hold a value
             if value.kind == _ffi.WASMTIME_COMPONENT_OPTION.value:  # ok(option<string>)
@@ -288,61 +288,65 @@ def check_format(format: str) -> str:
     return format
 
 
-def call(
-    name: str, *args: Any, refused: type[Exception] = SpecError,
-    on_trap: Callable[[dict[str, Any]], Any] | None = None, format: str = "xml",
-) -> Any:  # fmt: skip
-    """Calls a component function: its value, or `refused` raised with the words of an `err`. A trap is logged
-    through `trap_report` and `on_trap(report)` answers; without it, the call is made once more on the fresh
-    instance (for the functions that cannot refuse: a one-off trap costs their caller nothing)."""
-    loaded = runtime()
+def call(name: str, *args: Any, refused: type[Exception] = SpecError) -> Any:
+    """Calls a component function: its value, or `refused` raised with the words of an `err`. After a trap the
+    thread's instance is gone (it held nothing) and a fresh one's `after-trap` decides: an answer in the
+    function's own shape, or the call made once more (ComponentUnavailable with the core's words when that
+    traps too). The core's log line for the trap goes to the `mcp_envelope` logger."""
     try:
-        ok, value = loaded.call_result(name, *args)
+        ok, value = runtime().call_result(name, *args)
     except ComponentTrap as trap:
-        report = trap_report(trap, format)
-        if on_trap is not None:
-            return on_trap(report)
-        try:
-            ok, value = loaded.call_result(name, *args)
-        except ComponentTrap as again:
-            raise ComponentUnavailable(f"the component fails on every call: {again}") from None
+        return _after_trap(name, args, refused, str(trap))
     if not ok:
         raise refused(value)
     return value
 
 
-def trap_report(trap: Exception, format: str = "xml") -> dict[str, Any]:
-    """The component's `exception-result` for a trap, made on the fresh instance and logged: `{"result" (the
-    INTERNAL_ERROR `CallToolResult` in `format`), "correlationId", "log"}`. The id comes from the core, made
-    from host randomness, like any exception's; ComponentUnavailable when the fresh instance traps too."""
-    spec = {"tool": "", "exception": str(trap), "random": os.urandom(6).hex(), "format": format}
+def _trap_context(name: str, args: tuple[Any, ...]) -> dict[str, str]:
+    """The members of a call's request that `after-trap` reads: the call's own `format` argument, else the
+    request's top-level `format`, `locale`, `tool` and `key` when they are strings of at most 256 characters (a
+    longer one may be what trapped). The same rule in every host."""
+    context: dict[str, str] = {}
     try:
-        ok, value = runtime().call_result("exception-result", to_json(spec))
+        members = json.loads(args[0]) if args and isinstance(args[0], str) else None
+    except ValueError:
+        members = None
+    if isinstance(members, dict):
+        context = {m: members[m] for m in ("format", "locale", "tool", "key") if isinstance(members.get(m), str) and len(members[m]) <= 256}
+    if FUNCTIONS.get(name) == 2 and len(args) == 2:
+        context["format"] = args[1]
+    return context
+
+
+def _after_trap(name: str, args: tuple[Any, ...], refused: type[Exception], trap: str) -> Any:
+    request = {"call": name, "trap": trap, "random": os.urandom(8).hex(), **_trap_context(name, args)}
+    try:
+        ok, value = runtime().call_result("after-trap", to_json(request))
     except ComponentTrap as again:
-        raise ComponentUnavailable(f"the component fails on every call: {again}") from None
-    if not ok:  # only a component that is not this package's would refuse this spec
-        raise ComponentUnavailable(f"the component refused its own exception-result: {value}")
-    report: dict[str, Any] = json.loads(value)
-    report["result"] = tool_result(report["result"])
+        raise ComponentUnavailable(f"mcp-envelope: {name} trapped ({trap}) and no answer could be made for it: {again}") from None
+    if not ok:
+        raise ComponentUnavailable(f"mcp-envelope: {name} trapped ({trap}) and no answer could be made for it: {value}")
+    answer: dict[str, str] = json.loads(value)
     import logging  # here, not at import: it costs 3 ms there, and only a trap needs it
 
-    logging.getLogger("mcp_envelope").error("mcp-envelope component trapped: %s", report["log"])
-    return report
+    logging.getLogger("mcp_envelope").error("%s", answer["log"])
+    if answer["then"] == "answer":
+        return answer["answer"]
+    try:
+        ok, value = runtime().call_result(name, *args)
+    except ComponentTrap:
+        raise ComponentUnavailable(answer["again"]) from None
+    if not ok:
+        raise refused(value)
+    return value
 
 
 def produce(name: str, spec: Any, format: str | None = None, result: bool = False) -> str:
     """Envelope text (`CallToolResult` JSON when `result`) from a render function; `format` is the function's
-    `format` argument (None for those whose spec holds it). After a trap it is the INTERNAL_ERROR's instead:
-    the error path must always give the model an envelope."""
-    inner = spec.get("format") if isinstance(spec, Mapping) else None  # the form the spec itself asks for
-    fallback = format or (inner if inner in FORMATS else "xml")
-
-    def internal_error(report: dict[str, Any]) -> str:
-        answer = report["result"]
-        return to_json(answer) if result else str(answer["content"][0]["text"])
-
+    `format` argument (None for those whose spec holds it). After a trap it is the core's INTERNAL_ERROR
+    instead: the error path always gives the model an envelope."""
     formats = () if format is None else (check_format(format),)
-    value: str = call(name, spec_text(spec), *formats, on_trap=internal_error, format=fallback)
+    value: str = call(name, spec_text(spec), *formats)
     return value
 
 
@@ -354,13 +358,7 @@ def read(name: str, text_or_result: Any, refused: type[Exception] = MalformedEnv
         raise TypeError(f"expected text or a CallToolResult, not {type(text_or_result).__name__}")
     text = scrub(text_or_result) if isinstance(text_or_result, str) else to_json(text_or_result)
 
-    def unread(report: dict[str, Any]) -> NoReturn:
-        correlation_id = report["correlationId"]
-        raise refused(
-            f"the envelope reader failed (INTERNAL_ERROR, correlation id {correlation_id}); the text was not read"
-        )
-
-    value: str | None = call(name, text, refused=refused, on_trap=unread)
+    value: str | None = call(name, text, refused=refused)
     return value
 
 
@@ -371,14 +369,6 @@ def spec_text(spec: Any) -> str:
 
 def call_json(name: str, spec: Any) -> str:
     """A JSON-in, JSON-out function's exact text (`code-defaults`, `limits`, `exception-result`, ...);
-    SpecError with the component's words when it refuses the spec. After a trap, ComponentUnavailable naming the
-    logged correlation id: these give data, not an envelope, so there is no envelope to answer with."""
-
-    def failed(report: dict[str, Any]) -> NoReturn:
-        raise ComponentUnavailable(
-            f"{name} failed in the component (INTERNAL_ERROR, correlation id {report['correlationId']}); "
-            "the next call runs on a fresh instance"
-        )
-
-    text: str = call(name, spec_text(spec), on_trap=failed)
+    SpecError with the component's words when it refuses the spec."""
+    text: str = call(name, spec_text(spec))
     return text

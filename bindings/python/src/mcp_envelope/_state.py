@@ -13,12 +13,13 @@ from typing import Any, ClassVar
 from ._component import call_json, call, to_json
 
 
-def step(name: str, members: dict[str, str], on_trap: Any, format: str = "xml") -> dict[str, Any]:
+def step(name: str, members: dict[str, str]) -> dict[str, Any]:
     """One pure step (`ledger-failure`, `idempotency-begin`, ...) on a request whose members are given as JSON
     text (so that arguments keep their numbers as written): its answer as a dict; SpecError with the core's
-    words for a refusal; after a trap (logged, its INTERNAL_ERROR in `format`), `on_trap(report)` answers."""
+    words for a refusal. After a trap the core's `after-trap` answers in the step's own shape: an INTERNAL_ERROR
+    for a failure, `unavailable` for a claim, nothing to store for an observation or a finish."""
     request = "{" + ",".join(f"{json.dumps(member)}:{text}" for member, text in members.items()) + "}"
-    answer: dict[str, Any] = json.loads(call(name, request, on_trap=lambda report: to_json(on_trap(report)), format=format))
+    answer: dict[str, Any] = json.loads(call(name, request))
     return answer
 
 
@@ -97,3 +98,9 @@ class HostState:
         self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
     ) -> None:
         self.close()
+
+
+def after_trap_json(request: Any) -> str:
+    """`after-trap`: `{"call", "trap", "random", "format"?, "locale"?, "tool"?, "key"?}` to `{"then", "answer"?,
+    "again"?, "log"}`: what a call that trapped answers (docs/state.md, "After a trap")."""
+    return call_json("after-trap", request)

@@ -49,14 +49,11 @@ def protocol_error(kind: ProtocolErrorKind, message: str, data: Mapping[str, Any
 
 
 def protocol_error_json(kind: ProtocolErrorKind, message: str, data: Mapping[str, Any] | None = None) -> str:
-    """`protocol_error` as the component's exact JSON text; after a trap, JSON-RPC's own -32603 "Internal error"."""
+    """`protocol_error` as the component's exact JSON text."""
     if kind not in PROTOCOL_ERROR_KINDS:
         raise ValueError(f"unknown protocol error kind {kind!r}: use one of {', '.join(PROTOCOL_ERROR_KINDS)}")
     data_text = None if data is None else to_json(data)
-    text: str = call(
-        "protocol-error", kind, scrub(message), data_text,
-        on_trap=lambda _: call("protocol-error", "internal-error", "Internal error", None),
-    )  # fmt: skip
+    text: str = call("protocol-error", kind, scrub(message), data_text)
     return text
 
 

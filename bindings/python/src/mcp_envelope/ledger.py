@@ -51,8 +51,8 @@ class Ledger(HostState):
         when the spec is refused. A trap (logged) answers with its INTERNAL_ERROR and counts nothing."""
         spec = spec_text(error.to_spec() if isinstance(error, ToolError) else error)
         request = {"spec": spec, "format": json.dumps(check_format(format)), **self._arguments(arguments)}
-        # A trap (logged) answers this failure with its INTERNAL_ERROR; the streak is left as it was.
-        answer = self._step("ledger-failure", tool, request, format, lambda report: {"result": report["result"]})
+        # After a trap (logged) the core answers INTERNAL_ERROR and leaves the streak as it was.
+        answer = self._step("ledger-failure", tool, request)
         return tool_result(answer["result"])
 
     def observe(self, tool: str, result: Any, *, arguments: Any = None) -> ToolResult | None:
@@ -65,18 +65,18 @@ class Ledger(HostState):
         if callable(getattr(result, "model_dump", None)):  # the mcp SDK's CallToolResult
             result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
         request = {"result": spec_text(result), **self._arguments(arguments)}
-        # A trap (logged): the result is sent as it is and the streak left as it was (the ledger fails open).
-        answer = self._step("ledger-observe", tool, request, "xml", lambda report: {})
+        # After a trap (logged) the core sends the result as it is and leaves the streak (the ledger fails open).
+        answer = self._step("ledger-observe", tool, request)
         return tool_result(answer["result"]) if "result" in answer else None
 
-    def _step(self, name: str, tool: str, request: dict[str, str], format: str, on_trap: Any) -> dict[str, Any]:
+    def _step(self, name: str, tool: str, request: dict[str, str]) -> dict[str, Any]:
         """One step on `tool`'s streak, under the lock: the core's answer, its streak record kept."""
         tool = scrub(tool)
         with self._lock:
             streaks = self._open_records()
             if tool in streaks:
                 request["streak"] = json.dumps(streaks[tool])
-            answer = step(name, {**request, "stopAfter": str(self.stop_after)}, on_trap, format)
+            answer = step(name, {**request, "stopAfter": str(self.stop_after)})
             if "streak" in answer:
                 if answer["streak"] is None:
                     streaks.pop(tool, None)

@@ -242,18 +242,8 @@ def unknown_tool(
 
 def unknown_tool_json(spec: Mapping[str, Any] | str) -> str:
     """`unknown-tool` for a spec `{"tool", "tools", "format"?, "answer"?}` (a dict or its JSON text), as the
-    component's exact JSON text. After a trap, the JSON-RPC internal error (or, for `"answer": "tool-result"`, the
-    INTERNAL_ERROR result) in the same shape: a call must always get an answer."""
-    asked = spec.get("answer") if isinstance(spec, Mapping) else None
-    inner = spec.get("format") if isinstance(spec, Mapping) else None
-
-    def internal_error(report: dict[str, Any]) -> str:
-        if asked == "tool-result":
-            return to_json({"result": report["result"]})
-        return to_json({"error": {"code": INTERNAL_ERROR, "message": "Internal error"}})
-
-    text: str = call("unknown-tool", spec_text(spec), on_trap=internal_error,
-                     format=inner if inner in ("xml", "json", "text") else "xml")  # fmt: skip
+    component's exact JSON text."""
+    text: str = call("unknown-tool", spec_text(spec))
     return text
 
 

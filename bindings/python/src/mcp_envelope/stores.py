@@ -96,15 +96,12 @@ class SharedIdempotency:
         where = store_key("idempotency-key", {"tool": tool, "key": key})
         request = self._request(tool, key, format=json.dumps(form), **{args[0]: args[1]})
 
-        def trapped(report: dict[str, Any]) -> dict[str, Any]:
-            return {"outcome": "trapped", "result": report["result"]}
-
         try:
             for _ in range(_CLAIM_ATTEMPTS):
                 stored = await self.store.get(where)
                 now = str(int(time.time() * 1000) if now_ms is None else now_ms)
                 held = {} if stored is None else {"stored": json.dumps(stored)}
-                answer = step("idempotency-begin", {**request, "nowMs": now, **held}, trapped, form)
+                answer = step("idempotency-begin", {**request, "nowMs": now, **held})
                 claim = answer.pop("record", None)
                 if claim is None:
                     break
@@ -114,7 +111,7 @@ class SharedIdempotency:
                 raise StoreUnavailable(f"the key changed under {_CLAIM_ATTEMPTS} reads")
         except StoreUnavailable as down:
             logging.getLogger("mcp_envelope").warning("idempotency store unavailable: %s", down)
-            answer = step("idempotency-begin", {**request, "nowMs": "0", "storeFailed": "true"}, trapped, form)
+            answer = step("idempotency-begin", {**request, "nowMs": "0", "storeFailed": "true"})
         if "result" in answer:
             answer["result"] = tool_result(answer["result"])
         return answer
@@ -129,7 +126,7 @@ class SharedIdempotency:
         text = "null" if result is None else to_json(_as_result(result))
         now = str(int(time.time() * 1000) if now_ms is None else now_ms)
         request = self._request(tool, key, claim=json.dumps(claim), result=text, nowMs=now)
-        answer = step("idempotency-finish", request, lambda report: {"finished": "trapped"})
+        answer = step("idempotency-finish", request)
         if answer["finished"] not in ("stored", "released"):
             return str(answer["finished"])
         try:
@@ -178,14 +175,11 @@ class SharedLedger:
         streak is still the one read; None when the store cannot answer or keeps changing."""
         where = store_key("ledger-key", {"scope": scope_text(self.scope), "tool": scrub(tool)})
 
-        def trapped(report: dict[str, Any]) -> dict[str, Any]:
-            return {"result": report["result"]} if name == "ledger-failure" else {}
-
         try:
             for _ in range(_CLAIM_ATTEMPTS):
                 streak = await self.store.get(where)
                 held = {} if streak is None else {"streak": json.dumps(streak)}
-                answer = step(name, {**members, "stopAfter": str(self.stop_after), **held}, trapped, form)
+                answer = step(name, {**members, "stopAfter": str(self.stop_after), **held})
                 if "streak" not in answer:
                     return answer
                 if await self.store.compare_and_set(where, streak, answer["streak"], answer.get("ttlMs", 1)):
@@ -203,7 +197,7 @@ class SharedLedger:
         members = {"spec": spec, "format": json.dumps(form), **_arguments_member(arguments)}
         answer = await self._step("ledger-failure", tool, members, form)
         if answer is None:  # fails open: the failure as itself
-            answer = step("ledger-failure", members, lambda report: {"result": report["result"]}, form)
+            answer = step("ledger-failure", members)
         return tool_result(answer["result"])
 
     async def observe(self, tool: str, result: Any, *, arguments: Any = None) -> ToolResult | None:

@@ -79,8 +79,8 @@ class Idempotency(HostState):
         self, tool: str, key: str, arguments: Any, *, now_ms: int | None = None, format: Format = "xml"
     ) -> dict[str, Any]:
         """A call of `tool` with `key` and `arguments` (a dict, or its JSON text): `{"outcome": "run"}`, or
-        `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key", "result": <CallToolResult to send>}`
-        (`"trapped"` with the INTERNAL_ERROR when the component trapped: the write does not run unguarded)."""
+        `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key" | "unavailable", "result": <CallToolResult
+        to send>}` (`"unavailable"` when the component trapped: the write does not run unguarded)."""
         tool, key, form = scrub(tool), scrub(key), check_format(format)
         where = _local_key(tool, key)
         # Text is read by the core, which refuses text that is not JSON.
@@ -94,10 +94,8 @@ class Idempotency(HostState):
             records = self._open_records()
             if where in records:
                 request["stored"] = json.dumps(records[where])
-            # A trap (logged) answers with its INTERNAL_ERROR: the write does not run unguarded.
-            answer = step(
-                "idempotency-begin", request, lambda report: {"outcome": "trapped", "result": report["result"]}, form
-            )
+            # After a trap (logged) the core answers unavailable: the write does not run unguarded.
+            answer = step("idempotency-begin", request)
             claim = answer.pop("record", None)
             answer.pop("ttlMs", None)
             if claim is not None:  # nothing runs between reading the key and storing the claim under the lock
@@ -111,7 +109,8 @@ class Idempotency(HostState):
 
     def finish(self, tool: str, key: str, result: Any, *, now_ms: int | None = None) -> str:
         """The outcome of a call `begin` let run (a `CallToolResult` dict or mcp model; None when its handler
-        raised): `"stored"`, `"released"` (a retryable failure: the key is free again) or `"absent"`."""
+        raised): `"stored"`, `"released"` (a retryable failure: the key is free again), `"absent"`, or `"kept"` (the
+        component trapped: the claim stays until it expires, so the key never runs twice)."""
         text = "null" if result is None else to_json(_as_result(result))
         tool, key = scrub(tool), scrub(key)
         where = _local_key(tool, key)
@@ -123,8 +122,9 @@ class Idempotency(HostState):
                 "tool": json.dumps(tool), "key": json.dumps(key), "claim": json.dumps(claim), "result": text,
                 "nowMs": str(self._now(now_ms)), "ttlSeconds": str(self.ttl_seconds),
             }  # fmt: skip
-            # A trap (logged): the claim stays, so the key answers in-progress until it expires, never runs twice.
-            answer = step("idempotency-finish", request, lambda report: {"finished": "trapped"})
+            # After a trap (logged) the core answers "kept": the claim stays, so the key answers in-progress until
+            # it expires and never runs twice.
+            answer = step("idempotency-finish", request)
             if answer["finished"] == "stored":
                 self._records[where] = answer["record"]
             elif answer["finished"] == "released":
