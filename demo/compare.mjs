@@ -15,7 +15,19 @@
 // one call (`mcp-envelope audit`, the command its report names), to compare
 // SEP-2145's result, the option, too.
 //
+// Reports of servers audited as replicas (`audit --url A --url B`, the calls
+// round-robin, each naming the replica that answered) get one more section:
+// the calls the plan repeats (the same failure again and again, a refund's
+// key sent again), which replica answered each, and whether the repeat
+// streak and the replay crossed replicas. `--books NAME=FILE` gives what the
+// replicas' books in Redis held after that server's audit (lines `KEY VALUE`,
+// the keys of demo/books.lua), checked against the refunds the answers
+// report: a replay that wrote again would show one refund too many. Such a
+// report names no command, so `--command NAME='CMD ARGS'` (split at spaces)
+// says how to start that server over stdio for the option's audit.
+//
 //   node demo/compare.mjs --plan demo/plan.json typescript=TS.json python=PY.json [rust=RS.json]
+//        [--command NAME='CMD ARGS']... [--books NAME=FILE]...
 //        [--third-party filesystem=FS.json --third-party-plan demo/filesystem/plan.json] [--cli PATH]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +43,8 @@ const { decide, limitsInForce, parseEnvelope, partialLimitsInForce, render } =
 
 function usage(why) {
   console.error(`compare: ${why}`);
-  console.error('usage: node demo/compare.mjs --plan PLAN NAME=REPORT... [--third-party NAME=REPORT --third-party-plan PLAN]');
+  console.error("usage: node demo/compare.mjs --plan PLAN NAME=REPORT... [--command NAME='CMD ARGS']... [--books NAME=FILE]... " +
+    '[--third-party NAME=REPORT --third-party-plan PLAN] [--cli PATH]');
   process.exit(2);
 }
 
@@ -40,6 +53,10 @@ const servers = [];
 let planFile;
 let thirdParty;
 let thirdPartyPlanFile;
+/** The stdio command of each server whose report was made over --url, by name. */
+const commands = new Map();
+/** What each replicated server's books in Redis held after its audit, by name: key to value. */
+const books = new Map();
 let cli = fileURLToPath(new URL('../target/debug/mcp-envelope', import.meta.url));
 for (let i = 0; i < args.length; i += 1) {
   const arg = args[i];
@@ -47,11 +64,36 @@ for (let i = 0; i < args.length; i += 1) {
   else if (arg === '--cli') cli = args[++i];
   else if (arg === '--third-party-plan') thirdPartyPlanFile = args[++i];
   else if (arg === '--third-party') thirdParty = named(args[++i]);
+  else if (arg === '--command') {
+    const [name, command] = pair(arg, args[++i]);
+    commands.set(name, command.trim().split(/ +/));
+  } else if (arg === '--books') {
+    const [name, file] = pair(arg, args[++i]);
+    let text;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      usage(`cannot read ${file}: ${e.message}`);
+    }
+    books.set(name, new Map(text.split('\n').filter((l) => l !== '').map((l) => [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf(' ') + 1)])));
+  }
   else servers.push(named(arg));
 }
 if (planFile === undefined) usage('--plan is required');
 if (servers.length < 2) usage('give at least two reports to compare');
 if (thirdParty !== undefined && thirdPartyPlanFile === undefined) usage('--third-party needs --third-party-plan');
+for (const [flag, given] of [['--command', commands], ['--books', books]]) {
+  for (const name of given.keys()) {
+    if (!servers.some((s) => s.name === name)) usage(`${flag} ${name}: no report is named ${name}`);
+  }
+}
+
+/** `NAME=VALUE` of a flag, both non-empty. */
+function pair(flag, given = '') {
+  const at = given.indexOf('=');
+  if (at < 1 || given.slice(at + 1).trim() === '') usage(`${flag}: expected NAME=VALUE, not ${JSON.stringify(given)}`);
+  return [given.slice(0, at), given.slice(at + 1)];
+}
 
 function named(arg) {
   const at = arg?.indexOf('=') ?? -1;
@@ -185,14 +227,142 @@ for (const s of servers) {
 console.log(bold(`The billing server of demo/billing.md in ${servers.length} languages: ${names}`));
 console.log(`Each answer graded by MCP ${revision} (the spec column: whether it is the answer that revision asks for).`);
 console.log('Correlation ids are random per call: every text is compared with its correlation id replaced by <correlation-id>.');
+/** Where the audit reached a server: its command, or its URL(s). */
+function reached(report) {
+  if (report.command !== undefined) return report.command.join(' ');
+  if (report.urls !== undefined) return `${report.urls.length} replicas, calls round-robin: ${report.urls.map((u, i) => `${i} ${u}`).join(', ')}`;
+  return report.url;
+}
 for (const s of servers) {
   const { server, tools, score } = s.report;
-  console.log(`  ${s.name}: ${server.name} ${server.version}, protocol ${server.protocolVersion}, ${tools} tools, audit score ${score.points}/${score.max} (${score.percent}%) [${s.report.command.join(' ')}]`);
+  console.log(`  ${s.name}: ${server.name} ${server.version}, protocol ${server.protocolVersion}, ${tools} tools, audit score ${score.points}/${score.max} (${score.percent}%) [${reached(s.report)}]`);
 }
 for (const s of servers) Object.assign(s, split(s.report, planFile));
 
 console.log(`\n${bold(`The fault plan (${planFile}), one row a call`)}`);
 compareRows('plan', (s) => s.plan);
+
+const replicated = servers.filter((s) => s.report.urls !== undefined);
+if (replicated.length > 0) {
+  if (replicated.length < servers.length) {
+    failures.push(`only ${replicated.map((s) => s.name).join(', ')} ran as replicas: the servers were not audited alike`);
+  }
+  acrossReplicas();
+}
+
+/** A row's code (if any) and branch: `UPSTREAM_UNAVAILABLE (stop-and-tell)`, or `accept`. */
+function outcome(row) {
+  return row.code ? `${row.code} (${row.branch})` : row.branch;
+}
+
+/** An answer in a few words: an envelope's code and message, or the text itself. */
+function gist(row) {
+  const r = reading(row.text);
+  const said = r?.error !== undefined ? `${r.error.code}: ${r.error.message}` : row.text;
+  const flat = said.replace(/\n/g, ' ');
+  return chars(flat) > 100 ? `${[...flat].slice(0, 99).join('')}…` : flat;
+}
+
+/**
+ * The calls the plan repeats, as the replicas answered them: runs of the
+ * same call without an idempotency key (a failure repeated, which the
+ * shared repeat ledger must count across replicas), and the calls sharing an
+ * idempotency key (a replay, which must be the first outcome whichever
+ * replica answers, the write made once), then the next call of that tool
+ * with another key.
+ */
+function acrossReplicas() {
+  console.log(`\n${bold('Across the replicas: the repeated calls, and which replica answered each')}`);
+  const plan = servers[0].plan;
+  const same = (a, b) => a.tool === b.tool && JSON.stringify(a.arguments) === JSON.stringify(b.arguments);
+  const keyOf = (row) => row.arguments?.idempotency_key;
+  const shown = new Set();
+  const notes = [];
+  for (let i = 0; i < plan.length; i += 1) {
+    if (shown.has(i) || keyOf(plan[i]) !== undefined || i + 1 >= plan.length || !same(plan[i], plan[i + 1])) continue;
+    const run = [i];
+    while (run.at(-1) + 1 < plan.length && same(plan[i], plan[run.at(-1) + 1])) run.push(run.at(-1) + 1);
+    run.forEach((j) => shown.add(j));
+    for (const s of servers) {
+      const replicas = run.map((j) => s.plan[j].replica);
+      if (replicas.some((r, k) => k > 0 && r === replicas[k - 1])) {
+        failures.push(`${s.name}: "${plan[run[0]].name}" and its repeats were not answered by alternating replicas (${replicas.join(', ')})`);
+      }
+    }
+    const last = plan[run.at(-1)];
+    notes.push(`${plan[i].tool} ${JSON.stringify(plan[i].arguments)}: ${run.length} identical calls in a row on replicas ` +
+      `${one(servers.map((s) => run.map((j) => s.plan[j].replica).join(', ')))}, counted as one streak across them: ` +
+      `the last answered ${outcome(last)}`);
+  }
+  for (let i = 0; i < plan.length; i += 1) {
+    const key = keyOf(plan[i]);
+    if (shown.has(i) || key === undefined) continue;
+    const uses = plan.map((row, j) => j).filter((j) => j >= i && plan[j].tool === plan[i].tool && keyOf(plan[j]) === key);
+    if (uses.length < 2) continue;
+    uses.forEach((j) => shown.add(j));
+    const next = plan.findIndex((row, j) => j > uses.at(-1) && row.tool === plan[i].tool && keyOf(row) !== undefined && keyOf(row) !== key);
+    if (next >= 0) shown.add(next);
+    const replays = uses.slice(1).filter((j) => same(plan[j], plan[i]));
+    for (const s of servers) {
+      for (const j of replays) {
+        if (s.plan[j].replica === s.plan[i].replica) {
+          failures.push(`${s.name}: "${plan[j].name}" was answered by the replica that made the first call (${s.plan[j].replica}): the replay did not cross replicas`);
+        }
+        if (s.plan[j].text !== s.plan[i].text) {
+          failures.push(`${s.name}: "${plan[j].name}" (replica ${s.plan[j].replica}) is not the first outcome (replica ${s.plan[i].replica}) byte for byte`);
+        }
+      }
+    }
+    const first = one(servers.map((s) => s.plan[i].replica));
+    const again = replays.map((j) => `"${plan[j].name}" on replica ${one(servers.map((s) => s.plan[j].replica))}`).join(', ');
+    let note = `${plan[i].tool} key ${key}: written once, on replica ${first}; ${again || 'never replayed'}: the first outcome byte for byte`;
+    if (next >= 0) {
+      note += `; the next write, with a new key ("${plan[next].name}", replica ${one(servers.map((s) => s.plan[next].replica))}), ` +
+        `answered ${outcome(plan[next])}, as the plan expects: ${gist(plan[next])}`;
+    }
+    notes.push(note);
+  }
+  if (books.size > 0) {
+    notes.push(`the books in Redis after the audit: ${one(servers.map((s) => (books.has(s.name) ? booksAgainstAnswers(s) : 'not given')))}`);
+  }
+  if (shown.size === 0) console.log('The plan repeats no call.');
+  else {
+    const rows = [...shown].sort((a, b) => a - b).map((j) => [plan[j].name, one(servers.map((s) => s.plan[j].replica)), gist(plan[j])]);
+    table(['call', 'replica', `answer (${servers[0].name}'s; every server's is the same, above)`], rows);
+  }
+  for (const note of notes) console.log(`  - ${note}`);
+}
+
+/**
+ * What a server's books in Redis held after its audit, against the refunds
+ * its answers report (each successful refund_order answer once, a replay
+ * being the same text): as many refunds, and on each invoice the sum of
+ * their amounts. A replay that wrote again, or replicas keeping books of
+ * their own, would not match.
+ */
+function booksAgainstAnswers(s) {
+  const held = books.get(s.name);
+  const answered = new Map();
+  for (const row of [...s.probes, ...s.plan]) {
+    if (row.tool === 'refund_order' && row.isError === false && !answered.has(row.text)) answered.set(row.text, row.arguments);
+  }
+  const want = new Map();
+  for (const { invoice_id: id, amount } of answered.values()) want.set(id, (want.get(id) ?? 0) + Math.round(amount * 100));
+  const refunds = Number(held.get('{billing-demo}:refunds') ?? 0);
+  const euros = (cents) => (cents / 100).toFixed(2);
+  const each = [...want].map(([id, cents]) => `${euros(Number(held.get(`{billing-demo}:refunded:${id}`) ?? 0))} EUR refunded on ${id}`);
+  const before = failures.length;
+  if (refunds !== answered.size) {
+    failures.push(`${s.name}: the books in Redis hold ${refunds} refunds, the answers report ${answered.size}`);
+  }
+  for (const [id, cents] of want) {
+    const recorded = Number(held.get(`{billing-demo}:refunded:${id}`) ?? 0);
+    if (recorded !== cents) failures.push(`${s.name}: the books in Redis hold ${euros(recorded)} EUR refunded on ${id}, the answers report ${euros(cents)}`);
+  }
+  return `${refunds} refunds, ${each.join(', ')}; the answers report ${answered.size} refunds ` +
+    `(${[...answered.values()].map((a) => `${euros(Math.round(a.amount * 100))} on ${a.invoice_id}`).join(', ')})` +
+    (failures.length === before ? ': no second write' : ': NOT the same');
+}
 
 console.log(`\n${bold('The probes (the audit\'s own calls: an unknown tool, and arguments broken from each tool\'s inputSchema)')}`);
 compareRows('probe', (s) => s.probes);
@@ -240,7 +410,12 @@ if (probe !== undefined) {
   const optionPlan = join(scratch, 'unknown-tool.json');
   writeFileSync(optionPlan, JSON.stringify({ calls: [{ name: 'unknown tool', tool: probe.tool, arguments: probe.arguments, expect: { branch: 'fix-and-retry' } }] }));
   const audited = await Promise.all(servers.map((s) => new Promise((resolve) => {
-    const args = ['audit', '--json', '--spec', revision, '--no-probes', '--plan', optionPlan, '--', ...s.report.command];
+    const command = s.report.command ?? commands.get(s.name);
+    if (command === undefined) {
+      resolve({ server: s, failure: `its report names no command (it was audited over --url): give --command ${s.name}='CMD ARGS'` });
+      return;
+    }
+    const args = ['audit', '--json', '--spec', revision, '--no-probes', '--plan', optionPlan, '--', ...command];
     execFile(cli, args, { env: { ...process.env, BILLING_UNKNOWN_TOOL: 'tool-result' }, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
       try {
         resolve({ server: s, row: JSON.parse(stdout).calls[0] });

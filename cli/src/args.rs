@@ -181,9 +181,13 @@ pub struct Validate {
 #[command(group = clap::ArgGroup::new("server").required(true).args(["url", "command"]))]
 pub struct Audit {
     /// A remote server's MCP endpoint, spoken to over Streamable HTTP
-    /// (`https://example.com/mcp`), instead of a COMMAND.
+    /// (`https://example.com/mcp`), instead of a COMMAND. Given more than
+    /// once, the replicas of one server: one client each, and the calls sent
+    /// round-robin over them (call i to the i-th URL modulo their number,
+    /// as a load balancer would), the report naming the replica that
+    /// answered each call.
     #[arg(long, value_name = "URL", value_parser = NonEmptyStringValueParser::new())]
-    pub url: Option<String>,
+    pub url: Vec<String>,
     /// An HTTP header sent with every request to `--url`, such as
     /// `Authorization: Bearer TOKEN` (repeatable). Never printed.
     #[arg(long, value_name = "NAME: VALUE", conflicts_with = "command")]

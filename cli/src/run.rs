@@ -141,9 +141,10 @@ fn audit(command: Audit) -> Result<Outcome, Failure> {
         Some(path) => Some(std::fs::read_to_string(path).map_err(|e| (2, format!("{}: {e}", path.display())))?),
         None => None,
     };
-    let server = match command.url {
-        Some(url) => audit::Server::Url(url, command.header),
-        None => audit::Server::Command(command.command),
+    let server = if command.url.is_empty() {
+        audit::Server::Command(command.command)
+    } else {
+        audit::Server::Urls(command.url, command.header)
     };
     let spec = audit::Revision::from_wire(&command.spec).ok_or((2, format!("unknown revision {:?}", command.spec)))?;
     let options = audit::Options {

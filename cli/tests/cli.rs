@@ -922,6 +922,96 @@ score: 7/8 points, 87%
         assert_eq!(report(&run, &served.url), (0, String::new(), want.to_owned()));
     }
 
+    /// Two URLs are two replicas behind a load balancer: one client each,
+    /// the calls round-robin. The replicas here differ on purpose (the first
+    /// in `EnvelopeServer`, the second plain rmcp), so each answer shows
+    /// which one made it: the unknown tool (call 0) is the first's envelope,
+    /// the missing argument (call 1) the second's bare rmcp error.
+    #[test]
+    fn calls_go_round_robin_over_the_replicas_and_each_row_names_its_replica() {
+        let enveloped = serve(|| EnvelopeServer::new(Billing::new()));
+        let plain = serve(Billing::new);
+        let urls = ["--url", plain.url.as_str()];
+        let run = audit(&enveloped.url, TOKEN, &urls);
+        let stdout = run
+            .stdout
+            .replace(&enveloped.url, "http://127.0.0.1:PORT0/mcp")
+            .replace(&plain.url, "http://127.0.0.1:PORT1/mcp");
+        let want = "\
+rmcp 3.11.0 (replica 0 http://127.0.0.1:PORT0/mcp, replica 1 http://127.0.0.1:PORT1/mcp; calls round-robin), 5 tools, protocol 2025-11-25; graded by MCP 2025-11-25
+call                     replica  channel        isError  envelope    code            stated  leaks  bytes  branch         expected       ok   spec
+unknown tool             0        jsonrpc-error  -        tool_error  UNKNOWN_ACTION  4/4     -      133    fix-and-retry  fix-and-retry  yes  yes
+get_invoice: missing id  1        result         true     -           -               0/4     -      52     stop-and-tell  fix-and-retry  NO   yes
+score: 6/8 points, 75%
+";
+        assert_eq!((run.status, run.stderr.as_str(), stdout.as_str()), (0, "", want));
+        // The JSON report: the URLs in their order, and each call's replica.
+        let run = audit(&enveloped.url, TOKEN, &["--url", plain.url.as_str(), "--json"]);
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let replicas: Vec<(&serde_json::Value, &serde_json::Value)> = report["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|call| (&call["name"], &call["replica"]))
+            .collect();
+        assert_eq!(
+            (&report["urls"], report.get("url"), replicas),
+            (
+                &serde_json::json!([enveloped.url, plain.url]),
+                None,
+                vec![
+                    (&serde_json::json!("unknown tool"), &serde_json::json!(0)),
+                    (&serde_json::json!("get_invoice: missing id"), &serde_json::json!(1)),
+                ]
+            )
+        );
+        // One URL: the report as it always was, no call naming a replica.
+        let run = audit(&enveloped.url, TOKEN, &["--json"]);
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let named: Vec<&serde_json::Value> = report["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|call| call.get("replica"))
+            .collect();
+        assert_eq!((report.get("urls"), named), (None, vec![]));
+    }
+
+    /// Replicas that are not the same server (name, version or protocol) are
+    /// refused: the report would grade them as one.
+    #[test]
+    fn replicas_that_answer_initialize_differently_are_refused() {
+        let billing = serve(|| EnvelopeServer::new(Billing::new()));
+        let other = serve(Renamed::default);
+        let run = audit(&billing.url, TOKEN, &["--url", other.url.as_str()]);
+        let stderr = run
+            .stderr
+            .replace(&billing.url, "http://127.0.0.1:PORT0/mcp")
+            .replace(&other.url, "http://127.0.0.1:PORT1/mcp");
+        assert_eq!(
+            (run.status, stderr.as_str(), run.stdout.as_str()),
+            (
+                2,
+                "mcp-envelope: the replicas differ: http://127.0.0.1:PORT0/mcp is rmcp 3.11.0, protocol 2025-11-25; http://127.0.0.1:PORT1/mcp is billing-next 2.0.0, protocol 2025-11-25\n",
+                ""
+            )
+        );
+    }
+
+    /// A server with no tools that names itself otherwise than rmcp's default.
+    #[derive(Default, Clone)]
+    struct Renamed;
+
+    impl rmcp::ServerHandler for Renamed {
+        fn get_info(&self) -> rmcp::model::ServerConfig {
+            let mut info =
+                rmcp::model::ServerConfig::new(rmcp::model::ServerCapabilities::builder().enable_tools().build());
+            info.server_info.name = "billing-next".into();
+            info.server_info.version = "2.0.0".into();
+            info
+        }
+    }
+
     /// A wrong token: the server's 401, one line, exit status 2, and the
     /// token in no output.
     #[test]

@@ -13,7 +13,8 @@ import os
 import sys
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Annotated, Literal
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
 from fastmcp import Context, FastMCP
 from mcp_types import ToolAnnotations
@@ -30,6 +31,7 @@ from mcp_envelope import (
     retry_within,
     upstream_error,
 )
+from mcp_envelope.stores import SharedIdempotency, SharedLedger
 from mcp_envelope.fastmcp import EnvelopeMiddleware
 
 log = logging.getLogger("demo-billing")
@@ -42,7 +44,7 @@ class Invoice:
     customer: str
     cents: int
     status: str
-    refundable_cents: int
+    refundable_cents: int  # before any refund
 
 
 # The one customer's invoices, amounts in cents, in listing order.
@@ -50,7 +52,36 @@ invoices = {
     "inv_1": Invoice(JO, 12000, "paid", 12000),
     "inv_2": Invoice(JO, 7550, "open", 0),
 }
-refunds = 0
+
+
+class MemoryBooks:
+    """What a refund writes and later calls read, kept in this process. `refund` answers `(True, N)` (the N-th
+    refund, "rf_N") or `(False, CENTS)` (refused: what is left, nothing written)."""
+
+    def __init__(self) -> None:
+        self.refunded: dict[str, int] = {}
+        self.refunds = 0
+
+    async def refund(self, invoice_id: str, cents: int) -> tuple[bool, int]:
+        refundable = invoices[invoice_id].refundable_cents - self.refunded.get(invoice_id, 0)
+        if cents > refundable:
+            return False, refundable
+        self.refunded[invoice_id] = self.refunded.get(invoice_id, 0) + cents
+        self.refunds += 1
+        return True, self.refunds
+
+
+class RedisBooks:
+    """The same books in Redis, shared by every replica: the check and the write are one step on the Redis server,
+    demo/books.lua, the script all five servers run."""
+
+    def __init__(self, client: Any) -> None:
+        self.script = client.register_script((Path(__file__).resolve().parent.parent / "books.lua").read_text())
+
+    async def refund(self, invoice_id: str, cents: int) -> tuple[bool, int]:
+        keys = [f"{{billing-demo}}:refunded:{invoice_id}", "{billing-demo}:refunds"]
+        refunded, value = await self.script(keys=keys, args=[invoices[invoice_id].refundable_cents, cents])
+        return refunded == 1, int(value)
 
 InvoiceId = Annotated[str, Field(pattern=r"^inv_[a-z0-9]+$")]
 
@@ -106,18 +137,43 @@ def not_found(invoice_id: str, message: str) -> ToolError:
 unknown_tool = os.environ.get("BILLING_UNKNOWN_TOOL", "protocol-error")
 if unknown_tool not in ("protocol-error", "tool-result"):
     sys.exit(f"BILLING_UNKNOWN_TOOL is {unknown_tool!r}: expected protocol-error or tool-result")
-# One repeat ledger for the whole process: one stdio client, or the sessions of
-# the HTTP server. The middleware goes first, so it answers whatever fails
-# beneath it.
-middleware = [EnvelopeMiddleware(ledger=Ledger(stop_after=2), unknown_tool=unknown_tool)]
+# Where the state lives: this process (the default), or with BILLING_REDIS_URL (redis://HOST:PORT) a Redis every
+# replica shares. A refund's key then replays the first outcome on any replica, and one repeat ledger, under one scope
+# for every replica, sees a failure repeated across them. Either way every answer is the same bytes.
+redis_url = os.environ.get("BILLING_REDIS_URL")
+idempotency: Idempotency | SharedIdempotency
+ledger: Ledger | SharedLedger
+books: MemoryBooks | RedisBooks
+if redis_url is None:
+    idempotency, ledger, books = Idempotency(), Ledger(stop_after=2), MemoryBooks()
+else:
+    from redis import Redis as BlockingRedis
+    from redis import RedisError
+    from redis.asyncio import Redis
+
+    from mcp_envelope.redis import RedisStore
+
+    # The asyncio client connects at its first command, in the server's event loop: a Redis that cannot be reached
+    # is found here, with a blocking client, so that the server stops at start as its twins do.
+    try:
+        with BlockingRedis.from_url(redis_url, socket_timeout=1) as reached:
+            reached.ping()
+    except RedisError as e:
+        sys.exit(f"billing: cannot reach BILLING_REDIS_URL {redis_url}: {e}")
+    # A Redis that hangs times out, and the refund is answered SERVER_BUSY rather than left waiting.
+    client = Redis.from_url(redis_url, socket_timeout=1)
+    store = RedisStore(client)
+    idempotency, ledger, books = SharedIdempotency(store), SharedLedger(store, "billing-demo", 2), RedisBooks(client)
+# One repeat ledger for the whole process (or the replicas): one stdio client,
+# or the sessions of the HTTP server. The middleware goes first, so it answers
+# whatever fails beneath it.
+middleware = [EnvelopeMiddleware(ledger=ledger, unknown_tool=unknown_tool)]
 # BILLING_ENVELOPE=off serves the same tools without the middleware: the
 # conformance suite's plain run, to show the integration costs no check. Their
 # failures then reach the client as FastMCP alone answers them.
 if os.environ.get("BILLING_ENVELOPE") == "off":
     middleware = []
 server = FastMCP("billing", version="1.0.0", middleware=middleware)
-# One store for the process: a refund's key makes its retry safe.
-idempotency = Idempotency()
 
 
 @server.tool(annotations=ToolAnnotations(read_only_hint=True), output_schema=None)
@@ -174,29 +230,26 @@ def list_invoices(customer: EmailStr, status: Literal["open", "paid"] | None = N
 
 @server.tool(annotations=ToolAnnotations(idempotent_hint=True), output_schema=None)
 @idempotency.idempotent()
-def refund_order(
+async def refund_order(
     invoice_id: InvoiceId,
     amount: Annotated[float, Field(gt=0, le=10000)],
     idempotency_key: Annotated[str, Field(min_length=8)],
 ) -> ToolResult:
     """Refund part or all of an invoice."""
-    global refunds
-    invoice = invoices.get(invoice_id)
-    if invoice is None:
+    if invoice_id not in invoices:
         raise ToolError("NOT_FOUND", f"No invoice {invoice_id}.", available_actions=["list_invoices"])
     # To whole cents, half away from zero (amount is positive), as every twin rounds; Decimal holds the float exactly.
     cents = int(Decimal(amount * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-    if cents > invoice.refundable_cents:
-        refundable = euros(invoice.refundable_cents)
+    refunded, booked = await books.refund(invoice_id, cents)
+    if not refunded:
+        refundable = euros(booked)
         raise ToolError(
             "REFUND_LIMIT_EXCEEDED", f"Refund of {euros(cents)} exceeds the refundable {refundable} on {invoice_id}.",
             category="business", retryable=False,
             suggestion="Tell the user the most that can be refunded; do not retry with a larger amount.",
             customer_message=f"We can refund at most {refundable} EUR on this invoice.",
         )  # fmt: skip
-    invoice.refundable_cents -= cents
-    refunds += 1
-    return text(f"Refunded {euros(cents)} EUR on {invoice_id} (refund rf_{refunds}).")
+    return text(f"Refunded {euros(cents)} EUR on {invoice_id} (refund rf_{booked}).")
 
 
 if __name__ == "__main__":

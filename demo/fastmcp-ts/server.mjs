@@ -3,22 +3,25 @@
 // FastMCP for TypeScript over stdio (or, with `--http PORT`, FastMCP's own
 // httpStream transport at http://127.0.0.1:PORT/mcp), its own addTool, Zod 4
 // parameters, one line of mcp-envelope (envelopeFastMCP) and its helpers for
-// every failure, so no envelope is worded here.
+// every failure, so no envelope is worded here. With BILLING_REDIS_URL its
+// state (idempotency keys, the repeat ledger, the books) lives in that Redis,
+// shared by its replicas.
+import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { FastMCP } from 'fastmcp';
 import * as z from 'zod';
 import {
-  emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, toolError, upstreamError, withIdempotency,
+  emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, SharedIdempotency, SharedLedger,
+  toolError, upstreamError, withIdempotency,
 } from 'mcp-envelope';
 import { envelopeFastMCP } from 'mcp-envelope/fastmcp';
 
 const JO = 'jo@example.com';
-/** The one customer's invoices, amounts in cents, in listing order. */
+/** The one customer's invoices, amounts in cents, in listing order; refundableCents as before any refund. */
 const invoices = new Map([
   ['inv_1', { customer: JO, cents: 12000, status: 'paid', refundableCents: 12000 }],
   ['inv_2', { customer: JO, cents: 7550, status: 'open', refundableCents: 0 }],
 ]);
-let refunds = 0;
 
 const euros = (cents) => (cents / 100).toFixed(2);
 const line = (id, { cents, status }) => `${id}: ${euros(cents)} EUR, ${status}`;
@@ -57,19 +60,95 @@ if (!['protocol-error', 'tool-result'].includes(unknownTool)) {
   process.exit(1);
 }
 
+/**
+ * What a refund writes and later calls read, kept in this process: `refund`
+ * answers `{ refund: N }` (the N-th refund, "rf_N") or `{ refundable: CENTS }`
+ * (refused: what is left, nothing written).
+ */
+function memoryBooks() {
+  const refunded = new Map();
+  let refunds = 0;
+  return {
+    async refund(id, cents) {
+      const refundable = invoices.get(id).refundableCents - (refunded.get(id) ?? 0);
+      if (cents > refundable) return { refundable };
+      refunded.set(id, (refunded.get(id) ?? 0) + cents);
+      refunds += 1;
+      return { refund: refunds };
+    },
+  };
+}
+
+/**
+ * The same books in Redis, shared by every replica: the check and the write
+ * are one step on the Redis server, demo/books.lua, the script all five
+ * servers run.
+ */
+function redisBooks(client) {
+  const script = readFileSync(new URL('../books.lua', import.meta.url), 'utf8');
+  return {
+    async refund(id, cents) {
+      const [refunded, value] = await client.eval(script, {
+        keys: [`{billing-demo}:refunded:${id}`, '{billing-demo}:refunds'],
+        arguments: [String(invoices.get(id).refundableCents), String(cents)],
+      });
+      return refunded === 1 ? { refund: value } : { refundable: value };
+    },
+  };
+}
+
+/**
+ * Where the state lives: this process (the default), or with
+ * BILLING_REDIS_URL (redis://HOST:PORT) a Redis every replica shares. A
+ * refund's key then replays the first outcome on any replica, and one repeat
+ * ledger, under one scope for every replica, sees a failure repeated across
+ * them. Either way every answer is the same bytes.
+ */
+async function stateStores() {
+  const url = process.env.BILLING_REDIS_URL;
+  if (url === undefined) return { idempotency: new Idempotency(), books: memoryBooks(), ledger: new Ledger(2) };
+  const { createClient } = await import('redis');
+  const { RedisStore } = await import('mcp-envelope/redis');
+  // Without the offline queue a command fails at once while Redis is down, so
+  // a refund is answered SERVER_BUSY rather than left waiting. A Redis that
+  // cannot be reached at start stops the server; a connection lost later is
+  // retried, backing off to 2 s.
+  let connected = false;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries, cause) => (connected ? Math.min(2 ** retries * 50, 2000) : cause) },
+  });
+  client.on('error', (e) => console.error(`billing: redis: ${e.message}`));
+  try {
+    await client.connect();
+    connected = true;
+  } catch (e) {
+    console.error(`billing: cannot reach BILLING_REDIS_URL ${url}: ${e.message}`);
+    process.exit(1);
+  }
+  const store = new RedisStore(client);
+  return {
+    idempotency: new SharedIdempotency(store),
+    books: redisBooks(client),
+    ledger: new SharedLedger(store, 'billing-demo', { stopAfter: 2 }),
+  };
+}
+
+// One idempotency store for the process (or the replicas): a refund's key makes its retry safe.
+const { idempotency, books, ledger } = await stateStores();
+
 // FastMCP pings each client every 5 s, and connect() sets a stdio session up
 // as it sets up an HTTP one; this server's clients need no pings (and over
 // stdio they would keep the process alive after the client leaves). One
-// repeat ledger for the whole process: one stdio client, or the sessions
-// FastMCP opens over HTTP.
+// repeat ledger for the whole process (or the replicas): one stdio client, or
+// the sessions FastMCP opens over HTTP.
 const fastMCP = new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } });
 // BILLING_ENVELOPE=off serves the same tools without envelopeFastMCP: the
 // conformance suite's plain run, to show the integration costs no check.
 // Their failures then reach the client as FastMCP alone answers them.
 const server = process.env.BILLING_ENVELOPE === 'off' ? fastMCP
-  : envelopeFastMCP(fastMCP, { ledger: new Ledger(2), unknownTool });
-// One store for the process: a refund's key makes its retry safe.
-const idempotency = new Idempotency();
+  : envelopeFastMCP(fastMCP, { ledger, unknownTool });
 
 const email = z.email();
 const invoiceId = z.string().regex(/^inv_[a-z0-9]+$/);
@@ -140,16 +219,15 @@ server.addTool({
     if (invoice === undefined) return error('NOT_FOUND', `No invoice ${id}.`).actions('list_invoices');
     // To whole cents, half away from zero (amount is positive), as every twin rounds.
     const cents = Math.round(amount * 100);
-    if (cents > invoice.refundableCents) {
-      const refundable = euros(invoice.refundableCents);
+    const booked = await books.refund(id, cents);
+    if (booked.refundable !== undefined) {
+      const refundable = euros(booked.refundable);
       return error('REFUND_LIMIT_EXCEEDED', `Refund of ${euros(cents)} exceeds the refundable ${refundable} on ${id}.`)
         .category('business').retryable(false)
         .suggest('Tell the user the most that can be refunded; do not retry with a larger amount.')
         .customerMessage(`We can refund at most ${refundable} EUR on this invoice.`);
     }
-    invoice.refundableCents -= cents;
-    refunds += 1;
-    return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${refunds}).`);
+    return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${booked.refund}).`);
   }, { tool: 'refund_order', key: (args) => args.idempotency_key }),
 });
 

@@ -3,8 +3,11 @@
 // it: the MCP TypeScript SDK over stdio (or, with `--http PORT`, Streamable
 // HTTP at http://127.0.0.1:PORT/mcp), its own registerTool, Zod 4 schemas,
 // one line of mcp-envelope (envelopeServer) and its helpers for every
-// failure, so no envelope is worded here.
+// failure, so no envelope is worded here. With BILLING_REDIS_URL its state
+// (idempotency keys, the repeat ledger, the books) lives in that Redis, shared
+// by its replicas.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -12,17 +15,17 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import {
-  emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, toolError, upstreamError, withIdempotency,
+  emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, SharedIdempotency, SharedLedger,
+  toolError, upstreamError, withIdempotency,
 } from 'mcp-envelope';
 import { envelopeServer } from 'mcp-envelope/mcp';
 
 const JO = 'jo@example.com';
-/** The one customer's invoices, amounts in cents, in listing order. */
+/** The one customer's invoices, amounts in cents, in listing order; refundableCents as before any refund. */
 const invoices = new Map([
   ['inv_1', { customer: JO, cents: 12000, status: 'paid', refundableCents: 12000 }],
   ['inv_2', { customer: JO, cents: 7550, status: 'open', refundableCents: 0 }],
 ]);
-let refunds = 0;
 
 const euros = (cents) => (cents / 100).toFixed(2);
 const line = (id, { cents, status }) => `${id}: ${euros(cents)} EUR, ${status}`;
@@ -61,17 +64,92 @@ if (!['protocol-error', 'tool-result'].includes(unknownTool)) {
   process.exit(1);
 }
 
-// One store for the process: a refund's key makes its retry safe.
-const idempotency = new Idempotency();
+/**
+ * What a refund writes and later calls read, kept in this process: `refund`
+ * answers `{ refund: N }` (the N-th refund, "rf_N") or `{ refundable: CENTS }`
+ * (refused: what is left, nothing written).
+ */
+function memoryBooks() {
+  const refunded = new Map();
+  let refunds = 0;
+  return {
+    async refund(id, cents) {
+      const refundable = invoices.get(id).refundableCents - (refunded.get(id) ?? 0);
+      if (cents > refundable) return { refundable };
+      refunded.set(id, (refunded.get(id) ?? 0) + cents);
+      refunds += 1;
+      return { refund: refunds };
+    },
+  };
+}
+
+/**
+ * The same books in Redis, shared by every replica: the check and the write
+ * are one step on the Redis server, demo/books.lua, the script all five
+ * servers run.
+ */
+function redisBooks(client) {
+  const script = readFileSync(new URL('../books.lua', import.meta.url), 'utf8');
+  return {
+    async refund(id, cents) {
+      const [refunded, value] = await client.eval(script, {
+        keys: [`{billing-demo}:refunded:${id}`, '{billing-demo}:refunds'],
+        arguments: [String(invoices.get(id).refundableCents), String(cents)],
+      });
+      return refunded === 1 ? { refund: value } : { refundable: value };
+    },
+  };
+}
+
+/**
+ * Where the state lives: this process (the default), or with
+ * BILLING_REDIS_URL (redis://HOST:PORT) a Redis every replica shares. A
+ * refund's key then replays the first outcome on any replica, and one repeat
+ * ledger, under one scope for every replica, sees a failure repeated across
+ * them. Either way every answer is the same bytes.
+ */
+async function stateStores() {
+  const url = process.env.BILLING_REDIS_URL;
+  if (url === undefined) return { idempotency: new Idempotency(), books: memoryBooks(), sharedLedger: undefined };
+  const { createClient } = await import('redis');
+  const { RedisStore } = await import('mcp-envelope/redis');
+  // Without the offline queue a command fails at once while Redis is down, so
+  // a refund is answered SERVER_BUSY rather than left waiting. A Redis that
+  // cannot be reached at start stops the server; a connection lost later is
+  // retried, backing off to 2 s.
+  let connected = false;
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries, cause) => (connected ? Math.min(2 ** retries * 50, 2000) : cause) },
+  });
+  client.on('error', (e) => console.error(`billing: redis: ${e.message}`));
+  try {
+    await client.connect();
+    connected = true;
+  } catch (e) {
+    console.error(`billing: cannot reach BILLING_REDIS_URL ${url}: ${e.message}`);
+    process.exit(1);
+  }
+  const store = new RedisStore(client);
+  return {
+    idempotency: new SharedIdempotency(store),
+    books: redisBooks(client),
+    sharedLedger: new SharedLedger(store, 'billing-demo', { stopAfter: 2 }),
+  };
+}
+
+// One store for the process (or the replicas): a refund's key makes its retry safe.
+const { idempotency, books, sharedLedger } = await stateStores();
 
 const email = z.email();
 const invoiceId = z.string().regex(/^inv_[a-z0-9]+$/);
 
 /**
  * The server one client talks to: the SDK's McpServer, wrapped by
- * envelopeServer with a repeat ledger of its own, and the three tools. The
- * invoices and the idempotency store are the process's, shared by every
- * client.
+ * envelopeServer with a repeat ledger of its own (or the replicas' shared
+ * one), and the three tools. The books and the idempotency store are the
+ * process's (or the replicas'), shared by every client.
  */
 function billingServer() {
   const mcpServer = new McpServer({ name: 'billing', version: '1.0.0' });
@@ -79,7 +157,7 @@ function billingServer() {
   // conformance suite's plain run, to show the integration costs no check.
   // Their failures then reach the client as the SDK alone answers them.
   if (process.env.BILLING_ENVELOPE === 'off') return registerTools(mcpServer);
-  return registerTools(envelopeServer(mcpServer, { ledger: new Ledger(2), unknownTool }));
+  return registerTools(envelopeServer(mcpServer, { ledger: sharedLedger ?? new Ledger(2), unknownTool }));
 }
 
 /** Registers the three tools of demo/billing.md on `server`, and returns it. */
@@ -145,16 +223,15 @@ function registerTools(server) {
     if (invoice === undefined) return error('NOT_FOUND', `No invoice ${id}.`).actions('list_invoices');
     // To whole cents, half away from zero (amount is positive), as every twin rounds.
     const cents = Math.round(amount * 100);
-    if (cents > invoice.refundableCents) {
-      const refundable = euros(invoice.refundableCents);
+    const booked = await books.refund(id, cents);
+    if (booked.refundable !== undefined) {
+      const refundable = euros(booked.refundable);
       return error('REFUND_LIMIT_EXCEEDED', `Refund of ${euros(cents)} exceeds the refundable ${refundable} on ${id}.`)
         .category('business').retryable(false)
         .suggest('Tell the user the most that can be refunded; do not retry with a larger amount.')
         .customerMessage(`We can refund at most ${refundable} EUR on this invoice.`);
     }
-    invoice.refundableCents -= cents;
-    refunds += 1;
-    return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${refunds}).`);
+    return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${booked.refund}).`);
   }, { tool: 'refund_order', key: (args) => args.idempotency_key }));
   return server;
 }

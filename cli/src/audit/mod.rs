@@ -1,8 +1,10 @@
-//! `mcp-envelope audit -- COMMAND [ARGS…]` or `audit --url URL`: a real MCP
+//! `mcp-envelope audit -- COMMAND [ARGS…]` or `audit --url URL…`: a real MCP
 //! client (rmcp, over stdio or Streamable HTTP) reaches any server, lists its
 //! tools, makes the probe calls and the plan's calls, and grades every answer
-//! against a named MCP revision (docs/audit.md). The grading rules are
-//! `grade` and the core's `decide`; this module only drives the client.
+//! against a named MCP revision (docs/audit.md). Several URLs are the
+//! replicas of one server behind a load balancer: one client each, the calls
+//! sent round-robin. The grading rules are `grade` and the core's `decide`;
+//! this module only drives the client.
 
 mod grade;
 mod probes;
@@ -31,8 +33,9 @@ pub use report::{Report, Row};
 pub enum Server {
     /// A command and its arguments, started as a child spoken to over stdio.
     Command(Vec<String>),
-    /// A Streamable HTTP endpoint, and the headers sent with every request.
-    Url(String, Vec<String>),
+    /// Streamable HTTP endpoints (one, or the replicas of one server), and
+    /// the headers sent with every request.
+    Urls(Vec<String>, Vec<String>),
 }
 
 /// What `audit` was asked to do.
@@ -150,8 +153,16 @@ fn lifecycle(spec: Revision) -> (ClientConfig, ClientLifecycleMode) {
     (info, mode)
 }
 
-/// Starts or reaches the server and completes the handshake; also the name the errors give it.
-async fn connect(options: &Options) -> Result<(RunningService<RoleClient, ClientConfig>, String), String> {
+/// Which client makes the `index`-th call (from 0, probes and plan calls
+/// counted alike) of `replicas`: round-robin, as a load balancer in front of
+/// them would, so consecutive calls land on different replicas.
+pub fn replica_of(index: usize, replicas: usize) -> usize {
+    index % replicas.max(1)
+}
+
+/// Starts or reaches the server and completes the handshake: one client, or
+/// one per URL in the order given.
+async fn connect(options: &Options) -> Result<Vec<RunningService<RoleClient, ClientConfig>>, String> {
     let (info, mode) = lifecycle(options.spec);
     let seconds = options.timeout.as_secs();
     match &options.server {
@@ -169,31 +180,43 @@ async fn connect(options: &Options) -> Result<(RunningService<RoleClient, Client
                 .await
                 .map_err(|_| format!("{program} did not answer initialize within {seconds} s"))?
                 .map_err(|e| format!("{program} did not initialize: {e}"))?;
-            Ok((client, program.clone()))
+            Ok(vec![client])
         }
-        Server::Url(url, header_lines) => {
-            if !(url.starts_with("http://") || url.starts_with("https://")) {
+        Server::Urls(urls, header_lines) => {
+            // Every URL is checked before any is reached.
+            if let Some(url) = urls
+                .iter()
+                .find(|url| !(url.starts_with("http://") || url.starts_with("https://")))
+            {
                 return Err(format!("--url {url:?}: expected an http:// or https:// URL"));
             }
             let headers = read_headers(header_lines)?;
             // reqwest's rustls leaves the choice of cryptography to the
             // program; installing it twice is harmless (the first stays).
             let _ = rustls::crypto::ring::default_provider().install_default();
-            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(headers);
-            let transport = StreamableHttpClientTransport::from_config(config);
-            let client = tokio::time::timeout(options.timeout, info.serve_with_lifecycle(transport, mode))
+            let mut clients = Vec::with_capacity(urls.len());
+            for url in urls {
+                let config =
+                    StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(headers.clone());
+                let transport = StreamableHttpClientTransport::from_config(config);
+                let client = tokio::time::timeout(
+                    options.timeout,
+                    info.clone().serve_with_lifecycle(transport, mode.clone()),
+                )
                 .await
                 .map_err(|_| format!("{url} did not answer initialize within {seconds} s"))?
                 .map_err(|e| format!("{url} did not initialize: {e}"))?;
-            Ok((client, url.clone()))
+                clients.push(client);
+            }
+            Ok(clients)
         }
     }
 }
 
-async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) -> Result<Report, String> {
-    let (client, _) = connect(&options).await?;
+/// The server's name, version and protocol version as a client's handshake settled them.
+fn handshake(client: &RunningService<RoleClient, ClientConfig>) -> ((String, String), String) {
     let info = client.peer_info();
-    let (name, version) = info
+    let server = info
         .as_ref()
         .and_then(|info| info.server_info.as_ref().map(|s| (s.name.clone(), s.version.clone())))
         .unwrap_or_default();
@@ -201,7 +224,26 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
         .as_ref()
         .map(|i| i.protocol_version.to_string())
         .unwrap_or_default();
-    let tools = tokio::time::timeout(options.timeout, client.list_all_tools())
+    (server, protocol)
+}
+
+async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) -> Result<Report, String> {
+    let clients = connect(&options).await?;
+    let (server, protocol) = handshake(&clients[0]);
+    // The report names one server: replicas that are not the same one (a
+    // deploy half done) would be graded as if they were.
+    if let Server::Urls(urls, _) = &options.server {
+        for (replica, client) in clients.iter().enumerate().skip(1) {
+            let (other, other_protocol) = handshake(client);
+            if (&other, &other_protocol) != (&server, &protocol) {
+                return Err(format!(
+                    "the replicas differ: {} is {} {}, protocol {}; {} is {} {}, protocol {}",
+                    urls[0], server.0, server.1, protocol, urls[replica], other.0, other.1, other_protocol
+                ));
+            }
+        }
+    }
+    let tools = tokio::time::timeout(options.timeout, clients[0].list_all_tools())
         .await
         .map_err(|_| "tools/list timed out".to_owned())?
         .map_err(|e| format!("tools/list failed: {e}"))?;
@@ -220,12 +262,13 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
     };
     calls.extend(plan_calls);
     let mut rows = Vec::new();
-    for call in calls {
+    for (index, call) in calls.into_iter().enumerate() {
+        let replica = replica_of(index, clients.len());
         let mut params = CallToolRequestParams::new(call.tool.clone());
         if let Value::Object(arguments) = &call.arguments {
             params = params.with_arguments(arguments.clone());
         }
-        let answer = match tokio::time::timeout(options.timeout, client.call_tool(params)).await {
+        let answer = match tokio::time::timeout(options.timeout, clients[replica].call_tool(params)).await {
             Err(_) => Answer::Transport(format!("no answer within {} s", options.timeout.as_secs())),
             Ok(Ok(result)) => Answer::Result(serde_json::to_value(&result).unwrap_or(Value::Null)),
             Ok(Err(ServiceError::McpError(e))) => Answer::ProtocolError {
@@ -236,18 +279,42 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
             Ok(Err(e)) => Answer::Transport(e.to_string()),
         };
         let graded = grade(&answer, &call, &names, options.spec, &secrets);
-        rows.push(Row { call, grade: graded });
+        rows.push(Row {
+            call,
+            grade: graded,
+            replica,
+        });
     }
-    let _ = client.cancel().await;
+    for client in clients {
+        let _ = client.cancel().await;
+    }
     Ok(Report {
         server_at: match options.server {
             Server::Command(command) => report::ServerAt::Command(command),
-            Server::Url(url, _) => report::ServerAt::Url(url),
+            Server::Urls(urls, _) => report::ServerAt::Urls(urls),
         },
         spec: options.spec,
         protocol,
-        server: (name, version),
+        server,
         tools: described.len(),
         rows,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replica_of;
+
+    /// Round-robin: with two replicas consecutive calls always alternate,
+    /// whatever number of probes went before them.
+    #[test]
+    fn calls_go_round_robin() {
+        let two: Vec<usize> = (0..6).map(|i| replica_of(i, 2)).collect();
+        let three: Vec<usize> = (0..7).map(|i| replica_of(i, 3)).collect();
+        let one: Vec<usize> = (0..3).map(|i| replica_of(i, 1)).collect();
+        assert_eq!(
+            (two, three, one),
+            (vec![0, 1, 0, 1, 0, 1], vec![0, 1, 2, 0, 1, 2, 0], vec![0, 0, 0])
+        );
+    }
 }

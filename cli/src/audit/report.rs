@@ -10,13 +10,23 @@ use super::{Call, Grade, Revision};
 pub struct Row {
     pub call: Call,
     pub grade: Grade,
+    /// Which URL's client made the call (from 0); always 0 for one server.
+    pub replica: usize,
 }
 
-/// Where the audited server was: its command, or its URL (the headers sent
-/// to it are never in the report).
+/// Where the audited server was: its command, or its URLs, one or one per
+/// replica (the headers sent to them are never in the report).
 pub enum ServerAt {
     Command(Vec<String>),
-    Url(String),
+    Urls(Vec<String>),
+}
+
+impl ServerAt {
+    /// Whether the calls went round-robin over several replicas, so that
+    /// each row says which one answered.
+    fn replicated(&self) -> bool {
+        matches!(self, ServerAt::Urls(urls) if urls.len() > 1)
+    }
 }
 
 /// Everything an audit found.
@@ -53,12 +63,12 @@ impl Report {
         let calls: Vec<Value> = self
             .rows
             .iter()
-            .map(|Row { call, grade }| {
+            .map(|Row { call, grade, replica }| {
                 let mut expected = json!({ "branch": call.expect.branch.as_str() });
                 if let Some(code) = &call.expect.code {
                     expected["code"] = json!(code);
                 }
-                json!({
+                let mut row = json!({
                     "name": call.name,
                     "tool": call.tool,
                     "arguments": call.arguments,
@@ -80,12 +90,17 @@ impl Report {
                     },
                     "points": grade.points,
                     "text": grade.text,
-                })
+                });
+                if self.server_at.replicated() {
+                    row["replica"] = json!(replica);
+                }
+                row
             })
             .collect();
         let mut report = match &self.server_at {
             ServerAt::Command(command) => json!({ "command": command }),
-            ServerAt::Url(url) => json!({ "url": url }),
+            ServerAt::Urls(urls) if urls.len() == 1 => json!({ "url": urls[0] }),
+            ServerAt::Urls(urls) => json!({ "urls": urls }),
         };
         report["spec"] = json!(self.spec.as_str());
         report["server"] = json!({ "name": self.server.0, "version": self.server.1, "protocolVersion": self.protocol });
@@ -109,15 +124,22 @@ impl Report {
 
     /// The report as a table, one row a call, then the score.
     pub fn to_table(&self) -> String {
-        let head = [
-            "call", "channel", "isError", "envelope", "code", "stated", "leaks", "bytes", "branch", "expected", "ok",
-            "spec",
-        ];
+        let replicated = self.server_at.replicated();
+        let mut head = vec!["call"];
+        if replicated {
+            head.push("replica");
+        }
+        head.extend([
+            "channel", "isError", "envelope", "code", "stated", "leaks", "bytes", "branch", "expected", "ok", "spec",
+        ]);
         let mut lines: Vec<Vec<String>> = vec![head.iter().map(|h| (*h).to_owned()).collect()];
-        for Row { call, grade } in &self.rows {
+        for Row { call, grade, replica } in &self.rows {
             let dash = || "-".to_owned();
-            lines.push(vec![
-                shorten(&call.name, 44),
+            let mut line = vec![shorten(&call.name, 44)];
+            if replicated {
+                line.push(replica.to_string());
+            }
+            line.extend([
                 grade.channel.to_owned(),
                 grade.is_error.map_or_else(dash, |e| e.to_string()),
                 grade.envelope.map_or_else(dash, str::to_owned),
@@ -138,6 +160,7 @@ impl Report {
                     Conformance::Departs(_) => "NO".to_owned(),
                 },
             ]);
+            lines.push(line);
         }
         let widths: Vec<usize> = (0..head.len())
             .map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0))
@@ -146,7 +169,15 @@ impl Report {
         let (name, version) = &self.server;
         let at = match &self.server_at {
             ServerAt::Command(command) => command.join(" "),
-            ServerAt::Url(url) => url.clone(),
+            ServerAt::Urls(urls) if urls.len() == 1 => urls[0].clone(),
+            ServerAt::Urls(urls) => {
+                let each: Vec<String> = urls
+                    .iter()
+                    .enumerate()
+                    .map(|(i, url)| format!("replica {i} {url}"))
+                    .collect();
+                format!("{}; calls round-robin", each.join(", "))
+            }
         };
         let mut out = format!(
             "{name} {version} ({at}), {} tools, protocol {}; graded by MCP {}\n",
@@ -159,7 +190,7 @@ impl Report {
             out.push_str(cells.join("  ").trim_end());
             out.push('\n');
         }
-        for Row { call, grade } in &self.rows {
+        for Row { call, grade, .. } in &self.rows {
             if let Some(why) = self.why(grade) {
                 out.push_str(&format!("{}: {why}\n", shorten(&call.name, 44)));
             }

@@ -5,8 +5,11 @@
 //! each fault, the core's idempotency store and in-call backoff. Its
 //! TypeScript and Python twins answer every fault with the same bytes.
 //! Served over stdio, or with `--http PORT` over MCP Streamable HTTP at
-//! `http://127.0.0.1:PORT/mcp`.
+//! `http://127.0.0.1:PORT/mcp`. With `BILLING_REDIS_URL` its state
+//! (idempotency keys, the repeat ledger, the books) lives in that Redis,
+//! shared by its replicas.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -15,7 +18,9 @@ use mcp_envelope::idempotency::{Begin, Idempotency};
 use mcp_envelope::partial::partial_result_json;
 use mcp_envelope::recovery::{access_error, empty_result, upstream_error, AccessKind, EmptyResult, UpstreamFailure};
 use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer, UnknownToolAnswer};
+use mcp_envelope::stores::{RedisStore, SharedBegin, SharedFinish, SharedIdempotency, SharedLedger};
 use mcp_envelope::{code, Category, Format, Ledger, Locale, Severity, ToolError};
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ServerCapabilities, ServerConfig};
 use rmcp::service::RequestContext;
@@ -64,19 +69,68 @@ struct Invoice {
     id: &'static str,
     cents: i64,
     status: Status,
+    /// Before any refund.
     refundable: i64,
 }
 
-/// The in-memory backend: jo@example.com's invoices and the refunds made.
-struct Books {
-    invoices: Vec<Invoice>,
-    refunds: u32,
+/// jo@example.com's invoices, in listing order.
+const INVOICES: [Invoice; 2] = [
+    Invoice {
+        id: "inv_1",
+        cents: 12_000,
+        status: Status::Paid,
+        refundable: 12_000,
+    },
+    Invoice {
+        id: "inv_2",
+        cents: 7_550,
+        status: Status::Open,
+        refundable: 0,
+    },
+];
+
+/// What a refund writes and later calls read, in this process: the cents
+/// refunded per invoice and the refunds made.
+#[derive(Default)]
+struct MemoryBooks {
+    refunded: HashMap<&'static str, i64>,
+    refunds: i64,
+}
+
+/// A refund as the books took it.
+enum Booked {
+    /// Refunded: the N-th refund ("rf_N").
+    Refund(i64),
+    /// Refused, nothing written: the cents still refundable.
+    Refused(i64),
+}
+
+/// The refund on the books in Redis, the script every one of the five demo
+/// servers runs: the check and the write are one step on the Redis server.
+const BOOKS_SCRIPT: &str = include_str!("../../books.lua");
+
+/// Where the state lives.
+#[derive(Clone)]
+enum State {
+    /// This process's: one stdio client, or every session of the HTTP server.
+    Memory {
+        books: Arc<Mutex<MemoryBooks>>,
+        idempotency: Arc<Mutex<Idempotency>>,
+    },
+    /// A Redis every replica shares (`BILLING_REDIS_URL`): a refund's key
+    /// replays the first outcome on any replica, and the repeat ledger sees
+    /// a failure repeated across them.
+    Redis {
+        connection: ConnectionManager,
+        store: RedisStore,
+        idempotency: Arc<SharedIdempotency<RedisStore>>,
+        books: redis::Script,
+    },
 }
 
 #[derive(Clone)]
 struct Billing {
-    books: Arc<Mutex<Books>>,
-    idempotency: Arc<Mutex<Idempotency>>,
+    state: State,
     tool_router: ToolRouter<Self>,
 }
 
@@ -153,28 +207,11 @@ fn not_found(message: String, invoice_id: Option<&str>) -> CallToolResult {
 
 #[tool_router]
 impl Billing {
-    fn new() -> Self {
-        let invoice = |id, cents, status, refundable| Invoice {
-            id,
-            cents,
-            status,
-            refundable,
-        };
+    fn new(state: State) -> Self {
         Billing {
-            books: Arc::new(Mutex::new(Books {
-                invoices: vec![
-                    invoice("inv_1", 12_000, Status::Paid, 12_000),
-                    invoice("inv_2", 7_550, Status::Open, 0),
-                ],
-                refunds: 0,
-            })),
-            idempotency: Arc::new(Mutex::new(Idempotency::default())),
+            state,
             tool_router: Self::tool_router(),
         }
-    }
-
-    fn books(&self) -> std::sync::MutexGuard<'_, Books> {
-        self.books.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     #[tool(description = "List a customer's invoices.", annotations(read_only_hint = true))]
@@ -189,9 +226,7 @@ impl Billing {
             )),
             "flaky@example.com" => error_result(&upstream_error_spec(503, None)),
             "jo@example.com" => {
-                let books = self.books();
-                let lines: Vec<String> = books
-                    .invoices
+                let lines: Vec<String> = INVOICES
                     .iter()
                     .filter(|i| request.status.is_none_or(|s| s == i.status))
                     .map(line)
@@ -225,17 +260,10 @@ impl Billing {
                 .suggest("Use invoice_id inv_1 from now on.")
                 .severity(Severity::Warning),
             ),
-            _ => {
-                let books = self.books();
-                match books
-                    .invoices
-                    .iter()
-                    .find(|i| i.id == id && customer == "jo@example.com")
-                {
-                    Some(invoice) => CallToolResult::success(vec![ContentBlock::text(line(invoice))]),
-                    None => not_found(format!("No invoice {id} for {customer}."), Some(id)),
-                }
-            }
+            _ => match INVOICES.iter().find(|i| i.id == id && customer == "jo@example.com") {
+                Some(invoice) => CallToolResult::success(vec![ContentBlock::text(line(invoice))]),
+                None => not_found(format!("No invoice {id} for {customer}."), Some(id)),
+            },
         }
     }
 
@@ -282,51 +310,119 @@ impl Billing {
     )]
     async fn refund_order(&self, Parameters(request): Parameters<RefundOrder>) -> CallToolResult {
         let arguments = serde_json::to_string(&request).unwrap_or_default();
-        let key = request.idempotency_key.clone();
-        let begun = {
-            let mut store = self.idempotency.lock().unwrap_or_else(|p| p.into_inner());
-            store.begin("refund_order", &key, &arguments, now_ms(), Format::Xml)
-        };
-        match begun {
-            Ok(Begin::Run(_)) => {}
-            Ok(other) => return from_core(Ok(other.result().unwrap_or_default().to_owned())),
-            Err(refused) => panic!("the idempotency store refused the arguments: {refused}"),
+        let key = request.idempotency_key.as_str();
+        match &self.state {
+            State::Memory { idempotency, .. } => {
+                let begun = {
+                    let mut store = idempotency.lock().unwrap_or_else(|p| p.into_inner());
+                    store.begin("refund_order", key, &arguments, now_ms(), Format::Xml)
+                };
+                match begun {
+                    Ok(Begin::Run(_)) => {}
+                    Ok(other) => return from_core(Ok(other.result().unwrap_or_default().to_owned())),
+                    Err(refused) => panic!("the idempotency store refused the arguments: {refused}"),
+                }
+                let result = self.refund(&request).await;
+                let json = serde_json::to_string(&result).unwrap_or_default();
+                let mut store = idempotency.lock().unwrap_or_else(|p| p.into_inner());
+                if let Err(refused) = store.finish("refund_order", key, Some(&json), now_ms()) {
+                    eprintln!("billing: the outcome of refund key {key} was refused: {refused}");
+                }
+                result
+            }
+            State::Redis { idempotency, .. } => {
+                let claim = match idempotency
+                    .begin("refund_order", key, &arguments, now_ms(), Format::Xml)
+                    .await
+                {
+                    Ok(SharedBegin::Run(claim)) => claim,
+                    Ok(SharedBegin::Send(_, result)) => return from_core(Ok(result)),
+                    Err(refused) => panic!("the idempotency store refused the arguments: {refused}"),
+                };
+                let result = self.refund(&request).await;
+                let json = serde_json::to_string(&result).unwrap_or_default();
+                match idempotency
+                    .finish("refund_order", key, &claim, Some(&json), now_ms())
+                    .await
+                {
+                    Ok(SharedFinish::Stored | SharedFinish::Released) => {}
+                    // The claim stays until it expires: the key answers in-progress, the refund never runs twice.
+                    Ok(SharedFinish::Unstored) => eprintln!("billing: the outcome of refund key {key} was not stored"),
+                    Ok(SharedFinish::Absent) => {
+                        eprintln!("billing: refund key {key} was claimed again before its outcome")
+                    }
+                    Err(refused) => eprintln!("billing: the outcome of refund key {key} was refused: {refused}"),
+                }
+                result
+            }
         }
-        let result = self.refund(&request);
-        let json = serde_json::to_string(&result).unwrap_or_default();
-        let mut store = self.idempotency.lock().unwrap_or_else(|p| p.into_inner());
-        let _ = store.finish("refund_order", &key, Some(&json), now_ms());
-        result
     }
 
     /// The write itself: at most once per idempotency key.
-    fn refund(&self, request: &RefundOrder) -> CallToolResult {
+    async fn refund(&self, request: &RefundOrder) -> CallToolResult {
         let cents = (request.amount * 100.0).round() as i64;
         let id = request.invoice_id.as_str();
-        let mut books = self.books();
-        let Some(invoice) = books.invoices.iter_mut().find(|i| i.id == id) else {
+        let Some(invoice) = INVOICES.iter().find(|i| i.id == id) else {
             return not_found(format!("No invoice {id}."), None);
         };
-        if cents > invoice.refundable {
-            let refundable = money(invoice.refundable);
-            return error_result(
-                &ToolError::new(
-                    "REFUND_LIMIT_EXCEEDED",
-                    format!(
-                        "Refund of {} exceeds the refundable {refundable} on {id}.",
-                        money(cents)
-                    ),
-                )
-                .category(Category::Business)
-                .retryable(false)
-                .suggest("Tell the user the most that can be refunded; do not retry with a larger amount.")
-                .customer_message(format!("We can refund at most {refundable} EUR on this invoice.")),
-            );
-        }
-        invoice.refundable -= cents;
-        books.refunds += 1;
-        let text = format!("Refunded {} EUR on {id} (refund rf_{}).", money(cents), books.refunds);
+        let booked = match self.book(invoice, cents).await {
+            Ok(booked) => booked,
+            // As any exception in a tool: EnvelopeServer answers INTERNAL_ERROR, the text in its log line only.
+            Err(e) => panic!("the books could not be written: {e}"),
+        };
+        let number = match booked {
+            Booked::Refund(number) => number,
+            Booked::Refused(left) => {
+                let refundable = money(left);
+                return error_result(
+                    &ToolError::new(
+                        "REFUND_LIMIT_EXCEEDED",
+                        format!(
+                            "Refund of {} exceeds the refundable {refundable} on {id}.",
+                            money(cents)
+                        ),
+                    )
+                    .category(Category::Business)
+                    .retryable(false)
+                    .suggest("Tell the user the most that can be refunded; do not retry with a larger amount.")
+                    .customer_message(format!("We can refund at most {refundable} EUR on this invoice.")),
+                );
+            }
+        };
+        let text = format!("Refunded {} EUR on {id} (refund rf_{number}).", money(cents));
         CallToolResult::success(vec![ContentBlock::text(text)])
+    }
+
+    /// Refunds `cents` on `invoice` if its balance allows: checked and
+    /// written in one step, under the lock or by the books' script in Redis.
+    async fn book(&self, invoice: &Invoice, cents: i64) -> Result<Booked, redis::RedisError> {
+        match &self.state {
+            State::Memory { books, .. } => {
+                let mut books = books.lock().unwrap_or_else(|p| p.into_inner());
+                let refundable = invoice.refundable - books.refunded.get(invoice.id).copied().unwrap_or(0);
+                if cents > refundable {
+                    return Ok(Booked::Refused(refundable));
+                }
+                *books.refunded.entry(invoice.id).or_default() += cents;
+                books.refunds += 1;
+                Ok(Booked::Refund(books.refunds))
+            }
+            State::Redis { connection, books, .. } => {
+                let mut connection = connection.clone();
+                let (refunded, value): (i64, i64) = books
+                    .key(format!("{{billing-demo}}:refunded:{}", invoice.id))
+                    .key("{billing-demo}:refunds")
+                    .arg(invoice.refundable)
+                    .arg(cents)
+                    .invoke_async(&mut connection)
+                    .await?;
+                Ok(if refunded == 1 {
+                    Booked::Refund(value)
+                } else {
+                    Booked::Refused(value)
+                })
+            }
+        }
     }
 }
 
@@ -374,12 +470,48 @@ fn transport() -> Result<Transport, String> {
 
 /// The server one client talks to: the billing tools (their books shared by
 /// every client) wrapped in mcp-envelope's `EnvelopeServer`, with a repeat
-/// ledger of its own.
+/// ledger of its own, or in Redis the one ledger of every replica, under one
+/// scope: the audit's calls are one conversation whichever replica answers.
 fn with_envelopes(billing: Billing, answer: UnknownToolAnswer) -> EnvelopeServer<Billing> {
-    EnvelopeServer::new(billing)
-        .ledger(Ledger::new(2))
-        .unknown_tool(answer)
-        .log_with(|line| eprintln!("{line}"))
+    let ledger_store = match &billing.state {
+        State::Memory { .. } => None,
+        State::Redis { store, .. } => Some(store.clone()),
+    };
+    let server = EnvelopeServer::new(billing);
+    let server = match ledger_store {
+        None => server.ledger(Ledger::new(2)),
+        Some(store) => server.shared_ledger(SharedLedger::new(store, "billing-demo", 2)),
+    };
+    server.unknown_tool(answer).log_with(|line| eprintln!("{line}"))
+}
+
+/// The state in this process, or with `BILLING_REDIS_URL` (`redis://HOST:PORT`)
+/// in that Redis, connected here so that a Redis that cannot be reached stops
+/// the server at start.
+async fn state() -> Result<State, String> {
+    let Ok(url) = std::env::var("BILLING_REDIS_URL") else {
+        return Ok(State::Memory {
+            books: Arc::default(),
+            idempotency: Arc::default(),
+        });
+    };
+    let client = redis::Client::open(url.as_str()).map_err(|e| format!("BILLING_REDIS_URL {url}: {e}"))?;
+    // A Redis that hangs is unavailable after a second: the refund is answered
+    // SERVER_BUSY rather than left waiting.
+    let config = ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(Duration::from_secs(1)))
+        .set_response_timeout(Some(Duration::from_secs(1)));
+    let connection = client
+        .get_connection_manager_with_config(config)
+        .await
+        .map_err(|e| format!("cannot reach BILLING_REDIS_URL {url}: {e}"))?;
+    let store = RedisStore::new(connection.clone(), "");
+    Ok(State::Redis {
+        connection,
+        idempotency: Arc::new(SharedIdempotency::new(store.clone(), 86_400)),
+        store,
+        books: redis::Script::new(BOOKS_SCRIPT),
+    })
 }
 
 /// Serves one client over stdio, or over Streamable HTTP one server per
@@ -424,7 +556,13 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let billing = Billing::new();
+    let billing = match state().await {
+        Ok(state) => Billing::new(state),
+        Err(why) => {
+            eprintln!("billing: {why}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
     // BILLING_ENVELOPE=off serves the same tools without EnvelopeServer: the
     // conformance suite's plain run, to show the wrapper costs no check.
     // Their failures are then rmcp's alone (a panic, a raw envelope).
