@@ -32,13 +32,17 @@
 // give only specs the renderer takes (6 KB): 480,243 / 211,386. The budget
 // is 485 KB / 215 KB. Smaller readers (a key given twice kept by assignment)
 // then took off 2.9 KB; the text forms' mention rule, JSON data read as data
-// and one count bound put back 0.4 KB: 477,745 / 210,224.
+// and one count bound put back 0.4 KB: 477,745 / 210,224. The state the host
+// holds (the ledger's and the idempotency store's pure steps, their records
+// and the store keys, no resources) and `after-trap`, the one rule a host
+// follows after a trap (4.4 KB of it: the refusal words and the request's
+// reader), took it to 489,412 / 216,038; the budget is 495 KB / 220 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 485_000, gzip: 215_000 };
+const BUDGET = { raw: 495_000, gzip: 220_000 };
 const args = process.argv.slice(2);
 // --no-budget: report only (the opt-level variants scripts/bench measures).
 const noBudget = args.includes('--no-budget');
