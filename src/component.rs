@@ -70,8 +70,8 @@ impl Guest for Component {
         crate::contract::diff_json(&request).map_err(|e| e.0)
     }
 
-    fn decide(tool_result: String) -> Result<String, String> {
-        crate::decide::decide_json(&tool_result).map_err(|e| e.0)
+    fn decide(request: String) -> Result<String, String> {
+        crate::decide::decide_json(&request).map_err(|e| e.0)
     }
 
     fn backoff(request: String) -> Result<String, String> {

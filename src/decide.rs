@@ -5,6 +5,9 @@
 //! answers lead there: an envelope is only as good as the branch it picks.
 //!
 //! The rules, in order:
+//! - a 2026-07-28 result whose `resultType` is `input_required`: provide
+//!   input (the host asks the user or the client, not the model); `task`:
+//!   poll the task, then decide on its result;
 //! - a success (`isError` not true) is accepted, warnings and partial
 //!   results too (what was obtained is an answer);
 //! - a `<validation_error>`: fix the input;
@@ -17,8 +20,20 @@
 //!   if retryable, else stop;
 //! - a `<partial_result>` that obtained nothing: wait and retry if any failed
 //!   item is retryable, else stop;
-//! - an error result with no envelope a rule can read: stop, since nothing
-//!   says a retry or another input could help.
+//! - INSUFFICIENT_SCOPE (an upstream's Bearer `insufficient_scope`): step
+//!   up, the host authorizing again with the scopes named;
+//! - an error result with no envelope a rule can read: by its SEP-3313
+//!   `toolFailure` metadata when it has some (`reliability` and retryable:
+//!   wait and retry; `capability` with `invalid_input` or
+//!   `resource_not_found`: fix the input; anything else: stop), else stop,
+//!   since nothing says a retry or another input could help.
+//!
+//! Given the tool's `tools/list` entry ([`decide_for`]), a retry follows
+//! SEP-3313's client rule: a failure may be retried automatically only when
+//! the tool's annotations permit it. A wait-and-retry of a tool that is
+//! neither read-only nor idempotent (MCP's defaults: neither) becomes
+//! verify-before-retry: the write may have happened, so the host checks
+//! before it calls again.
 //!
 //! A JSON-RPC error (`{"code", "message", "data"?}`, alone or as a
 //! response's `error`) is decided too, since the specification answers a
@@ -28,7 +43,7 @@
 
 use crate::code::{self, Category};
 use crate::error::SpecError;
-use crate::json::{parse_value, push_json_string, repaired_object};
+use crate::json::{parse_value, push_json_string, repaired_object, Value};
 use crate::model::{Severity, ToolError};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 
@@ -43,13 +58,28 @@ pub enum Branch {
     StopAndTell,
     /// The result is the answer, even if empty or partial.
     Accept,
+    /// Retryable, but the tool is neither read-only nor idempotent: check
+    /// whether the write happened before calling again, never blindly.
+    VerifyBeforeRetry,
+    /// The call needs scopes the authorization lacks: the host authorizes
+    /// again asking for them, then makes the same call.
+    StepUp,
+    /// The server asks for input (2026-07-28 `input_required`): the host
+    /// asks the user or the client, not the model, then calls again.
+    ProvideInput,
+    /// The call runs as a task: poll it to its end, then decide on its result.
+    PollTask,
 }
 
 string_enum!(Branch {
     WaitAndRetry = "wait-and-retry",
     FixAndRetry = "fix-and-retry",
     StopAndTell = "stop-and-tell",
-    Accept = "accept"
+    Accept = "accept",
+    VerifyBeforeRetry = "verify-before-retry",
+    StepUp = "step-up",
+    ProvideInput = "provide-input",
+    PollTask = "poll-task"
 });
 
 /// The decision on one result.
@@ -62,6 +92,8 @@ pub struct Decision {
     pub code: Option<String>,
     /// How long to wait before retrying, when the envelope says.
     pub wait_seconds: Option<u32>,
+    /// The scopes a step-up asks for, as the failure names them.
+    pub scopes: Vec<String>,
     /// Which rule decided, in a few words.
     pub why: &'static str,
 }
@@ -71,6 +103,7 @@ fn decision(branch: Branch, code: Option<&str>, why: &'static str) -> Decision {
         branch,
         code: code.map(str::to_owned),
         wait_seconds: None,
+        scopes: Vec::new(),
         why,
     }
 }
@@ -87,6 +120,9 @@ fn decision(branch: Branch, code: Option<&str>, why: &'static str) -> Decision {
 pub fn decide(result: &str) -> Result<Decision, SpecError> {
     if let Some(error) = protocol_error_of(result) {
         return Ok(on_protocol_error(&error));
+    }
+    if let Some(decided) = by_result_type(result) {
+        return Ok(decided);
     }
     let read = read_tool_result(result, true)?;
     let text = read.text.unwrap_or_default();
@@ -116,12 +152,98 @@ pub fn decide(result: &str) -> Result<Decision, SpecError> {
                 )
             }
         }
-        Ok(Reading::None) | Err(_) => decision(
-            Branch::StopAndTell,
-            None,
-            "no envelope: nothing says whether a retry or another input can help",
-        ),
+        Ok(Reading::None) | Err(_) => match tool_failure_of(result) {
+            Some(decided) => decided,
+            None => decision(
+                Branch::StopAndTell,
+                None,
+                "no envelope: nothing says whether a retry or another input can help",
+            ),
+        },
     })
+}
+
+/// [`decide`], knowing the tool called: `tool` is its `tools/list` entry
+/// (JSON), whose `annotations` say whether a retry is safe (SEP-3313's
+/// client rule). A wait-and-retry of a tool neither read-only nor
+/// idempotent is verify-before-retry. An entry that is not an object, or
+/// whose hints are not booleans, is refused.
+///
+/// ```
+/// use mcp_envelope::decide::{decide_for, Branch};
+/// let timeout = r#"{"content":[{"type":"text","text":"error_code: TIMEOUT\nwhat_failed: The bank did not answer\nretryable: true"}],"isError":true}"#;
+/// let refund = r#"{"name":"refund_order","annotations":{"destructiveHint":false}}"#;
+/// assert_eq!(decide_for(timeout, Some(refund)).unwrap().branch, Branch::VerifyBeforeRetry);
+/// let lookup = r#"{"name":"get_invoice","annotations":{"readOnlyHint":true}}"#;
+/// assert_eq!(decide_for(timeout, Some(lookup)).unwrap().branch, Branch::WaitAndRetry);
+/// ```
+pub fn decide_for(result: &str, tool: Option<&str>) -> Result<Decision, SpecError> {
+    let repeatable = tool.map(retry_is_safe).transpose()?;
+    let mut decided = decide(result)?;
+    if decided.branch == Branch::WaitAndRetry && repeatable == Some(false) {
+        decided.branch = Branch::VerifyBeforeRetry;
+        decided.why = "retryable, but the tool is neither read-only nor idempotent: a retry may repeat a write";
+    }
+    Ok(decided)
+}
+
+/// Whether a tool's annotations let a client repeat a call: read-only, or
+/// idempotent. Absent hints are MCP's defaults (neither).
+fn retry_is_safe(tool: &str) -> Result<bool, SpecError> {
+    let refused = |why: &str| Err(SpecError(format!("the tool must be its tools/list entry: {why}")));
+    let Ok(Value::Object(entry)) = parse_value(tool) else {
+        return refused("a JSON object");
+    };
+    let annotations = match entry.get("annotations") {
+        None | Some(Value::Null) => return Ok(false),
+        Some(Value::Object(annotations)) => annotations,
+        Some(_) => return refused("\"annotations\" is an object"),
+    };
+    let hint = |name: &str| match annotations.get(name) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(set)) => Ok(*set),
+        Some(_) => Err(SpecError(format!(
+            "the tool must be its tools/list entry: \"annotations.{name}\" is true or false"
+        ))),
+    };
+    Ok(hint("readOnlyHint")? || hint("idempotentHint")?)
+}
+
+/// A 2026-07-28 result that is not a tool's outcome yet: input required, or a task.
+fn by_result_type(result: &str) -> Option<Decision> {
+    let members = repaired_object(result, |_, _| ()).ok()?;
+    let result_type = members.iter().rev().find(|(k, _)| k == "resultType")?.1.to_string();
+    match parse_value(&result_type).ok()?.as_str()? {
+        "input_required" => Some(decision(
+            Branch::ProvideInput,
+            None,
+            "input required: the host asks the user or the client, then calls again with the answers",
+        )),
+        "task" => Some(decision(
+            Branch::PollTask,
+            None,
+            "a task: poll it until it ends, then decide on its result",
+        )),
+        _ => None,
+    }
+}
+
+/// An error result without an envelope, by its SEP-3313 `toolFailure` metadata.
+fn tool_failure_of(result: &str) -> Option<Decision> {
+    let members = repaired_object(result, |_, _| ()).ok()?;
+    let meta = members.iter().rev().find(|(k, _)| k == "_meta")?.1.to_string();
+    let meta = parse_value(&meta).ok()?;
+    let failure = meta.get(crate::render::TOOL_FAILURE_KEY)?;
+    let code = failure.get("code").and_then(Value::as_str);
+    let retryable = failure.get("retryable").and_then(Value::as_bool) == Some(true);
+    let decided = match (failure.get("class").and_then(Value::as_str)?, code) {
+        ("reliability", _) if retryable => decision(Branch::WaitAndRetry, code, "toolFailure: reliability, retryable"),
+        ("capability", Some("invalid_input" | "resource_not_found")) => {
+            decision(Branch::FixAndRetry, code, "toolFailure: the input must change")
+        }
+        (_, _) => decision(Branch::StopAndTell, code, "toolFailure: no automatic retry"),
+    };
+    Some(decided)
 }
 
 /// A JSON-RPC error's code and its `data` as written.
@@ -183,6 +305,19 @@ fn on_tool_error(error: &ToolError) -> Decision {
     let retryable = error.is_retryable();
     let mut decided = if error.severity == Severity::Critical {
         decision(Branch::StopAndTell, code, "critical: stop")
+    } else if error.code == crate::recovery::INSUFFICIENT_SCOPE {
+        let mut step_up = decision(
+            Branch::StepUp,
+            code,
+            "insufficient scope: authorize again with the scopes named",
+        );
+        step_up.scopes = error
+            .details
+            .iter()
+            .filter(|(key, _)| key == crate::recovery::SCOPES_DETAIL)
+            .flat_map(|(_, scopes)| scopes.split_whitespace().map(str::to_owned))
+            .collect();
+        step_up
     } else {
         match (error.category_or_default(), retryable) {
             (Some(Category::Validation), true) => decision(Branch::FixAndRetry, code, "validation: fix the input"),
@@ -207,14 +342,37 @@ fn on_tool_error(error: &ToolError) -> Decision {
     decided
 }
 
-/// `decide` as JSON: `{"branch", "code"?, "waitSeconds"?, "why"}`.
+/// `decide` as JSON: `{"result", "tool"?}` (the result, and the tool's
+/// `tools/list` entry) to `{"branch", "code"?, "waitSeconds"?, "scopes"?, "why"}`.
 ///
 /// ```
-/// let d = mcp_envelope::decide::decide_json(r#"{"content":[{"type":"text","text":"ENOENT: no such file"}],"isError":true}"#).unwrap();
+/// let d = mcp_envelope::decide::decide_json(r#"{"result":{"content":[{"type":"text","text":"ENOENT: no such file"}],"isError":true}}"#).unwrap();
 /// assert_eq!(d, r#"{"branch":"stop-and-tell","why":"no envelope: nothing says whether a retry or another input can help"}"#);
 /// ```
-pub fn decide_json(result: &str) -> Result<String, SpecError> {
-    decide(result).map(|d| d.to_json())
+pub fn decide_json(request: &str) -> Result<String, SpecError> {
+    let members = repaired_object(request, |_, e| {
+        SpecError(format!("the decide request must be {{\"result\", \"tool\"?}}: {e}"))
+    })?;
+    let mut result = None;
+    let mut tool = None;
+    for (key, value) in &members {
+        match key.as_ref() {
+            "result" => result = Some(value.as_ref()),
+            "tool" if value.as_ref() != "null" => tool = Some(value.as_ref()),
+            "tool" => tool = None,
+            other => {
+                return Err(SpecError(format!(
+                    "the decide request: unknown member {other:?}, expected \"result\" or \"tool\""
+                )))
+            }
+        }
+    }
+    let Some(result) = result else {
+        return Err(SpecError(
+            "the decide request: missing \"result\", the CallToolResult (or JSON-RPC error) to decide on".into(),
+        ));
+    };
+    decide_for(result, tool).map(|d| d.to_json())
 }
 
 impl Decision {
@@ -229,6 +387,16 @@ impl Decision {
         }
         if let Some(seconds) = self.wait_seconds {
             out.push_str(&format!(",\"waitSeconds\":{seconds}"));
+        }
+        if !self.scopes.is_empty() {
+            out.push_str(",\"scopes\":[");
+            for (i, scope) in self.scopes.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_json_string(&mut out, scope);
+            }
+            out.push(']');
         }
         out.push_str(",\"why\":");
         push_json_string(&mut out, self.why);

@@ -36,13 +36,17 @@
 // holds (the ledger's and the idempotency store's pure steps, their records
 // and the store keys, no resources) and `after-trap`, the one rule a host
 // follows after a trap (4.4 KB of it: the refusal words and the request's
-// reader), took it to 489,412 / 216,038; the budget is 495 KB / 220 KB.
+// reader), took it to 489,412 / 216,038. Decisions with the protocol as it
+// stands (the tool's annotations in `decide`, 2026-07-28 result types,
+// SEP-3313's toolFailure read back, step-up) and the upstream mapper's
+// Bearer challenge and rate-limit headers added 11.7 KB: 501,070 / 221,418.
+// The budget is 505 KB / 225 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 495_000, gzip: 220_000 };
+const BUDGET = { raw: 505_000, gzip: 225_000 };
 const args = process.argv.slice(2);
 // --no-budget: report only (the opt-level variants scripts/bench measures).
 const noBudget = args.includes('--no-budget');

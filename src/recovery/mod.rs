@@ -38,6 +38,7 @@
 
 mod access;
 mod after_trap;
+mod challenge;
 mod empty;
 mod exception;
 mod excerpt;
@@ -53,8 +54,8 @@ pub use exception::{exception_error, exception_result, exception_result_json, fr
 pub use excerpt::{excerpt, MAX_EXCERPT_CHARS};
 pub use unknown_tool::{unknown_tool, unknown_tool_answer, unknown_tool_json, unknown_tool_message, UnknownToolAnswer};
 pub use upstream::{
-    upstream_error, upstream_error_json, UpstreamFailure, UpstreamLog, UpstreamReport, EXCERPT_DETAIL,
-    UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,
+    upstream_error, upstream_error_json, RateLimitHeaders, UpstreamFailure, UpstreamLog, UpstreamReport,
+    EXCERPT_DETAIL, INSUFFICIENT_SCOPE, SCOPES_DETAIL, UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,
 };
 pub use user_error::{user_error, user_error_json, TOOL_ERROR};
 

@@ -3,7 +3,7 @@
 // and reads the same bytes. The MCP SDK integration is in `mcp-envelope/mcp`.
 
 export type {
-  AccessKind, AccessOptions, CallToolResult, CanonicalCode, Category, Code, CodeDefaults, ContractDelta, Decision, DetailValue,
+  AccessKind, AccessOptions, CallToolResult, CanonicalCode, Category, Code, CodeDefaults, ContractDelta, DecideOptions, Decision, DetailValue,
   EmptyResultOptions, EnvelopeReading, EnvelopeSpec, ErrorOptions, ErrorOutcome, ExceptionOptions, ExceptionReport, Format,
   HeadersLike, IssueCode, LedgerFailureOptions, Limits, Locale, PartialFailure, PartialLimits, PartialReport, PartialResultReading,
   PartialSpec, ProtocolError, ProtocolErrorKind, Reading, RenderOptions, Severity, TextContent, ToolErrorReading,

@@ -3,7 +3,7 @@
 
 import { decide as decideText, errorOfResult, readEnvelope } from './component.js';
 import { toJson } from './render.js';
-import type { CallToolResult, Category, Code, Decision, EnvelopeReading, ErrorOutcome, Reading, Severity } from './types.js';
+import type { CallToolResult, Category, Code, DecideOptions, Decision, EnvelopeReading, ErrorOutcome, Reading, Severity } from './types.js';
 
 
 /**
@@ -77,18 +77,24 @@ export function throwIfError<T extends { isError?: boolean }>(result: T): T {
 }
 
 /**
- * The branch a rule-based client takes on a `CallToolResult`, from the result
- * alone (docs/decide.md): what an agent host can do without asking the model.
+ * The branch a rule-based client takes on a `CallToolResult` (or a JSON-RPC
+ * error) (docs/decide.md): what an agent host can do without asking the
+ * model. Given `tool`, the called tool's `tools/list` entry, a retry follows
+ * SEP-3313: a tool neither read-only nor idempotent gets
+ * `verify-before-retry`, never a blind `wait-and-retry`.
  *
  * ```ts
  * decide(toolError('RATE_LIMITED', { message: 'Slow down', retryAfter: 30 }));
  * // { branch: 'wait-and-retry', code: 'RATE_LIMITED', waitSeconds: 30, why: 'transient and retryable' }
  * ```
  */
-export function decide(result: CallToolResult): Decision {
+export function decide(result: CallToolResult | object, options: DecideOptions = {}): Decision {
   if (result === null || typeof result !== 'object') throw new TypeError('decide expects a CallToolResult');
-  return JSON.parse(decideJson(toJson(result, 'the result'))) as Decision;
+  const tool = options?.tool;
+  const request = `{"result":${toJson(result, 'the result')}` +
+    `${tool === undefined || tool === null ? '' : `,"tool":${toJson(tool, 'the tool')}`}}`;
+  return JSON.parse(decideText(request)) as Decision;
 }
 
-/** `decide` with the result as JSON text; gives the decision as JSON text. */
-export const decideJson = (resultText: string): string => decideText(String(resultText));
+/** `decide` with the request `{"result", "tool"?}` as JSON text; gives the decision as JSON text. */
+export const decideJson = (requestText: string): string => decideText(String(requestText));

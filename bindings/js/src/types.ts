@@ -434,13 +434,22 @@ export interface AccessOptions {
 
 /** What a rule-based client does next on a result (`decide`). */
 export interface Decision {
-  branch: 'wait-and-retry' | 'fix-and-retry' | 'stop-and-tell' | 'accept';
+  branch: 'wait-and-retry' | 'fix-and-retry' | 'stop-and-tell' | 'accept' | 'verify-before-retry' | 'step-up' |
+    'provide-input' | 'poll-task';
   /** The code the decision rests on (absent for a success or a result with no envelope). */
   code?: string;
   /** How long to wait before retrying, when the envelope says. */
   waitSeconds?: number;
+  /** The scopes a `step-up` asks the host to authorize, as the failure names them. */
+  scopes?: string[];
   /** Which rule decided, in a few words. */
   why: string;
+}
+
+/** Options of `decide`. */
+export interface DecideOptions {
+  /** The called tool's `tools/list` entry (the SDK's `Tool`): its annotations say whether a retry is safe. */
+  tool?: object;
 }
 
 /** Options of `unknownTool`: a call of a tool the server does not have. */

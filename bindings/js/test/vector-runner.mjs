@@ -248,7 +248,13 @@ const CALLS = {
   'access-error': (api) => ({ json: api.accessErrorJson, native: api.accessError }),
   'empty-result': (api) => ({ json: api.emptyResultJson, native: api.emptyResult }),
   backoff: (api) => ({ json: api.backoffJson, native: api.backoff }),
-  decide: (api) => ({ json: api.decideJson, native: api.decide }),
+  decide: (api) => ({
+    json: api.decideJson,
+    // The idiomatic call takes the result and { tool }; a request it cannot say so goes as JSON.
+    native: (input) => ('result' in input && Object.keys(input).every((k) => k === 'result' || k === 'tool')
+      ? api.decide(input.result, { tool: input.tool })
+      : JSON.parse(api.decideJson(JSON.stringify(input)))),
+  }),
   'unknown-tool': (api) => ({ json: api.unknownToolJson, native: api.unknownTool }),
   'user-error': (api) => ({ json: api.userErrorJson, native: api.userError }),
   'contract-lock': (api) => ({ json: api.contractLockJson, native: api.contractLock }),

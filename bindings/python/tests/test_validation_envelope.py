@@ -156,14 +156,17 @@ def test_a_bad_validation_spec_is_refused_with_the_components_message():
         me.validation_error("a", [], max_fields=-1)
 
 
-def test_a_trap_answers_internal_error(runtime_swap):
+def test_a_trap_answers_internal_error_and_a_reader_is_made_once_more(runtime_swap):
     runtime_swap(_component.Runtime(memory_limit=4 << 20))
     huge = [{"path": ["x"], "code": "custom", "message": "m" * (8 << 20)}]
     text = me.render_validation("a", huge)
     assert text.startswith('<tool_error code="INTERNAL_ERROR" severity="error">\n')
     result = me.validation_error("a", huge)
     assert result["isError"] is True and "<correlation_id>err_" in result["content"][0]["text"]
-    with pytest.raises(me.MalformedEnvelope, match=r"^the envelope reader failed \(INTERNAL_ERROR"):
+    # The core's after-trap rule: a reader is made once more; trapping again, it raises the core's words.
+    with pytest.raises(
+        me.ComponentUnavailable, match=r"^mcp-envelope: read-envelope trapped twice, on a fresh instance too; it was not answered$"
+    ):
         me.parse_envelope('<validation_error action="' + "a" * (8 << 20))
     assert me.render_validation("billing.get_invoice", [SEED_ISSUE]) == SEED_XML
 

@@ -5,7 +5,7 @@
 //! whether to retry), whether it leaks a stack trace or secret-looking text,
 //! its size, and the branch `decide` (the core's rules) takes on it.
 
-use mcp_envelope::decide::{decide, Branch};
+use mcp_envelope::decide::{decide_for, Branch};
 use mcp_envelope::{read_envelope, Reading};
 use serde_json::{json, Value};
 
@@ -85,9 +85,18 @@ pub struct Grade {
 }
 
 /// Grades the answer to `call` against what it should be, by the rules of
-/// `spec`; `tools` are the names the server lists, `secrets` exact strings
-/// the plan says must never reach the model.
-pub fn grade(answer: &Answer, call: &Call, tools: &[String], spec: Revision, secrets: &[String]) -> Grade {
+/// `spec`; `tools` are the names the server lists, `listing` the called
+/// tool's `tools/list` entry (JSON; its annotations decide whether a retry is
+/// safe, SEP-3313), `secrets` exact strings the plan says must never reach
+/// the model.
+pub fn grade(
+    answer: &Answer,
+    call: &Call,
+    tools: &[String],
+    listing: Option<&str>,
+    spec: Revision,
+    secrets: &[String],
+) -> Grade {
     let expect = &call.expect;
     let (channel, is_error, text, error) = match answer {
         Answer::Result(result) => (
@@ -144,9 +153,9 @@ pub fn grade(answer: &Answer, call: &Call, tools: &[String], spec: Revision, sec
     // A JSON-RPC error is decided by the envelope in its `data`, when it
     // carries one; without, the model has at most a bare message.
     let decided = match (answer, &error) {
-        (Answer::Result(result), _) => decide(&result.to_string()).ok().map(|d| d.branch),
+        (Answer::Result(result), _) => decide_for(&result.to_string(), listing).ok().map(|d| d.branch),
         (Answer::ProtocolError { .. }, Some(error)) if envelope.is_some() => {
-            decide(&error.to_string()).ok().map(|d| d.branch)
+            decide_for(&error.to_string(), listing).ok().map(|d| d.branch)
         }
         _ => None,
     };
@@ -348,7 +357,14 @@ mod tests {
             message: message.into(),
             data: None,
         };
-        grade(&answer, &call("refund_orders"), &tools(), Revision::V2025_11_25, &[])
+        grade(
+            &answer,
+            &call("refund_orders"),
+            &tools(),
+            None,
+            Revision::V2025_11_25,
+            &[],
+        )
     }
 
     #[test]
@@ -359,6 +375,7 @@ mod tests {
             &Answer::Result(json!({"content": [{"type": "text", "text": text}], "isError": true})),
             &call("get_invoice"),
             &tools(),
+            None,
             Revision::V2025_11_25,
             &[],
         );
@@ -418,6 +435,7 @@ mod tests {
             &Answer::Result(result),
             &call("refund_orders"),
             &tools(),
+            None,
             Revision::V2026_07_28,
             &[],
         );
@@ -434,7 +452,14 @@ mod tests {
             message: "Invalid arguments: id is required".into(),
             data: None,
         };
-        let g = grade(&answer, &call("get_invoice"), &tools(), Revision::V2025_11_25, &[]);
+        let g = grade(
+            &answer,
+            &call("get_invoice"),
+            &tools(),
+            None,
+            Revision::V2025_11_25,
+            &[],
+        );
         assert_eq!((g.branch, g.right, g.points), (Branch::StopAndTell, false, 1));
         assert_eq!(
             g.spec,
@@ -463,6 +488,29 @@ mod tests {
         assert_eq!(
             leaks("No invoice inv_9. Retry in 30 seconds.", &[]),
             Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_retryable_failure_is_graded_with_the_tool_s_annotations() {
+        let text = "<tool_error code=\"TIMEOUT\" severity=\"error\">\n  <message>The bank did not answer.</message>\n</tool_error>";
+        let answer = Answer::Result(json!({"content": [{"type": "text", "text": text}], "isError": true}));
+        let graded = |listing: &str| {
+            grade(
+                &answer,
+                &call("refund_order"),
+                &tools(),
+                Some(listing),
+                Revision::V2025_11_25,
+                &[],
+            )
+            .branch
+        };
+        // SEP-3313: no automatic retry of a write that is neither read-only nor idempotent.
+        assert_eq!(graded(r#"{"name":"refund_order"}"#), Branch::VerifyBeforeRetry);
+        assert_eq!(
+            graded(r#"{"name":"refund_order","annotations":{"idempotentHint":true}}"#),
+            Branch::WaitAndRetry
         );
     }
 }

@@ -255,6 +255,11 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
         })
         .collect();
     let names: Vec<String> = described.iter().map(|(name, _, _)| name.clone()).collect();
+    // Each tool's entry as listed, for `decide`: its annotations say whether a retry is safe.
+    let listings: std::collections::HashMap<String, String> = tools
+        .iter()
+        .map(|t| (t.name.to_string(), serde_json::to_string(t).unwrap_or_default()))
+        .collect();
     let mut calls = if options.probes {
         probes::probes(&described)
     } else {
@@ -278,7 +283,8 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
             },
             Ok(Err(e)) => Answer::Transport(e.to_string()),
         };
-        let graded = grade(&answer, &call, &names, options.spec, &secrets);
+        let listing = listings.get(&call.tool).map(String::as_str).filter(|l| !l.is_empty());
+        let graded = grade(&answer, &call, &names, listing, options.spec, &secrets);
         rows.push(Row {
             call,
             grade: graded,

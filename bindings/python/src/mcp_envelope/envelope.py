@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypedDict, get_args
 
-from ._component import ToolResult, call, call_json, produce, read, scrub, to_json, tool_result
+from ._component import ToolResult, call, call_json, produce, read, scrub, spec_text, to_json, tool_result
 from .errors import EnvelopeError, SpecError
 
 Format = Literal["xml", "json", "text"]
@@ -127,21 +127,34 @@ def raise_for_error(result: Any) -> Any:
     raise EnvelopeError(json.loads(outcome))
 
 
-def decide(result: Any) -> dict[str, Any]:
-    """The branch a rule-based client takes on a `CallToolResult` (dict, mcp model or JSON text), from the result
-    alone: `{"branch": "wait-and-retry" | "fix-and-retry" | "stop-and-tell" | "accept", "code"?, "waitSeconds"?,
-    "why"}` (docs/decide.md). SpecError for what is not a `CallToolResult`.
+def decide(result: Any, *, tool: Any = None) -> dict[str, Any]:
+    """The branch a rule-based client takes on a `CallToolResult` or a JSON-RPC error (dict, mcp model or JSON
+    text): `{"branch": "wait-and-retry" | "fix-and-retry" | "stop-and-tell" | "accept" | "verify-before-retry" |
+    "step-up" | "provide-input" | "poll-task", "code"?, "waitSeconds"?, "scopes"?, "why"}` (docs/decide.md).
+    `tool`, the called tool's `tools/list` entry (a dict or the mcp SDK's `Tool`), makes a retry follow SEP-3313:
+    a tool neither read-only nor idempotent gets `verify-before-retry`. SpecError for what is not a result.
 
     >>> decide(tool_error("RATE_LIMITED", "Too many lookups", retry_after=30))["branch"]
     'wait-and-retry'
     """
-    return json.loads(decide_json(result))  # type: ignore[no-any-return]
+    request = "{" + f'"result":{_json_of(result)}'
+    if tool is not None:
+        request += f',"tool":{_json_of(tool)}'
+    return json.loads(decide_json(request + "}"))  # type: ignore[no-any-return]
 
 
-def decide_json(result: Any) -> str:
-    """`decide` as the component's exact JSON text."""
-    decided = read("decide", result, refused=SpecError)
-    assert decided is not None
+def _json_of(value: Any) -> str:
+    """A value as JSON text for a request: an mcp SDK model by its wire form, text as given (lone surrogates as
+    U+FFFD), any other value as compact JSON (the core refuses what it cannot read)."""
+    if callable(getattr(value, "model_dump", None)):
+        value = value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return spec_text(value)
+
+
+def decide_json(request: Any) -> str:
+    """`decide` for the request `{"result", "tool"?}` (a dict or its JSON text), as the component's exact JSON
+    text."""
+    decided: str = call("decide", spec_text(request))
     return decided
 
 
