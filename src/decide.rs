@@ -122,7 +122,7 @@ pub fn decide(result: &str) -> Result<Decision, SpecError> {
         return Ok(on_protocol_error(&error));
     }
     if let Some(decided) = by_result_type(result) {
-        return Ok(decided);
+        return decided;
     }
     let read = read_tool_result(result, true)?;
     let text = read.text.unwrap_or_default();
@@ -209,21 +209,30 @@ fn retry_is_safe(tool: &str) -> Result<bool, SpecError> {
     Ok(hint("readOnlyHint")? || hint("idempotentHint")?)
 }
 
-/// A 2026-07-28 result that is not a tool's outcome yet: input required, or a task.
-fn by_result_type(result: &str) -> Option<Decision> {
+/// A 2026-07-28 result that is not a tool's outcome yet (input required, a
+/// task), or a task's state as `tasks/get` answers it (the tasks extension,
+/// SEP-2663: `completed` holds the call's `result`, whatever its `isError`;
+/// `failed` a JSON-RPC `error`, which the caller has already read).
+fn by_result_type(result: &str) -> Option<Result<Decision, SpecError>> {
     let members = repaired_object(result, |_, _| ()).ok()?;
-    let result_type = members.iter().rev().find(|(k, _)| k == "resultType")?.1.to_string();
-    match parse_value(&result_type).ok()?.as_str()? {
-        "input_required" => Some(decision(
-            Branch::ProvideInput,
-            None,
-            "input required: the host asks the user or the client, then calls again with the answers",
-        )),
-        "task" => Some(decision(
-            Branch::PollTask,
-            None,
-            "a task: poll it until it ends, then decide on its result",
-        )),
+    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.to_string());
+    let text_of = |key: &str| member(key).and_then(|v| parse_value(&v).ok()?.as_str().map(str::to_owned));
+    let branch = |branch, why| Some(Ok(decision(branch, None, why)));
+    let input_required = "input required: the host asks the user or the client, then calls again with the answers";
+    match text_of("resultType").as_deref() {
+        Some("input_required") => return branch(Branch::ProvideInput, input_required),
+        Some("task") => return branch(Branch::PollTask, "a task: poll it until it ends, then decide on its result"),
+        _ => {}
+    }
+    member("taskId")?;
+    match text_of("status")?.as_str() {
+        "completed" => Some(match member("result") {
+            Some(inner) => decide(&inner),
+            None => Err(SpecError("a completed task must hold its \"result\"".into())),
+        }),
+        "working" => branch(Branch::PollTask, "the task is still working: poll it again"),
+        "input_required" => branch(Branch::ProvideInput, input_required),
+        "cancelled" => branch(Branch::StopAndTell, "the task was cancelled"),
         _ => None,
     }
 }
@@ -278,6 +287,9 @@ fn protocol_error_of(text: &str) -> Option<ProtocolErrorRead> {
 
 /// JSON-RPC's "invalid params": the call itself must change.
 const INVALID_PARAMS: i64 = -32602;
+/// The rate-limit error of the draft SEP-3304 (`data.retryAfterMs`, milliseconds):
+/// the server as a whole is rate limiting the client.
+const RATE_LIMITED_ERROR: i64 = -32023;
 
 fn on_protocol_error(error: &ProtocolErrorRead) -> Decision {
     match error.data.as_deref().map(read_unwrapped) {
@@ -287,6 +299,13 @@ fn on_protocol_error(error: &ProtocolErrorRead) -> Decision {
             Some(crate::read::VALIDATION_CODE),
             "invalid arguments: fix the fields named",
         ),
+        _ if error.code == Some(RATE_LIMITED_ERROR) => {
+            let mut wait = decision(Branch::WaitAndRetry, None, "rate limited: wait, then make the same call");
+            let data = error.data.as_deref().and_then(|d| parse_value(d).ok());
+            let after_ms = data.as_ref().and_then(|d| d.get("retryAfterMs")).and_then(Value::as_u64);
+            wait.wait_seconds = after_ms.map(|ms| u32::try_from(ms.div_ceil(1000)).unwrap_or(u32::MAX));
+            wait
+        }
         _ if error.code == Some(INVALID_PARAMS) => decision(
             Branch::FixAndRetry,
             None,

@@ -37,9 +37,10 @@
 // and the store keys, no resources) and `after-trap`, the one rule a host
 // follows after a trap (4.4 KB of it: the refusal words and the request's
 // reader), took it to 489,412 / 216,038. Decisions with the protocol as it
-// stands (the tool's annotations in `decide`, 2026-07-28 result types,
-// SEP-3313's toolFailure read back, step-up) and the upstream mapper's
-// Bearer challenge and rate-limit headers added 11.7 KB: 501,070 / 221,418.
+// stands (the tool's annotations in `decide`, 2026-07-28 result types, a
+// task's state, SEP-3313's toolFailure read back, step-up) and the upstream
+// mapper's Bearer challenge and rate-limit headers added 12.5 KB: 501,898 /
+// 222,019.
 // The budget is 505 KB / 225 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
