@@ -221,7 +221,12 @@ fn by_result_type(result: &str) -> Option<Result<Decision, SpecError>> {
     let input_required = "input required: the host asks the user or the client, then calls again with the answers";
     match text_of("resultType").as_deref() {
         Some("input_required") => return branch(Branch::ProvideInput, input_required),
-        Some("task") => return branch(Branch::PollTask, "a task: poll it until it ends, then decide on its result"),
+        Some("task") => {
+            return branch(
+                Branch::PollTask,
+                "a task: poll it until it ends, then decide on its result",
+            )
+        }
         _ => {}
     }
     member("taskId")?;
@@ -300,9 +305,16 @@ fn on_protocol_error(error: &ProtocolErrorRead) -> Decision {
             "invalid arguments: fix the fields named",
         ),
         _ if error.code == Some(RATE_LIMITED_ERROR) => {
-            let mut wait = decision(Branch::WaitAndRetry, None, "rate limited: wait, then make the same call");
+            let mut wait = decision(
+                Branch::WaitAndRetry,
+                None,
+                "rate limited: wait, then make the same call",
+            );
             let data = error.data.as_deref().and_then(|d| parse_value(d).ok());
-            let after_ms = data.as_ref().and_then(|d| d.get("retryAfterMs")).and_then(Value::as_u64);
+            let after_ms = data
+                .as_ref()
+                .and_then(|d| d.get("retryAfterMs"))
+                .and_then(Value::as_u64);
             wait.wait_seconds = after_ms.map(|ms| u32::try_from(ms.div_ceil(1000)).unwrap_or(u32::MAX));
             wait
         }
