@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { bundleWorker, nodeEntryFiles, wasmCopies } from './measure.mjs';
 
 const GLUE_BUDGET = 40_000; // bytes, raw: the JavaScript between the API and the core module
-const NODE_ENTRY_BUDGET = 600_000; // bytes, raw: everything `import 'mcp-envelope'` + a first render loads in Node
+const NODE_ENTRY_BUDGET = 670_000; // bytes, raw: everything `import 'mcp-envelope'` + a first render loads in Node
 
 const loaded = nodeEntryFiles();
 const total = (files) => files.reduce((sum, f) => sum + f.raw, 0);
