@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use super::given_text;
 use crate::error::SpecError;
-use crate::json::{compact, fail, given, parse_raw, push_json_string, raw_kind, read_input};
+use crate::json::{compact, fail, given, parse_raw, push_json_string, read_input};
 use crate::locale::Locale;
 
 /// A query that matched nothing.
@@ -20,7 +20,7 @@ pub struct EmptyResult<'a> {
     pub query: Option<&'a str>,
     /// The next step worth taking: "Ask whether the customer used another email."
     pub suggestion: Option<&'a str>,
-    /// The tool's `structuredContent` for an empty answer, as JSON text (an object).
+    /// The tool's `structuredContent` for an empty answer, as JSON text (any JSON value).
     pub structured_content: Option<&'a str>,
     /// With `localize_steering`, the language of the text; alone it changes nothing.
     pub locale: Locale,
@@ -69,8 +69,8 @@ impl EmptyResult<'_> {
 }
 
 /// The `CallToolResult` JSON: the text, the `structuredContent` if given,
-/// `isError: false`. An empty `what`, or a `structuredContent` that is not
-/// a JSON object (MCP's `structuredContent` is one), is refused.
+/// `isError: false`. An empty `what` is refused; `structuredContent` may be
+/// any JSON value (MCP 2026-07-28, SEP-2106).
 ///
 /// ```
 /// use mcp_envelope::recovery::{empty_result, EmptyResult};
@@ -91,13 +91,9 @@ pub fn empty_result(empty: &EmptyResult) -> Result<String, SpecError> {
     let structured = match empty.structured_content.map(parse_raw) {
         None => None,
         Some(Err(e)) => return fail(format!("invalid JSON in \"structuredContent\": {e}")),
-        Some(Ok(raw)) if raw.starts_with('{') => Some(compact(raw)),
-        Some(Ok(raw)) => {
-            return fail(format!(
-                "\"structuredContent\" must be a JSON object (MCP's structuredContent is one), not {}",
-                raw_kind(raw)
-            ))
-        }
+        // Any JSON value, as MCP 2026-07-28 allows (SEP-2106); a client of
+        // 2025-11-25 expects an object, which is the caller's to give it.
+        Some(Ok(raw)) => Some(compact(raw)),
     };
     let mut out = String::from("{\"content\":[{\"type\":\"text\",\"text\":");
     push_json_string(&mut out, &empty.text());

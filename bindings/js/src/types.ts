@@ -489,8 +489,8 @@ export interface EmptyResultOptions {
   query?: string | null;
   /** The next step, if there is a useful one. */
   suggestion?: string | null;
-  /** The tool's structured output (for an output schema), passed through. */
-  structuredContent?: Record<string, unknown> | null;
+  /** The tool's structured output (for an output schema), passed through: any JSON value (MCP 2026-07-28, SEP-2106). */
+  structuredContent?: unknown;
   locale?: Locale | null;
   /** With `pt-BR`: the text (which steers the model) in Portuguese too. */
   localizeSteering?: boolean | null;

@@ -187,8 +187,8 @@ describe('emptyResult', () => {
   });
 
   test('refusals', () => {
-    assert.throws(() => emptyResult({ what: 'orders', structuredContent: [] }),
-      refused('"structuredContent" must be a JSON object (MCP\'s structuredContent is one), not an array'));
+    assert.throws(() => emptyResult({ what: '' }),
+      refused('"what" must name what was searched for, as a plural noun such as "orders"'));
     assert.throws(() => emptyResult({ query: 'x' }), refused('missing "what": what was searched for, as a plural noun such as "orders"'));
   });
 });

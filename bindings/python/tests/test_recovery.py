@@ -277,8 +277,11 @@ def test_an_empty_result_steers_in_portuguese_only_when_asked():
 def test_empty_result_refusals():
     with pytest.raises(me.SpecError, match=r'^"what" must name what was searched for, as a plural noun such as "orders"$'):
         me.empty_result("")
-    with pytest.raises(me.SpecError, match=r"^\"structuredContent\" must be a JSON object \(MCP's structuredContent is one\), not an array$"):
-        me.empty_result("orders", structured_content=[])
+
+
+def test_empty_result_structured_content_is_any_json_value():
+    # MCP 2026-07-28 (SEP-2106): an array passes through as written.
+    assert me.empty_result("orders", structured_content=[])["structuredContent"] == []
 
 
 # partial results

@@ -198,7 +198,7 @@ def empty_result(
 ) -> ToolResult:  # fmt: skip
     """The success `CallToolResult` dict (`isError: false`) of a query that ran and matched nothing: "0 `what`
     found `query`." and that this is an answer, not an error. `what` is a plural noun ("orders"), `query` carries
-    its own preposition ("for jo@example.com"), `suggestion` the next step; `structured_content` (an object) is
+    its own preposition ("for jo@example.com"), `suggestion` the next step; `structured_content` (any JSON value) is
     passed through for a tool with an output schema."""
     spec = {"what": what} | _given(query=query, suggestion=suggestion, structuredContent=structured_content,
                                    locale=locale, localizeSteering=localize_steering)  # fmt: skip
