@@ -43,7 +43,7 @@
 
 use crate::code::{self, Category};
 use crate::error::SpecError;
-use crate::json::{parse_value, push_json_string, repaired_object, Value};
+use crate::json::{parse_value, push_json_string, repaired_object, Members, Value};
 use crate::model::{Severity, ToolError};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 
@@ -118,10 +118,13 @@ fn decision(branch: Branch, code: Option<&str>, why: &'static str) -> Decision {
 /// assert_eq!((d.branch, d.wait_seconds), (Branch::WaitAndRetry, Some(30)));
 /// ```
 pub fn decide(result: &str) -> Result<Decision, SpecError> {
-    if let Some(error) = protocol_error_of(result) {
+    // The result's members, read once for the rules that look at them before
+    // the `CallToolResult` reader (which refuses what is no result).
+    let members = repaired_object(result, |_, _| ()).unwrap_or_default();
+    if let Some(error) = protocol_error_in(&members) {
         return Ok(on_protocol_error(&error));
     }
-    if let Some(decided) = by_result_type(result) {
+    if let Some(decided) = by_result_type(&members) {
         return decided;
     }
     let read = read_tool_result(result, true)?;
@@ -152,7 +155,7 @@ pub fn decide(result: &str) -> Result<Decision, SpecError> {
                 )
             }
         }
-        Ok(Reading::None) | Err(_) => match tool_failure_of(result) {
+        Ok(Reading::None) | Err(_) => match tool_failure_of(&members) {
             Some(decided) => decided,
             None => decision(
                 Branch::StopAndTell,
@@ -213,9 +216,8 @@ fn retry_is_safe(tool: &str) -> Result<bool, SpecError> {
 /// task), or a task's state as `tasks/get` answers it (the tasks extension,
 /// SEP-2663: `completed` holds the call's `result`, whatever its `isError`;
 /// `failed` a JSON-RPC `error`, which the caller has already read).
-fn by_result_type(result: &str) -> Option<Result<Decision, SpecError>> {
-    let members = repaired_object(result, |_, _| ()).ok()?;
-    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.to_string());
+fn by_result_type(members: &Members<'_>) -> Option<Result<Decision, SpecError>> {
+    let member = |key: &str| member_of(members, key);
     let text_of = |key: &str| member(key).and_then(|v| parse_value(&v).ok()?.as_str().map(str::to_owned));
     let branch = |branch, why| Some(Ok(decision(branch, None, why)));
     let input_required = "input required: the host asks the user or the client, then calls again with the answers";
@@ -243,10 +245,8 @@ fn by_result_type(result: &str) -> Option<Result<Decision, SpecError>> {
 }
 
 /// An error result without an envelope, by its SEP-3313 `toolFailure` metadata.
-fn tool_failure_of(result: &str) -> Option<Decision> {
-    let members = repaired_object(result, |_, _| ()).ok()?;
-    let meta = members.iter().rev().find(|(k, _)| k == "_meta")?.1.to_string();
-    let meta = parse_value(&meta).ok()?;
+fn tool_failure_of(members: &Members<'_>) -> Option<Decision> {
+    let meta = parse_value(&member_of(members, "_meta")?).ok()?;
     let failure = meta.get(crate::render::TOOL_FAILURE_KEY)?;
     let code = failure.get("code").and_then(Value::as_str);
     let retryable = failure.get("retryable").and_then(Value::as_bool) == Some(true);
@@ -260,6 +260,11 @@ fn tool_failure_of(result: &str) -> Option<Decision> {
     Some(decided)
 }
 
+/// The last value given for `key` (a key given twice counts as `JSON.parse` reads it), as written.
+fn member_of(members: &Members<'_>, key: &str) -> Option<String> {
+    members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.to_string())
+}
+
 /// A JSON-RPC error's code and its `data` as written.
 struct ProtocolErrorRead {
     code: Option<i64>,
@@ -269,18 +274,14 @@ struct ProtocolErrorRead {
 /// The JSON-RPC error in `text`: an object with a numeric `code`, a
 /// `message` and no `content`, or one under `error`; `None` for anything
 /// else, which the `CallToolResult` reader then judges.
-fn protocol_error_of(text: &str) -> Option<ProtocolErrorRead> {
-    let members = repaired_object(text, |_, _| ()).ok()?;
-    let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.to_string());
+fn protocol_error_in(members: &Members<'_>) -> Option<ProtocolErrorRead> {
+    let member = |key: &str| member_of(members, key);
     if member("content").is_some() {
         return None;
     }
     if let Some(inner) = member("error") {
-        return inner
-            .trim_start()
-            .starts_with('{')
-            .then(|| protocol_error_of(&inner))
-            .flatten();
+        let inner = repaired_object(&inner, |_, _| ()).ok()?;
+        return protocol_error_in(&inner);
     }
     let code = parse_value(&member("code")?).ok()?;
     member("message")?;

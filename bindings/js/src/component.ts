@@ -75,6 +75,12 @@ function trapContext(request: string | undefined, format: Format | undefined): R
   return context;
 }
 
+/** The component's refusal (the words of its `err`, which jco throws as `payload`); undefined for a trap. */
+function refusalOf(error: unknown): string | undefined {
+  const payload = (error as { payload?: unknown } | null)?.payload;
+  return typeof payload === 'string' ? payload : undefined;
+}
+
 /**
  * Runs the export `name` on the current instance. The component's refusal
  * (its `err`) is thrown as `Refusal` with the component's own words, the same
@@ -88,8 +94,8 @@ function call<T>(name: string, run: (api: Api) => T, Refusal: Refusal = TypeErro
   try {
     return run(target);
   } catch (error) {
-    const payload = (error as { payload?: unknown } | null)?.payload;
-    if (typeof payload === 'string') throw new Refusal(payload);
+    const refusal = refusalOf(error);
+    if (refusal !== undefined) throw new Refusal(refusal);
     if (api === target) api = undefined;
     return answerAfterTrap(name, run, Refusal, String(error), trapContext(request, format));
   }
@@ -101,9 +107,9 @@ function answerAfterTrap<T>(name: string, run: (api: Api) => T, Refusal: Refusal
   try {
     answer = JSON.parse(fresh.afterTrap(JSON.stringify({ call: name, trap, random: randomHex(), ...context })));
   } catch (error) {
-    const payload = (error as { payload?: unknown } | null)?.payload;
-    if (api === fresh && typeof payload !== 'string') api = undefined;
-    throw new Error(`mcp-envelope: ${name} trapped (${trap}) and no answer could be made for it: ${String(payload ?? error)}`);
+    const refusal = refusalOf(error);
+    if (api === fresh && refusal === undefined) api = undefined;
+    throw new Error(`mcp-envelope: ${name} trapped (${trap}) and no answer could be made for it: ${refusal ?? String(error)}`);
   }
   try {
     trapLog(answer.log);
@@ -114,8 +120,8 @@ function answerAfterTrap<T>(name: string, run: (api: Api) => T, Refusal: Refusal
   try {
     return run(fresh);
   } catch (error) {
-    const payload = (error as { payload?: unknown } | null)?.payload;
-    if (typeof payload === 'string') throw new Refusal(payload);
+    const refusal = refusalOf(error);
+    if (refusal !== undefined) throw new Refusal(refusal);
     if (api === fresh) api = undefined;
     throw new Error(answer.again);
   }
