@@ -74,6 +74,10 @@ impl Guest for Component {
         crate::decide::decide_json(&request).map_err(|e| e.0)
     }
 
+    fn answer_for_revision(request: String) -> Result<String, String> {
+        crate::revision::answer_for_revision_json(&request).map_err(|e| e.0)
+    }
+
     fn backoff(request: String) -> Result<String, String> {
         crate::backoff::backoff_json(&request).map_err(|e| e.0)
     }

@@ -319,6 +319,12 @@ fn on_protocol_error(error: &ProtocolErrorRead) -> Decision {
             wait.wait_seconds = after_ms.map(|ms| u32::try_from(ms.div_ceil(1000)).unwrap_or(u32::MAX));
             wait
         }
+        // 2025-11-25's URL elicitation (2026-07-28 sends it as an input_required result).
+        _ if error.code == Some(crate::revision::URL_ELICITATION_REQUIRED) => decision(
+            Branch::ProvideInput,
+            None,
+            "a URL elicitation is required: the host has the user open the URL, then calls again",
+        ),
         _ if error.code == Some(INVALID_PARAMS) => decision(
             Branch::FixAndRetry,
             None,

@@ -105,6 +105,7 @@ pub mod partial;
 mod read;
 pub mod recovery;
 mod render;
+pub mod revision;
 // rmcp is never built for wasm32 (Cargo.toml), so neither is its glue.
 #[cfg(all(feature = "rmcp", not(target_arch = "wasm32")))]
 pub mod rmcp;

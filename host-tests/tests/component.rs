@@ -27,7 +27,7 @@ fn component_exports_the_api_and_types() {
         .map(|(name, _)| name.to_owned())
         .collect();
     exports.sort();
-    assert_eq!(exports, ["mcp:envelope/api@0.7.0", "mcp:envelope/types@0.7.0"]);
+    assert_eq!(exports, ["mcp:envelope/api@0.8.0", "mcp:envelope/types@0.8.0"]);
 }
 
 #[test]

@@ -7,7 +7,7 @@ export type {
   EmptyResultOptions, EnvelopeReading, EnvelopeSpec, ErrorOptions, ErrorOutcome, ExceptionOptions, ExceptionReport, Format,
   HeadersLike, IssueCode, LedgerFailureOptions, Limits, Locale, PartialFailure, PartialLimits, PartialReport, PartialResultReading,
   PartialSpec, ProtocolError, ProtocolErrorKind, Reading, RenderOptions, Severity, TextContent, ToolErrorReading,
-  ToolFailureRequest, UnknownToolAnswer, UnknownToolAnswerKind, UnknownToolError, UnknownToolOptions, UpstreamFailure, UpstreamReport,
+  RevisionAnswer, ToolFailureRequest, UnknownToolAnswer, UnknownToolAnswerKind, UnknownToolError, UnknownToolOptions, UpstreamFailure, UpstreamReport,
   ValidationErrorReading, ValidationField, ValidationIssue, ValidationOptions, ValidationReport,
 } from './types.js';
 export {
@@ -19,7 +19,7 @@ export { decide, decideJson, EnvelopeError, parseEnvelope, throwIfError } from '
 export { renderValidation, renderValidationJson, toValidationIssues, validationError, validationResultJson } from './validation.js';
 export {
   accessError, accessErrorJson, authRequired, emptyResult, emptyResultJson, exceptionResult, exceptionResultJson, forbidden,
-  unknownTool, unknownToolJson, upstreamError, upstreamErrorJson, userError, userErrorJson,
+  answerForRevision, answerForRevisionJson, unknownTool, unknownToolJson, upstreamError, upstreamErrorJson, userError, userErrorJson,
 } from './recovery.js';
 export { partialLimitsInForce, partialLimitsInForceJson, partialResult, partialResultJson, renderPartial, renderPartialJson } from './partial.js';
 export { Ledger } from './ledger.js';

@@ -8,7 +8,7 @@ import * as component from './component.js';
 import { randomHex } from './component.js';
 import { resultOf, toJson } from './render.js';
 import type {
-  AccessOptions, CallToolResult, EmptyResultOptions, UnknownToolAnswer, UnknownToolOptions, EnvelopeSpec, ExceptionOptions, ExceptionReport, Format,
+  AccessOptions, CallToolResult, EmptyResultOptions, RevisionAnswer, UnknownToolAnswer, UnknownToolOptions, EnvelopeSpec, ExceptionOptions, ExceptionReport, Format,
   UpstreamFailure, UpstreamReport,
 } from './types.js';
 
@@ -187,6 +187,26 @@ export function unknownTool(options: UnknownToolOptions): UnknownToolAnswer {
 
 /** `unknownTool` with the input as JSON text; gives the answer as JSON text. */
 export const unknownToolJson = (inputText: string): string => component.unknownTool(String(inputText));
+
+/**
+ * A `tools/call` answer as the protocol revision the request negotiated
+ * wants it on the wire (docs/revisions.md), decided by the core: under
+ * 2026-07-28 a result gains `resultType: "complete"`, a URL elicitation
+ * error (-32042) becomes an `input_required` result, and a reserved code the
+ * revision does not define becomes -32603; under 2025-11-25 the reverse.
+ *
+ * ```ts
+ * answerForRevision('2026-07-28', { error: { code: -32042, message: 'URL elicitation required',
+ *   data: { elicitations: [{ mode: 'url', elicitationId: 'bank', url: 'https://bank.example/consent', message: 'Connect your bank' }] } } });
+ * // { result: { resultType: 'input_required', inputRequests: { bank: { method: 'elicitation/create', params: { … } } } } }
+ * ```
+ */
+export function answerForRevision(revision: string, answer: RevisionAnswer): RevisionAnswer {
+  return JSON.parse(answerForRevisionJson(toJson({ revision, answer }, 'the answer-for-revision input'))) as RevisionAnswer;
+}
+
+/** `answerForRevision` with the input (`{"revision", "answer"}`) as JSON text; gives the answer as JSON text. */
+export const answerForRevisionJson = (inputText: string): string => component.answerForRevision(String(inputText));
 
 /**
  * A framework's own error for the model (FastMCP's `UserError`): the

@@ -481,6 +481,9 @@ export interface UnknownToolError {
 /** What `unknownTool` gives: the JSON-RPC error to answer with, or the `isError` result. */
 export type UnknownToolAnswer = { error: UnknownToolError } | { result: CallToolResult };
 
+/** A `tools/call` answer: a result (a `CallToolResult`, or a 2026-07-28 `input_required` result) or a JSON-RPC error object. */
+export type RevisionAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
+
 /** Options of `emptyResult`: a query that ran and matched nothing. */
 export interface EmptyResultOptions {
   /** What was searched for, as a plural noun (`orders`). */

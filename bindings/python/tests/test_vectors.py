@@ -243,6 +243,7 @@ CALLS = {
     "idempotency-key": (me.idempotency_key_json, me.idempotency_store_key, keyword_call),
     "idempotency-begin": (me.idempotency_begin_json, None, None),
     "idempotency-finish": (me.idempotency_finish_json, None, None),
+    "answer-for-revision": (me.answer_for_revision_json, me.answer_for_revision, keyword_call),
     "after-trap": (me.after_trap_json, None, None),
 }
 

@@ -27,7 +27,7 @@ from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType
 from ._values import encode
 from .errors import MalformedEnvelope, SpecError
 
-API_INSTANCE = "mcp:envelope/api@0.7.0"
+API_INSTANCE = "mcp:envelope/api@0.8.0"
 WASM_FILE = "mcp_envelope.wasm"
 CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the path of a wasmtime cache config (TOML) file
 PUBLIC_CALLS_ENV = "MCP_ENVELOPE_PUBLIC_CALLS"  # "1": never the direct path

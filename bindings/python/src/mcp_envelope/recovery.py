@@ -247,6 +247,23 @@ def unknown_tool_json(spec: Mapping[str, Any] | str) -> str:
     return text
 
 
+def answer_for_revision(revision: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+    """A `tools/call` answer (`{"result": ...}` or `{"error": {"code", "message", "data"?}}`) as the protocol
+    revision the request negotiated wants it on the wire (docs/revisions.md), decided by the core: under 2026-07-28
+    a result gains `resultType: "complete"`, a URL elicitation error (-32042) becomes an `input_required` result
+    and a reserved code the revision does not define becomes -32603; under 2025-11-25 the reverse. SpecError for
+    a revision that is not `YYYY-MM-DD` or an answer of another shape."""
+    sent: dict[str, Any] = json.loads(answer_for_revision_json({"revision": revision, "answer": answer}))
+    return sent
+
+
+def answer_for_revision_json(request: Mapping[str, Any] | str) -> str:
+    """`answer-for-revision` for `{"revision", "answer"}` (a dict or its JSON text), as the component's exact
+    JSON text."""
+    text: str = call("answer-for-revision", spec_text(request))
+    return text
+
+
 def user_error(message: str, *, format: Format = "xml") -> ToolResult:
     """The `isError` `CallToolResult` dict for a framework's own error for the model (the `mcp` SDK's and FastMCP's
     `ToolError`): a TOOL_ERROR envelope stating `message`, or `message` itself when it already holds an envelope.
