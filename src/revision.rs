@@ -10,13 +10,16 @@
 //!   A URL elicitation a call needs (2025-11-25's error -32042, with
 //!   `data.elicitations`) becomes an `InputRequiredResult`: `resultType:
 //!   "input_required"` and one `elicitation/create` request per elicitation
-//!   in `inputRequests`, keyed by its `elicitationId`. Any other reserved
+//!   in `inputRequests`, keyed by its `elicitationId`, which 2026-07-28
+//!   removed from the params (the key names the request). Any other reserved
 //!   code the revision does not define becomes -32603 with the same message
 //!   and data.
 //! - **2025-11-25 and earlier**: results have no `resultType`, so
 //!   `"complete"` is dropped; an `input_required` result whose requests are
 //!   all URL elicitations becomes the error -32042 that revision defines
-//!   (`data.elicitations`, the SDKs' message); an `input_required` result
+//!   (`data.elicitations`, the SDKs' message), each elicitation's
+//!   `elicitationId` (required there) its key unless it names one; an
+//!   `input_required` result
 //!   that revision cannot carry (form elicitation, sampling, roots, or
 //!   `requestState` alone) becomes -32603 saying so, since a client of that
 //!   revision would read it as an empty result.
@@ -175,12 +178,16 @@ fn result_for_legacy(mut result: Map, revision: &str) -> Sent {
 fn url_elicitations(result: &Map) -> Option<Vec<Value>> {
     let requests = result.get("inputRequests")?.as_object()?;
     let params: Option<Vec<Value>> = requests
-        .values()
-        .map(|request| {
+        .iter()
+        .map(|(key, request)| {
             let params = request.get("params")?;
             let is_url = request.get("method")?.as_str() == Some("elicitation/create")
                 && params.get("mode")?.as_str() == Some("url");
-            is_url.then(|| params.clone())
+            let mut params = params.as_object().filter(|_| is_url)?.clone();
+            if params.get("elicitationId").is_none() {
+                params.insert("elicitationId".to_owned(), Value::String(key.clone()));
+            }
+            Some(Value::Object(params))
         })
         .collect();
     params.filter(|p| !p.is_empty())
@@ -221,9 +228,13 @@ fn input_required(error: &Map) -> Option<Map> {
             Some(id) if !requests.contains_key(id) => id.to_owned(),
             _ => format!("elicitation-{}", i + 1),
         };
+        let mut params = params.clone();
+        if let Value::Object(params) = &mut params {
+            params.remove("elicitationId");
+        }
         let request = Map::from_iter([
             ("method".to_owned(), Value::String("elicitation/create".to_owned())),
-            ("params".to_owned(), params.clone()),
+            ("params".to_owned(), params),
         ]);
         requests.insert(key, Value::Object(request));
     }

@@ -3,7 +3,7 @@
 // method in both majors, whose `tools/call` entry is wrapped, and the
 // answer to a call of a tool the server does not list, as the core words it.
 
-import { unknownTool } from './recovery.js';
+import { answerForRevision, unknownTool } from './recovery.js';
 import type { CallToolResult, Format, UnknownToolAnswerKind, UnknownToolError } from './types.js';
 
 export type RequestHandler = (request: any, extra: any) => unknown;
@@ -61,20 +61,64 @@ export async function listedTools(handlers: Map<string, RequestHandler>, request
 }
 
 /**
- * The JSON-RPC error the core words for an unknown tool, thrown from the
- * `tools/call` handler: the SDK's Protocol (1.x and 2.x) sends a thrown
- * error's `code`, `message` and `data` as the error response, unchanged
- * (the SDK's own `McpError` would prefix the message).
+ * A JSON-RPC error the core worded, thrown from the `tools/call` handler: the
+ * SDK's Protocol (1.x and 2.x) sends a thrown error's `code`, `message` and
+ * `data` as the error response, unchanged (the SDK's own `McpError` would
+ * prefix the message).
  */
-export class UnknownToolCallError extends Error {
+class JsonRpcAnswerError extends Error {
   readonly code: number;
-  readonly data: Record<string, unknown>;
-  constructor({ code, message, data }: UnknownToolError) {
+  readonly data?: unknown;
+  constructor(name: string, { code, message, data }: { code: number; message: string; data?: unknown }) {
     super(message);
-    this.name = 'UnknownToolCallError';
+    this.name = name;
     this.code = code;
-    this.data = data;
+    if (data !== undefined) this.data = data;
   }
+}
+
+/** The JSON-RPC error the core words for an unknown tool. */
+export class UnknownToolCallError extends JsonRpcAnswerError {
+  declare readonly data: Record<string, unknown>;
+  constructor(error: UnknownToolError) {
+    super('UnknownToolCallError', error);
+  }
+}
+
+/** Where a 2026-07-28 request names its revision, in its `_meta`; a request without it negotiated an earlier one. */
+const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const LEGACY_REVISION = '2025-11-25';
+
+/**
+ * The revision of the request a tool callback serves, from its context: SDK
+ * 2.x lifts the request's protocol envelope out of `_meta` into
+ * `ctx.mcpReq.envelope`; 1.x speaks no 2026-07-28 and keeps `extra._meta`.
+ */
+function revisionOf(extra: any): string {
+  let named: unknown;
+  try {
+    named = extra?.mcpReq?.envelope?.[PROTOCOL_VERSION_META] ?? extra?._meta?.[PROTOCOL_VERSION_META];
+  } catch {
+    named = undefined; // a context whose getters throw: no revision named
+  }
+  return typeof named === 'string' ? named : LEGACY_REVISION;
+}
+
+/**
+ * A JSON-RPC error a tool callback threw for the client to act on (the SDK's
+ * `UrlElicitationRequiredError`, `code` -32042), answered as the request's
+ * protocol revision wants it (docs/revisions.md), decided by the core: under
+ * 2026-07-28 the `input_required` result the callback returns instead
+ * (which the SDK sends, where it would refuse the error), under 2025-11-25
+ * the error as it came, thrown again.
+ */
+export function answeredForRevision(extra: unknown, thrown: Error & { code: number; message: string; data?: unknown }): unknown {
+  const { code, message, data } = thrown;
+  const error = { code, message, ...(data === undefined ? {} : { data }) };
+  const sent = answerForRevision(revisionOf(extra), { error });
+  if ('result' in sent) return sent.result;
+  if (JSON.stringify(sent.error) === JSON.stringify(error)) throw thrown;
+  throw new JsonRpcAnswerError('RevisionAnswerError', sent.error);
 }
 
 /** What the integrations take to answer an unknown tool. */

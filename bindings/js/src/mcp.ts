@@ -7,7 +7,7 @@
 
 import { LockedContract } from './contract.js';
 import type { ToolList } from './contract.js';
-import { answerUnknownTool, handlerMap, listedTools, wrapEntries } from './handler-map.js';
+import { answerUnknownTool, answeredForRevision, handlerMap, listedTools, wrapEntries } from './handler-map.js';
 import type { RequestHandler } from './handler-map.js';
 import { unknownTool } from './recovery.js';
 import { formatOf } from './render.js';
@@ -50,9 +50,13 @@ function passesThrough(outcome: Outcome): boolean {
   }
 }
 
-/** The result of a callback's outcome; the SDK's own URL elicitation request is rethrown for the SDK to send. */
-function callbackResult(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions): unknown {
-  if (passesThrough(outcome)) throw (outcome as { thrown: unknown }).thrown;
+/**
+ * The result of a callback's outcome; the SDK's own URL elicitation request
+ * goes as the request's revision wants it: the error rethrown for the SDK to
+ * send (2025-11-25), or the `input_required` result (2026-07-28).
+ */
+function callbackResult(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions, extra: unknown): unknown {
+  if (passesThrough(outcome)) return answeredForRevision(extra, (outcome as { thrown: Error & { code: number; message: string } }).thrown);
   return resultFor(outcome, tool, args, options);
 }
 
@@ -82,7 +86,7 @@ export function withEnvelope<Args extends unknown[]>(tool: string, handler: (...
   return marked(async (...args: Args) => {
     // The SDK calls `cb(args, extra)` for tools with an input schema and `cb(extra)` without.
     const toolArgs = args.length > 1 ? args[0] : undefined;
-    return callbackResult(await outcomeOf(() => handler(...args)), tool, toolArgs, options) as CallToolResult;
+    return callbackResult(await outcomeOf(() => handler(...args)), tool, toolArgs, options, args.at(-1)) as CallToolResult;
   }, tool, options);
 }
 
@@ -337,11 +341,11 @@ function wrapCallback(tool: RegisteredTool, name: string, state: ServerState): v
   const options = () => state.options;
   if (sdk2) {
     tool.executor = marked(async (args: unknown, ctx: unknown) =>
-      callbackResult(await outcomeOf(() => original(args, ctx)), name, args, options()), name, state.options, original);
+      callbackResult(await outcomeOf(() => original(args, ctx)), name, args, options(), ctx), name, state.options, original);
   } else {
     // `cb(args, extra)` for a tool with an input schema, `cb(extra)` without.
     tool.handler = marked(async (...args: unknown[]) =>
-      callbackResult(await outcomeOf(() => original(...args)), name, args.length > 1 ? args[0] : undefined, options()),
+      callbackResult(await outcomeOf(() => original(...args)), name, args.length > 1 ? args[0] : undefined, options(), args.at(-1)),
     name, state.options, original);
   }
 }

@@ -17,7 +17,7 @@ from .envelope import Format, Locale, ToolError
 from .errors import SpecError
 from .ledger import Ledger
 from .stores import SharedLedger
-from .recovery import UnknownToolOption, exception_result, unknown_tool, user_error
+from .recovery import UnknownToolOption, answer_for_revision, exception_result, unknown_tool, user_error
 from .validation import validation_error
 
 logger = logging.getLogger("mcp_envelope")
@@ -55,6 +55,35 @@ def raised_in(error: BaseException, package: str) -> bool:
         innermost = innermost.tb_next
     module = "" if innermost is None else str(innermost.tb_frame.f_globals.get("__name__", ""))
     return module == package or module.startswith(package + ".")
+
+
+def revision_of(request_context: Any) -> str | None:
+    """The protocol revision a request negotiated (its request context's `protocol_version`), None outside a
+    request or where the SDK keeps none (`mcp` 1.x, which speaks no revision after 2025-11-25)."""
+    try:
+        version = getattr(request_context, "protocol_version", None)
+    except Exception:  # a context outside any request may raise instead of answering None
+        return None
+    return version if isinstance(version, str) else None
+
+
+def protocol_answer_for(revision: str | None, error: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What a JSON-RPC error a tool raised (`{"code", "message", "data"?}`) is sent as under `revision`, as the core
+    decides (docs/revisions.md): `{"result": ...}` (2026-07-28's `input_required` for a URL elicitation) or
+    `{"error": ...}`; None when it goes as it came (no revision known, or nothing to change)."""
+    if revision is None:
+        return None
+    sent = answer_for_revision(revision, {"error": dict(error)})
+    return None if sent.get("error") == dict(error) else sent
+
+
+def result_answer_for(revision: str | None, result: Mapping[str, Any]) -> dict[str, Any] | None:
+    """`protocol_answer_for` for an `input_required` result a tool returned: under 2025-11-25, `{"error": ...}` (a
+    URL elicitation's -32042, or -32603 for input that revision cannot ask for); None when it goes as it came."""
+    if revision is None:
+        return None
+    sent = answer_for_revision(revision, {"result": dict(result)})
+    return sent if "error" in sent else None
 
 
 def checked_unknown_tool_option(answer: UnknownToolOption) -> UnknownToolOption:

@@ -28,12 +28,13 @@ from fastmcp.tools import ToolResult as FastMCPToolResult
 from fastmcp.utilities.versions import VersionSpec, dedupe_with_versions
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY, URL_ELICITATION_REQUIRED
-from mcp_types import CallToolRequestParams, CallToolResult, ErrorData
+from mcp_types import CallToolRequestParams, CallToolResult, ErrorData, InputRequiredResult
 from pydantic import ValidationError as PydanticValidationError
 
 from ._component import ToolResult
 from ._integrations import LedgerChoice, Unanswerable, arguments_answer, checked_unknown_tool_option, error_answer
-from ._integrations import ledger_for, observed, raised_in, returning_results_as, user_error_answer
+from ._integrations import ledger_for, observed, protocol_answer_for, raised_in, result_answer_for, returning_results_as
+from ._integrations import revision_of, user_error_answer
 from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
 from .errors import SpecError
@@ -64,6 +65,15 @@ async def _shared_observed(
     try:
         return await ledger.observe(tool, result, arguments=arguments)
     except SpecError:  # not a result the core can read: it still reaches the model as it came
+        return None
+
+
+def _request_context(context: MiddlewareContext[Any]) -> Any:
+    """The SDK's request context of a call (where its negotiated protocol version is), None outside a request."""
+    fastmcp_context = context.fastmcp_context
+    try:
+        return None if fastmcp_context is None else fastmcp_context.request_context
+    except Exception:  # FastMCP's context outside a request may raise rather than answer None
         return None
 
 
@@ -184,6 +194,8 @@ class EnvelopeMiddleware(Middleware):
         try:
             result = await call_next(context)
         except Exception as error:
+            if isinstance(error, MCPError) and error.error.code in CLIENT_ACTIONS:
+                return self.sent_for_revision(context, error)
             try:
                 answer = await self.answer(context, error, arguments, ledger)
             except Unanswerable:
@@ -191,6 +203,11 @@ class EnvelopeMiddleware(Middleware):
             if shared is not None:
                 answer = await _shared_observed(shared, name, answer, arguments) or answer
             return _fastmcp_result(answer)
+        if isinstance(result, InputRequiredToolResult):
+            wire = result.input_required.model_dump(by_alias=True, exclude_none=True)
+            refused = result_answer_for(revision_of(_request_context(context)), wire)
+            if refused is not None:  # input 2025-11-25 asks for with -32042, or cannot ask for at all
+                raise MCPError.from_error_data(ErrorData.model_validate(refused["error"]))
         if chosen is None or isinstance(result, InputRequiredToolResult) or not isinstance(result, FastMCPToolResult):
             return result  # no ledger, or no CallToolResult: a request for input, an extension's result
         if ledger is not None:
@@ -199,6 +216,19 @@ class EnvelopeMiddleware(Middleware):
             assert shared is not None  # `chosen` is one or the other
             replaced = await _shared_observed(shared, name, _wire(result), arguments)
         return result if replaced is None else _fastmcp_result(replaced)
+
+    @staticmethod
+    def sent_for_revision(context: MiddlewareContext[CallToolRequestParams], error: MCPError) -> FastMCPToolResult:
+        """A JSON-RPC error that asks the client itself to act, as the request's protocol revision wants it sent
+        (docs/revisions.md): 2026-07-28's `input_required` result for a URL elicitation (returned), else the error
+        (raised)."""
+        wire = error.error.model_dump(by_alias=True, exclude_none=True)
+        sent = protocol_answer_for(revision_of(_request_context(context)), wire)
+        if sent is None:
+            raise error
+        if "error" in sent:
+            raise MCPError.from_error_data(ErrorData.model_validate(sent["error"])) from None
+        return InputRequiredToolResult(InputRequiredResult.model_validate(sent["result"]))
 
     async def answer(
         self, context: MiddlewareContext[CallToolRequestParams], error: Exception, arguments: Mapping[str, Any],

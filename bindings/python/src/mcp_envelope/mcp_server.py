@@ -26,7 +26,8 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ._component import ToolResult
 from ._integrations import LedgerChoice, Unanswerable, arguments_answer, checked_unknown_tool_option, error_answer
-from ._integrations import ledger_for, observed, raised_in, returning_results_as, user_error_answer
+from ._integrations import ledger_for, observed, protocol_answer_for, raised_in, result_answer_for, returning_results_as
+from ._integrations import revision_of, user_error_answer
 from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
 from .errors import SpecError
@@ -53,7 +54,7 @@ else:
     from mcp.server.mcpserver.exceptions import ResourceError, UnexpectedResourceError, UnexpectedToolError
     from mcp.server.mcpserver.exceptions import ToolError as SDKToolError
     from mcp.shared.exceptions import MCPError
-    from mcp_types import CallToolResult, ErrorData
+    from mcp_types import CallToolResult, ErrorData, InputRequiredResult
 
     # 2.x counts a ResourceError escaping a tool as anticipated too; its Unexpected... subclasses are crashes.
     SAID_FOR_THE_MODEL = (SDKToolError, ResourceError)
@@ -246,12 +247,23 @@ class EnvelopeMCPServer(SDKServer):
     async def answer_call(self, name: str, arguments: dict[str, Any], context: Any, call: Callable[[], Any]) -> Any:
         """The SDK's answer to a call (`call()`, its own `call_tool`), each failure answered with an envelope and
         each result sent through the call's ledger. A SharedLedger (its streaks in a store replicas share) watches
-        the result the call ends with, as `observe` does."""
+        the result the call ends with, as `observe` does. A JSON-RPC error the tool raised (such as the SDK's
+        `UrlElicitationRequiredError`) and an `input_required` result it returned are sent as the request's
+        protocol revision wants them (docs/revisions.md)."""
         chosen = self.ledger_for(context)
         shared = chosen if isinstance(chosen, SharedLedger) else None
         ledger = None if isinstance(chosen, SharedLedger) else chosen
         try:
             result = await call()
+        except MCPError as error:
+            if MCP1:  # 1.x speaks no revision after 2025-11-25: sent as it came
+                raise
+            sent = protocol_answer_for(revision_of(context), error.error.model_dump(by_alias=True, exclude_none=True))
+            if sent is None:
+                raise
+            if "error" in sent:
+                raise protocol_error(sent["error"]) from None
+            return InputRequiredResult.model_validate(sent["result"])
         except SDKToolError as error:
             # The tool manager's own refusal: told by the tool it lacks, not by its words.
             if error.__cause__ is None and self._tool_manager.get_tool(name) is None:
@@ -264,6 +276,12 @@ class EnvelopeMCPServer(SDKServer):
             result = result_for_exception(name, error, arguments, self.error_format, ledger=ledger, locale=self.locale,
                                           input_schema=schema, arguments_model=model, deltas=deltas)  # fmt: skip
             return result if shared is None else await through_shared_ledger(shared, name, result, arguments)
+        if not MCP1:
+            if isinstance(result, InputRequiredResult):
+                refused = result_answer_for(revision_of(context), result.model_dump(by_alias=True, exclude_none=True))
+                if refused is not None:
+                    raise protocol_error(refused["error"])
+                return result
         if shared is not None and isinstance(result, CallToolResult):
             return await through_shared_ledger(shared, name, result, arguments)
         if ledger is not None and isinstance(result, CallToolResult):
