@@ -26,8 +26,16 @@
 // report names no command, so `--command NAME='CMD ARGS'` (split at spaces)
 // says how to start that server over stdio for the option's audit.
 //
+// `--revision NAME=REPORT` gives the same server audited under the other
+// revision in force (`audit --spec 2026-07-28`): a server whose SDK speaks
+// it (the report's negotiated protocol says so) must answer every call there
+// as it did under 2025-11-25, byte for byte (correlation ids masked), as
+// every other such server does, with the right branch, no leak, and the
+// answer that revision asks for; one whose SDK speaks only 2025-11-25 is
+// named as such. docs/revisions.md says what may differ on the wire.
+//
 //   node demo/compare.mjs --plan demo/plan.json typescript=TS.json python=PY.json [rust=RS.json]
-//        [--command NAME='CMD ARGS']... [--books NAME=FILE]...
+//        [--revision NAME=REPORT]... [--command NAME='CMD ARGS']... [--books NAME=FILE]...
 //        [--third-party filesystem=FS.json --third-party-plan demo/filesystem/plan.json] [--cli PATH]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,6 +65,8 @@ let thirdPartyPlanFile;
 const commands = new Map();
 /** What each replicated server's books in Redis held after its audit, by name: key to value. */
 const books = new Map();
+/** Each server's report under the other revision (`--revision`), by name. */
+const underRevision = new Map();
 let cli = fileURLToPath(new URL('../target/debug/mcp-envelope', import.meta.url));
 for (let i = 0; i < args.length; i += 1) {
   const arg = args[i];
@@ -64,6 +74,10 @@ for (let i = 0; i < args.length; i += 1) {
   else if (arg === '--cli') cli = args[++i];
   else if (arg === '--third-party-plan') thirdPartyPlanFile = args[++i];
   else if (arg === '--third-party') thirdParty = named(args[++i]);
+  else if (arg === '--revision') {
+    const given = named(args[++i]);
+    underRevision.set(given.name, given.report);
+  }
   else if (arg === '--command') {
     const [name, command] = pair(arg, args[++i]);
     commands.set(name, command.trim().split(/ +/));
@@ -82,7 +96,7 @@ for (let i = 0; i < args.length; i += 1) {
 if (planFile === undefined) usage('--plan is required');
 if (servers.length < 2) usage('give at least two reports to compare');
 if (thirdParty !== undefined && thirdPartyPlanFile === undefined) usage('--third-party needs --third-party-plan');
-for (const [flag, given] of [['--command', commands], ['--books', books]]) {
+for (const [flag, given] of [['--command', commands], ['--books', books], ['--revision', underRevision]]) {
   for (const name of given.keys()) {
     if (!servers.some((s) => s.name === name)) usage(`${flag} ${name}: no report is named ${name}`);
   }
@@ -445,6 +459,74 @@ if (probe !== undefined) {
   }
 }
 
+if (underRevision.size > 0) acrossRevisions();
+
+/**
+ * Every call under the other revision, beside its answer under the first:
+ * one column per revision, each saying whether the servers that speak it
+ * answered alike; a server that speaks both must answer alike under both.
+ */
+function acrossRevisions() {
+  const other = [...underRevision.values()][0].spec;
+  console.log(`\n${bold(`Both revisions: the same calls under MCP ${revision} and under MCP ${other}`)}`);
+  const both = [];
+  for (const s of servers) {
+    const report = underRevision.get(s.name);
+    if (report === undefined) {
+      failures.push(`${s.name}: not audited under MCP ${other}`);
+      continue;
+    }
+    if (report.spec !== other) usage(`--revision ${s.name} was graded by MCP ${report.spec}, not ${other}`);
+    const negotiated = report.server.protocolVersion;
+    console.log(`  ${s.name}: asked for ${other}, negotiated ${negotiated}` +
+      (negotiated === other ? `: speaks both; audit score ${report.score.points}/${report.score.max} (${report.score.percent}%)`
+        : `: its SDK speaks ${negotiated} and earlier only, so it is compared under ${revision} alone`));
+    if (negotiated === other) both.push({ name: s.name, first: s.report.calls, calls: report.calls });
+  }
+  if (both.length === 0) {
+    failures.push(`no server speaks MCP ${other}: nothing was compared under it`);
+    return;
+  }
+  for (const row of both.flatMap((b) => b.calls)) row.spec.revision = other;
+  const lines = [];
+  let alike = 0;
+  for (const [index, row] of servers[0].report.calls.entries()) {
+    const each = both.map((b) => b.calls[index]);
+    const missing = both.filter((b, i) => each[i]?.name !== row.name).map((b) => b.name);
+    if (missing.length > 0) {
+      failures.push(`${other} "${row.name}": not the same call in ${missing.join(', ')}`);
+      continue;
+    }
+    // Under the first revision every server answered alike (checked above); under the other, each
+    // server that speaks it must give that same answer.
+    const changed = both.filter((b, i) => answer(each[i]) !== answer(b.first[index])).map((b) => b.name);
+    const wrong = both.filter((b, i) => !each[i].right).map((b) => b.name);
+    const departing = both.filter((b, i) => !each[i].spec.follows).map((b) => b.name);
+    for (const [i, r] of each.entries()) {
+      if (r.leaks.length > 0) failures.push(`${other} "${row.name}": ${both[i].name} leaks ${r.leaks.join(', ')}`);
+    }
+    if (changed.length > 0) failures.push(`${other} "${row.name}": ${changed.join(', ')} answered otherwise than under ${revision}`);
+    if (wrong.length > 0) failures.push(`${other} "${row.name}": branch wrong for ${wrong.join(', ')}`);
+    if (departing.length > 0) failures.push(`${other} "${row.name}": not MCP ${other}'s answer in ${departing.join(', ')}`);
+    if (changed.length === 0) alike += 1;
+    const firstSame = new Set(servers.map((s) => answer(s.report.calls[index]))).size === 1;
+    const otherSame = new Set(each.map(answer)).size === 1;
+    lines.push([
+      row.name,
+      row.code ?? '-',
+      `${firstSame ? 'alike' : 'NO'} (${servers.length})`,
+      `${otherSame ? 'alike' : 'NO'} (${both.length})`,
+      changed.length === 0 ? 'yes' : `NO (${changed.join(', ')})`,
+      one(each.map((r) => r.branch)),
+      wrong.length === 0 ? 'yes' : `NO (${wrong.join(', ')})`,
+      departing.length === 0 ? 'yes' : `NO (${departing.join(', ')})`,
+    ]);
+  }
+  table(['call', 'code', revision, other, 'same under both', `branch (${other})`, 'right', 'spec'], lines);
+  console.log(`${alike} of ${lines.length} calls answered alike under both revisions by ${both.map((b) => b.name).join(', ')} ` +
+    '(probes and plan; correlation ids masked)');
+}
+
 const toolCap = limitsInForce().envelopeChars;
 const partialCap = partialLimitsInForce().envelopeChars;
 console.log(`\n${bold('Size caps')}`);
@@ -501,4 +583,5 @@ if (failures.length > 0) {
   for (const f of failures) console.log(`  - ${f}`);
   process.exit(1);
 }
-console.log(bold(`OK: ${names} answer every call alike, as MCP ${revision} asks, with the right branch, no leak, within the caps.`));
+const revisions = underRevision.size > 0 ? ` (and under MCP ${[...underRevision.values()][0].spec}, each server that speaks it)` : '';
+console.log(bold(`OK: ${names} answer every call alike, as MCP ${revision} asks${revisions}, with the right branch, no leak, within the caps.`));

@@ -800,7 +800,7 @@ mod remote {
 
     use super::cli;
     use super::http_server::{serve, TOKEN};
-    use super::rmcp_server::Billing;
+    use super::rmcp_server::{Billing, Exports};
     use mcp_envelope::rmcp::{EnvelopeServer, UnknownToolAnswer};
 
     /// Two calls: a tool the server does not have, and one missing its argument.
@@ -810,11 +810,15 @@ mod remote {
     ]}"#;
 
     fn audit(url: &str, token: &str, extra: &[&str]) -> super::Run {
+        audit_plan(url, token, PLAN, extra)
+    }
+
+    fn audit_plan(url: &str, token: &str, plan_text: &str, extra: &[&str]) -> super::Run {
         // One file per call: the tests run at once.
         static PLANS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = PLANS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let plan = std::env::temp_dir().join(format!("mcp-envelope-remote-plan-{}-{n}.json", std::process::id()));
-        std::fs::write(&plan, PLAN).unwrap();
+        std::fs::write(&plan, plan_text).unwrap();
         let bearer = format!("Authorization: Bearer {token}");
         let mut args = vec![
             "audit",
@@ -903,6 +907,55 @@ score: 8/8 points, 100%
                 &serde_json::json!({"follows": true, "option": null, "why": null})
             )
         );
+    }
+
+    /// A call the server runs as a task (SEP-2663) is followed with
+    /// `tasks/get` to its end and its result graded: a panic inside the task
+    /// is the INTERNAL_ERROR envelope of a `completed` task (`enveloped_task`),
+    /// a tool error its envelope. A 2026-07-28 `input_required` result is
+    /// graded as it came: `provide-input`, the host's to answer.
+    #[test]
+    fn a_task_is_followed_to_its_end_and_input_required_is_graded() {
+        const TASK_PLAN: &str = r#"{"calls":[
+            {"name":"export: a panic in the task","tool":"export_invoices","arguments":{"year":2013},"expect":{"branch":"stop-and-tell","code":"INTERNAL_ERROR"}},
+            {"name":"export: a tool error","tool":"export_invoices","arguments":{"year":2015},"expect":{"branch":"fix-and-retry","code":"NOT_FOUND"}},
+            {"name":"export: done","tool":"export_invoices","arguments":{"year":2016},"expect":{"branch":"accept"}},
+            {"name":"connect the bank","tool":"connect_bank","arguments":{},"expect":{"branch":"provide-input"}}
+        ],"secrets":["hunter2"]}"#;
+        let exports = Exports::new(true);
+        let served = serve(move || EnvelopeServer::new(exports.clone()));
+        for spec in ["2025-11-25", "2026-07-28"] {
+            let run = audit_plan(&served.url, TOKEN, TASK_PLAN, &["--spec", spec]);
+            // 2025-11-25 asks for the URL elicitation with the error -32042 (rmcp
+            // refuses to send that revision an input_required result, and
+            // EnvelopeServer sends the core's -32042 instead); 2026-07-28 with
+            // the input_required result the tool returned.
+            let want = match spec {
+                "2025-11-25" => "\
+exports 1.0.0 (http://127.0.0.1:PORT/mcp), 2 tools, protocol 2025-11-25; graded by MCP 2025-11-25
+call                         channel        isError  envelope    code            stated  leaks  bytes  branch         expected       ok   spec
+export: a panic in the task  result         true     tool_error  INTERNAL_ERROR  4/4     -      471    stop-and-tell  stop-and-tell  yes  yes
+export: a tool error         result         true     tool_error  NOT_FOUND       4/4     -      147    fix-and-retry  fix-and-retry  yes  yes
+export: done                 result         false    -           -               0/4     -      30     accept         accept         yes  yes
+connect the bank             jsonrpc-error  -        -           -               0/4     -      42     provide-input  provide-input  yes  yes
+score: 16/16 points, 100%
+",
+                _ => "\
+exports 1.0.0 (http://127.0.0.1:PORT/mcp), 2 tools, protocol 2026-07-28; graded by MCP 2026-07-28
+call                         channel  isError  envelope    code            stated  leaks  bytes  branch         expected       ok   spec
+export: a panic in the task  result   true     tool_error  INTERNAL_ERROR  4/4     -      471    stop-and-tell  stop-and-tell  yes  yes
+export: a tool error         result   true     tool_error  NOT_FOUND       4/4     -      147    fix-and-retry  fix-and-retry  yes  yes
+export: done                 result   false    -           -               0/4     -      30     accept         accept         yes  yes
+connect the bank             result   false    -           -               0/4     -      0      provide-input  provide-input  yes  yes
+score: 16/16 points, 100%
+",
+            };
+            assert_eq!(
+                report(&run, &served.url),
+                (0, String::new(), want.to_owned()),
+                "--spec {spec}"
+            );
+        }
     }
 
     /// With the tool-result option the unknown tool is SEP-2145's result:

@@ -25,11 +25,13 @@
 mod handler;
 mod input_schema;
 mod server;
+mod task;
 mod tool_call_error;
 
 /// [`EnvelopeServer::unknown_tool`]'s option, the core's own type.
 pub use crate::recovery::UnknownToolAnswer;
 pub use server::{EnvelopeServer, LogLine};
+pub use task::enveloped_task;
 pub use tool_call_error::ToolCallError;
 
 use ::rmcp::model::{CallToolResult, ContentBlock, ErrorCode};

@@ -212,7 +212,8 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             .arguments
             .as_ref()
             .map(|a| serde_json::Value::Object(a.clone()).to_string());
-        let answer = self.answer(tool, request, context).await;
+        let revision = context.protocol_version();
+        let answer = for_revision(revision.as_ref(), self.answer(tool, request, context).await);
         match (answer, &self.ledger) {
             (Ok(CallToolResponse::Complete(result)), Some(ledger)) => {
                 Ok(ledger.observed(&name, result, arguments.as_deref()).await.into())
@@ -317,15 +318,61 @@ impl<H: ServerHandler> EnvelopeServer<H> {
 
     /// INTERNAL_ERROR under a fresh correlation id; `failure` goes to the log only.
     fn internal_error(&self, tool: &str, failure: &dyn fmt::Display) -> CallToolResponse {
-        // 16 hex digits, which fresh_correlation_id takes; were they refused,
-        // the envelope goes without an id rather than not at all.
-        let correlation_id = fresh_correlation_id(&random_hex()).unwrap_or_default();
-        let report = exception_result(tool, &failure.to_string(), &correlation_id, self.format, self.locale);
-        (self.log)(&report.log);
-        super::result_from_json(&report.result)
-            .unwrap_or_else(|_| super::call_tool_result(&report.error, self.format))
-            .into()
+        internal_error_result(tool, &failure.to_string(), self.format, self.locale, self.log.as_ref()).into()
     }
+}
+
+/// A JSON-RPC error, or an `input_required` result, as the request's protocol
+/// revision wants it sent (`revision::answer_for_revision_json`,
+/// docs/revisions.md): on 2026-07-28 a URL elicitation error becomes an
+/// `input_required` result, on 2025-11-25 an `input_required` result the
+/// error -32042. Any other answer, or one the core cannot read, goes as it came.
+fn for_revision(
+    revision: Option<&::rmcp::model::ProtocolVersion>,
+    answer: Result<CallToolResponse, ErrorData>,
+) -> Result<CallToolResponse, ErrorData> {
+    let Some(revision) = revision else { return answer };
+    let given = match &answer {
+        Err(error) => serde_json::json!({ "error": error }),
+        Ok(CallToolResponse::InputRequired(asked)) => serde_json::json!({ "result": asked }),
+        Ok(_) => return answer,
+    };
+    let request = serde_json::json!({ "revision": revision.as_str(), "answer": given }).to_string();
+    /// What the core writes: `{"error": {..}}` or `{"result": {..}}`.
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Sent {
+        Error(ErrorData),
+        Result(serde_json::Value),
+    }
+    let sent = crate::revision::answer_for_revision_json(&request)
+        .ok()
+        .and_then(|json| serde_json::from_str::<Sent>(&json).ok());
+    match sent {
+        Some(Sent::Error(error)) => Err(error),
+        Some(Sent::Result(result)) if result.get("resultType") == Some(&serde_json::json!("input_required")) => {
+            serde_json::from_value(result).map_or(answer, |asked| Ok(CallToolResponse::InputRequired(asked)))
+        }
+        Some(Sent::Result(result)) => serde_json::from_value::<CallToolResult>(result).map_or(answer, |r| Ok(r.into())),
+        None => answer,
+    }
+}
+
+/// The INTERNAL_ERROR result of a failure of `tool`, under a fresh
+/// correlation id; `failure` goes to `log` only.
+pub(super) fn internal_error_result(
+    tool: &str,
+    failure: &str,
+    format: Format,
+    locale: Locale,
+    log: &(dyn Fn(&str) + Send + Sync),
+) -> CallToolResult {
+    // 16 hex digits, which fresh_correlation_id takes; were they refused,
+    // the envelope goes without an id rather than not at all.
+    let correlation_id = fresh_correlation_id(&random_hex()).unwrap_or_default();
+    let report = exception_result(tool, failure, &correlation_id, format, locale);
+    log(&report.log);
+    super::result_from_json(&report.result).unwrap_or_else(|_| super::call_tool_result(&report.error, format))
 }
 
 /// The repeat ledger an [`EnvelopeServer`] sends results through.
@@ -435,7 +482,7 @@ impl fmt::Display for PanicText {
 }
 
 /// The text a panic carries (`panic!("…")` gives a `&str` or a `String`).
-fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+pub(super) fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
         (Some(text), _) => (*text).to_owned(),
         (None, Some(text)) => text.clone(),

@@ -158,3 +158,134 @@ impl Billing {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Billing {}
+
+/// A server whose `export_invoices` runs as a task (SEP-2663, rmcp's
+/// `TaskManager`), as an rmcp user writes one, and whose `connect_bank` asks
+/// for a URL elicitation with a 2026-07-28 `input_required` result. With
+/// `enveloped`, each task's operation goes through `enveloped_task`.
+#[derive(Clone)]
+pub struct Exports {
+    tasks: std::sync::Arc<rmcp::task_manager::TaskManager>,
+    enveloped: bool,
+}
+
+/// What `connect_bank` asks for: the user connects their bank, at this URL.
+pub const BANK_CONSENT: &str = r#"{"resultType":"input_required","inputRequests":{"bank-consent":{"method":"elicitation/create","params":{"mode":"url","message":"Connect your bank account to continue.","url":"https://bank.example/consent?session=7"}}}}"#;
+
+impl Exports {
+    /// Every session of one server shares its tasks.
+    pub fn new(enveloped: bool) -> Self {
+        Exports {
+            tasks: std::sync::Arc::default(),
+            enveloped,
+        }
+    }
+
+    /// The export of `year`: 2013 panics, 2014 fails with an internal error
+    /// (each with a secret in its text), 2015 returns a tool error itself,
+    /// any other year succeeds.
+    fn export(year: i64) -> rmcp::task_manager::TaskFuture {
+        Box::pin(async move {
+            match year {
+                2013 => panic!("archive mount failed: password=hunter2"),
+                2014 => Err(rmcp::ErrorData::internal_error("db connect failed: password=hunter2", None).into()),
+                2015 => Ok(mcp_envelope::rmcp::call_tool_result(
+                    &ToolError::new(code::NOT_FOUND, "No invoices in 2015.").suggest("Export 2016 or later."),
+                    mcp_envelope::Format::Xml,
+                )),
+                _ => Ok(rmcp::model::CallToolResult::success(vec![
+                    rmcp::model::ContentBlock::text(format!("Exported the invoices of {year}.")),
+                ])),
+            }
+        })
+    }
+}
+
+impl ServerHandler for Exports {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        let capabilities = rmcp::model::ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tasks()
+            .build();
+        let mut info = rmcp::model::ServerConfig::new(capabilities);
+        info.server_info.name = "exports".into();
+        info.server_info.version = "1.0.0".into();
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<rmcp::model::PaginatedRequestParams>,
+        _context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, rmcp::ErrorData> {
+        let schema = |json: serde_json::Value| match json {
+            serde_json::Value::Object(schema) => schema,
+            _ => unreachable!("a schema is an object"),
+        };
+        Ok(rmcp::model::ListToolsResult::with_all_items(vec![
+            rmcp::model::Tool::new(
+                "export_invoices",
+                "Export a year's invoices, as a task.",
+                schema(
+                    serde_json::json!({"type": "object", "properties": {"year": {"type": "integer"}}, "required": ["year"]}),
+                ),
+            ),
+            rmcp::model::Tool::new(
+                "connect_bank",
+                "Connect the customer's bank account.",
+                schema(serde_json::json!({"type": "object"})),
+            ),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        match request.name.as_ref() {
+            "export_invoices" => {
+                let year = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| a.get("year"))
+                    .and_then(serde_json::Value::as_i64)
+                    .unwrap_or(0);
+                let enveloped = self.enveloped;
+                let options = rmcp::task_manager::TaskOptions::new().with_poll_interval_ms(20);
+                let task = self.tasks.spawn(options, move |_context| {
+                    let operation = Exports::export(year);
+                    if enveloped {
+                        mcp_envelope::rmcp::enveloped_task(
+                            "export_invoices",
+                            mcp_envelope::Format::Xml,
+                            mcp_envelope::Locale::En,
+                            operation,
+                        )
+                    } else {
+                        operation
+                    }
+                });
+                Ok(rmcp::model::CallToolResponse::Task(rmcp::model::CreateTaskResult::new(
+                    task,
+                )))
+            }
+            "connect_bank" => {
+                let asked: rmcp::model::InputRequiredResult =
+                    serde_json::from_str(BANK_CONSENT).expect("an input_required result");
+                Ok(rmcp::model::CallToolResponse::InputRequired(asked))
+            }
+            _ => Err(rmcp::ErrorData::invalid_params("no such tool", None)),
+        }
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        _context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, rmcp::ErrorData> {
+        self.tasks
+            .get_task(&request.task_id)
+            .map(rmcp::model::GetTaskResult::new)
+    }
+}

@@ -152,9 +152,11 @@ pub fn grade(
     };
     // A JSON-RPC error is decided by the envelope in its `data`, when it
     // carries one; without, the model has at most a bare message.
+    // A request to the client (2025-11-25's URL elicitation, -32042) says
+    // what the host must do without an envelope.
     let decided = match (answer, &error) {
         (Answer::Result(result), _) => decide_for(&result.to_string(), listing).ok().map(|d| d.branch),
-        (Answer::ProtocolError { .. }, Some(error)) if envelope.is_some() => {
+        (Answer::ProtocolError { .. }, Some(error)) if envelope.is_some() || asks_the_client(answer) => {
             decide_for(&error.to_string(), listing).ok().map(|d| d.branch)
         }
         _ => None,
@@ -171,13 +173,20 @@ pub fn grade(
     let right = branch == expect.branch && code_right;
     let accept = expect.branch == Branch::Accept;
     let spec_verdict = conformance(answer, unknown, names_tools, accept, code.as_deref(), spec);
+    // A request to the client is for the host, not the model: the right
+    // channel is the one the revision sends it on, and there is nothing
+    // more for the model to read.
+    let for_the_host = asks_the_client(answer);
     let channel_right = match (unknown, answer) {
         (true, Answer::ProtocolError { code, .. }) => *code == INVALID_PARAMS,
         (true, _) => false,
+        (false, _) if for_the_host => spec_verdict == Conformance::Follows,
         (false, _) => channel == "result" && is_error == Some(!accept),
     };
     let readable = if unknown && channel == "jsonrpc-error" {
         names_tools
+    } else if for_the_host {
+        channel_right
     } else if accept {
         channel == "result"
     } else {
@@ -218,6 +227,12 @@ fn conformance(
     spec: Revision,
 ) -> Conformance {
     let revision = spec.as_str();
+    if !unknown && asks_the_client(answer) {
+        return match sent_under(answer, revision) {
+            None => Conformance::Follows,
+            Some(sent) => Conformance::Departs(format!("{revision} sends this request to the client as {sent}")),
+        };
+    }
     match (unknown, answer) {
         (true, Answer::ProtocolError { code, .. }) if *code != INVALID_PARAMS => Conformance::Departs(format!(
             "an unknown tool is a JSON-RPC error -32602 in {revision}, not {code}"
@@ -241,6 +256,45 @@ fn conformance(
         (_, Answer::Transport(_)) => Conformance::Departs("no answer".to_owned()),
         _ => Conformance::Follows,
     }
+}
+
+/// Whether the answer asks the client itself for input: a 2026-07-28
+/// `input_required` result, or 2025-11-25's URL elicitation error -32042.
+fn asks_the_client(answer: &Answer) -> bool {
+    match answer {
+        Answer::Result(result) => result.get("resultType") == Some(&Value::from("input_required")),
+        Answer::ProtocolError { code, .. } => *code == mcp_envelope::revision::URL_ELICITATION_REQUIRED,
+        Answer::Transport(_) => false,
+    }
+}
+
+/// `None` when `revision` sends the answer as it came (the core's
+/// `answer_for_revision`, docs/revisions.md); else what it sends instead,
+/// in a few words.
+fn sent_under(answer: &Answer, revision: &str) -> Option<String> {
+    let given = match answer {
+        Answer::Result(result) => serde_json::json!({ "result": result }),
+        Answer::ProtocolError { code, message, data } => {
+            let mut error = serde_json::json!({ "code": code, "message": message });
+            if let Some(data) = data {
+                error["data"] = data.clone();
+            }
+            serde_json::json!({ "error": error })
+        }
+        Answer::Transport(_) => return None,
+    };
+    let request = serde_json::json!({ "revision": revision, "answer": given }).to_string();
+    let sent: Value = mcp_envelope::revision::answer_for_revision_json(&request)
+        .ok()
+        .and_then(|json| serde_json::from_str(&json).ok())?;
+    if sent == given {
+        return None;
+    }
+    Some(match (sent.get("error"), sent.get("result")) {
+        (Some(error), _) => format!("the JSON-RPC error {}", error["code"]),
+        (_, Some(result)) => format!("a result, resultType {}", result["resultType"]),
+        _ => sent.to_string(),
+    })
 }
 
 /// Whether a message names the server's tools: every one it lists, or ten

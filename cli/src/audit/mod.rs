@@ -16,7 +16,8 @@ use std::time::Duration;
 use http::{HeaderName, HeaderValue};
 use mcp_envelope::decide::Branch;
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, JsonObject, ProtocolVersion,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ErrorData, GetTaskParams,
+    Implementation, JsonObject, ProtocolVersion, TaskStatus,
 };
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -138,8 +139,10 @@ pub fn read_headers(lines: &[String]) -> Result<HashMap<HeaderName, HeaderValue>
 /// `initialize`), falling back to `initialize` with 2025-11-25 for a server
 /// that does not know it.
 fn lifecycle(spec: Revision) -> (ClientConfig, ClientLifecycleMode) {
+    // The tasks extension (SEP-2663) declared: a server may then run a call
+    // as a task, which the audit follows to its end.
     let info = ClientConfig::new(
-        ClientCapabilities::default(),
+        ClientCapabilities::builder().enable_tasks().build(),
         Implementation::new("mcp-envelope-audit", env!("CARGO_PKG_VERSION")),
     )
     .with_protocol_version(ProtocolVersion::V_2025_11_25);
@@ -213,6 +216,65 @@ async fn connect(options: &Options) -> Result<Vec<RunningService<RoleClient, Cli
     }
 }
 
+/// How often a task is polled when it names no interval of its own.
+const TASK_POLL: Duration = Duration::from_millis(200);
+
+/// The answer to one `tools/call`, as a model's host ends up with it: a
+/// result (a 2026-07-28 `input_required` result too, graded as it came), a
+/// JSON-RPC error, or, for a call the server runs as a task (SEP-2663), the
+/// task followed to its end with `tasks/get`: a `completed` task's result
+/// (a tool failure ends there, `isError` true), a `failed` task's JSON-RPC
+/// error, else the task's last state. The caller bounds it with the call's
+/// timeout.
+async fn answer_of(client: &RunningService<RoleClient, ClientConfig>, params: CallToolRequestParams) -> Answer {
+    let protocol_error = |e: ErrorData| Answer::ProtocolError {
+        code: i64::from(e.code.0),
+        message: e.message.to_string(),
+        data: e.data,
+    };
+    let task = match client.call_tool_once(params).await {
+        Ok(CallToolResponse::Complete(result)) => return Answer::Result(json_of(&result)),
+        Ok(CallToolResponse::InputRequired(result)) => return Answer::Result(json_of(&result)),
+        Ok(CallToolResponse::Task(created)) => created.task,
+        Ok(_) => return Answer::Transport("an answer to tools/call of a kind this client does not know".into()),
+        Err(ServiceError::McpError(e)) => return protocol_error(e),
+        Err(e) => return Answer::Transport(e.to_string()),
+    };
+    let mut wait = task.poll_interval_ms.map_or(TASK_POLL, Duration::from_millis);
+    loop {
+        tokio::time::sleep(wait).await;
+        let state = match client.get_task(GetTaskParams::new(task.task_id.clone())).await {
+            Ok(state) => state,
+            Err(ServiceError::McpError(e)) => return protocol_error(e),
+            Err(e) => return Answer::Transport(format!("tasks/get {}: {e}", task.task_id)),
+        };
+        let state_json = json_of(&state);
+        match state.task.status() {
+            TaskStatus::Completed => return Answer::Result(state_json.get("result").cloned().unwrap_or(Value::Null)),
+            TaskStatus::Failed => {
+                return match serde_json::from_value::<ErrorData>(
+                    state_json.get("error").cloned().unwrap_or(Value::Null),
+                ) {
+                    Ok(e) => protocol_error(e),
+                    Err(_) => Answer::Transport(format!("task {} failed without a JSON-RPC error", task.task_id)),
+                }
+            }
+            TaskStatus::Working => {}
+            // Input required, or cancelled: the task's state is the answer.
+            _ => return Answer::Result(state_json),
+        }
+        wait = state
+            .task
+            .task
+            .poll_interval_ms
+            .map_or(TASK_POLL, Duration::from_millis);
+    }
+}
+
+fn json_of<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
 /// The server's name, version and protocol version as a client's handshake settled them.
 fn handshake(client: &RunningService<RoleClient, ClientConfig>) -> ((String, String), String) {
     let info = client.peer_info();
@@ -273,15 +335,9 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
         if let Value::Object(arguments) = &call.arguments {
             params = params.with_arguments(arguments.clone());
         }
-        let answer = match tokio::time::timeout(options.timeout, clients[replica].call_tool(params)).await {
+        let answer = match tokio::time::timeout(options.timeout, answer_of(&clients[replica], params)).await {
             Err(_) => Answer::Transport(format!("no answer within {} s", options.timeout.as_secs())),
-            Ok(Ok(result)) => Answer::Result(serde_json::to_value(&result).unwrap_or(Value::Null)),
-            Ok(Err(ServiceError::McpError(e))) => Answer::ProtocolError {
-                code: i64::from(e.code.0),
-                message: e.message.to_string(),
-                data: e.data,
-            },
-            Ok(Err(e)) => Answer::Transport(e.to_string()),
+            Ok(answer) => answer,
         };
         let listing = listings.get(&call.tool).map(String::as_str).filter(|l| !l.is_empty());
         let graded = grade(&answer, &call, &names, listing, options.spec, &secrets);
