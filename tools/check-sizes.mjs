@@ -40,14 +40,17 @@
 // stands (the tool's annotations in `decide`, 2026-07-28 result types, a
 // task's state, SEP-3313's toolFailure read back, step-up) and the upstream
 // mapper's Bearer challenge and rate-limit headers added 12.5 KB: 501,898 /
-// 222,019.
-// The budget is 505 KB / 225 KB.
+// 222,019. `answer-for-revision`, a tools/call answer as the request's
+// revision wants it (docs/revisions.md: a whole answer read as a value,
+// rewritten and written back, with its refusals), added 7.9 KB: 509,841 /
+// 225,414.
+// The budget is 515 KB / 230 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 505_000, gzip: 225_000 };
+const BUDGET = { raw: 515_000, gzip: 230_000 };
 const args = process.argv.slice(2);
 // --no-budget: report only (the opt-level variants scripts/bench measures).
 const noBudget = args.includes('--no-budget');

@@ -61,7 +61,9 @@ pub fn render_partial_json(input: &str) -> Result<String, SpecError> {
 }
 
 /// The export `partial-result`: a partial-result spec (JSON) in, the
-/// `CallToolResult` JSON out.
+/// `CallToolResult` JSON out; the spec's `structuredContent`, when given
+/// (any JSON value), goes beside the envelope, between `content` and
+/// `isError`.
 ///
 /// ```
 /// use mcp_envelope::partial::partial_result_json;
@@ -70,6 +72,11 @@ pub fn render_partial_json(input: &str) -> Result<String, SpecError> {
 /// assert!(result.ends_with(r#""isError":true}"#));
 /// ```
 pub fn partial_result_json(input: &str) -> Result<String, SpecError> {
-    let (partial, format) = partial_from_json(input)?;
-    Ok(partial_call_tool_result(&partial, format))
+    let (partial, format, structured) = spec::partial_result_from_json(input)?;
+    let text = render_partial(&partial, format);
+    Ok(crate::render::text_result_with(
+        &text,
+        structured.as_deref(),
+        partial.is_error(),
+    ))
 }

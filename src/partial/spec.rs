@@ -35,6 +35,8 @@ struct PartialInput {
     correlation_id: Option<String>,
     limits: Option<Object<PartialLimitsInput>>,
     format: Option<Format>,
+    /// The tool's data beside the envelope, for `partial-result` only.
+    structured_content: Option<Box<serde_json::value::RawValue>>,
 }
 
 /// One failed item as written.
@@ -59,6 +61,20 @@ struct FailedInput {
 /// assert_eq!((p.failed[0].is_retryable(), format), (true, Format::Text));
 /// ```
 pub fn partial_from_json(text: &str) -> Result<(PartialResult, Format), SpecError> {
+    let (partial, format, structured) = partial_result_from_json(text)?;
+    if structured.is_some() {
+        return fail(
+            "\"structuredContent\" is a result's member, not the envelope's: give it to partial-result, \
+             which sends it beside the envelope",
+        );
+    }
+    Ok((partial, format))
+}
+
+/// [`partial_from_json`] for `partial-result`, with the spec's
+/// `structuredContent` (compact JSON text, any JSON value, as MCP
+/// 2026-07-28 allows: SEP-2106), which the result carries beside the envelope.
+pub(crate) fn partial_result_from_json(text: &str) -> Result<(PartialResult, Format, Option<String>), SpecError> {
     let input: PartialInput = read_input(text, WHAT)?;
     let Some(obtained) = input.obtained else {
         return fail("missing \"obtained\": list what was obtained, one line each ([] when nothing was)");
@@ -89,7 +105,8 @@ pub fn partial_from_json(text: &str) -> Result<(PartialResult, Format), SpecErro
         correlation_id: input.correlation_id,
         limits: input.limits.map(|l| l.0.in_force()).transpose()?,
     };
-    Ok((partial, input.format.unwrap_or(Format::Xml)))
+    let structured = input.structured_content.map(|raw| crate::json::compact(raw.get()));
+    Ok((partial, input.format.unwrap_or(Format::Xml), structured))
 }
 
 /// One failed item, the `i`th; missing or empty names refused in our words.

@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use super::given_text;
 use crate::error::SpecError;
-use crate::json::{compact, fail, given, parse_raw, push_json_string, read_input};
+use crate::json::{compact, fail, given, parse_raw, read_input};
 use crate::locale::Locale;
 
 /// A query that matched nothing.
@@ -95,15 +95,11 @@ pub fn empty_result(empty: &EmptyResult) -> Result<String, SpecError> {
         // 2025-11-25 expects an object, which is the caller's to give it.
         Some(Ok(raw)) => Some(compact(raw)),
     };
-    let mut out = String::from("{\"content\":[{\"type\":\"text\",\"text\":");
-    push_json_string(&mut out, &empty.text());
-    out.push_str("}]");
-    if let Some(structured) = structured {
-        out.push_str(",\"structuredContent\":");
-        out.push_str(&structured);
-    }
-    out.push_str(",\"isError\":false}");
-    Ok(out)
+    Ok(crate::render::text_result_with(
+        &empty.text(),
+        structured.as_deref(),
+        false,
+    ))
 }
 
 const WHAT: &str = "the empty-result input";

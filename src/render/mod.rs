@@ -15,8 +15,8 @@ mod tool_failure;
 mod xml;
 
 pub use json::render_json;
-pub(crate) use result::text_result;
 pub use result::{call_tool_result, protocol_error, ProtocolErrorKind};
+pub(crate) use result::{text_result, text_result_with};
 pub(crate) use text::line as push_text_line;
 pub use text::render_text;
 pub use tool_failure::TOOL_FAILURE_KEY;

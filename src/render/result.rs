@@ -38,13 +38,24 @@ pub fn call_tool_result(error: &ToolError, format: Format) -> String {
 
 /// `{"content":[{"type":"text","text":..}],"isError":..}` around any envelope text.
 pub(crate) fn text_result(text: &str, is_error: bool) -> String {
-    let mut out = String::with_capacity(text.len() + 64);
+    text_result_with(text, None, is_error)
+}
+
+/// [`text_result`] with the tool's `structuredContent` (compact JSON text,
+/// any JSON value) between `content` and `isError`.
+pub(crate) fn text_result_with(text: &str, structured: Option<&str>, is_error: bool) -> String {
+    let mut out = String::with_capacity(text.len() + structured.map_or(0, str::len) + 64);
     out.push_str("{\"content\":[{\"type\":\"text\",\"text\":");
     push_json_string(&mut out, text);
+    out.push_str("}]");
+    if let Some(structured) = structured {
+        out.push_str(",\"structuredContent\":");
+        out.push_str(structured);
+    }
     out.push_str(if is_error {
-        "}],\"isError\":true}"
+        ",\"isError\":true}"
     } else {
-        "}],\"isError\":false}"
+        ",\"isError\":false}"
     });
     out
 }
