@@ -78,6 +78,10 @@ impl Guest for Component {
         crate::revision::answer_for_revision_json(&request).map_err(|e| e.0)
     }
 
+    fn host_step(request: String) -> Result<String, String> {
+        crate::host_loop::host_step_json(&request).map_err(|e| e.0)
+    }
+
     fn backoff(request: String) -> Result<String, String> {
         crate::backoff::backoff_json(&request).map_err(|e| e.0)
     }

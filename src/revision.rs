@@ -109,7 +109,7 @@ pub fn answer_for_revision_json(text: &str) -> Result<String, SpecError> {
         ("error", false) => Sent::Error(checked_error(body)?),
         _ => return fail("\"answer\" must be {\"result\": <the result>} or {\"error\": <the JSON-RPC error>}"),
     };
-    Ok(sent.to_json())
+    Ok(sent.into_json())
 }
 
 #[derive(Deserialize)]
@@ -128,7 +128,7 @@ enum Sent {
 }
 
 impl Sent {
-    fn to_json(self) -> String {
+    fn into_json(self) -> String {
         let (key, body) = match self {
             Sent::Result(body) => ("result", body),
             Sent::Error(body) => ("error", body),

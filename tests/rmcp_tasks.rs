@@ -3,7 +3,6 @@
 //! as the extension says, when the task's operation goes through
 //! `enveloped_task`; without it rmcp ends the task `failed`, the failure's
 //! text (a secret here) in a JSON-RPC error.
-#![cfg(feature = "rmcp")]
 
 use std::time::Duration;
 
@@ -108,5 +107,4 @@ async fn a_tool_error_and_a_success_in_a_task_are_their_results_as_they_came() {
         done["result"]["content"][0]["text"],
         json!("Exported the invoices of 2016.")
     );
-    assert_eq!(TaskStatus::Completed.is_terminal(), true);
 }

@@ -43,14 +43,17 @@
 // 222,019. `answer-for-revision`, a tools/call answer as the request's
 // revision wants it (docs/revisions.md: a whole answer read as a value,
 // rewritten and written back, with its refusals), added 7.9 KB: 509,841 /
-// 225,414.
-// The budget is 515 KB / 230 KB.
+// 225,414. `host-step`, the agent host's next step with its budget, the
+// attempts it keeps (read and written with serde) and the escalation record
+// (a partial result made of them), added 16.9 KB raw, 6.6 KB gzip: 526,709 /
+// 231,980.
+// The budget is 535 KB / 235 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const BUDGET = { raw: 515_000, gzip: 230_000 };
+const BUDGET = { raw: 535_000, gzip: 235_000 };
 const args = process.argv.slice(2);
 // --no-budget: report only (the opt-level variants scripts/bench measures).
 const noBudget = args.includes('--no-budget');

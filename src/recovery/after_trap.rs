@@ -73,8 +73,9 @@ const MODEL_FACING: [(&str, bool); 8] = [
 ];
 
 /// Every other export: a call made again is as good as the first.
-const CALL_AGAIN: [&str; 18] = [
+const CALL_AGAIN: [&str; 19] = [
     "unknown-tool",
+    "host-step",
     "answer-for-revision",
     "canonical-codes",
     "code-defaults",

@@ -22,6 +22,8 @@
 //! into rmcp's types, so an rmcp server sends the bytes every other host
 //! sends. This module only knows rmcp's shapes and hooks.
 
+#[cfg(feature = "rmcp-client")]
+mod client;
 mod handler;
 mod input_schema;
 mod server;
@@ -30,6 +32,8 @@ mod tool_call_error;
 
 /// [`EnvelopeServer::unknown_tool`]'s option, the core's own type.
 pub use crate::recovery::UnknownToolAnswer;
+#[cfg(feature = "rmcp-client")]
+pub use client::{call_tool_with_recovery, Recovered, Then};
 pub use server::{EnvelopeServer, LogLine};
 pub use task::enveloped_task;
 pub use tool_call_error::ToolCallError;

@@ -26,6 +26,7 @@ pub fn native(name: &str, input: &str) -> Result<String, String> {
         "idempotency-finish" => mcp_envelope::idempotency::idempotency_finish_json(input).map_err(|e| e.0),
         "limits" => mcp_envelope::limits::limits_json(input).map_err(|e| e.0),
         "answer-for-revision" => mcp_envelope::revision::answer_for_revision_json(input).map_err(|e| e.0),
+        "host-step" => mcp_envelope::host_loop::host_step_json(input).map_err(|e| e.0),
         "after-trap" => mcp_envelope::recovery::after_trap_json(input).map_err(|e| e.0),
         _ => panic!("no native function for the call {name:?}: add a row to tests/common/calls.rs"),
     }

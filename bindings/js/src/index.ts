@@ -32,6 +32,10 @@ export { MemoryStore, SharedIdempotency, SharedLedger, StoreUnavailable } from '
 export type { SharedBegin, SharedFinish, StateStore } from './stores.js';
 export type { IdempotencyBegin, IdempotencyCallOptions, IdempotencyFinish, IdempotencyOptions, WithIdempotencyOptions } from './idempotency.js';
 export { backoff, backoffJson, retryWithin } from './backoff.js';
+export { callToolWithRecovery, hostStep, hostStepJson } from './host-loop.js';
+export type {
+  HostAttempt, HostBudget, HostStep, HostStepRequest, JsonRpcErrorAnswer, Recovered, RecoveryOptions, ToolCaller,
+} from './host-loop.js';
 export { contractDiff, contractDiffJson, contractLock, contractLockJson, LockedContract } from './contract.js';
 export type { ToolList } from './contract.js';
 export type { BackoffRequest, BackoffStep, ProgressExtra, RetryWithinOptions } from './backoff.js';

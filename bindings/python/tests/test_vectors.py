@@ -244,6 +244,7 @@ CALLS = {
     "idempotency-begin": (me.idempotency_begin_json, None, None),
     "idempotency-finish": (me.idempotency_finish_json, None, None),
     "answer-for-revision": (me.answer_for_revision_json, me.answer_for_revision, keyword_call),
+    "host-step": (me.host_step_json, None, None),
     "after-trap": (me.after_trap_json, None, None),
 }
 

@@ -1,0 +1,252 @@
+//! The agent host's side of a failed tool call, as pure steps: after each
+//! answer, whether the host waits and calls again on its own, hands the
+//! answer to the model (only the model can change the call), returns it, or
+//! escalates with a record of what it tried. A subagent "handles transient
+//! failures itself, and only escalates what it cannot resolve, with the
+//! partial results it did obtain and a note of what it tried" (seed 003):
+//! the record is a `<partial_result>`, the envelope a coordinator already
+//! reads, rendered here so every language writes the same bytes.
+//!
+//! The host keeps the attempts between steps (`tried`, as each step gives it
+//! back) and does the waiting and the calling; the rules are [`decide_for`]'s
+//! (the tool's annotations included, so a write that is neither read-only
+//! nor idempotent is never retried blindly) plus a budget: at most
+//! `maxAttempts` calls, and at most `maxWaitMs` of waiting in all.
+
+use serde::{Deserialize, Serialize};
+
+use crate::decide::{decide_for, Branch, Decision};
+use crate::error::SpecError;
+use crate::json::{fail, given, read_input, to_json, Value};
+use crate::partial::{partial_call_tool_result, FailedItem, PartialResult};
+use crate::read::{read_tool_result, read_unwrapped, Reading};
+use crate::render::Format;
+
+/// How many calls, and how much waiting in all, the host spends before it escalates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a budget object")]
+pub struct Budget {
+    /// Calls in all, the first included (default 3).
+    #[serde(default = "Budget::default_attempts")]
+    pub max_attempts: u32,
+    /// Milliseconds of waiting between calls, in all (default 10,000).
+    #[serde(default = "Budget::default_wait")]
+    pub max_wait_ms: u64,
+}
+
+impl Budget {
+    fn default_attempts() -> u32 {
+        3
+    }
+    fn default_wait() -> u64 {
+        10_000
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_attempts: Budget::default_attempts(),
+            max_wait_ms: Budget::default_wait(),
+        }
+    }
+}
+
+/// One call the host made, as the steps keep it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "an attempt object")]
+pub struct Attempt {
+    /// The code the answer's decision rests on, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// The branch `decide` took on it.
+    pub branch: Branch,
+    /// How long the host waited after it before calling again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waited_ms: Option<u64>,
+}
+
+/// What the host does after an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Wait, then make the same call again.
+    Retry {
+        /// How long to wait, in milliseconds.
+        wait_ms: u64,
+    },
+    /// The answer is the call's outcome: return it (a success, warnings and partial results included).
+    Done,
+    /// Only the model can go on (it must change the call): give it the answer.
+    ToModel,
+    /// The host cannot resolve it: escalate with the record of what was tried.
+    Escalate {
+        /// The `CallToolResult` JSON carrying the record, a `<partial_result>`.
+        record: String,
+    },
+}
+
+/// The wait before retry number `attempt` (from 1) when the answer states
+/// none: 500 ms, doubling.
+fn default_wait(attempt: u32) -> u64 {
+    500u64 << attempt.saturating_sub(1).min(10)
+}
+
+/// The next step after `answer` (a `CallToolResult` or a JSON-RPC error, as
+/// JSON) to a call of `tool` (its name, and its `tools/list` entry when the
+/// host has it), given the calls made before (`tried`, oldest first) and the
+/// `budget`; `tried` comes back with this answer's attempt added.
+pub fn host_step(
+    tool: &str,
+    listing: Option<&str>,
+    answer: &str,
+    tried: &mut Vec<Attempt>,
+    budget: Budget,
+    format: Format,
+) -> Result<Step, SpecError> {
+    let decision = decide_for(answer, listing)?;
+    let attempt_number = u32::try_from(tried.len()).unwrap_or(u32::MAX).saturating_add(1);
+    tried.push(Attempt {
+        code: decision.code.clone(),
+        branch: decision.branch,
+        waited_ms: None,
+    });
+    let why = match decision.branch {
+        Branch::Accept => return Ok(Step::Done),
+        Branch::FixAndRetry => return Ok(Step::ToModel),
+        Branch::WaitAndRetry => {
+            let wait_ms = decision
+                .wait_seconds
+                .map_or_else(|| default_wait(attempt_number), |s| u64::from(s) * 1000);
+            let waited: u64 = tried.iter().filter_map(|a| a.waited_ms).sum();
+            if attempt_number >= budget.max_attempts {
+                let calls = if attempt_number == 1 { "call" } else { "calls" };
+                format!("gave up after {attempt_number} {calls}, the most the budget allows")
+            } else if waited.saturating_add(wait_ms) > budget.max_wait_ms {
+                format!(
+                    "did not wait {wait_ms} ms more: {waited} ms of {} already waited",
+                    budget.max_wait_ms
+                )
+            } else {
+                if let Some(last) = tried.last_mut() {
+                    last.waited_ms = Some(wait_ms);
+                }
+                return Ok(Step::Retry { wait_ms });
+            }
+        }
+        _ => decision.why.to_owned(),
+    };
+    Ok(Step::Escalate {
+        record: escalation(tool, answer, tried, &decision, &why, format),
+    })
+}
+
+/// The record a coordinator reads: the call as the task, what the last
+/// answer obtained (a partial result's lines), the tool failed with the last
+/// code, each attempt, and what the branch leaves to do.
+fn escalation(tool: &str, answer: &str, tried: &[Attempt], decision: &Decision, why: &str, format: Format) -> String {
+    let text = read_tool_result(answer, true)
+        .ok()
+        .and_then(|r| r.text)
+        .unwrap_or_default();
+    let obtained = match read_unwrapped(&text) {
+        Ok(Reading::PartialResult(partial)) => partial.obtained,
+        _ => Vec::new(),
+    };
+    let lines = tried.iter().enumerate().map(|(i, a)| {
+        let code = a.code.as_deref().unwrap_or("no code");
+        match a.waited_ms {
+            Some(ms) => format!("call {}: {code} ({}), then waited {ms} ms", i + 1, a.branch),
+            None => format!("call {}: {code} ({})", i + 1, a.branch),
+        }
+    });
+    // An answer without a code: input the server asks for, or the tool's own words.
+    let code = decision.code.clone().unwrap_or_else(|| {
+        match decision.branch {
+            Branch::ProvideInput => "INPUT_REQUIRED",
+            _ => crate::recovery::TOOL_ERROR,
+        }
+        .to_owned()
+    });
+    let recovery = match decision.branch {
+        Branch::WaitAndRetry => {
+            "The failure is transient, but the retries the host allows are spent: try again later, or tell the user."
+        }
+        Branch::VerifyBeforeRetry => {
+            "The tool may have written before it failed: check whether it did before calling it again, never blindly."
+        }
+        Branch::StepUp => "Authorize again with the scopes named, then make the same call.",
+        Branch::ProvideInput => {
+            "The server asks for input only the user or the client can give: ask them, then call again with it."
+        }
+        Branch::PollTask => "The call runs as a task: poll it to its end.",
+        _ => "Do not call it again: tell the user what failed, with what was obtained.",
+    };
+    let partial = PartialResult::new()
+        .task(format!("call {tool}: {why}"))
+        .obtained(obtained)
+        .failed(FailedItem::new(tool, code))
+        .tried(lines)
+        .recovery(recovery);
+    partial_call_tool_result(&partial, format)
+}
+
+/// The `host-step` input as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a host-step input object")]
+struct Input {
+    #[serde(default, deserialize_with = "given")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "given")]
+    result: Option<Value>,
+    tool: Option<Value>,
+    #[serde(default)]
+    tried: Vec<Attempt>,
+    #[serde(default)]
+    budget: Budget,
+    format: Option<Format>,
+}
+
+/// `host-step`: `{"name", "result", "tool"?, "tried"?, "budget"?:
+/// {"maxAttempts"?, "maxWaitMs"?}, "format"?}`, where `result` is the
+/// answer as `decide` takes it (a `CallToolResult`, or a JSON-RPC error) and
+/// `tool` the tool's `tools/list` entry, to `{"then": "retry",
+/// "waitMs", "tried"}`, `{"then": "done", "tried"}`, `{"then": "to-model",
+/// "tried"}` or `{"then": "escalate", "result": <CallToolResult of the
+/// record>, "tried"}`.
+///
+/// ```
+/// use mcp_envelope::host_loop::host_step_json;
+/// use mcp_envelope::{call_tool_result, Format, ToolError};
+/// let limited = call_tool_result(&ToolError::new("RATE_LIMITED", "Slow down.").retry_after(2), Format::Xml);
+/// let step = host_step_json(&format!(r#"{{"name":"get_invoice","result":{limited}}}"#)).unwrap();
+/// assert_eq!(step, r#"{"then":"retry","waitMs":2000,"tried":[{"code":"RATE_LIMITED","branch":"wait-and-retry","waitedMs":2000}]}"#);
+/// ```
+pub fn host_step_json(text: &str) -> Result<String, SpecError> {
+    let input: Input = read_input(text, "the host-step input")?;
+    let Some(name) = input.name else {
+        return fail("missing \"name\": the name of the tool called");
+    };
+    let Some(answer) = input.result else {
+        return fail("missing \"result\": the call's CallToolResult, or its JSON-RPC error");
+    };
+    if input.budget.max_attempts == 0 {
+        return fail("\"budget.maxAttempts\" must be at least 1: the first call counts");
+    }
+    let listing = input.tool.map(|l| to_json(&l));
+    let mut tried = input.tried;
+    let step = host_step(
+        &name,
+        listing.as_deref(),
+        &to_json(&answer),
+        &mut tried,
+        input.budget,
+        input.format.unwrap_or(Format::Xml),
+    )?;
+    let tried = to_json(&tried);
+    Ok(match step {
+        Step::Retry { wait_ms } => format!(r#"{{"then":"retry","waitMs":{wait_ms},"tried":{tried}}}"#),
+        Step::Done => format!(r#"{{"then":"done","tried":{tried}}}"#),
+        Step::ToModel => format!(r#"{{"then":"to-model","tried":{tried}}}"#),
+        Step::Escalate { record } => format!(r#"{{"then":"escalate","result":{record},"tried":{tried}}}"#),
+    })
+}
