@@ -82,6 +82,10 @@ impl Guest for Component {
         crate::host_loop::host_step_json(&request).map_err(|e| e.0)
     }
 
+    fn span_attributes(tool_result: String) -> Result<String, String> {
+        crate::telemetry::span_attributes_json(&tool_result).map_err(|e| e.0)
+    }
+
     fn backoff(request: String) -> Result<String, String> {
         crate::backoff::backoff_json(&request).map_err(|e| e.0)
     }

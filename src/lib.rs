@@ -112,6 +112,7 @@ pub mod revision;
 pub mod rmcp;
 pub mod spec;
 pub mod stores;
+pub mod telemetry;
 pub mod validation;
 mod xml;
 

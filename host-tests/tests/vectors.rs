@@ -242,6 +242,7 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
         "idempotency-finish" => i.api.call_idempotency_finish(store, input),
         "answer-for-revision" => i.api.call_answer_for_revision(store, input),
         "host-step" => i.api.call_host_step(store, input),
+        "span-attributes" => i.api.call_span_attributes(store, input),
         "after-trap" => i.api.call_after_trap(store, input),
         _ => return Err(format!("no component export for the call {name:?}")),
     }

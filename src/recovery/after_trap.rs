@@ -73,8 +73,9 @@ const MODEL_FACING: [(&str, bool); 8] = [
 ];
 
 /// Every other export: a call made again is as good as the first.
-const CALL_AGAIN: [&str; 19] = [
+const CALL_AGAIN: [&str; 20] = [
     "unknown-tool",
+    "span-attributes",
     "host-step",
     "answer-for-revision",
     "canonical-codes",

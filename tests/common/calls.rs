@@ -27,6 +27,7 @@ pub fn native(name: &str, input: &str) -> Result<String, String> {
         "limits" => mcp_envelope::limits::limits_json(input).map_err(|e| e.0),
         "answer-for-revision" => mcp_envelope::revision::answer_for_revision_json(input).map_err(|e| e.0),
         "host-step" => mcp_envelope::host_loop::host_step_json(input).map_err(|e| e.0),
+        "span-attributes" => mcp_envelope::telemetry::span_attributes_json(input).map_err(|e| e.0),
         "after-trap" => mcp_envelope::recovery::after_trap_json(input).map_err(|e| e.0),
         _ => panic!("no native function for the call {name:?}: add a row to tests/common/calls.rs"),
     }

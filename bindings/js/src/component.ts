@@ -161,6 +161,7 @@ export const errorOfResult = (toolResult: string): string | undefined => call('e
 export const decide = (toolResult: string): string => call('decide', (c) => c.decide(toolResult), TypeError, toolResult);
 export const answerForRevision = (request: string): string => call('answer-for-revision', (c) => c.answerForRevision(request), TypeError, request);
 export const hostStep = (request: string): string => call('host-step', (c) => c.hostStep(request), TypeError, request);
+export const spanAttributes = (toolResult: string): string => call('span-attributes', (c) => c.spanAttributes(toolResult), TypeError, toolResult);
 export const backoff = (request: string): string => call('backoff', (c) => c.backoff(request), TypeError, request);
 export const contractLock = (tools: string): string => call('contract-lock', (c) => c.contractLock(tools), TypeError, tools);
 export const contractDiff = (request: string): string => call('contract-diff', (c) => c.contractDiff(request), TypeError, request);

@@ -270,6 +270,7 @@ const CALLS = {
   'idempotency-finish': (api) => ({ json: api.idempotencyFinishJson, native: (input) => JSON.parse(api.idempotencyFinishJson(JSON.stringify(input))) }),
   'answer-for-revision': (api) => ({ json: api.answerForRevisionJson, native: (input) => api.answerForRevision(input.revision, input.answer) }),
   'host-step': (api) => ({ json: api.hostStepJson, native: (input) => api.hostStep(input) }),
+  'span-attributes': (api) => ({ json: api.spanAttributesJson, native: (input) => api.spanAttributes(input) }),
   'after-trap': (api) => ({ json: api.afterTrapJson, native: (input) => JSON.parse(api.afterTrapJson(JSON.stringify(input))) }),
 };
 

@@ -245,6 +245,7 @@ CALLS = {
     "idempotency-finish": (me.idempotency_finish_json, None, None),
     "answer-for-revision": (me.answer_for_revision_json, me.answer_for_revision, keyword_call),
     "host-step": (me.host_step_json, None, None),
+    "span-attributes": (me.span_attributes_json, me.span_attributes, spec_call),
     "after-trap": (me.after_trap_json, None, None),
 }
 

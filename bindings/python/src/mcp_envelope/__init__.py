@@ -20,6 +20,7 @@ from .errors import EnvelopeError, MalformedEnvelope, SpecError
 from .ledger import Ledger
 from ._state import after_trap_json, idempotency_begin_json, idempotency_finish_json, idempotency_key_json, idempotency_store_key
 from ._state import ledger_failure_json, ledger_key_json, ledger_observe_json, ledger_store_key
+from .telemetry import span_attributes, span_attributes_json
 from .host_loop import HostBudget, Recovered, call_tool_with_recovery, host_step, host_step_json
 from .recovery import answer_for_revision, answer_for_revision_json
 from .recovery import AccessKind, ExceptionReport, UpstreamReport, access_error, access_error_json, auth_required
@@ -34,7 +35,7 @@ from .writes import Idempotency, backoff, backoff_json, retry_within
 __all__ = [
     "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Idempotency", "Ledger",
     "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError", "ToolResult",
-    "UnknownToolAnswer", "UnknownToolOption", "UpstreamReport", "HostBudget", "Recovered", "access_error", "access_error_json", "answer_for_revision", "answer_for_revision_json", "call_tool_with_recovery", "host_step", "host_step_json", "auth_required", "backoff", "backoff_json", "call_tool_result",
+    "UnknownToolAnswer", "UnknownToolOption", "UpstreamReport", "HostBudget", "Recovered", "access_error", "access_error_json", "answer_for_revision", "answer_for_revision_json", "call_tool_with_recovery", "host_step", "host_step_json", "span_attributes", "span_attributes_json", "auth_required", "backoff", "backoff_json", "call_tool_result",
     "call_tool_result_json", "canonical_codes", "contract_diff", "contract_diff_json", "contract_lock", "contract_lock_json", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",
     "empty_result_json", "exception_result", "exception_result_json", "forbidden", "idempotency_begin_json",
     "after_trap_json", "idempotency_finish_json", "idempotency_key_json", "idempotency_store_key", "issues_from_pydantic",

@@ -39,7 +39,7 @@ FUNCTIONS: dict[str, int | None] = {
     "partial-result": 1, "partial-limits": 1, "ledger-key": 1, "ledger-failure": 1, "ledger-observe": 1,
     "idempotency-key": 1, "idempotency-begin": 1, "idempotency-finish": 1, "compare-and-set-script": None,
     "backoff": 1, "contract-lock": 1,
-    "contract-diff": 1, "answer-for-revision": 1, "host-step": 1, "after-trap": 1,
+    "contract-diff": 1, "answer-for-revision": 1, "host-step": 1, "span-attributes": 1, "after-trap": 1,
 }  # fmt: skip
 FORMATS = ("xml", "json", "text")
 # wasmtime's private ctypes bindings, for the direct path only; a later wasmtime without them means the public path.

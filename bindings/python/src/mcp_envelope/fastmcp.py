@@ -41,6 +41,7 @@ from .errors import SpecError
 from .ledger import Ledger
 from .stores import SharedLedger
 from .recovery import UnknownToolOption, unknown_tool
+from .telemetry import record_on_span
 
 __all__ = ["EnvelopeMiddleware", "ReturnedEnvelopes", "raised_by_fastmcp", "returning_results", "sent_as_itself"]
 
@@ -185,6 +186,18 @@ class EnvelopeMiddleware(Middleware):
         context: MiddlewareContext[CallToolRequestParams],
         call_next: CallNext[CallToolRequestParams, FastMCPToolResult],
     ) -> FastMCPToolResult:
+        """`answered`, its result's attributes set on the active OpenTelemetry span (docs/telemetry.md)."""
+        result = await self.answered(context, call_next)
+        if isinstance(result, FastMCPToolResult) and not isinstance(result, InputRequiredToolResult):
+            record_on_span(_wire(result))
+        return result
+
+    async def answered(
+        self,
+        context: MiddlewareContext[CallToolRequestParams],
+        call_next: CallNext[CallToolRequestParams, FastMCPToolResult],
+    ) -> FastMCPToolResult:
+        """The call's answer: each failure answered with an envelope, each result sent through the ledger."""
         name, arguments = context.message.name, dict(context.message.arguments or {})
         chosen = ledger_for(self.ledger, context.fastmcp_context)
         # A SharedLedger (its streaks in a store replicas share) watches the result the call ends with.

@@ -34,6 +34,7 @@ from .errors import SpecError
 from .ledger import Ledger
 from .stores import SharedLedger
 from .recovery import UnknownToolOption, unknown_tool
+from .telemetry import record_on_span
 
 # The SDK line installed: 1.x has no `mcp.server.mcpserver`. scripts/test-python type-checks each line in its own
 # environment (mypy's --always-true / --always-false MCP1).
@@ -245,6 +246,12 @@ class EnvelopeMCPServer(SDKServer):
             return await self.answer_call(name, arguments, context, lambda: call(name, arguments, context))
 
     async def answer_call(self, name: str, arguments: dict[str, Any], context: Any, call: Callable[[], Any]) -> Any:
+        """`answered_call`, its result's attributes set on the active OpenTelemetry span (docs/telemetry.md)."""
+        result = await self.answered_call(name, arguments, context, call)
+        record_on_span(result)
+        return result
+
+    async def answered_call(self, name: str, arguments: dict[str, Any], context: Any, call: Callable[[], Any]) -> Any:
         """The SDK's answer to a call (`call()`, its own `call_tool`), each failure answered with an envelope and
         each result sent through the call's ledger. A SharedLedger (its streaks in a store replicas share) watches
         the result the call ends with, as `observe` does. A JSON-RPC error the tool raised (such as the SDK's
