@@ -193,6 +193,17 @@ impl<H: ServerHandler> EnvelopeServer<H> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let span = tool_call_span(&request.name);
+        let answer = tracing::Instrument::instrument(self.answer_call(request, context), span.clone()).await;
+        record_answer(&span, &answer);
+        answer
+    }
+
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         let tool = match self.inner.get_tool(&request.name) {
             Some(tool) => Some(tool),
             None => match self.listed_tools(&context).await {
@@ -319,6 +330,55 @@ impl<H: ServerHandler> EnvelopeServer<H> {
     /// INTERNAL_ERROR under a fresh correlation id; `failure` goes to the log only.
     fn internal_error(&self, tool: &str, failure: &dyn fmt::Display) -> CallToolResponse {
         internal_error_result(tool, &failure.to_string(), self.format, self.locale, self.log.as_ref()).into()
+    }
+}
+
+/// The `tools/call` span, with OpenTelemetry's names (`otel.name`,
+/// `otel.kind`, which `tracing-opentelemetry` maps) and the MCP semantic
+/// conventions' attributes; the error attributes are recorded once the
+/// answer is known (docs/telemetry.md).
+fn tool_call_span(tool: &str) -> tracing::Span {
+    tracing::info_span!(
+        target: "mcp_envelope",
+        "tools/call",
+        otel.name = %format_args!("tools/call {tool}"),
+        otel.kind = "server",
+        otel.status_code = tracing::field::Empty,
+        mcp.method.name = "tools/call",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = %tool,
+        error.type = tracing::field::Empty,
+        mcp_envelope.error.code = tracing::field::Empty,
+        mcp_envelope.error.category = tracing::field::Empty,
+        mcp_envelope.error.retryable = tracing::field::Empty,
+        mcp_envelope.error.correlation_id = tracing::field::Empty,
+    )
+}
+
+/// Records on `span` the core's attributes for a result
+/// (`telemetry::span_attributes`), or a JSON-RPC error's code as `error.type`.
+fn record_answer(span: &tracing::Span, answer: &Result<CallToolResponse, ErrorData>) {
+    let attributes = match answer {
+        Ok(CallToolResponse::Complete(result)) => serde_json::to_string(result)
+            .ok()
+            .and_then(|json| crate::telemetry::span_attributes(&json).ok())
+            .unwrap_or_default(),
+        Err(error) => {
+            span.record("error.type", error.code.0.to_string());
+            span.record("otel.status_code", "ERROR");
+            return;
+        }
+        Ok(_) => return,
+    };
+    for (name, value) in &attributes {
+        match serde_json::from_str::<serde_json::Value>(value) {
+            Ok(serde_json::Value::String(text)) => span.record(*name, text.as_str()),
+            Ok(serde_json::Value::Bool(flag)) => span.record(*name, flag),
+            _ => span.record(*name, value.as_str()),
+        };
+    }
+    if !attributes.is_empty() {
+        span.record("otel.status_code", "ERROR");
     }
 }
 

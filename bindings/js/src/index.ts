@@ -33,6 +33,8 @@ export type { SharedBegin, SharedFinish, StateStore } from './stores.js';
 export type { IdempotencyBegin, IdempotencyCallOptions, IdempotencyFinish, IdempotencyOptions, WithIdempotencyOptions } from './idempotency.js';
 export { backoff, backoffJson, retryWithin } from './backoff.js';
 export { callToolWithRecovery, hostStep, hostStepJson } from './host-loop.js';
+export { spanAttributes, spanAttributesJson } from './telemetry.js';
+export type { OpenTelemetryApi } from './telemetry.js';
 export type {
   HostAttempt, HostBudget, HostStep, HostStepRequest, JsonRpcErrorAnswer, Recovered, RecoveryOptions, ToolCaller,
 } from './host-loop.js';

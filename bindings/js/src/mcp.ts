@@ -16,6 +16,8 @@ import type { Outcome } from './tool-call.js';
 import type {
   CallToolResult, EnvelopeToolOptions, InferOutput, StandardSchemaV1, UnknownToolAnswerKind,
 } from './types.js';
+import { tracedToolCall } from './telemetry.js';
+import type { OpenTelemetryApi } from './telemetry.js';
 import { validationError } from './validation.js';
 
 export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
@@ -158,6 +160,14 @@ export interface EnvelopeServerOptions extends Omit<EnvelopeToolOptions, 'action
    * read is refused here.
    */
   lockfile?: ToolList | string;
+  /**
+   * The application's OpenTelemetry API (`import * as opentelemetry from
+   * '@opentelemetry/api'`): each `tools/call` then runs in a server span that
+   * continues the trace context in the request's `_meta`, a failure's span
+   * carrying `error.type` and the envelope's code, category, retryability
+   * and correlation id (docs/telemetry.md). Off without it.
+   */
+  opentelemetry?: OpenTelemetryApi;
 }
 
 /** What `envelopeServer` keeps per server: its options (replaced when `registerTool` wrapped it first) and its lockfile. */
@@ -252,24 +262,33 @@ const isArguments = (args: unknown) => args === undefined || (typeof args === 'o
 function toolsCall(sdk: SdkServer, state: ServerState, handlers: Map<string, RequestHandler>, sdkHandler: RequestHandler): RequestHandler {
   return async (request, extra) => {
     const name: unknown = request?.params?.name;
-    const args: unknown = request?.params?.arguments;
-    // A handler the author set on the low-level Server, or a malformed request: the SDK's own answer.
-    if (sdk._toolHandlersInitialized !== true || typeof name !== 'string' || !isArguments(args)) return sdkHandler(request, extra);
-    const registered = sdk._registeredTools ?? {};
-    const tool = Object.hasOwn(registered, name) ? registered[name] : undefined;
-    if (tool === undefined || tool.enabled === false) {
-      const tools = (await listedTools(handlers, request, extra)).map((listed) => listed.name);
-      return answerUnknownTool(name, tools, { format: formatOf(state.options), unknownTool: state.options.unknownTool });
-    }
-    // A task tool (1.x `registerToolTask`: a handler object with `createTask`) or a task-augmented call answers with a
-    // task, not a CallToolResult: the SDK's.
-    if (typeof tool.handler !== 'function' || request?.params?.task !== undefined) return sdkHandler(request, extra);
-    const options = toolOptions(tool, state);
-    const invalid = await argumentsFailure(sdk, tool, name, args, options, state, () => listedTools(handlers, request, extra));
-    if (invalid !== undefined) return resultFor({ returned: invalid }, name, args, options);
-    wrapCallback(tool, name, state);
-    return sdkHandler(request, extra);
+    const otel = state.options.opentelemetry;
+    const answer = () => answerToolsCall(sdk, state, handlers, sdkHandler, request, extra);
+    return otel === undefined || typeof name !== 'string' ? answer() : tracedToolCall(otel, name, request, answer);
   };
+}
+
+/** The `tools/call` answer of `toolsCall`'s handler. */
+async function answerToolsCall(sdk: SdkServer, state: ServerState, handlers: Map<string, RequestHandler>, sdkHandler: RequestHandler,
+  request: any, extra: unknown): Promise<unknown> {
+  const name: unknown = request?.params?.name;
+  const args: unknown = request?.params?.arguments;
+  // A handler the author set on the low-level Server, or a malformed request: the SDK's own answer.
+  if (sdk._toolHandlersInitialized !== true || typeof name !== 'string' || !isArguments(args)) return sdkHandler(request, extra);
+  const registered = sdk._registeredTools ?? {};
+  const tool = Object.hasOwn(registered, name) ? registered[name] : undefined;
+  if (tool === undefined || tool.enabled === false) {
+    const tools = (await listedTools(handlers, request, extra)).map((listed) => listed.name);
+    return answerUnknownTool(name, tools, { format: formatOf(state.options), unknownTool: state.options.unknownTool });
+  }
+  // A task tool (1.x `registerToolTask`: a handler object with `createTask`) or a task-augmented call answers with a
+  // task, not a CallToolResult: the SDK's.
+  if (typeof tool.handler !== 'function' || request?.params?.task !== undefined) return sdkHandler(request, extra);
+  const options = toolOptions(tool, state);
+  const invalid = await argumentsFailure(sdk, tool, name, args, options, state, () => listedTools(handlers, request, extra));
+  if (invalid !== undefined) return resultFor({ returned: invalid }, name, args, options);
+  wrapCallback(tool, name, state);
+  return sdkHandler(request, extra);
 }
 
 /** The options a tool's call is answered with: its own (`withEnvelope`), else the server's as they are now. */
