@@ -34,8 +34,13 @@
 // answer that revision asks for; one whose SDK speaks only 2025-11-25 is
 // named as such. docs/revisions.md says what may differ on the wire.
 //
+// `--agent NAME=REPORT` gives a scripted agent's run of the plan
+// (demo/ts/agent.mjs, demo/python/agent.py): each fault played by the model
+// alone and through the host loop, scored here by one rule (the recovery
+// table, below).
+//
 //   node demo/compare.mjs --plan demo/plan.json typescript=TS.json python=PY.json [rust=RS.json]
-//        [--revision NAME=REPORT]... [--command NAME='CMD ARGS']... [--books NAME=FILE]...
+//        [--revision NAME=REPORT]... [--agent NAME=REPORT]... [--command NAME='CMD ARGS']... [--books NAME=FILE]...
 //        [--third-party filesystem=FS.json --third-party-plan demo/filesystem/plan.json] [--cli PATH]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,6 +72,8 @@ const commands = new Map();
 const books = new Map();
 /** Each server's report under the other revision (`--revision`), by name. */
 const underRevision = new Map();
+/** The scripted agents' runs of the plan (`--agent`), in the order given. */
+const agents = [];
 let cli = fileURLToPath(new URL('../target/debug/mcp-envelope', import.meta.url));
 for (let i = 0; i < args.length; i += 1) {
   const arg = args[i];
@@ -74,6 +81,7 @@ for (let i = 0; i < args.length; i += 1) {
   else if (arg === '--cli') cli = args[++i];
   else if (arg === '--third-party-plan') thirdPartyPlanFile = args[++i];
   else if (arg === '--third-party') thirdParty = named(args[++i]);
+  else if (arg === '--agent') agents.push(named(args[++i]));
   else if (arg === '--revision') {
     const given = named(args[++i]);
     underRevision.set(given.name, given.report);
@@ -525,6 +533,64 @@ function acrossRevisions() {
   table(['call', 'code', revision, other, 'same under both', `branch (${other})`, 'right', 'spec'], lines);
   console.log(`${alike} of ${lines.length} calls answered alike under both revisions by ${both.map((b) => b.name).join(', ')} ` +
     '(probes and plan; correlation ids masked)');
+}
+
+if (agents.length > 0) recoveryTables();
+
+/**
+ * How a run of one fault ended: `answered` (a success reached the model),
+ * `escalated` (the host stopped and sent up its record), or `gave up` (the
+ * model sent the failed call again until its turns ran out).
+ */
+function endState(turns) {
+  const last = turns.at(-1).then;
+  return last === 'done' ? 'answered' : last === 'escalate' ? 'escalated' : 'gave up';
+}
+
+/**
+ * Whether a run reached the right end state for what the plan expects: a
+ * success answered; a failure that sending the same call again cannot fix
+ * (stop-and-tell, and the plan's lasting wait-and-retry faults) told to the
+ * user after one model turn, not sent again; a failure only the model can
+ * fix (fix-and-retry) in front of the model at its first turn.
+ */
+function rightEnd(expected, turns) {
+  if (expected === 'accept') return endState(turns) === 'answered';
+  if (expected === 'fix-and-retry') return ['failed', 'to-model'].includes(turns[0].then);
+  return turns.length === 1 && endState(turns) !== 'answered';
+}
+
+/** The recovery table of each scripted agent: per fault the end state and model turns, alone and with the host loop. */
+function recoveryTables() {
+  console.log(`\n${bold('Recovery on the host side: a scripted agent (not a language model) plays the plan, alone and with the host loop')}`);
+  console.log('Alone, the model sends a failed call again as it was, up to 3 turns. With the host loop (callToolWithRecovery, ' +
+    'call_tool_with_recovery: the core\'s host-step) the host waits out what is transient within its budget and escalates ' +
+    'what it cannot resolve; only what the model must fix reaches it, and it sends that again as it was, up to 3 turns.');
+  for (const agent of agents) {
+    const { alone, hostLoop, command } = agent.report;
+    console.log(`\n  ${agent.name} host (${agent.report.agent}), against [${command.join(' ')}]`);
+    const lines = [];
+    const totals = { alone: { right: 0, turns: 0 }, host: { right: 0, turns: 0 } };
+    for (const [i, run] of alone.entries()) {
+      const hosted = hostLoop[i];
+      const aloneRight = rightEnd(run.expected, run.turns);
+      const hostRight = rightEnd(hosted.expected, hosted.turns);
+      totals.alone.right += aloneRight ? 1 : 0;
+      totals.alone.turns += run.turns.length;
+      totals.host.right += hostRight ? 1 : 0;
+      totals.host.turns += hosted.turns.length;
+      if (!hostRight) failures.push(`recovery (${agent.name}): "${run.name}" did not reach the right end state with the host loop`);
+      const calls = hosted.turns.reduce((n, t) => n + t.calls, 0);
+      lines.push([run.name, run.expected, endState(run.turns), run.turns.length, aloneRight ? 'yes' : 'NO',
+        endState(hosted.turns), hosted.turns.length, calls, hostRight ? 'yes' : 'NO']);
+    }
+    table(['fault', 'expected', 'alone: end', 'turns', 'right', 'host loop: end', 'turns', 'calls', 'right'], lines);
+    console.log(`  right end state: ${totals.alone.right} of ${alone.length} alone, ${totals.host.right} of ${hostLoop.length} with the host loop; ` +
+      `model turns: ${totals.alone.turns} alone, ${totals.host.turns} with the host loop`);
+    if (totals.host.turns >= totals.alone.turns) failures.push(`recovery (${agent.name}): the host loop spent no fewer model turns (${totals.host.turns} against ${totals.alone.turns})`);
+  }
+  console.log('  To play the plan with your own model instead, give it the tools of a billing server and the plan\'s calls as tasks; ' +
+    'demo/README.md says how.');
 }
 
 const toolCap = limitsInForce().envelopeChars;
