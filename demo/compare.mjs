@@ -650,4 +650,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 const revisions = underRevision.size > 0 ? ` (and under MCP ${[...underRevision.values()][0].spec}, each server that speaks it)` : '';
-console.log(bold(`OK: ${names} answer every call alike, as MCP ${revision} asks${revisions}, with the right branch, no leak, within the caps.`));
+const recovered = agents.length > 0 ? ` The host loop (${agents.map((a) => a.name).join(', ')}) reached the right end state on every fault with fewer model turns.` : '';
+console.log(bold(`OK: ${names} answer every call alike, as MCP ${revision} asks${revisions}, with the right branch, no leak, within the caps.${recovered}`));
