@@ -35,7 +35,7 @@
 // named as such. docs/revisions.md says what may differ on the wire.
 //
 // `--agent NAME=REPORT` gives a scripted agent's run of the plan
-// (demo/ts/agent.mjs, demo/python/agent.py): each fault played by the model
+// (demo/ts/agent.mjs, demo/python/agent.py, demo/rust/src/bin/agent.rs): each fault played by the model
 // alone and through the host loop, scored here by one rule (the recovery
 // table, below).
 //
@@ -564,11 +564,11 @@ function rightEnd(expected, turns) {
 function recoveryTables() {
   console.log(`\n${bold('Recovery on the host side: a scripted agent (not a language model) plays the plan, alone and with the host loop')}`);
   console.log('Alone, the model sends a failed call again as it was, up to 3 turns. With the host loop (callToolWithRecovery, ' +
-    'call_tool_with_recovery: the core\'s host-step) the host waits out what is transient within its budget and escalates ' +
+    'call_tool_with_recovery, rmcp::call_tool_with_recovery: the core\'s host-step) the host waits out what is transient within its budget and escalates ' +
     'what it cannot resolve; only what the model must fix reaches it, and it sends that again as it was, up to 3 turns.');
   for (const agent of agents) {
     const { alone, hostLoop, command } = agent.report;
-    console.log(`\n  ${agent.name} host (${agent.report.agent}), against [${command.join(' ')}]`);
+    console.log(`\n  the ${agent.report.agent} host loop, against [${command.join(' ')}]`);
     const lines = [];
     const totals = { alone: { right: 0, turns: 0 }, host: { right: 0, turns: 0 } };
     for (const [i, run] of alone.entries()) {
