@@ -14,7 +14,7 @@ import type { CallToolResult } from './types.js';
 
 /**
  * The parts of `@opentelemetry/api` (1.x) the integration uses: pass the
- * module itself (`import * as opentelemetry from '@opentelemetry/api'`).
+ * module itself, imported as a namespace (`import * as opentelemetry`).
  */
 export interface OpenTelemetryApi {
   trace: { getTracer(name: string, version?: string): OpenTelemetryTracer };
