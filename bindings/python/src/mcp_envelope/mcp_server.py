@@ -263,14 +263,13 @@ class EnvelopeMCPServer(SDKServer):
         try:
             result = await call()
         except MCPError as error:
-            if MCP1:  # 1.x speaks no revision after 2025-11-25: sent as it came
-                raise
-            sent = protocol_answer_for(revision_of(context), error.error.model_dump(by_alias=True, exclude_none=True))
-            if sent is None:
-                raise
-            if "error" in sent:
-                raise protocol_error(sent["error"]) from None
-            return InputRequiredResult.model_validate(sent["result"])
+            if not MCP1:  # 1.x speaks no revision after 2025-11-25: sent as it came
+                sent = protocol_answer_for(revision_of(context), error.error.model_dump(by_alias=True, exclude_none=True))
+                if sent is not None and "error" in sent:
+                    raise protocol_error(sent["error"]) from None
+                if sent is not None:
+                    return InputRequiredResult.model_validate(sent["result"])
+            raise
         except SDKToolError as error:
             # The tool manager's own refusal: told by the tool it lacks, not by its words.
             if error.__cause__ is None and self._tool_manager.get_tool(name) is None:

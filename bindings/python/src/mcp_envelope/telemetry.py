@@ -7,6 +7,7 @@ span itself, continuing the trace context a request carries in `params._meta`; t
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any
 
@@ -34,8 +35,8 @@ def record_on_span(result: Any) -> None:
     """Sets the core's attributes for `result` on the active span, and its status to ERROR, when the result is an
     error and a span is recording; never raises (telemetry must not fail a call)."""
     try:
-        from opentelemetry import trace
-        from opentelemetry.trace import StatusCode
+        # Imported by name: the API is optional (the mcp SDK 2.x depends on it, 1.x does not).
+        trace: Any = importlib.import_module("opentelemetry.trace")
     except ImportError:
         return
     try:
@@ -45,6 +46,6 @@ def record_on_span(result: Any) -> None:
         attributes = span_attributes(result)
         if attributes:
             span.set_attributes(attributes)
-            span.set_status(StatusCode.ERROR)
+            span.set_status(trace.StatusCode.ERROR)
     except Exception:  # a result the core cannot read, or a broken exporter: the call goes on
         return
