@@ -11,7 +11,7 @@
 //! and the correlation id, which are the envelope's own stable values.
 
 use crate::error::SpecError;
-use crate::json::push_json_string;
+use crate::json::{push_json_string, to_json};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 
 /// `error.type` for an `isError` result (MCP semantic conventions).
@@ -38,7 +38,7 @@ pub fn span_attributes(result: &str) -> Result<Vec<(&'static str, String)>, Spec
     if !read.is_error {
         return Ok(Vec::new());
     }
-    let mut attributes = vec![("error.type", json_string(TOOL_ERROR_TYPE))];
+    let mut attributes = vec![("error.type", to_json(&TOOL_ERROR_TYPE))];
     let (code, category, retryable, correlation_id) = match read.text.as_deref().map(read_unwrapped) {
         Some(Ok(Reading::ToolError(e))) => (
             Some(e.code.clone()),
@@ -61,24 +61,18 @@ pub fn span_attributes(result: &str) -> Result<Vec<(&'static str, String)>, Spec
         _ => (None, None, None, None),
     };
     if let Some(code) = code {
-        attributes.push(("mcp_envelope.error.code", json_string(&code)));
+        attributes.push(("mcp_envelope.error.code", to_json(&code)));
     }
     if let Some(category) = category {
-        attributes.push(("mcp_envelope.error.category", json_string(category)));
+        attributes.push(("mcp_envelope.error.category", to_json(&category)));
     }
     if let Some(retryable) = retryable {
         attributes.push(("mcp_envelope.error.retryable", retryable.to_string()));
     }
     if let Some(id) = correlation_id {
-        attributes.push(("mcp_envelope.error.correlation_id", json_string(&id)));
+        attributes.push(("mcp_envelope.error.correlation_id", to_json(&id)));
     }
     Ok(attributes)
-}
-
-fn json_string(text: &str) -> String {
-    let mut out = String::new();
-    push_json_string(&mut out, text);
-    out
 }
 
 /// `span-attributes`: a `CallToolResult` JSON to the attributes for its

@@ -358,6 +358,10 @@ fn tool_call_span(tool: &str) -> tracing::Span {
 /// Records on `span` the core's attributes for a result
 /// (`telemetry::span_attributes`), or a JSON-RPC error's code as `error.type`.
 fn record_answer(span: &tracing::Span, answer: &Result<CallToolResponse, ErrorData>) {
+    // No subscriber wants the span: the result is not read again on the call path.
+    if span.is_disabled() {
+        return;
+    }
     let attributes = match answer {
         Ok(CallToolResponse::Complete(result)) => serde_json::to_string(result)
             .ok()
