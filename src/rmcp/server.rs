@@ -194,6 +194,8 @@ impl<H: ServerHandler> EnvelopeServer<H> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let span = tool_call_span(&request.name);
+        #[cfg(feature = "opentelemetry")]
+        continue_trace(&span, &context.meta.0 .0);
         let answer = tracing::Instrument::instrument(self.answer_call(request, context), span.clone()).await;
         record_answer(&span, &answer);
         answer
@@ -353,6 +355,35 @@ fn tool_call_span(tool: &str) -> tracing::Span {
         mcp_envelope.error.retryable = tracing::field::Empty,
         mcp_envelope.error.correlation_id = tracing::field::Empty,
     )
+}
+
+/// Makes the trace context a client sent in the request's `_meta`
+/// (`traceparent`, `tracestate`: the MCP semantic conventions, SEP-414) the
+/// span's parent, read by the application's registered propagator
+/// (`opentelemetry::global::set_text_map_propagator`). A request without a
+/// `traceparent` keeps the parent the span already has.
+#[cfg(feature = "opentelemetry")]
+fn continue_trace(span: &tracing::Span, meta: &::rmcp::model::JsonObject) {
+    use opentelemetry::propagation::Extractor;
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+
+    /// `_meta`'s string values as a carrier; any other value is not a header.
+    struct Meta<'a>(&'a ::rmcp::model::JsonObject);
+    impl Extractor for Meta<'_> {
+        fn get(&self, key: &str) -> Option<&str> {
+            self.0.get(key).and_then(serde_json::Value::as_str)
+        }
+        fn keys(&self) -> Vec<&str> {
+            self.0.keys().map(String::as_str).collect()
+        }
+    }
+
+    if span.is_disabled() || !meta.contains_key("traceparent") {
+        return;
+    }
+    let parent = opentelemetry::global::get_text_map_propagator(|propagator| propagator.extract(&Meta(meta)));
+    // An error here means no OpenTelemetry layer holds the span: nothing to continue.
+    let _ = span.set_parent(parent);
 }
 
 /// Records on `span` the core's attributes for a result
