@@ -14,6 +14,8 @@ import { FastMCP, FastMCPSession } from 'fastmcp';
 import { answerUnknownTool, handlerMap, listedTools, wrapEntries } from './handler-map.js';
 import { unknownTool, userError } from './recovery.js';
 import { formatOf } from './render.js';
+import { tracedToolCall } from './telemetry.js';
+import type { OpenTelemetryApi } from './telemetry.js';
 import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcomeOf, resultFor } from './tool-call.js';
 import type { Outcome } from './tool-call.js';
 import type {
@@ -208,6 +210,13 @@ export interface EnvelopeFastMCPOptions extends Omit<EnvelopeToolOptions, 'actio
    * `tool-result`, the `isError` result holding that envelope (SEP-2145).
    */
   unknownTool?: UnknownToolAnswerKind;
+  /**
+   * The application's OpenTelemetry API (`import * as opentelemetry from
+   * '@opentelemetry/api'`): each `tools/call` then runs in a server span that
+   * continues the trace context in the request's `_meta` and carries the
+   * core's attributes for its answer (docs/telemetry.md). FastMCP opens none.
+   */
+  opentelemetry?: OpenTelemetryApi;
 }
 
 /** The parts of a FastMCP server `envelopeFastMCP` wraps. */
@@ -302,20 +311,28 @@ function hookSessions(): void {
     const installed = setup.call(this, tools);
     const options = Array.isArray(tools) ? tools.map((tool) => toolOptions.get(tool as object)).find((found) => found !== undefined) : undefined;
     const handlers = handlerMap(this.server);
-    if (options !== undefined && handlers !== undefined) answerUnknownTools(handlers, options);
+    if (options !== undefined && handlers !== undefined) wrapToolsCall(handlers, options);
     return installed;
   };
 }
 
-/** Wraps a session's `tools/call` handler: a tool its `tools/list` does not list gets the core's answer, any other call FastMCP's. */
-function answerUnknownTools(handlers: Map<string, (request: any, extra: any) => unknown>, options: EnvelopeFastMCPOptions): void {
+/**
+ * Wraps a session's `tools/call` handler: a tool its `tools/list` does not
+ * list gets the core's answer, any other call FastMCP's; with
+ * `opentelemetry`, either in its `tools/call` span.
+ */
+function wrapToolsCall(handlers: Map<string, (request: any, extra: any) => unknown>, options: EnvelopeFastMCPOptions): void {
   const format = formatOf(options);
   wrapEntries(handlers, 'tools/call', (fastmcpHandler) => async (request, extra) => {
     const name: unknown = request?.params?.name;
     if (typeof name !== 'string') return fastmcpHandler(request, extra);
-    const tools = (await listedTools(handlers, request, extra)).map((tool) => tool.name);
-    if (tools.includes(name)) return fastmcpHandler(request, extra);
-    return answerUnknownTool(name, tools, { format, unknownTool: options.unknownTool });
+    const answer = async () => {
+      const tools = (await listedTools(handlers, request, extra)).map((tool) => tool.name);
+      if (tools.includes(name)) return fastmcpHandler(request, extra);
+      return answerUnknownTool(name, tools, { format, unknownTool: options.unknownTool });
+    };
+    const otel = options.opentelemetry;
+    return otel === undefined ? answer() : tracedToolCall(otel, name, request, answer);
   });
 }
 
