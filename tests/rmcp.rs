@@ -13,6 +13,7 @@ use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceError, ServiceExt};
 use serde_json::{json, Value};
 
+#[allow(dead_code)]
 mod rmcp_server;
 
 use rmcp_server::Billing;

@@ -9,7 +9,6 @@ use std::time::Duration;
 use mcp_envelope::rmcp::EnvelopeServer;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, GetTaskParams, Implementation,
-    TaskStatus,
 };
 use rmcp::ServiceExt;
 use serde_json::{json, Value};

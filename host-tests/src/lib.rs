@@ -23,7 +23,7 @@ pub fn component_path() -> PathBuf {
 /// The engine and the compiled component, made once per process.
 pub fn loaded() -> &'static (Engine, Component) {
     static LOADED: OnceLock<(Engine, Component)> = OnceLock::new();
-    LOADED.get_or_init(|| load(&component_path()))
+    LOADED.get_or_init(|| load(component_path()))
 }
 
 /// Compiles the component at `path`, with a clear message when it is missing.

@@ -30,7 +30,7 @@ pub(super) fn resolve<'v>(root: &'v Value, node: &'v Value) -> (&'v Value, Optio
         }
         let own = ["type", "properties", "items", "enum", "const", "anyOf", "oneOf"];
         match object.get("allOf").and_then(Value::as_array) {
-            Some(all) if all.len() == 1 && !own.iter().any(|k| object.contains_key(*k)) => here = &all[0],
+            Some(all) if all.len() == 1 && !own.iter().any(|k| object.contains_key(k)) => here = &all[0],
             _ => break,
         }
     }

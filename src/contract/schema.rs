@@ -453,7 +453,7 @@ impl<'a> SchemaDiff<'a> {
             }
             self.node(old_schema, new_schema, &field, depth + 1);
         }
-        let is_new = |k: &&String| !old.is_some_and(|o| o.contains_key(*k));
+        let is_new = |k: &&String| !old.is_some_and(|o| o.contains_key(k));
         for key in new.into_iter().flat_map(Map::keys).filter(is_new) {
             let field = path.key(key);
             let (kind, text) = match (output, new_required.contains(&key.as_str())) {

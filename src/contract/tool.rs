@@ -84,7 +84,7 @@ pub(super) fn changes(old: &Tool, new: &Tool, out: &mut Vec<ContractDelta>) {
     let keys = old
         .members
         .keys()
-        .chain(new.members.keys().filter(|k| !old.members.contains_key(*k)));
+        .chain(new.members.keys().filter(|k| !old.members.contains_key(k)));
     for key in keys.filter(|k| !known.contains(&k.as_str())) {
         if old.members.get(key) != new.members.get(key) {
             let text = format!("{name}'s {key} changed");

@@ -119,8 +119,11 @@ impl<S: StateStore> StateStore for std::sync::Arc<S> {
 #[derive(Debug)]
 pub struct MemoryStore {
     capacity: usize,
-    records: Mutex<(BTreeMap<String, (String, Instant)>, VecDeque<String>)>,
+    records: Mutex<Records>,
 }
+
+/// Each key's value and expiry, and the keys in the order they were first written.
+type Records = (BTreeMap<String, (String, Instant)>, VecDeque<String>);
 
 impl Default for MemoryStore {
     fn default() -> Self {

@@ -76,6 +76,7 @@ impl XorShift {
     /// Up to `runs - 1` runs of random pieces, some with (near) cut markers
     /// or long repeated words: text for the size caps to cut.
     #[allow(dead_code)] // the size-cap tests use it; the other includers do not
+    #[allow(clippy::manual_is_multiple_of)] // is_multiple_of is newer than the core's rust-version
     pub fn long_text(&mut self, runs: u64) -> String {
         let mut text = String::new();
         for _ in 0..self.next() % runs {

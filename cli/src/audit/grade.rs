@@ -145,7 +145,7 @@ pub fn grade(
         Err(_) => (Some("malformed"), None, 0),
     };
     // Errors in finding the tool are the protocol's; any other the tool's.
-    let unknown = !tools.iter().any(|t| *t == call.tool);
+    let unknown = !tools.contains(&call.tool);
     let names_tools = match answer {
         Answer::ProtocolError { code, message, .. } => *code == INVALID_PARAMS && names_the_tools(message, tools),
         _ => false,
