@@ -47,10 +47,11 @@ pub enum Command {
     Validate(Validate),
     /// Reads an envelope in any form back to its spec (JSON).
     ///
-    /// Takes a <tool_error> (XML, JSON or text form, bare or inside a
-    /// CallToolResult) and prints its spec; a <validation_error> prints as
-    /// `{"action", "fields", "deltas"}`. Exit status 1 when the input holds
-    /// no envelope.
+    /// Reads the earliest envelope (XML, JSON or text form, bare, in a
+    /// transcript or inside a CallToolResult): a <tool_error> prints as its
+    /// spec, a <validation_error> as `{"action", "fields", "deltas"}`, a
+    /// <partial_result> as the spec it states. Exit status 1 when the input
+    /// holds no envelope.
     Parse(Input),
     /// Reports an exception in a tool as INTERNAL_ERROR with a correlation id.
     ///

@@ -5,11 +5,11 @@ use crate::args::{Audit, Cli, Command, ContractCommand, ContractDiff, Envelope, 
 use crate::{audit, contract};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
-use mcp_envelope::partial::{partial_result_json, render_partial_json};
+use mcp_envelope::partial::{partial_result_json, render_partial_json, to_json_as_stated};
 use mcp_envelope::validation::{self, ValidationOptions};
 use mcp_envelope::{
-    access_error_json, call_tool_result, empty_result_json, exception_result_json, parse, render, spec,
-    upstream_error_json, ParseError, SpecError, ToolError,
+    access_error_json, call_tool_result, empty_result_json, exception_result_json, read_envelope, render, spec,
+    upstream_error_json, ParseError, Reading, SpecError, ToolError,
 };
 use std::ffi::OsString;
 use std::io::Read;
@@ -190,13 +190,11 @@ fn contract_diff(command: ContractDiff) -> Result<Outcome, Failure> {
 
 /// A `<tool_error>` (in any form) prints its spec; a `<validation_error>` its fields.
 fn parse_any(input: &str) -> Result<String, Failure> {
-    match parse(input) {
-        Ok(error) => Ok(spec::to_json(&error)),
-        Err(ParseError::NoEnvelope) => match validation::parse_validation(input) {
-            Ok(envelope) => Ok(validation::envelope_to_json(&envelope)),
-            Err(ParseError::NoEnvelope) => Err((1, ParseError::NoEnvelope.to_string())),
-            Err(malformed) => Err((2, malformed.to_string())),
-        },
+    match read_envelope(input) {
+        Ok(Reading::ToolError(error)) => Ok(spec::to_json(&error)),
+        Ok(Reading::ValidationError(envelope)) => Ok(validation::envelope_to_json(&envelope)),
+        Ok(Reading::PartialResult(partial)) => Ok(to_json_as_stated(&partial)),
+        Ok(Reading::None) => Err((1, ParseError::NoEnvelope.to_string())),
         Err(malformed) => Err((2, malformed.to_string())),
     }
 }

@@ -317,6 +317,25 @@ fn validate_refuses_bad_input_with_one_line() {
 }
 
 #[test]
+fn parse_reads_a_partial_result_back_in_each_form() {
+    // What the envelope states, the defaults it was rendered with included.
+    let spec = concat!(
+        r#"{"obtained":["inv_7: 10.00 EUR, open"],"#,
+        r#""failed":[{"item":"the 2025 archive","code":"TIMEOUT","category":"transient","retryable":true}],"#,
+        r#""recovery":"Keep what was obtained and do not repeat what was tried. Retry only the failed items marked retryable; "#,
+        r#"for the others, get access, use another source, or report the gap."}"#
+    );
+    for format in ["xml", "json", "text"] {
+        let input = format!(
+            r#"{{"obtained":["inv_7: 10.00 EUR, open"],"failed":[{{"item":"the 2025 archive","code":"TIMEOUT"}}],"format":"{format}"}}"#
+        );
+        let rendered = cli(&["partial", "--envelope"], &input).stdout;
+        let run = cli(&["parse"], &rendered);
+        assert_eq!((run.status, run.stdout.trim_end()), (0, spec), "{format}");
+    }
+}
+
+#[test]
 fn parse_reads_a_validation_envelope_back() {
     let run = cli(&["parse"], SEED_VALIDATION);
     assert_eq!(
