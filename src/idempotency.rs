@@ -59,7 +59,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use crate::code;
 use crate::error::SpecError;
-use crate::json::{parse_content, push_json_string, read_input, Value};
+use crate::json::{parse_content, push_json_string, read_input, to_json};
 use crate::model::ToolError;
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 use crate::render::{call_tool_result, Format};
@@ -452,7 +452,7 @@ fn push_claim(out: &mut String, claim: &Claim) {
 /// ```
 /// use mcp_envelope::idempotency::digest;
 /// assert_eq!(digest(r#"{"a":1,"b":[2]}"#), digest(r#"{ "b": [2], "a": 1 }"#));
-/// assert_ne!(digest(r#"{"a":1}"#), digest(r#"{"a":1.0}"#));
+/// assert_eq!(digest(r#"{"a":1}"#), digest(r#"{"a":1.0}"#));
 /// assert_eq!(digest("{}").unwrap().len(), 32);
 /// ```
 pub fn digest(arguments: &str) -> Result<String, SpecError> {
@@ -636,16 +636,16 @@ const UNKNOWN_OUTCOME: [&str; 2] = [
     "Do not retry with this key. Check whether the change was made (look it up), then tell the user; use a new key only for a request you know did not happen.",
 ];
 
-/// The canonical form of a JSON text: object keys sorted (by code point),
-/// each once with its last value, compact, numbers and strings as serde_json
-/// writes them. Arguments of any depth are taken, each array or object past
+/// The canonical form of a JSON text, compact: the core's one canonical JSON
+/// (object keys sorted by code point, each once with its last value, every
+/// number in one spelling, strings as serde_json writes them). Arguments of any depth are taken, each array or object past
 /// `limits::MAX_DEPTH` levels as its cut marker (`"… [N characters cut]"`),
 /// so two calls that differ only that deep, in values of the same length,
 /// compare as the same arguments.
 ///
 /// ```
 /// use mcp_envelope::idempotency::canonical;
-/// assert_eq!(canonical(r#"{ "b": [1, {"y":2,"x":1}], "a": "é" }"#).unwrap(), r#"{"a":"é","b":[1,{"x":1,"y":2}]}"#);
+/// assert_eq!(canonical(r#"{ "b": [1.0, {"y":2,"x":1e2}], "a": "é" }"#).unwrap(), r#"{"a":"é","b":[1,{"x":100,"y":2}]}"#);
 /// assert!(canonical("{oops").unwrap_err().0.starts_with("the arguments are not JSON: "));
 /// let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
 /// let shown = format!("{}\"… [9872 characters cut]\"{}", "[".repeat(64), "]".repeat(64));
@@ -654,66 +654,7 @@ const UNKNOWN_OUTCOME: [&str; 2] = [
 pub fn canonical(arguments: &str) -> Result<String, SpecError> {
     let value = parse_content(arguments, crate::limits::MAX_DEPTH)
         .map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
-    let mut out = String::with_capacity(arguments.len());
-    write_canonical(&mut out, &value);
-    Ok(out)
-}
-
-fn write_canonical(out: &mut String, value: &Value) {
-    match value {
-        Value::Object(members) => {
-            let sorted = sorted_by_key(members.iter().collect());
-            out.push('{');
-            for (i, (key, member)) in sorted.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                push_json_string(out, key);
-                out.push(':');
-                write_canonical(out, member);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(out, item);
-            }
-            out.push(']');
-        }
-        Value::String(s) => push_json_string(out, s),
-        Value::Number(n) => out.push_str(n.as_str()),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Null => out.push_str("null"),
-    }
-}
-
-/// A merge sort by key, written out: the standard library's sorts would
-/// cost the component kilobytes, and an insertion sort would let one huge
-/// arguments object take quadratic time.
-fn sorted_by_key<'a>(members: Vec<(&'a String, &'a Value)>) -> Vec<(&'a String, &'a Value)> {
-    if members.len() <= 1 {
-        return members;
-    }
-    let mut left = members;
-    let right = left.split_off(left.len() / 2);
-    let (left, right) = (sorted_by_key(left), sorted_by_key(right));
-    let mut out = Vec::with_capacity(left.len() + right.len());
-    let (mut l, mut r) = (0, 0);
-    while l < left.len() || r < right.len() {
-        let take_left = r == right.len() || (l < left.len() && left[l].0 <= right[r].0);
-        if take_left {
-            out.push(left[l]);
-            l += 1;
-        } else {
-            out.push(right[r]);
-            r += 1;
-        }
-    }
-    out
+    Ok(to_json(&value.into_canonical()))
 }
 
 #[cfg(test)]

@@ -1,50 +1,19 @@
 //! The lockfile: a `tools/list` result in one canonical form, so that the
 //! same contract always gives the same bytes whichever SDK listed it, and a
 //! review in git shows only what changed. Canonical means: tools sorted by
-//! name, every object's keys sorted, every number in the core's one
-//! spelling (`1.0` and `1` are one bound), and the text pretty-printed two
-//! spaces deep. The `sha256` is of the compact canonical `tools` array, so
+//! name, each in the core's one canonical JSON (`Value::into_canonical`:
+//! every object's keys sorted, every number in one spelling, so `1.0` and
+//! `1` are one bound), and the text pretty-printed two spaces deep. The `sha256` is of the compact canonical `tools` array, so
 //! it names the contract, not its layout.
 
 use sha2::{Digest, Sha256};
 
 use super::Tool;
 use crate::error::SpecError;
-use crate::json::{fail, Map, Number, Value};
-use crate::validation::canonical_number;
+use crate::json::{fail, Map, Value};
 
 /// The lockfile format this version writes and reads.
 pub const LOCKFILE_VERSION: u64 = 1;
-
-/// A value with every object's keys sorted and every number canonical.
-pub(super) fn canonical(value: Value) -> Value {
-    match value {
-        Value::Object(object) => {
-            let mut members: Vec<(String, Value)> = object.into_iter().map(|(k, v)| (k, canonical(v))).collect();
-            sort_by_text(&mut members, |(key, _)| key);
-            Value::Object(members.into_iter().collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
-        Value::Number(number) => {
-            let spelled = canonical_number(number.as_str()).into_owned();
-            Value::Number(Number::from_json_text(spelled))
-        }
-        other => other,
-    }
-}
-
-/// Sorts by a text, keeping equal ones in order. By hand, an insertion
-/// sort: an object's keys and a server's tools are short lists, and each of
-/// std's sort routines would add kilobytes to the component.
-pub(super) fn sort_by_text<T>(items: &mut [T], text: impl Fn(&T) -> &str) {
-    for i in 1..items.len() {
-        let mut j = i;
-        while j > 0 && text(&items[j - 1]) > text(&items[j]) {
-            items.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-}
 
 fn tools_array(tools: &[Tool]) -> Value {
     Value::Array(tools.iter().map(|t| Value::Object(t.members.clone())).collect())

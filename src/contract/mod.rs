@@ -19,7 +19,7 @@ use serde::Deserialize;
 
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
-use crate::json::{fail, parse_value, read_input, Map, Value};
+use crate::json::{fail, parse_value, read_input, sorted_by_text, Map, Value};
 
 pub use lockfile::{lockfile_text, tools_sha256, LOCKFILE_VERSION};
 
@@ -79,12 +79,12 @@ fn tools_of_value(value: Value, what: &str) -> Result<Vec<Tool>, SpecError> {
             return fail(format!("{what}: tools[{i}] has no \"name\" string"));
         };
         let name = name.clone();
-        let Value::Object(members) = lockfile::canonical(Value::Object(members)) else {
+        let Value::Object(members) = Value::Object(members).into_canonical() else {
             unreachable!("an object stays an object")
         };
         tools.push(Tool { name, members });
     }
-    lockfile::sort_by_text(&mut tools, |t| &t.name);
+    let tools = sorted_by_text(tools, |tool| &tool.name);
     if let Some(twice) = tools.windows(2).find(|w| w[0].name == w[1].name) {
         return fail(format!("{what} lists the tool {:?} twice", twice[0].name));
     }

@@ -21,10 +21,12 @@ use serde_json::value::RawValue;
 use crate::error::SpecError;
 mod compact;
 mod input;
+mod number;
 mod value;
 pub(crate) use compact::{compact, compact_within};
 pub(crate) use input::{given, raw_kind, read_input, read_list, read_member, without_position, Count, Object};
-pub(crate) use value::{Map, Number, Value};
+pub(crate) use number::canonical_number;
+pub(crate) use value::{sorted_by_text, Map, Number, Value};
 
 /// What a typed read expects, in serde's words.
 pub(crate) const A_JSON_OBJECT: &str = "a JSON object";

@@ -181,7 +181,47 @@ impl From<String> for Value {
     }
 }
 
+/// `items` in the code-point order of `text(item)`, equal texts kept in
+/// order. Every canonical list (an object's keys, a contract's tools) is
+/// sorted here, by one std sort over positions: one instantiation of it in
+/// the component rather than one per element type, each of which costs
+/// kilobytes.
+pub(crate) fn sorted_by_text<T>(items: Vec<T>, text: impl Fn(&T) -> &str) -> Vec<T> {
+    let texts: Vec<&str> = items.iter().map(&text).collect();
+    let order = order_of(&texts);
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|at| slots[at].take()).collect()
+}
+
+/// The positions of `texts` in code-point order, equal ones in order.
+#[inline(never)]
+fn order_of(texts: &[&str]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_unstable_by(|&a, &b| texts[a].cmp(texts[b]).then(a.cmp(&b)));
+    order
+}
+
 impl Value {
+    /// The one canonical form of a JSON value: every object's keys sorted by
+    /// code point, every number in the core's one spelling (`1.0` and `1`,
+    /// `1e2` and `100` are one number). The contract lockfile is written in
+    /// it, and two calls have the same arguments (the idempotency store, the
+    /// repeat ledger) when theirs are the same in it.
+    pub(crate) fn into_canonical(self) -> Value {
+        match self {
+            Value::Object(map) => {
+                let members = map
+                    .into_iter()
+                    .map(|(key, value)| (key, value.into_canonical()))
+                    .collect();
+                Value::Object(Map(sorted_by_text(members, |(key, _)| key)))
+            }
+            Value::Array(items) => Value::Array(items.into_iter().map(Value::into_canonical).collect()),
+            Value::Number(number) => Value::Number(Number(super::canonical_number(&number.0).into_owned())),
+            other => other,
+        }
+    }
+
     /// An object's member.
     pub(crate) fn get(&self, key: &str) -> Option<&Value> {
         self.as_object()?.get(key)

@@ -5,10 +5,10 @@
 
 use super::field_words::{field_words, FieldWords};
 use super::model::{Bound, IssueCode, ValidationIssue};
-use super::number::canonical_number;
 use super::sent_value::{describe, quote, string_length, MAX_STRING_CHARS};
 use super::FIELD_CHARS;
 use crate::cut::{capped, Marker};
+use crate::json::canonical_number;
 use crate::locale::Locale;
 use std::borrow::Cow;
 

@@ -38,7 +38,7 @@ pub(crate) fn describe(json: Option<&str>, words: &FieldWords) -> String {
             }
         }
         Some(_) => {
-            let json = super::number::canonical_number(json);
+            let json = crate::json::canonical_number(json);
             match json.chars().count() {
                 total if total > MAX_NUMBER_CHARS => {
                     let shown: String = json.chars().take(MAX_NUMBER_CHARS).collect();

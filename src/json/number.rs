@@ -1,5 +1,5 @@
-//! One spelling for every number a field line shows, whatever JSON writer
-//! sent it: `10001.0` (serde, Python's float) and `10001` (JavaScript) are
+//! One spelling for every JSON number, whatever writer sent it, for the
+//! field lines a model reads and for the canonical form (`Value::into_canonical`): `10001.0` (serde, Python's float) and `10001` (JavaScript) are
 //! one value, and so are `1e21`, `1e+21` and `1000000000000000000000`. The
 //! model must read the same line from every host, so the core writes each
 //! number from its exact decimal digits, as ECMAScript's Number::toString
