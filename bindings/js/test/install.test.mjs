@@ -3,8 +3,9 @@
 // naming the build commands, when the folder was never built; a built folder
 // installs and works. The documented install, `--install-links`, copies the
 // folder as a registry install would: a TypeScript project using SDK 1.x,
-// SDK 2.x and FastMCP, each the project's own copy, type-checks against it,
-// and an SDK 1.x server lists its tool's schema (one zod, the project's).
+// SDK 2.x, FastMCP, the AI SDK and LangChain, each the project's own copy,
+// type-checks against it, and an SDK 1.x server lists its tool's schema (one
+// zod, the project's).
 // (The packed tarball is test/pack.test.mjs.)
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -61,8 +62,9 @@ test('a built folder installs and works', () => {
   assert.equal(out, '<tool_error code="NOT_FOUND" severity="error">');
 });
 
-/** The frameworks a user project installs itself, and their validators. */
-const FRAMEWORKS = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'fastmcp', 'zod', 'valibot', '@valibot/to-json-schema', 'arktype'];
+/** The frameworks a user project installs itself, their validators, and the agent frameworks. */
+const FRAMEWORKS = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'fastmcp', 'zod', 'valibot', '@valibot/to-json-schema', 'arktype',
+  'ai', '@ai-sdk/mcp', '@langchain/core', '@langchain/langgraph', '@langchain/mcp-adapters'];
 
 /**
  * Puts FRAMEWORKS and everything they depend on into the project's
@@ -92,7 +94,7 @@ function giveFrameworks(project) {
   }
 }
 
-test('the documented install (--install-links) type-checks SDK 1.x, SDK 2.x and FastMCP users, and lists their schemas', () => {
+test('the documented install (--install-links) type-checks SDK 1.x, SDK 2.x, FastMCP and agent-framework users, and lists their schemas', () => {
   const { project, status, stderr } = installInto('typed-consumer', copyOfPackage('typed', true), ['--install-links']);
   assert.equal(status, 0, stderr);
   giveFrameworks(project);

@@ -51,7 +51,8 @@ test('the tarball holds the built package and nothing else', () => {
 });
 
 test('the package imports only its own files: Node built-ins only in the Node loader, no WASI shims, no packages', () => {
-  const js = packed.files.map((f) => f.path).filter((f) => f.endsWith('.js') && f !== 'dist/fastmcp.js');
+  const reachingOut = { 'dist/fastmcp.js': ['fastmcp'], 'dist/langchain.js': ['@langchain/langgraph'] };
+  const js = packed.files.map((f) => f.path).filter((f) => f.endsWith('.js') && !(f in reachingOut));
   const specifiers = /(?:^|[;\s}])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]|require\s*\(/g;
   for (const file of js) {
     const source = readFileSync(join(project, 'node_modules', 'mcp-envelope', file), 'utf8');
@@ -62,10 +63,13 @@ test('the package imports only its own files: Node built-ins only in the Node lo
       assert.ok(allowed, `${file} imports ${specifier}`);
     }
   }
-  // Only the FastMCP integration reaches outside the package, for FastMCP itself (an optional peer dependency), whose
-  // sessions it wraps; the MCP SDK integration imports no SDK (and no Zod).
-  const fastmcp = readFileSync(join(project, 'node_modules', 'mcp-envelope', 'dist', 'fastmcp.js'), 'utf8');
-  assert.deepEqual([...fastmcp.matchAll(specifiers)].map((m) => m[1]).filter((s) => !s.startsWith('.')), ['fastmcp']);
+  // Only two integrations reach outside the package, each for an optional peer dependency: the FastMCP integration for
+  // FastMCP itself, whose sessions it wraps, and the LangChain adapter for LangGraph, whose interrupt ends a run. The
+  // MCP SDK integration imports no SDK (and no Zod), the AI SDK adapter nothing of the AI SDK.
+  for (const [file, packages] of Object.entries(reachingOut)) {
+    const source = readFileSync(join(project, 'node_modules', 'mcp-envelope', file), 'utf8');
+    assert.deepEqual([...source.matchAll(specifiers)].map((m) => m[1]).filter((s) => !s.startsWith('.')), packages, file);
+  }
 });
 
 test('the installed package renders the seed example', () => {

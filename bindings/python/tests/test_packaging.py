@@ -62,7 +62,10 @@ def test_the_wheel_installs_in_a_fresh_venv_and_renders_the_seed(wheel, tmp_path
     subprocess.run([str(python), *PIP, "-c", str(PACKAGE_DIR / "requirements-runtime.txt"), str(wheel)], check=True)
     renders_the_seed(python, tmp_path, seed_invoice)
     # No framework installed: each integration's import names its extra.
-    for module, framework, extra in [("mcp_server", "mcp", "mcp"), ("fastmcp", "fastmcp", "fastmcp"), ("redis", "redis", "redis")]:
+    for module, framework, extra in [
+        ("mcp_server", "mcp", "mcp"), ("fastmcp", "fastmcp", "fastmcp"), ("redis", "redis", "redis"),
+        ("langchain", "langchain_mcp_adapters", "langchain"), ("pydantic_ai", "pydantic_ai", "pydantic-ai"),
+    ]:  # fmt: skip
         done = subprocess.run([str(python), "-c", f"import mcp_envelope.{module}"], capture_output=True, text=True,
                               cwd=tmp_path)  # fmt: skip
         assert done.returncode == 1
@@ -78,11 +81,16 @@ def test_the_extras_name_their_frameworks_and_the_package_imports_none(wheel, tm
     assert "Provides-Extra: mcp\nRequires-Dist: mcp!=2.0.*,!=2.1.*,!=2.2.*,<3,>=1.30; extra == 'mcp'" in metadata
     assert "Provides-Extra: fastmcp\nRequires-Dist: fastmcp<5,>=4.2.3; extra == 'fastmcp'" in metadata
     assert "Provides-Extra: redis\nRequires-Dist: redis<9,>=5; extra == 'redis'" in metadata
+    assert (
+        "Provides-Extra: langchain\nRequires-Dist: langchain-mcp-adapters<0.4,>=0.3.2; extra == 'langchain'\n"
+        "Requires-Dist: langchain<2,>=1.5.2; extra == 'langchain'"
+    ) in metadata
+    assert "Provides-Extra: pydantic-ai\nRequires-Dist: pydantic-ai-slim[mcp]<3,>=2.68.0; extra == 'pydantic-ai'" in metadata
     # Here both frameworks are installed; importing the package loads neither.
     script = (
         "import sys, mcp_envelope\n"
         "mcp_envelope.render({'code': 'X', 'message': 'y'})\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'fastmcp', 'mcp_types')))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mcp', 'fastmcp', 'mcp_types', 'pydantic_ai', 'langchain_mcp_adapters')))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert done.stdout == "[]\n"
