@@ -15,8 +15,13 @@ use crate::locale::Locale;
 use crate::model::ToolError;
 use crate::render::{call_tool_result, Format};
 
+/// How many random bytes a fresh correlation id holds: every host gives
+/// this many from its operating system's randomness (Rust `getrandom`, JS
+/// `crypto.getRandomValues`, Python `os.urandom`), as hex.
+pub const CORRELATION_ID_RANDOM_BYTES: usize = 6;
+
 /// How many hex digits of the host's randomness a fresh id takes.
-const ID_HEX_DIGITS: usize = 12;
+const ID_HEX_DIGITS: usize = 2 * CORRELATION_ID_RANDOM_BYTES;
 
 /// What an exception becomes.
 #[derive(Debug, Clone, PartialEq)]

@@ -50,7 +50,10 @@ mod user_error;
 pub use access::{access_error, access_error_json, AccessKind};
 pub use after_trap::{after_trap, after_trap_json, AfterTrap};
 pub use empty::{empty_result, empty_result_json, EmptyResult};
-pub use exception::{exception_error, exception_result, exception_result_json, fresh_correlation_id, ExceptionReport};
+pub use exception::{
+    exception_error, exception_result, exception_result_json, fresh_correlation_id, ExceptionReport,
+    CORRELATION_ID_RANDOM_BYTES,
+};
 pub use excerpt::{excerpt, MAX_EXCERPT_CHARS};
 pub use unknown_tool::{unknown_tool, unknown_tool_answer, unknown_tool_json, unknown_tool_message, UnknownToolAnswer};
 pub use upstream::{

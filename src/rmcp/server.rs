@@ -4,7 +4,6 @@
 //! the inner handler's own (handler.rs forwards it).
 
 use std::fmt;
-use std::hash::{BuildHasher, Hasher, RandomState};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -554,17 +553,19 @@ impl<H: fmt::Debug> fmt::Debug for EnvelopeServer<H> {
     }
 }
 
-/// 64 random bits in hex, for a fresh correlation id. std's `RandomState`
-/// keys its hasher from the operating system's randomness (and every new one
-/// differs), so each id is unguessable without a dependency of its own; the
-/// time and a counter make two ids in one instant differ regardless.
+/// The operating system's randomness in hex, as much as a fresh correlation
+/// id takes. Should the system refuse (it does not on the platforms rmcp
+/// runs on), the time and a counter still make each id differ: an id must be
+/// unique, not secret.
 fn random_hex() -> String {
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-    let mut hasher = RandomState::new().build_hasher();
-    hasher.write_u64(CALLS.fetch_add(1, Ordering::Relaxed));
-    let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    hasher.write_u128(since_epoch.as_nanos());
-    format!("{:016x}", hasher.finish())
+    let mut bytes = [0u8; crate::recovery::CORRELATION_ID_RANDOM_BYTES];
+    if getrandom::fill(&mut bytes).is_err() {
+        static CALLS: AtomicU64 = AtomicU64::new(0);
+        let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let mixed = since_epoch.as_nanos() as u64 ^ CALLS.fetch_add(1, Ordering::Relaxed).rotate_left(40);
+        bytes.copy_from_slice(&mixed.to_le_bytes()[..crate::recovery::CORRELATION_ID_RANDOM_BYTES]);
+    }
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 /// A panic's message as the log line's exception.

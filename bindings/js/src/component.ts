@@ -45,9 +45,13 @@ export function onTrapLog(log: (line: string) => void): void {
   trapLog = log;
 }
 
-/** 8 bytes of host randomness as hex, for a fresh correlation id (the core has no randomness of its own). */
+/**
+ * Host randomness as hex for a fresh correlation id (the core has no
+ * randomness of its own): as many bytes as the core's id takes
+ * (`CORRELATION_ID_RANDOM_BYTES`, 6), in every host.
+ */
 export function randomHex(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(8));
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(6));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 

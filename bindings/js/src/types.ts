@@ -362,7 +362,7 @@ export interface ExceptionOptions {
   exception: unknown;
   /** The caller's correlation id; a fresh one is made from `random` without it. */
   correlationId?: string | null;
-  /** Hex host randomness (at least 12 digits) for a fresh id: 8 bytes from `crypto.getRandomValues` by default. */
+  /** Hex host randomness (at least 12 digits) for a fresh id: 6 bytes from `crypto.getRandomValues` by default, as every host gives. */
   random?: string | null;
   /** The envelope's form inside the result (xml by default). */
   format?: Format | null;

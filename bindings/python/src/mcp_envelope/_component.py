@@ -27,6 +27,9 @@ from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType
 from ._values import encode
 from .errors import MalformedEnvelope, SpecError
 
+# Random bytes a fresh correlation id holds, the same in every host (the core's `CORRELATION_ID_RANDOM_BYTES`).
+ID_RANDOM_BYTES = 6
+
 API_INSTANCE = "mcp:envelope/api@0.8.0"
 WASM_FILE = "mcp_envelope.wasm"
 CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the path of a wasmtime cache config (TOML) file
@@ -319,7 +322,7 @@ def _trap_context(name: str, args: tuple[Any, ...]) -> dict[str, str]:
 
 
 def _after_trap(name: str, args: tuple[Any, ...], refused: type[Exception], trap: str) -> Any:
-    request = {"call": name, "trap": trap, "random": os.urandom(8).hex(), **_trap_context(name, args)}
+    request = {"call": name, "trap": trap, "random": os.urandom(ID_RANDOM_BYTES).hex(), **_trap_context(name, args)}
     try:
         ok, value = runtime().call_result("after-trap", to_json(request))
     except ComponentTrap as again:

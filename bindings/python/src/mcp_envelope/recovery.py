@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
-from ._component import ToolResult, call, call_json, produce, spec_text, to_json, tool_result
+from ._component import ID_RANDOM_BYTES, ToolResult, call, call_json, produce, spec_text, to_json, tool_result
 from ._values import UNREADABLE
 from .envelope import Format, Locale, call_tool_result, limits_spec
 
@@ -85,7 +85,7 @@ def exception_result(
     """
     text = exception_text(exception) if isinstance(exception, BaseException) else exception
     spec = {"tool": tool, "exception": text} | _given(correlationId=correlation_id)
-    spec |= {"random": os.urandom(6).hex() if random is None else random, "format": format} | _given(locale=locale)
+    spec |= {"random": os.urandom(ID_RANDOM_BYTES).hex() if random is None else random, "format": format} | _given(locale=locale)
     report: ExceptionReport = json.loads(exception_result_json(spec))
     report["result"] = tool_result(report["result"])
     return report
