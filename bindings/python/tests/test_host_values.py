@@ -138,6 +138,8 @@ BUILD: dict[str, Callable[[], Any]] = {
     "5,000 levels of objects: converted without recursion, the core cuts past 64": lambda: nested(5000, "x", lambda v: {"a": v}),
     "100,000 levels of arrays": lambda: nested(100_000, 1, lambda v: [v]),
     "a Decimal: its number": lambda: decimal.Decimal("1.5"),
+    "a Decimal keeps the digits written: 1.10 in a detail; a field line says each number in its one spelling": lambda: decimal.Decimal("1.10"),
+    "a Decimal with an exponent, as written": lambda: decimal.Decimal("1.20E+5"),
     "a Decimal NaN": lambda: decimal.Decimal("NaN"),
     "a naive datetime: isoformat, no zone to convert": lambda: datetime.datetime(2026, 1, 31, 12, 30, 5),
     "a date": lambda: datetime.date(2026, 1, 31),

@@ -10,6 +10,7 @@ cuts what is deeper than an envelope shows.
 from __future__ import annotations
 
 import json
+import sys
 import types
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -57,8 +58,8 @@ def _text(value: Any) -> str:
 
 def plain(value: Any) -> Any:
     """The JSON value standing for a value `json` does not write (the encoder's `default`): a set as its items in
-    the order of their texts, bytes as UTF-8 text (bad bytes U+FFFD), a date as ISO text, a Decimal as its number,
-    an enum as its value, an exception as `Name: message`, a function as `[function name]`, anything else as its
+    the order of their texts, bytes as UTF-8 text (bad bytes U+FFFD), a date as ISO text, a Decimal that is not a
+    number (NaN, an infinity) as its marker, an enum as its value, an exception as `Name: message`, a function as `[function name]`, anything else as its
     `str`. It raises what the value raises (the walk writes UNREADABLE then)."""
     import datetime, decimal, enum, uuid  # noqa: E401 (here, not at import: 3 ms there, and rarely needed)
 
@@ -75,7 +76,9 @@ def plain(value: Any) -> Any:
     if isinstance(value, decimal.Decimal):
         if not value.is_finite():
             return "[NaN]" if value.is_nan() else "[-Infinity]" if value.is_signed() else "[Infinity]"
-        return int(value) if value == value.to_integral_value() else float(value)
+        # A number keeps the digits written (`1.10`), which no JSON value `json` writes can hold: the walk
+        # writes it as its text.
+        raise _Digits
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, (uuid.UUID, datetime.timedelta)):
@@ -90,6 +93,20 @@ def plain(value: Any) -> Any:
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=plain)
+
+
+class _Digits(Exception):
+    """A finite Decimal reached the encoder: `encode` leaves it to the walk, which writes its digits."""
+
+
+def _decimal_text(value: Any) -> str | None:
+    """A finite Decimal's JSON number text, its digits as written (`str` of a Decimal is a JSON number: `1.10`,
+    `1E+2`, `-0`); None for any other value. `decimal` is looked up, not imported: a value cannot be a Decimal
+    before something imported it."""
+    decimal = sys.modules.get("decimal")
+    if decimal is None or not isinstance(value, decimal.Decimal) or not value.is_finite():
+        return None
+    return str(value)
 
 
 def _quote(text: str) -> str:
@@ -145,6 +162,9 @@ def _shown(value: Any, open_ids: set[int]) -> str | tuple[str, Iterator[Any], An
             return "array", iter(value), value
         if isinstance(value, (set, frozenset)):
             return "set", iter(list(value)), value
+        digits = _decimal_text(value)
+        if digits is not None:
+            return digits
         value = plain(value)
     return _quote(UNREADABLE)
 
@@ -210,5 +230,5 @@ def encode(value: Any) -> str:
     """Compact JSON by the rule: `json`'s C encoder for the common value, the walk for the rest."""
     try:
         return _ENCODER.encode(value)
-    except Exception:  # a cycle, NaN, a key json does not take, RecursionError, a value that raises
+    except Exception:  # a cycle, NaN, a key json does not take, RecursionError, a value that raises, a Decimal
         return write(value)
