@@ -15,9 +15,7 @@ clock, the sleeping and the MCP progress notification.
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import inspect
 import json
 import os
 import time
@@ -55,6 +53,8 @@ def _as_result(value: Any) -> Any:
 
 
 async def _outcome(value: Any) -> Any:
+    import inspect  # here, not at import: `import mcp_envelope` loads only what every user needs
+
     return await value if inspect.isawaitable(value) else value
 
 
@@ -252,4 +252,6 @@ async def retry_within(
         progress = step["progress"]
         if ctx is not None:
             await ctx.report_progress(progress["progress"], progress["total"], progress["message"])
+        import asyncio  # here, not at import: asyncio takes most of a bare `import mcp_envelope` otherwise
+
         await asyncio.sleep(step["waitMs"] / 1000)
