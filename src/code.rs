@@ -135,7 +135,7 @@ macro_rules! canonical_codes {
     };
 }
 
-// Keep this table in step with the README's "Per-code defaults" table and
+// Keep this table in step with docs/envelope.md's "Per-code defaults" table and
 // docs/locales.md's catalog. Each row: category, retryable, the English hint,
 // the pt-BR hint (same meaning and directness: these steer the model).
 canonical_codes! {

@@ -124,6 +124,18 @@ mod component;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+/// The recovery features' Rust examples (docs/recovery-features.md), compiled
+/// and run as doctests. Only under `cfg(doctest)`: docs/ is not in the
+/// published crate, and this item is never built outside rustdoc's tests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/recovery-features.md")]
+pub struct RecoveryFeaturesDoctests;
+
+/// The contract diff's Rust example (docs/contract-diff.md), as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/contract-diff.md")]
+pub struct ContractDiffDoctests;
+
 pub use code::{Category, CodeDefaults, CANONICAL_CODES};
 pub use error::{ParseError, SpecError};
 pub use idempotency::Idempotency;

@@ -32,7 +32,7 @@ pub enum Command {
     /// `code` and `message` required; `suggestion`, `availableActions`,
     /// `details`, `retryAfter`, `severity`, `category`, `retryable`,
     /// `customerMessage`, `correlationId`, `deltas`, `locale`, `limits` and
-    /// more (README, "The CLI"). Prints the envelope and one newline.
+    /// more (docs/cli.md). Prints the envelope and one newline.
     Render(Envelope),
     /// Renders an error spec (JSON) as an MCP CallToolResult (JSON).
     ///

@@ -1,4 +1,6 @@
-// The root README's JavaScript quick start runs as written against the package.
+// The root README's JavaScript quick start, and the TypeScript and JavaScript
+// of docs/recovery-features.md and docs/contract-diff.md, run as written
+// against the package.
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,6 +11,8 @@ import { test } from 'node:test';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const recoveryFeatures = readFileSync(new URL('../../../docs/recovery-features.md', import.meta.url), 'utf8');
+const contractDiff = readFileSync(new URL('../../../docs/contract-diff.md', import.meta.url), 'utf8');
 
 test("the README's JavaScript quick start runs as written", () => {
   const section = readme.split('\n## ').find((s) => s.startsWith('Quick start: JavaScript'));
@@ -19,18 +23,17 @@ test("the README's JavaScript quick start runs as written", () => {
   execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, stdio: 'pipe' });
 });
 
-// The root README shows each recovery feature in TypeScript that is also
-// plain JavaScript: every such block of that section runs as written.
-const recovery = readme.split('\n## ').find((s) => s.startsWith('Recovery features'));
-const examples = [...(recovery ?? '').matchAll(/\n### (.+)\n[\s\S]*?```ts\n([\s\S]*?)```/g)];
+// docs/recovery-features.md shows each recovery feature in TypeScript that is
+// also plain JavaScript: every such block runs as written.
+const examples = [...recoveryFeatures.matchAll(/\n## (.+)\n[\s\S]*?```ts\n([\s\S]*?)```/g)];
 
-test('the README has one TypeScript example per recovery feature', () => {
+test('docs/recovery-features.md has one TypeScript example per recovery feature', () => {
   assert.deepEqual(examples.map(([, title]) => title), ['Size caps', 'Upstream failures', 'Exceptions', 'Repeat ledger', 'Empty results',
     'Partial results', 'Permission and authentication', 'Words in en and pt-BR', 'ToolFailure metadata']);
 });
 
 for (const [, title, code] of examples) {
-  test(`the README's "${title}" TypeScript example runs as written`, () => {
+  test(`the "${title}" TypeScript example runs as written`, () => {
     try {
       execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, stdio: 'pipe', encoding: 'utf8' });
     } catch (error) {
@@ -89,9 +92,9 @@ for (const { title, code } of servers) {
   });
 }
 
-test("the README's contract-changes JavaScript example runs as written", () => {
-  const section = readme.split('\n## ').find((s) => s.startsWith('Contract changes'));
+test("docs/contract-diff.md's JavaScript example runs as written", () => {
+  const section = contractDiff.split('\n## ').find((s) => s.startsWith('From code, and in each integration'));
   const code = /```js\n([\s\S]*?)```/.exec(section ?? '')?.[1];
-  if (!code) throw new Error('the Contract changes section has no js code block');
+  if (!code) throw new Error('docs/contract-diff.md has no js code block in "From code, and in each integration"');
   execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: pkg, stdio: 'pipe' });
 });

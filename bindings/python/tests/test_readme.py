@@ -1,6 +1,7 @@
-"""The READMEs' Python runs as written: the repository README's quick start and the Python example of each
-recovery feature (one per "###" section of "Recovery features", next to the Rust and TypeScript ones), and the
-package README's server for each framework, called through that framework's own client."""
+"""The READMEs' and docs' Python runs as written: the repository README's quick start, the Python example of each
+recovery feature (one per section of docs/recovery-features.md, next to the Rust and TypeScript ones) and of the
+contract diff (docs/contract-diff.md), and the package README's server for each framework, called through that
+framework's own client."""
 
 from __future__ import annotations
 
@@ -14,13 +15,16 @@ from typing import Any
 import anyio
 import pytest
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+ROOT = Path(__file__).resolve().parents[3]
+README = ROOT / "README.md"
+RECOVERY_FEATURES = ROOT / "docs" / "recovery-features.md"
+CONTRACT_DIFF = ROOT / "docs" / "contract-diff.md"
 FEATURES = ["Size caps", "Upstream failures", "Exceptions", "Repeat ledger", "Empty results", "Partial results",
             "Permission and authentication", "Words in en and pt-BR", "ToolFailure metadata"]  # fmt: skip
 
 
-def section(heading: str) -> str:
-    return README.read_text(encoding="utf-8").split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+def section(heading: str, document: Path = README) -> str:
+    return document.read_text(encoding="utf-8").split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
 
 
 def python_blocks(text: str) -> list[str]:
@@ -40,7 +44,7 @@ def test_the_python_quick_start_runs():
 
 
 def feature_examples() -> dict[str, list[str]]:
-    parts = re.split(r"\n### (.+)\n", section("Recovery features"))
+    parts = re.split(r"\n## (.+)\n", RECOVERY_FEATURES.read_text(encoding="utf-8"))
     return {title: python_blocks(body) for title, body in zip(parts[1::2], parts[2::2])}
 
 
@@ -51,7 +55,7 @@ def test_each_recovery_feature_has_one_python_example():
 @pytest.mark.parametrize("title", FEATURES)
 def test_the_recovery_feature_example_runs(title):
     [code] = feature_examples()[title]
-    run(code, f"README.md (Recovery features: {title})")
+    run(code, f"docs/recovery-features.md ({title})")
 
 
 # The package README opens with one server per framework; each runs here in the environment holding its framework
@@ -132,5 +136,5 @@ def test_the_framework_example_runs_and_the_model_reads_what_the_readme_says(hea
 
 
 def test_the_contract_changes_python_example_runs():
-    [code] = python_blocks(section("Contract changes: lockfile and diff"))
-    run(code, "README.md (Contract changes)")
+    [code] = python_blocks(section("From code, and in each integration", CONTRACT_DIFF))
+    run(code, "docs/contract-diff.md (From code, and in each integration)")
