@@ -7,9 +7,9 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from vector_files import VECTORS_DIR
 
 from mcp_envelope import _component
-from vector_files import VECTORS_DIR
 
 
 @pytest.fixture

@@ -19,8 +19,10 @@ NOW_MS = 1764374400000
 
 def get_invoice(invoice_id: str) -> str:
     """Raises our ToolError."""
-    raise me.ToolError("NOT_FOUND", "No invoice with that ID").with_actions("billing.list_invoices").with_detail(
-        "requestedId", invoice_id
+    raise (
+        me.ToolError("NOT_FOUND", "No invoice with that ID")
+        .with_actions("billing.list_invoices")
+        .with_detail("requestedId", invoice_id)
     )
 
 

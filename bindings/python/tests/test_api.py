@@ -52,7 +52,9 @@ def test_render_refuses_a_bad_spec_with_the_components_message():
 
 def test_values_json_cannot_hold_are_content_written_by_the_rule_and_only_a_misplaced_one_is_refused():
     # docs/host-values.md: content renders; a marker where the spec needs a number is the programmer's mistake.
-    assert '<detail key="when">[object object]</detail>' in me.render({"code": "X", "message": "m", "details": {"when": object()}})
+    assert '<detail key="when">[object object]</detail>' in me.render(
+        {"code": "X", "message": "m", "details": {"when": object()}}
+    )
     with pytest.raises(me.SpecError) as refused:
         me.render({"code": "X", "message": "m", "retryAfter": float("nan")})
     assert str(refused.value) == 'retryAfter: invalid type: string "[NaN]", expected a number of seconds'
@@ -138,16 +140,20 @@ def test_tool_error_keyword_fields_equal_the_builder():
         customer_message="Try again",
         correlation_id="x",
     )
-    assert built.to_spec() == direct.to_spec() == {
-        "code": "CONFLICT",
-        "message": "Order changed",
-        "details": {"version": 3},
-        "severity": "critical",
-        "category": "business",
-        "retryable": True,
-        "customerMessage": "Try again",
-        "correlationId": "x",
-    }
+    assert (
+        built.to_spec()
+        == direct.to_spec()
+        == {
+            "code": "CONFLICT",
+            "message": "Order changed",
+            "details": {"version": 3},
+            "severity": "critical",
+            "category": "business",
+            "retryable": True,
+            "customerMessage": "Try again",
+            "correlationId": "x",
+        }
+    )
 
 
 def test_a_detail_set_twice_keeps_its_place():
@@ -242,14 +248,22 @@ def test_raise_for_error_on_an_error_without_an_envelope():
     with pytest.raises(me.EnvelopeError) as raised:
         me.raise_for_error({"content": [{"type": "text", "text": "boom"}], "isError": True})
     e = raised.value
-    assert (e.code, e.message, e.reading, e.retryable, e.recovery) == ("UNKNOWN_ERROR", "boom", {"kind": "none"}, None, None)
+    assert (e.code, e.message, e.reading, e.retryable, e.recovery) == (
+        "UNKNOWN_ERROR",
+        "boom",
+        {"kind": "none"},
+        None,
+        None,
+    )
 
 
 def test_raise_for_error_on_a_broken_envelope():
     with pytest.raises(me.EnvelopeError) as raised:
         me.raise_for_error({"content": [{"type": "text", "text": '<tool_error code="X"><message>m'}], "isError": True})
     assert raised.value.code == "UNKNOWN_ERROR"
-    assert raised.value.malformed == "malformed <tool_error> envelope at byte 31: the envelope ends before its closing tag"
+    assert (
+        raised.value.malformed == "malformed <tool_error> envelope at byte 31: the envelope ends before its closing tag"
+    )
 
 
 def test_raise_for_error_refuses_what_is_not_a_result():
@@ -386,7 +400,7 @@ def test_a_locale_for_the_words_the_core_writes():
     )
     issue = [{"path": ["id"], "code": "invalid_format", "format": "email", "input": "not-an-email"}]
     field = (
-        '  <field name="id">Formato de email inválido. Você enviou: \'not-an-email\'. Esperado: um endereço de email '
+        "  <field name=\"id\">Formato de email inválido. Você enviou: 'not-an-email'. Esperado: um endereço de email "
         "válido.</field>\n"
     )
     assert me.render_validation("billing.get_invoice", issue, locale="pt-BR", localize_steering=True) == (

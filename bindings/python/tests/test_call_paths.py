@@ -68,9 +68,14 @@ def test_both_paths_give_the_same_answers(runtime_swap, seed_invoice):
         None,  # a wasmtime without its private ctypes module
         types.SimpleNamespace(),  # ... or with other names in it
         types.SimpleNamespace(  # ... or with another value layout
-            wasmtime_component_val_t=type("Packed", (ctypes.Structure,), {
-                "_pack_": 1, "_fields_": [("kind", ctypes.c_uint8), ("of", _component._ffi.wasmtime_component_valunion_t)]
-            }),
+            wasmtime_component_val_t=type(
+                "Packed",
+                (ctypes.Structure,),
+                {
+                    "_pack_": 1,
+                    "_fields_": [("kind", ctypes.c_uint8), ("of", _component._ffi.wasmtime_component_valunion_t)],
+                },
+            ),
             wasm_byte_vec_t=_component._ffi.wasm_byte_vec_t,
             wasmtime_component_valunion_t=_component._ffi.wasmtime_component_valunion_t,
         ),

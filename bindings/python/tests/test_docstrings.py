@@ -7,7 +7,13 @@ import importlib
 
 import pytest
 
-MODULES = ["mcp_envelope", "mcp_envelope.envelope", "mcp_envelope.validation", "mcp_envelope.recovery", "mcp_envelope.ledger"]
+MODULES = [
+    "mcp_envelope",
+    "mcp_envelope.envelope",
+    "mcp_envelope.validation",
+    "mcp_envelope.recovery",
+    "mcp_envelope.ledger",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

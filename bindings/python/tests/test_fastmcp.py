@@ -13,9 +13,24 @@ from typing import Any
 
 import anyio
 import pytest
-from failing_tools import CALLS, LOCKED, LOCKED_MESSAGE, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, UNKNOWN_ERROR
-from failing_tools import UNKNOWN_TEXT, answered, assert_answered_over_stdio, expected_result, locked_yesterday
-from failing_tools import logged_line, sent, served_over_http
+from failing_tools import (
+    CALLS,
+    LOCKED,
+    LOCKED_MESSAGE,
+    LOCKED_REFUND_TEXT,
+    NAMES,
+    SECRET,
+    TOOLS,
+    UNKNOWN_ERROR,
+    UNKNOWN_TEXT,
+    answered,
+    assert_answered_over_stdio,
+    expected_result,
+    locked_yesterday,
+    logged_line,
+    sent,
+    served_over_http,
+)
 from fastmcp import Client, Context, FastMCP
 from fastmcp.client.transports import StdioTransport
 from fastmcp.exceptions import ToolError as FastMCPToolError
@@ -66,7 +81,7 @@ async def calling(target: Any, *steps: tuple[str, dict[str, Any]]) -> list[Any]:
 def test_every_failure_is_answered_with_its_exact_result(caplog, mask, beneath):
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
         received = calls(server(EnvelopeMiddleware(), *beneath, mask=mask), *((t, a) for t, a, _ in CALLS))
-    for (tool, arguments, expected), result in zip(CALLS, received):
+    for (tool, arguments, expected), result in zip(CALLS, received, strict=False):
         assert result == expected_result(tool, expected, result), (tool, arguments)
         assert SECRET not in str(result)
     crashed = me.parse_envelope(received[[tool for tool, _, _ in CALLS].index("charge")])["error"]["correlationId"]
@@ -201,7 +216,9 @@ def test_the_middleware_leaves_tools_list_as_it_is():
     async def listed(built: FastMCP) -> list[dict[str, Any]]:
         async with Client(built) as client:
             await client.call_tool_mcp("find_nothing", {"email": "jo@example.com"})  # the transform is added
-            return [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in await client.list_tools()]
+            return [
+                tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in await client.list_tools()
+            ]
 
     assert anyio.run(listed, server(EnvelopeMiddleware())) == anyio.run(listed, server())
 
@@ -218,7 +235,9 @@ def test_over_stdio_every_failure_is_answered_with_its_exact_result(tmp_path):
 def test_with_a_lockfile_a_validation_error_tells_what_changed_in_the_tool():
     async def today() -> list[dict[str, Any]]:
         async with Client(server()) as client:
-            return [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in await client.list_tools()]
+            return [
+                tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in await client.list_tools()
+            ]
 
     lockfile = locked_yesterday(anyio.run(today))
     (result,) = calls(server(EnvelopeMiddleware(lockfile=lockfile)), ("refund", {"order_id": "ab"}))

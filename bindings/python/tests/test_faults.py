@@ -56,15 +56,20 @@ def test_a_trap_in_each_entry_point(small_memory, seed_invoice):
     assert INTERNAL_XML.match(result["content"][0]["text"])
     # A reader is made once more; trapping again, it raises the core's words.
     with pytest.raises(
-        me.ComponentUnavailable, match=r"^mcp-envelope: read-envelope trapped twice, on a fresh instance too; it was not answered$"
+        me.ComponentUnavailable,
+        match=r"^mcp-envelope: read-envelope trapped twice, on a fresh instance too; it was not answered$",
     ):
         me.parse_envelope("<tool_error " + "x" * (8 << 20))
     assert me.parse_envelope(seed_invoice["xml"])["error"] == seed_invoice["spec"]
 
 
 def test_a_trap_in_protocol_error_is_made_once_more(small_memory, caplog):
-    with caplog.at_level(logging.ERROR, logger="mcp_envelope"), pytest.raises(
-        me.ComponentUnavailable, match=r"^mcp-envelope: protocol-error trapped twice, on a fresh instance too; it was not answered$"
+    with (
+        caplog.at_level(logging.ERROR, logger="mcp_envelope"),
+        pytest.raises(
+            me.ComponentUnavailable,
+            match=r"^mcp-envelope: protocol-error trapped twice, on a fresh instance too; it was not answered$",
+        ),
     ):
         me.protocol_error("invalid-params", "m" * (8 << 20))
     [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
@@ -120,14 +125,19 @@ def test_a_trap_in_the_new_entry_points(small_memory, caplog):
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
         empty = me.empty_result(huge)  # a result function answers INTERNAL_ERROR as a result
         partial = me.render_partial({"obtained": [], "failed": [{"item": huge, "code": "X"}], "format": "json"})
-        with pytest.raises(_component.ComponentUnavailable, match=r"^mcp-envelope: upstream-error trapped twice, "
-                           r"on a fresh instance too; it was not answered$"):
+        with pytest.raises(
+            _component.ComponentUnavailable,
+            match=r"^mcp-envelope: upstream-error trapped twice, "
+            r"on a fresh instance too; it was not answered$",
+        ):
             me.upstream_error(503, body=huge)  # data, not an envelope: made once more, and it traps again
     assert empty["isError"] is True and INTERNAL_XML.match(empty["content"][0]["text"])
     # In the form the partial result's spec asked for.
     assert partial.startswith('{"code":"INTERNAL_ERROR","severity":"error","errorCategory":"internal"')
     ids = [re.search(r'correlationId="(err_[0-9a-f]{12})"', r.getMessage()) for r in caplog.records]
-    assert ids[2] is None and caplog.records[2].getMessage().startswith('code=TRAPPED call="upstream-error" then="call-again"')
+    assert ids[2] is None and caplog.records[2].getMessage().startswith(
+        'code=TRAPPED call="upstream-error" then="call-again"'
+    )
     assert ids[0].group(1) in empty["content"][0]["text"] and ids[1].group(1) in partial and ids[0] != ids[1]
     assert me.empty_result("orders")["isError"] is False  # a fresh instance, right again
 
@@ -144,7 +154,16 @@ def test_a_trap_in_a_ledger_step_counts_nothing_and_loses_nothing(small_memory, 
         # A result too big to watch is sent as it is (None): the ledger fails open, and keeps its streak.
         huge = {"content": [{"type": "text", "text": "m" * (8 << 20)}], "isError": True}
         assert ledger.observe("t", huge) is None
-        assert len([r for r in caplog.records if r.getMessage().startswith('code=TRAPPED call="ledger-observe" then="send-as-is"')]) == 1
+        assert (
+            len(
+                [
+                    r
+                    for r in caplog.records
+                    if r.getMessage().startswith('code=TRAPPED call="ledger-observe" then="send-as-is"')
+                ]
+            )
+            == 1
+        )
         assert "Stop retrying" in ledger.observe("t", error.to_result())["content"][0]["text"]
 
 
@@ -221,7 +240,9 @@ def test_a_trap_in_finishing_a_write_keeps_the_claim_so_the_key_never_runs_twice
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
         first = asyncio.run(store.run("refund_order", "key-8", {"amount": 5}, write))
     assert first["content"][0]["text"] == "Refunded"
-    assert [r.getMessage() for r in caplog.records] == [f'code=TRAPPED call="idempotency-finish" then="kept" trap="{TRAP}"']
+    assert [r.getMessage() for r in caplog.records] == [
+        f'code=TRAPPED call="idempotency-finish" then="kept" trap="{TRAP}"'
+    ]
     again = asyncio.run(store.run("refund_order", "key-8", {"amount": 5}, write))
     assert writes == [1]
     assert again["content"][0]["text"].startswith('<tool_error code="CONFLICT"')
@@ -236,7 +257,8 @@ def test_a_one_off_trap_in_decide_costs_nothing_and_a_second_raises_the_core_s_w
     assert [r.getMessage() for r in caplog.records] == [f'code=TRAPPED call="decide" then="call-again" trap="{TRAP}"']
     one_off.armed["decide"] = 2
     with pytest.raises(
-        me.ComponentUnavailable, match=r"^mcp-envelope: decide trapped twice, on a fresh instance too; it was not answered$"
+        me.ComponentUnavailable,
+        match=r"^mcp-envelope: decide trapped twice, on a fresh instance too; it was not answered$",
     ):
         me.decide(failed)
     assert me.decide(failed) == expected

@@ -107,7 +107,11 @@ def test_a_write_neither_read_only_nor_idempotent_is_never_retried_blindly():
 
 def test_what_only_the_model_can_fix_goes_to_the_model_as_it_came():
     outcome, waits, _ = recovered("find_invoice")
-    assert (outcome["then"], waits, outcome["tried"]) == ("to-model", [], [{"code": "NOT_FOUND", "branch": "fix-and-retry"}])
+    assert (outcome["then"], waits, outcome["tried"]) == (
+        "to-model",
+        [],
+        [{"code": "NOT_FOUND", "branch": "fix-and-retry"}],
+    )
     assert outcome["result"]["content"][0]["text"].startswith('<tool_error code="NOT_FOUND"')
 
 

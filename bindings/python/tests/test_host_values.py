@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from vector_files import expand, load_all
 
 import mcp_envelope as me
 from mcp_envelope import _values
-from vector_files import expand, load_all
 
 TABLE = json.loads((Path(__file__).resolve().parents[2] / "host-values.json").read_text(encoding="utf-8"))
 MINE = [row for row in TABLE["values"] if "python" in row["hosts"]]
@@ -218,7 +218,9 @@ def test_an_exception_whose_str_and_repr_raise_answers_internal_error() -> None:
         raise BadMessage()
     except BadMessage as e:
         text = json.loads(logged(e))
-    assert text.startswith("Traceback (most recent call last):") and text.endswith("BadMessage: <exception str() failed>")
+    assert text.startswith("Traceback (most recent call last):") and text.endswith(
+        "BadMessage: <exception str() failed>"
+    )
 
 
 class NoTraceback(Exception):

@@ -10,8 +10,17 @@ from typing import Any
 
 import anyio
 import pytest
-from billing_demo import FORBIDDEN, FORBIDDEN_RECORD, JO, NOT_FOUND, PYTHON, SERVER, TIMEOUT, TIMEOUT_RECORD
-from billing_demo import TIMEOUT_TRIED
+from billing_demo import (
+    FORBIDDEN,
+    FORBIDDEN_RECORD,
+    JO,
+    NOT_FOUND,
+    PYTHON,
+    SERVER,
+    TIMEOUT,
+    TIMEOUT_RECORD,
+    TIMEOUT_TRIED,
+)
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -41,7 +50,9 @@ class ToolCallingModel(GenericFakeChatModel):
         return super()._generate(messages, *args, **kwargs)
 
 
-def run(*calls: tuple[str, dict[str, Any]], enveloped: bool = True) -> tuple[list[BaseMessage], ToolCallingModel, list[float]]:
+def run(
+    *calls: tuple[str, dict[str, Any]], enveloped: bool = True
+) -> tuple[list[BaseMessage], ToolCallingModel, list[float]]:
     """One agent run: the model makes `calls` one turn each, then answers the user. With `enveloped`, the tools go
     through `EnvelopeInterceptor` and the agent has `EndOnEscalation`; without, they are the adapters' own."""
     waits: list[float] = []
@@ -49,7 +60,10 @@ def run(*calls: tuple[str, dict[str, Any]], enveloped: bool = True) -> tuple[lis
     async def record(seconds: float) -> None:
         waits.append(seconds)
 
-    script = [AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"call_{n}"}]) for n, (name, args) in enumerate(calls)]
+    script = [
+        AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"call_{n}"}])
+        for n, (name, args) in enumerate(calls)
+    ]
     model = ToolCallingModel(messages=iter([*script, AIMessage(TOLD)]))
 
     async def go() -> list[BaseMessage]:
@@ -95,7 +109,11 @@ def test_a_transient_failure_is_waited_out_without_a_model_turn_and_then_ends_th
     assert waits == [0.5, 1.0]  # three calls, in the one tool call of the model's one turn
     assert len(model.seen) == 1  # and the model is not asked again
     last = messages[-1]
-    assert isinstance(last, ToolMessage) and (last.text, last.status, last.name) == (TIMEOUT_RECORD, "error", "get_invoice")
+    assert isinstance(last, ToolMessage) and (last.text, last.status, last.name) == (
+        TIMEOUT_RECORD,
+        "error",
+        "get_invoice",
+    )
     assert escalation_of(last) == {"content": [{"type": "text", "text": TIMEOUT_RECORD}], "isError": True}
     assert last.artifact["tried"] == TIMEOUT_TRIED
 
@@ -122,7 +140,8 @@ def test_a_thread_that_goes_on_after_an_escalation_asks_the_model_again():
 
 def test_without_the_interceptor_every_failure_goes_back_to_the_model():
     messages, model, _ = run(
-        ("list_invoices", {"customer": "blocked@example.com"}), ("get_invoice", {"customer": JO, "invoice_id": "inv_504"}),
+        ("list_invoices", {"customer": "blocked@example.com"}),
+        ("get_invoice", {"customer": JO, "invoice_id": "inv_504"}),
         enveloped=False,
     )
     forbidden, timeout = tool_messages(messages)
@@ -142,7 +161,10 @@ def test_the_listing_keeps_a_write_from_being_called_twice():
     request = MCPToolCallRequest(name="charge", args={"amount": 5}, server_name="billing")
     answer = anyio.run(EnvelopeInterceptor([write]), request, handler)
     assert isinstance(answer, ToolMessage) and escalation_of(answer) is not None
-    assert ([c.args for c in calls], answer.artifact["tried"]) == ([{"amount": 5}], [{"code": "TIMEOUT", "branch": "verify-before-retry"}])
+    assert ([c.args for c in calls], answer.artifact["tried"]) == (
+        [{"amount": 5}],
+        [{"code": "TIMEOUT", "branch": "verify-before-retry"}],
+    )
 
 
 def test_an_answer_an_inner_interceptor_made_goes_on_unread():

@@ -18,7 +18,9 @@ FIRST = (
     "  <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>\n"
     "</tool_error>"
 )
-REPEAT = FIRST.replace("No invoice inv_9", "Nothing has changed since the last attempt: the same failure again (2 in a row).")
+REPEAT = FIRST.replace(
+    "No invoice inv_9", "Nothing has changed since the last attempt: the same failure again (2 in a row)."
+)
 
 
 def stop(n: int) -> str:
@@ -88,7 +90,9 @@ def test_refusals():
     with me.Ledger() as ledger:
         with pytest.raises(me.SpecError, match=r'^"code" must not be empty$'):
             ledger.failure("t", {"code": "", "message": "m"})
-        with pytest.raises(me.SpecError, match=r"^the arguments are not JSON: EOF while parsing an object at line 1 column 1$"):
+        with pytest.raises(
+            me.SpecError, match=r"^the arguments are not JSON: EOF while parsing an object at line 1 column 1$"
+        ):
             ledger.failure("t", ERROR, arguments="{")
         with pytest.raises(ValueError, match=r"^unknown format 'yaml'"):
             ledger.failure("t", ERROR, format="yaml")  # type: ignore[arg-type]
@@ -191,5 +195,7 @@ def test_observe_watches_any_result_a_handler_built():
         assert "Stop retrying" in ledger.observe("pay", json.dumps(as_text))["content"][0]["text"]
         assert ledger.observe("pay", {"content": [{"type": "text", "text": "paid"}]}) is None  # a success
         assert ledger.observe("pay", as_text) is None  # the streak ended: a first failure again
-        with pytest.raises(me.SpecError, match=r'^the result must be a CallToolResult: a JSON object with a "content" array$'):
+        with pytest.raises(
+            me.SpecError, match=r'^the result must be a CallToolResult: a JSON object with a "content" array$'
+        ):
             ledger.observe("pay", {"isError": True})

@@ -25,9 +25,12 @@ RESULTS: dict[str, Any] = {
     "to_result": lambda: me.ToolError("RATE_LIMITED", "Too many lookups", retry_after=30).to_result(),
     "to_result_json": lambda: me.ToolError("CONFLICT", "Order changed").to_result("json"),
     "empty_result": lambda: me.empty_result("orders", query="for jo@example.com"),
-    "partial_result": lambda: me.partial_result({
-        "obtained": ["A: 3 filings"], "failed": [{"item": "Company C", "code": "FORBIDDEN"}],
-    }),
+    "partial_result": lambda: me.partial_result(
+        {
+            "obtained": ["A: 3 filings"],
+            "failed": [{"item": "Company C", "code": "FORBIDDEN"}],
+        }
+    ),
     "forbidden": lambda: me.forbidden("refund", "order A-8812"),
     "auth_required": lambda: me.auth_required(),
     "validation_error": lambda: me.validation_error(
@@ -89,7 +92,7 @@ def sent(result: Any) -> dict[str, Any]:
 ])  # fmt: skip
 def test_every_helper_result_a_tool_returns_is_sent_as_itself(server):
     received = calls(server(), *((name, {}) for name in RESULTS))
-    for name, result in zip(RESULTS, received):
+    for name, result in zip(RESULTS, received, strict=False):
         expected = RESULTS[name]()
         if name == "exception_result":
             assert isinstance(expected, me.ToolResult)
@@ -145,7 +148,8 @@ def test_a_returned_tool_error_is_answered_as_a_raised_one():
     first, second = calls(server, ("lookup", {"invoice_id": "inv_9"}), ("lookup", {"invoice_id": "inv_9"}))
     assert sent(first) == me.ToolError("NOT_FOUND", "No invoice inv_9").to_result()
     assert me.parse_envelope(second)["message"] == (
-        "Nothing has changed since the last attempt: the same failure again (2 in a row).")
+        "Nothing has changed since the last attempt: the same failure again (2 in a row)."
+    )
     [found] = calls(plain, ("find", {"invoice_id": "inv_9"}))
     assert sent(found) == me.ToolError("NOT_FOUND", "No invoice inv_9").to_result()
 
@@ -176,6 +180,7 @@ UNKNOWN_XML = (
 
 def billing(server: EnvelopeMCPServer) -> EnvelopeMCPServer:
     for name in ("list_invoices", "get_invoice", "refund_order"):
+
         def tool() -> str:
             return "ok"
 
@@ -187,7 +192,9 @@ def test_an_unknown_tool_is_a_json_rpc_error_naming_the_servers_tools():
     [error] = calls(billing(EnvelopeMCPServer("billing")), ("refund_orders", {"amount_cents": 300}))
     assert isinstance(error, MCPError)
     assert (error.code, error.message) == (
-        -32602, "Unknown tool: refund_orders. This server's tools: list_invoices, get_invoice, refund_order.")
+        -32602,
+        "Unknown tool: refund_orders. This server's tools: list_invoices, get_invoice, refund_order.",
+    )
     assert error.data == {
         "code": "UNKNOWN_ACTION", "severity": "error", "errorCategory": "validation", "isRetryable": True,
         "reason": "No tool named 'refund_orders' on this server.",
@@ -224,9 +231,10 @@ def test_an_unknown_tool_stays_outside_the_ledger():
     server = billing(EnvelopeMCPServer("billing", ledger=me.Ledger(), unknown_tool="tool-result"))
     results = calls(server, ("refund_orders", {}), ("refund_orders", {}))
     assert [r.content[0].text for r in results] == [UNKNOWN_XML, UNKNOWN_XML]
-    errors = calls(billing(EnvelopeMCPServer("billing", ledger=me.Ledger())), ("refund_orders", {}), ("refund_orders", {}))
+    errors = calls(
+        billing(EnvelopeMCPServer("billing", ledger=me.Ledger())), ("refund_orders", {}), ("refund_orders", {})
+    )
     assert errors[0].error == errors[1].error
-
 
 
 # The same bytes test/mcp.test.mjs gets from a Zod 4 server with an equal schema: the core words each
@@ -259,6 +267,7 @@ def test_a_validation_failure_is_worded_from_the_input_schema_tools_list_sends()
     tool, result = anyio.run(go)
     assert result.is_error is True
     assert result.content[0].text == EQUAL_SCHEMAS_XML
+
     # Exactly what the listed schema gives: the schema the model read is the one the core got.
     class PlaceOrder(BaseModel):  # the tool's signature as a model: the same pydantic errors
         email: EmailStr

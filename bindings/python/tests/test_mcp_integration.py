@@ -27,8 +27,10 @@ def billing_server() -> EnvelopeMCPServer:
     @server.tool()
     def get_invoice(invoice_id: str) -> str:
         """Looks an invoice up."""
-        raise me.ToolError("NOT_FOUND", "No invoice with that ID").with_actions("billing.list_invoices").with_detail(
-            "requestedId", invoice_id
+        raise (
+            me.ToolError("NOT_FOUND", "No invoice with that ID")
+            .with_actions("billing.list_invoices")
+            .with_detail("requestedId", invoice_id)
         )
 
     @server.tool()
@@ -120,7 +122,10 @@ def test_any_other_exception_is_internal_error_and_the_secret_stays_in_the_log(c
     assert spec["code"] == "INTERNAL_ERROR"
     assert spec["message"] == "charge failed with an internal error."
     assert re.fullmatch(r"err_[0-9a-f]{12}", spec["correlationId"])
-    assert spec["customerMessage"] == f"Something went wrong on our side. It was recorded under the reference {spec['correlationId']}."
+    assert (
+        spec["customerMessage"]
+        == f"Something went wrong on our side. It was recorded under the reference {spec['correlationId']}."
+    )
     # The component's exception result, byte for byte: nothing of the exception is in it.
     assert {k: wire_result(result)[k] for k in ("content", "isError")} == me.exception_result(
         "charge", "anything at all", correlation_id=spec["correlationId"]
@@ -132,7 +137,9 @@ def test_any_other_exception_is_internal_error_and_the_secret_stays_in_the_log(c
     # The core's one log line: the id, the tool, the traceback (as a JSON string) with the secret.
     [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
     line = record.getMessage()
-    assert line.startswith(f'code=INTERNAL_ERROR correlationId="{spec["correlationId"]}" tool="charge" exception="Traceback')
+    assert line.startswith(
+        f'code=INTERNAL_ERROR correlationId="{spec["correlationId"]}" tool="charge" exception="Traceback'
+    )
     assert "\n" not in line and f"RuntimeError: could not open the card vault with {SECRET}" in line
     assert record.correlation_id == spec["correlationId"]
 
@@ -186,7 +193,10 @@ def test_an_unknown_tool_is_the_json_rpc_error_the_specification_names_with_the_
     error = call(billing_server(), "get_invoices", {})
     assert isinstance(error, MCPError)
     assert error.code == -32602
-    assert error.message == "Unknown tool: get_invoices. This server's tools: get_invoice, charge, broken_error, refund, slow_down."
+    assert (
+        error.message
+        == "Unknown tool: get_invoices. This server's tools: get_invoice, charge, broken_error, refund, slow_down."
+    )
     assert error.data["code"] == "UNKNOWN_ACTION"
     assert error.data["availableActions"] == ["get_invoice", "charge", "broken_error", "refund", "slow_down"]
 

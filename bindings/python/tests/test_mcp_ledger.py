@@ -162,7 +162,11 @@ def test_a_warning_neither_counts_nor_ends_a_streak_and_a_validation_error_leave
     invalid = ("charge", {"amount_cents": 0})
     bad = session(server, invalid, invalid, conversation="b")
     assert texts(bad)[0] == texts(bad)[1] and texts(bad)[0].startswith('<validation_error action="charge">')
-    assert texts(session(server, fail, invalid, fail)) == [STOP_XML, texts(bad)[0], STOP_XML.replace("3 times", "4 times")]
+    assert texts(session(server, fail, invalid, fail)) == [
+        STOP_XML,
+        texts(bad)[0],
+        STOP_XML.replace("3 times", "4 times"),
+    ]
 
 
 def test_a_returned_error_result_goes_through_the_ledger():
@@ -192,11 +196,15 @@ def test_the_decorator_takes_a_ledger_on_a_plain_server():
 
     step = ("lookup", {"name": "jo"})
     results = texts(session(server, step, step, ("lookup", {"name": "ok"}), step))
-    assert results[0] == results[3] == (
-        "error_code: NOT_FOUND\n"
-        "what_failed: No customer jo\n"
-        "next_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\n"
-        "retryable: false"
+    assert (
+        results[0]
+        == results[3]
+        == (
+            "error_code: NOT_FOUND\n"
+            "what_failed: No customer jo\n"
+            "next_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\n"
+            "retryable: false"
+        )
     )
     assert results[1].startswith("error_code: NOT_FOUND\nwhat_failed: Nothing has changed since the last attempt:")
     assert results[2] == "found"

@@ -13,10 +13,24 @@ from typing import Any
 
 import anyio
 import pytest
-from failing_tools import CALLS, LOCKED, LOCKED_MESSAGE, LOCKED_REFUND_TEXT, NAMES, SECRET, TOOLS, UNKNOWN_ERROR
-from failing_tools import answered, assert_answered_over_stdio, expected_result, locked_yesterday, logged_line, sent
-from failing_tools import UNKNOWN_TEXT, served_over_http
-
+from failing_tools import (
+    CALLS,
+    LOCKED,
+    LOCKED_MESSAGE,
+    LOCKED_REFUND_TEXT,
+    NAMES,
+    SECRET,
+    TOOLS,
+    UNKNOWN_ERROR,
+    UNKNOWN_TEXT,
+    answered,
+    assert_answered_over_stdio,
+    expected_result,
+    locked_yesterday,
+    logged_line,
+    sent,
+    served_over_http,
+)
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -76,7 +90,7 @@ def calls(target: Any, *steps: tuple[str, dict[str, Any]]) -> list[dict[str, Any
 def test_every_failure_is_answered_with_its_exact_result(caplog):
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
         received = calls(server(), *((tool, arguments) for tool, arguments, _ in CALLS))
-    for (tool, arguments, expected), result in zip(CALLS, received):
+    for (tool, arguments, expected), result in zip(CALLS, received, strict=False):
         assert result == expected_result(tool, expected, result), (tool, arguments)
         assert SECRET not in str(result)
     crashed = me.parse_envelope(received[[tool for tool, _, _ in CALLS].index("charge")])["error"]["correlationId"]
@@ -108,7 +122,9 @@ def test_the_sdks_own_tool_error_is_its_text_under_tool_error_as_fastmcps_is(cap
 
 def test_the_sdks_tool_error_goes_through_the_ledger():
     with me.Ledger() as ledger:
-        received = calls(server(tools=[lock_invoice], ledger=me.Ledger()), *[("lock_invoice", {"invoice_id": "inv_9"})] * 2)
+        received = calls(
+            server(tools=[lock_invoice], ledger=me.Ledger()), *[("lock_invoice", {"invoice_id": "inv_9"})] * 2
+        )
         expected = [ledger.observe("lock_invoice", LOCKED, arguments={"invoice_id": "inv_9"}) or LOCKED for _ in "12"]
     assert received == expected and received[1] != LOCKED
 

@@ -4,7 +4,6 @@ streams (JSON-RPC, so the progress is real `notifications/progress`) with a prog
 
 from __future__ import annotations
 
-
 import anyio
 from mcp import Client
 from mcp.client._memory import InMemoryTransport
@@ -26,7 +25,9 @@ def billing() -> EnvelopeMCPServer:
     async def refund_order(order_id: str, amount_cents: int, idempotency_key: str | None = None) -> me.ToolResult:
         """Refunds once per key."""
         REFUNDS.append((order_id, amount_cents))
-        return me.ToolResult({"content": [{"type": "text", "text": f"Refunded {amount_cents} cents on {order_id}."}], "isError": False})
+        return me.ToolResult(
+            {"content": [{"type": "text", "text": f"Refunded {amount_cents} cents on {order_id}."}], "isError": False}
+        )
 
     def limited() -> me.ToolResult:
         return me.tool_error("RATE_LIMITED", "The payment provider is rate limiting refunds")

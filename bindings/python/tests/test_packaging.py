@@ -85,7 +85,10 @@ def test_the_extras_name_their_frameworks_and_the_package_imports_none(wheel, tm
         "Provides-Extra: langchain\nRequires-Dist: langchain-mcp-adapters<0.4,>=0.3.2; extra == 'langchain'\n"
         "Requires-Dist: langchain<2,>=1.5.2; extra == 'langchain'"
     ) in metadata
-    assert "Provides-Extra: pydantic-ai\nRequires-Dist: pydantic-ai-slim[mcp]<3,>=2.68.0; extra == 'pydantic-ai'" in metadata
+    assert (
+        "Provides-Extra: pydantic-ai\nRequires-Dist: pydantic-ai-slim[mcp]<3,>=2.68.0; extra == 'pydantic-ai'"
+        in metadata
+    )
     # Here both frameworks are installed; importing the package loads neither.
     script = (
         "import sys, mcp_envelope\n"
@@ -108,14 +111,19 @@ def test_pip_install_from_the_clone_takes_the_built_component(tmp_path, seed_inv
 def test_a_build_without_any_component_stops_and_names_the_script(tmp_path):
     """A copy of the package folder with no component beside it, nor a build/ two levels up."""
     copy = tmp_path / "a" / "b"
-    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns(".venv*", "dist", "build", "tests", "bench", "*.wasm"))
+    shutil.copytree(
+        PACKAGE_DIR, copy, ignore=shutil.ignore_patterns(".venv*", "dist", "build", "tests", "bench", "*.wasm")
+    )
     done = subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path / "out"), str(copy)],
         capture_output=True,
         text=True,
     )
     assert done.returncode != 0
-    assert "no component to package" in done.stderr + done.stdout and "scripts/build-component" in done.stderr + done.stdout
+    assert (
+        "no component to package" in done.stderr + done.stdout
+        and "scripts/build-component" in done.stderr + done.stdout
+    )
 
 
 def renders_the_seed(python: Path, tmp_path: Path, seed_invoice) -> None:

@@ -25,10 +25,15 @@ from mcp_envelope.pydantic_ai import EnvelopeMCPToolset
 TOLD = "I could not get that; here is what happened."
 
 
-def run(*calls: tuple[str, dict[str, Any]], enveloped: bool = True) -> tuple[list[ModelMessage], list[list[ModelMessage]], list[float]]:
+def run(
+    *calls: tuple[str, dict[str, Any]], enveloped: bool = True
+) -> tuple[list[ModelMessage], list[list[ModelMessage]], list[float]]:
     """One agent run: the model makes `calls` one turn each, then answers the user. Gives the run's messages, what
     the model was shown at each turn, and the waits."""
-    script = [ModelResponse(parts=[ToolCallPart(name, args, tool_call_id=f"call_{n}")]) for n, (name, args) in enumerate(calls)]
+    script = [
+        ModelResponse(parts=[ToolCallPart(name, args, tool_call_id=f"call_{n}")])
+        for n, (name, args) in enumerate(calls)
+    ]
     script.append(ModelResponse(parts=[TextPart(TOLD)]))
     seen: list[list[ModelMessage]] = []
     waits: list[float] = []
@@ -64,7 +69,9 @@ def test_a_success_goes_back_as_the_tool_result():
 
 
 def test_what_the_model_can_fix_reaches_it_as_a_retry_prompt():
-    messages, seen, _ = run(("get_invoice", {"customer": JO, "invoice_id": "inv_404"}), ("list_invoices", {"customer": JO}))
+    messages, seen, _ = run(
+        ("get_invoice", {"customer": JO, "invoice_id": "inv_404"}), ("list_invoices", {"customer": JO})
+    )
     not_found, listed = returns(messages)
     assert (not_found.content, not_found.outcome, not_found.tool_call_id) == (NOT_FOUND, "retried", "call_0")
     assert not_found.retry is not None and not_found.retry.cause == "model_retry"
@@ -84,7 +91,12 @@ def test_a_transient_failure_is_waited_out_without_a_model_turn_then_reported_wi
 def test_stop_and_tell_comes_back_as_a_failed_result_and_the_model_is_not_asked_to_retry():
     messages, seen, waits = run(("list_invoices", {"customer": "blocked@example.com"}))
     [record] = returns(messages)
-    assert (record.content, record.outcome, record.retry, record.tool_call_id) == (FORBIDDEN_RECORD, "failed", None, "call_0")
+    assert (record.content, record.outcome, record.retry, record.tool_call_id) == (
+        FORBIDDEN_RECORD,
+        "failed",
+        None,
+        "call_0",
+    )
     assert record.model_response_str(wrap_if_error=False) == FORBIDDEN_RECORD
     assert (seen[1][-1].parts, len(seen), waits) == ([record], 2, [])
 

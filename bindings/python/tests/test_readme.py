@@ -45,7 +45,7 @@ def test_the_python_quick_start_runs():
 
 def feature_examples() -> dict[str, list[str]]:
     parts = re.split(r"\n## (.+)\n", RECOVERY_FEATURES.read_text(encoding="utf-8"))
-    return {title: python_blocks(body) for title, body in zip(parts[1::2], parts[2::2])}
+    return {title: python_blocks(body) for title, body in zip(parts[1::2], parts[2::2], strict=False)}
 
 
 def test_each_recovery_feature_has_one_python_example():
@@ -76,7 +76,7 @@ def package_section(heading: str) -> str:
 
 def framework_examples() -> dict[str, str]:
     parts = re.split(r"\n### (.+)\n", package_section("In an MCP server"))
-    return dict(zip(parts[1::2], parts[2::2]))
+    return dict(zip(parts[1::2], parts[2::2], strict=False))
 
 
 def test_the_package_readme_opens_with_one_server_per_framework_and_its_extra():

@@ -126,7 +126,9 @@ def test_an_upstream_failure_is_mapped_and_its_body_kept_for_the_log():
     [
         httpx2.Headers({"Retry-After": "120", "Content-Type": "text/html"}),  # a case-insensitive mapping
         [("Content-Type", "text/html"), ("retry-after", "120")],  # (name, value) pairs
-        email.message_from_string("Retry-After: 120\r\nVia: 1.1 cdn\r\n\r\n", _class=http.client.HTTPMessage),  # urllib's
+        email.message_from_string(
+            "Retry-After: 120\r\nVia: 1.1 cdn\r\n\r\n", _class=http.client.HTTPMessage
+        ),  # urllib's
     ],
 )
 def test_response_headers_as_the_http_clients_give_them(headers):
@@ -146,7 +148,10 @@ def test_a_header_line_repeated_becomes_an_array_of_its_values():
     assert str(refused.value) == (
         'headers: "Retry-After" and "retry-after" are one header (names are case-insensitive): give it once'
     )
-    with pytest.raises(me.SpecError, match=r'^headers: invalid type: string "Retry-After: 1", expected an object of header names and values$'):
+    with pytest.raises(
+        me.SpecError,
+        match=r'^headers: invalid type: string "Retry-After: 1", expected an object of header names and values$',
+    ):
         me.upstream_error(503, headers="Retry-After: 1")
 
 
@@ -214,7 +219,10 @@ def test_forbidden_never_says_whether_the_object_exists():
         "message": "Not permitted: the caller may not refund order A-8812.",
         "customerMessage": "You don't have permission to do this. If you need it, ask an administrator for access.",
     }
-    assert me.forbidden("refund", "order A-8812") == {"content": [{"type": "text", "text": FORBIDDEN_XML}], "isError": True}
+    assert me.forbidden("refund", "order A-8812") == {
+        "content": [{"type": "text", "text": FORBIDDEN_XML}],
+        "isError": True,
+    }
     assert me.forbidden()["content"][0]["text"].count("may not do this.") == 1
 
 
@@ -231,11 +239,16 @@ def test_auth_required_addresses_the_host_and_never_asks_for_a_token():
 
 
 def test_access_error_refusals_and_text():
-    with pytest.raises(me.SpecError, match=r"^kind: unknown variant `unauthorized`, expected `forbidden` or `auth-required`$"):
+    with pytest.raises(
+        me.SpecError, match=r"^kind: unknown variant `unauthorized`, expected `forbidden` or `auth-required`$"
+    ):
         me.access_error("unauthorized")  # type: ignore[arg-type]
     with pytest.raises(me.SpecError, match=r"^action: invalid type: sequence, expected a string$"):
         me.forbidden(["refund"])  # type: ignore[arg-type]
-    assert json.loads(me.access_error_json({"kind": "forbidden"}))["message"] == "Not permitted: the caller may not do this."
+    assert (
+        json.loads(me.access_error_json({"kind": "forbidden"}))["message"]
+        == "Not permitted: the caller may not do this."
+    )
 
 
 # empty results
@@ -275,7 +288,9 @@ def test_an_empty_result_steers_in_portuguese_only_when_asked():
 
 
 def test_empty_result_refusals():
-    with pytest.raises(me.SpecError, match=r'^"what" must name what was searched for, as a plural noun such as "orders"$'):
+    with pytest.raises(
+        me.SpecError, match=r'^"what" must name what was searched for, as a plural noun such as "orders"$'
+    ):
         me.empty_result("")
 
 
@@ -369,4 +384,7 @@ def test_the_partial_results_limits_in_force():
     assert me.partial_limits_in_force_json(None) == '{"messageChars":500,"envelopeChars":2000,"items":20}'
     with pytest.raises(me.SpecError) as refused:
         me.partial_limits_in_force({"details": 2})
-    assert str(refused.value) == 'limits: unknown field `details`, expected one of `messageChars`, `envelopeChars`, `items`'
+    assert (
+        str(refused.value)
+        == "limits: unknown field `details`, expected one of `messageChars`, `envelopeChars`, `items`"
+    )

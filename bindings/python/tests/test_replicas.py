@@ -78,8 +78,7 @@ def cluster(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Re
     server = Path(__file__).with_name("replica_server.py")
     ports = [free_port(), free_port()]
     replicas = [
-        subprocess.Popen([sys.executable, str(server), str(port), str(redis.port), run, str(ttl)])
-        for port in ports
+        subprocess.Popen([sys.executable, str(server), str(port), str(redis.port), run, str(ttl)]) for port in ports
     ]
     try:
         for port, replica in zip(ports, replicas, strict=True):
@@ -144,7 +143,10 @@ def test_a_failure_repeated_on_alternating_replicas_reaches_the_ledgers_stop(clu
     _, urls, _, _ = cluster
     answers = [text(anyio.run(call, urls[i % 2], {"id": "inv_9"}, "get_invoice")) for i in range(3)]
     assert "<message>No invoice inv_9</message>" in answers[0]
-    assert "<message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>" in answers[1]
+    assert (
+        "<message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>"
+        in answers[1]
+    )
     assert answers[2].startswith('<tool_error code="NOT_FOUND" severity="critical">\n  <message>Stop retrying: this call '
                                  "has failed the same way 3 times in a row")  # fmt: skip
 
@@ -153,7 +155,9 @@ def test_a_failure_repeated_on_alternating_replicas_reaches_the_ledgers_stop(clu
 def test_keys_expire_as_configured(cluster) -> None:
     _, urls, redis, run = cluster
     anyio.run(call, urls[0], REFUND)
-    key = f"{run}:mcp-envelope/idempotency/" + json.dumps(["refund_order", REFUND["idempotency_key"]], separators=(",", ":"))
+    key = f"{run}:mcp-envelope/idempotency/" + json.dumps(
+        ["refund_order", REFUND["idempotency_key"]], separators=(",", ":")
+    )
     assert 0 < redis.pttl(key) <= SHORT_TTL_SECONDS * 1000
     time.sleep(SHORT_TTL_SECONDS + 0.2)
     assert redis.get(key) is None

@@ -120,7 +120,9 @@ def test_a_tool_error_is_the_same_envelope_under_both_revisions(mode):
     result = anyio.run(go).model_dump(by_alias=True, exclude_none=True)
     assert result["isError"] is True
     text = result["content"][0]["text"]
-    assert text.startswith('<tool_error code="INTERNAL_ERROR" severity="error">\n  <message>refund failed with an internal error.</message>')
+    assert text.startswith(
+        '<tool_error code="INTERNAL_ERROR" severity="error">\n  <message>refund failed with an internal error.</message>'
+    )
     assert "hunter2" not in text
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import threading
 
-import mcp_envelope as me
 from vector_files import load_all
+
+import mcp_envelope as me
 
 THREADS = 8
 CALLS_PER_THREAD = 10_000

@@ -146,7 +146,11 @@ def test_nested_paths_keep_keys_and_indices():
         "properties": {
             "lines": {
                 "type": "array",
-                "items": {"type": "object", "properties": {"qty": {"type": "integer", "minimum": 1}}, "required": ["qty"]},
+                "items": {
+                    "type": "object",
+                    "properties": {"qty": {"type": "integer", "minimum": 1}},
+                    "required": ["qty"],
+                },
             }
         },
     }
@@ -169,7 +173,9 @@ def test_pydantic_type_and_format_errors():
         flag: bool
         tags: dict[str, int]
 
-    issues = me.issues_from_pydantic(pydantic_error(Event, {"on": "tomorrow", "ref": "nope", "flag": "perhaps", "tags": []}))
+    issues = me.issues_from_pydantic(
+        pydantic_error(Event, {"on": "tomorrow", "ref": "nope", "flag": "perhaps", "tags": []})
+    )
     assert issues == [
         {"path": ["on"], "input": "tomorrow", "code": "invalid_format", "format": "date"},
         {"path": ["ref"], "input": "nope", "code": "invalid_format", "format": "uuid"},
@@ -247,9 +253,11 @@ def test_jsonschema_formats_unions_and_draft4_exclusive_bounds():
             "mode": {"const": "fast"},
         },
     }
-    errors = list(jsonschema.Draft202012Validator(schema, format_checker=checker).iter_errors(
-        {"when": "31/01/2026", "id": "ab", "mode": "slow"}
-    ))
+    errors = list(
+        jsonschema.Draft202012Validator(schema, format_checker=checker).iter_errors(
+            {"when": "31/01/2026", "id": "ab", "mode": "slow"}
+        )
+    )
     # A union's branches are reported under it (its `context`, handed on as ajv reports them with allErrors).
     same_lines(errors, [
         {"path": ["id"], "input": "ab", "code": "invalid_union"},
@@ -291,7 +299,7 @@ def test_values_json_cannot_hold_are_made_plain():
         input={"a": (datetime.date(2026, 1, 31), float("inf"), {1, 2}, b"\xffx")},
     )
     assert spec["arguments"] == {"a": ["2026-01-31", "[Infinity]", [1, 2], "\ufffdx"]}
-    assert "<field name=\"a\">" in me.render_validation_spec(spec)
+    assert '<field name="a">' in me.render_validation_spec(spec)
 
 
 def test_other_inputs_are_refused_clearly():

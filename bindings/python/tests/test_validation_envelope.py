@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
+from test_validation_adapters import BAD_ARGUMENTS, EXPECTED_ISSUES, REFUND_SCHEMA, RefundArgs, pydantic_error
 
 import mcp_envelope as me
 from mcp_envelope import _component
-from test_validation_adapters import BAD_ARGUMENTS, EXPECTED_ISSUES, REFUND_SCHEMA, RefundArgs, pydantic_error
 
 RECOVERY = "  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n"
 
@@ -141,7 +141,12 @@ def test_reading_a_validation_error_back():
         "recovery": "Fix the fields above and call the tool again. Do not explain the error.",
         "validation": {
             "action": "billing.get_invoice",
-            "fields": [{"name": "id", "text": "Invalid email format. You sent: 'not-an-email'. Expected a valid email address."}],
+            "fields": [
+                {
+                    "name": "id",
+                    "text": "Invalid email format. You sent: 'not-an-email'. Expected a valid email address.",
+                }
+            ],
             "deltas": [],
         },
     }
@@ -151,8 +156,12 @@ def test_reading_a_validation_error_back():
 def test_a_bad_validation_spec_is_refused_with_the_components_message():
     with pytest.raises(me.SpecError) as refused:
         me.render_validation("a", [{"path": ["x"], "code": "nope"}])
-    assert str(refused.value).startswith("issues[0].code: unknown variant `nope`, expected one of `invalid_type`, `too_small`,")
-    with pytest.raises(me.SpecError, match="^maxFields: invalid value: integer `-1`, expected a whole number, 0 or more$"):
+    assert str(refused.value).startswith(
+        "issues[0].code: unknown variant `nope`, expected one of `invalid_type`, `too_small`,"
+    )
+    with pytest.raises(
+        me.SpecError, match="^maxFields: invalid value: integer `-1`, expected a whole number, 0 or more$"
+    ):
         me.validation_error("a", [], max_fields=-1)
 
 
@@ -165,7 +174,8 @@ def test_a_trap_answers_internal_error_and_a_reader_is_made_once_more(runtime_sw
     assert result["isError"] is True and "<correlation_id>err_" in result["content"][0]["text"]
     # The core's after-trap rule: a reader is made once more; trapping again, it raises the core's words.
     with pytest.raises(
-        me.ComponentUnavailable, match=r"^mcp-envelope: read-envelope trapped twice, on a fresh instance too; it was not answered$"
+        me.ComponentUnavailable,
+        match=r"^mcp-envelope: read-envelope trapped twice, on a fresh instance too; it was not answered$",
     ):
         me.parse_envelope('<validation_error action="' + "a" * (8 << 20))
     assert me.render_validation("billing.get_invoice", [SEED_ISSUE]) == SEED_XML

@@ -7,9 +7,9 @@ import json
 import re
 
 import pytest
+from vector_files import Case, load_all, where_they_part
 
 import mcp_envelope as me
-from vector_files import Case, load_all, where_they_part
 
 CASES = load_all()
 
@@ -100,11 +100,23 @@ def run_validation(case: dict) -> None:
     assert back["kind"] == "validation_error"
     whole = isinstance(spec, dict) and len(spec["action"]) <= me.limits_in_force()["messageChars"]
     if whole:  # an action within the caps reads back as sent, a lone surrogate as U+FFFD
-        assert back["validation"]["action"] == spec["action"].encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        assert back["validation"]["action"] == spec["action"].encode("utf-16", "surrogatepass").decode(
+            "utf-16", "replace"
+        )
     if "parsed" in case:
         assert back["validation"] == case["parsed"]
     # The same spec through the keyword API, when it is one that API can express.
-    known = {"action", "issues", "arguments", "inputSchema", "deltas", "maxFields", "maxDeltas", "locale", "localizeSteering"}
+    known = {
+        "action",
+        "issues",
+        "arguments",
+        "inputSchema",
+        "deltas",
+        "maxFields",
+        "maxDeltas",
+        "locale",
+        "localizeSteering",
+    }
     if isinstance(spec, dict) and set(spec) <= known and isinstance(spec.get("issues"), list):
         got = me.render_validation(
             spec["action"],
@@ -208,7 +220,12 @@ def spec_call(function, name: str, given, case: dict):
 def decide_call(function, name: str, given, case: dict):
     """`decide(result, tool=...)`; a request it cannot say so goes through `decide_json` only."""
     # A text `tool` would be read as JSON text: such a request goes as JSON only.
-    if isinstance(given, dict) and "result" in given and set(given) <= {"result", "tool"} and not isinstance(given.get("tool"), str):
+    if (
+        isinstance(given, dict)
+        and "result" in given
+        and set(given) <= {"result", "tool"}
+        and not isinstance(given.get("tool"), str)
+    ):
         return lambda: function(given["result"], tool=given.get("tool"))
     return None
 
@@ -273,7 +290,9 @@ def run_call(case: dict) -> None:
     check_outcome(f"{name} text", lambda: text_function(spec_argument(given)), case, lambda text: text)
     idiomatic = idiomatic_call(case)
     if idiomatic:
-        check_outcome("idiomatic call", idiomatic, case, lambda value: value if isinstance(value, str) else compact(value))
+        check_outcome(
+            "idiomatic call", idiomatic, case, lambda value: value if isinstance(value, str) else compact(value)
+        )
 
 
 def run_ledger(case: dict) -> None:
@@ -287,7 +306,9 @@ def run_ledger(case: dict) -> None:
                     assert ledger.success(step["tool"]) is None
                     continue
                 if "observe" in step:
-                    replaced = ledger.observe(step["tool"], step["observe"], **{k: step[k] for k in ("arguments",) if k in step})
+                    replaced = ledger.observe(
+                        step["tool"], step["observe"], **{k: step[k] for k in ("arguments",) if k in step}
+                    )
                     same(f"step {i} (observe)", compact(replaced), compact(step["replaced"]))
                     continue
                 keywords = {key: step[key] for key in ("arguments", "format") if key in step}
@@ -302,7 +323,9 @@ def run_idempotency(case: dict) -> None:
     with me.Idempotency(**options) as store:
         for i, step in enumerate(case["steps"]):
             if "begin" in step:
-                got = store.begin(step["tool"], step["key"], step["begin"], now_ms=step["nowMs"], format=step.get("format", "xml"))
+                got = store.begin(
+                    step["tool"], step["key"], step["begin"], now_ms=step["nowMs"], format=step.get("format", "xml")
+                )
                 same(f"step {i} (begin)", compact(got), compact(step["answer"]))
             elif "refused" in step:
                 with pytest.raises(me.SpecError) as refused:

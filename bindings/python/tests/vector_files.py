@@ -82,8 +82,8 @@ def where_they_part(got: str, want: str) -> str:
     """A short report of the first difference (some strings are a megabyte)."""
     if got == want:
         return "equal"
-    i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    i = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), min(len(got), len(want)))
     return (
         f"strings part at character {i} (got {len(got)} characters, want {len(want)}): "
-        f"got {got[max(0, i - 40):i + 40]!r}, want {want[max(0, i - 40):i + 40]!r}"
+        f"got {got[max(0, i - 40) : i + 40]!r}, want {want[max(0, i - 40) : i + 40]!r}"
     )

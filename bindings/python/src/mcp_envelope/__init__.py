@@ -11,25 +11,83 @@ through one shared WebAssembly component.
 """
 
 from ._component import ComponentUnavailable, ToolResult
+from ._state import (
+    after_trap_json,
+    idempotency_begin_json,
+    idempotency_finish_json,
+    idempotency_key_json,
+    idempotency_store_key,
+    ledger_failure_json,
+    ledger_key_json,
+    ledger_observe_json,
+    ledger_store_key,
+)
 from .contract import contract_diff, contract_diff_json, contract_lock, contract_lock_json
-from .envelope import CodeDefaults, Format, Limits, Locale, ProtocolErrorKind, ToolError, call_tool_result
-from .envelope import call_tool_result_json, canonical_codes, code_defaults_json, defaults_for, limits_in_force
-from .envelope import decide, decide_json, limits_in_force_json, parse_envelope, protocol_error
-from .envelope import protocol_error_json, raise_for_error, render, tool_error
+from .envelope import (
+    CodeDefaults,
+    Format,
+    Limits,
+    Locale,
+    ProtocolErrorKind,
+    ToolError,
+    call_tool_result,
+    call_tool_result_json,
+    canonical_codes,
+    code_defaults_json,
+    decide,
+    decide_json,
+    defaults_for,
+    limits_in_force,
+    limits_in_force_json,
+    parse_envelope,
+    protocol_error,
+    protocol_error_json,
+    raise_for_error,
+    render,
+    tool_error,
+)
 from .errors import EnvelopeError, MalformedEnvelope, SpecError
-from .ledger import Ledger
-from ._state import after_trap_json, idempotency_begin_json, idempotency_finish_json, idempotency_key_json, idempotency_store_key
-from ._state import ledger_failure_json, ledger_key_json, ledger_observe_json, ledger_store_key
-from .telemetry import span_attributes, span_attributes_json
 from .host_loop import HostBudget, Recovered, call_tool_with_recovery, host_step, host_step_json
-from .recovery import answer_for_revision, answer_for_revision_json
-from .recovery import AccessKind, ExceptionReport, UpstreamReport, access_error, access_error_json, auth_required
-from .recovery import empty_result, empty_result_json, exception_result, exception_result_json, forbidden
-from .recovery import PartialLimits, partial_limits_in_force, partial_limits_in_force_json, partial_result
-from .recovery import partial_result_json, render_partial, unknown_tool, unknown_tool_json, upstream_error
-from .recovery import UnknownToolAnswer, UnknownToolOption, upstream_error_json, user_error, user_error_json
-from .validation import issues_from_pydantic, render_validation, render_validation_spec, validation_error
-from .validation import validation_result_json, validation_result_spec, validation_spec
+from .ledger import Ledger
+from .recovery import (
+    AccessKind,
+    ExceptionReport,
+    PartialLimits,
+    UnknownToolAnswer,
+    UnknownToolOption,
+    UpstreamReport,
+    access_error,
+    access_error_json,
+    answer_for_revision,
+    answer_for_revision_json,
+    auth_required,
+    empty_result,
+    empty_result_json,
+    exception_result,
+    exception_result_json,
+    forbidden,
+    partial_limits_in_force,
+    partial_limits_in_force_json,
+    partial_result,
+    partial_result_json,
+    render_partial,
+    unknown_tool,
+    unknown_tool_json,
+    upstream_error,
+    upstream_error_json,
+    user_error,
+    user_error_json,
+)
+from .telemetry import span_attributes, span_attributes_json
+from .validation import (
+    issues_from_pydantic,
+    render_validation,
+    render_validation_spec,
+    validation_error,
+    validation_result_json,
+    validation_result_spec,
+    validation_spec,
+)
 from .writes import Idempotency, backoff, backoff_json, retry_within
 
 __all__ = [

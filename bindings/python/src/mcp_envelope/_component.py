@@ -17,9 +17,9 @@ import atexit
 import ctypes
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import wasmtime
 from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType, ResultType, String, Variant
@@ -169,7 +169,13 @@ class Runtime:
 
             cases = [getattr(union, case).offset for case in ("string", "enumeration", "option", "result")]
             if (_Arg.size.offset, _Arg.data.offset, ctypes.sizeof(_Arg), *cases) != (
-                val.of.offset + vec.size.offset, val.of.offset + vec.data.offset, ctypes.sizeof(val), 0, 0, 0, 0
+                val.of.offset + vec.size.offset,
+                val.of.offset + vec.data.offset,
+                ctypes.sizeof(val),
+                0,
+                0,
+                0,
+                0,
             ):
                 return None
             instance = self._instance()
@@ -315,7 +321,11 @@ def _trap_context(name: str, args: tuple[Any, ...]) -> dict[str, str]:
     except ValueError:
         members = None
     if isinstance(members, dict):
-        context = {m: members[m] for m in ("format", "locale", "tool", "key") if isinstance(members.get(m), str) and len(members[m]) <= 256}
+        context = {
+            m: members[m]
+            for m in ("format", "locale", "tool", "key")
+            if isinstance(members.get(m), str) and len(members[m]) <= 256
+        }
     if FUNCTIONS.get(name) == 2 and len(args) == 2:
         context["format"] = args[1]
     return context
@@ -326,7 +336,9 @@ def _after_trap(name: str, args: tuple[Any, ...], refused: type[Exception], trap
     try:
         ok, value = runtime().call_result("after-trap", to_json(request))
     except ComponentTrap as again:
-        raise ComponentUnavailable(f"mcp-envelope: {name} trapped ({trap}) and no answer could be made for it: {again}") from None
+        raise ComponentUnavailable(
+            f"mcp-envelope: {name} trapped ({trap}) and no answer could be made for it: {again}"
+        ) from None
     if not ok:
         raise ComponentUnavailable(f"mcp-envelope: {name} trapped ({trap}) and no answer could be made for it: {value}")
     answer: dict[str, str] = json.loads(value)

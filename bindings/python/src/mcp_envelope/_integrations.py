@@ -16,8 +16,8 @@ from ._component import ToolResult
 from .envelope import Format, Locale, ToolError
 from .errors import SpecError
 from .ledger import Ledger
-from .stores import SharedLedger
 from .recovery import UnknownToolOption, answer_for_revision, exception_result, unknown_tool, user_error
+from .stores import SharedLedger
 from .validation import validation_error
 
 logger = logging.getLogger("mcp_envelope")

@@ -10,7 +10,7 @@ import json
 from types import TracebackType
 from typing import Any, ClassVar
 
-from ._component import call_json, call, to_json
+from ._component import call, call_json, to_json
 
 
 def step(name: str, members: dict[str, str]) -> dict[str, Any]:

@@ -61,7 +61,10 @@ def plain(value: Any) -> Any:
     the order of their texts, bytes as UTF-8 text (bad bytes U+FFFD), a date as ISO text, a Decimal that is not a
     number (NaN, an infinity) as its marker, an enum as its value, an exception as `Name: message`, a function as `[function name]`, anything else as its
     `str`. It raises what the value raises (the walk writes UNREADABLE then)."""
-    import datetime, decimal, enum, uuid  # noqa: E401 (here, not at import: 3 ms there, and rarely needed)
+    import datetime  # noqa: E401 (here, not at import: 3 ms there, and rarely needed)
+    import decimal
+    import enum
+    import uuid
 
     if isinstance(value, Mapping):
         return dict(value)
@@ -203,8 +206,8 @@ def write(root: Any) -> str:
             open_ids.discard(id(frame[2]))
             if kind == "set":  # no order a set keeps: its items in the order of their texts, as in `plain`
                 marks = frame[5]
-                texts = ["".join(out[start:end]) for start, end in zip(marks, [*marks[1:], len(out)])]
-                del out[frame[4]:]
+                texts = ["".join(out[start:end]) for start, end in zip(marks, [*marks[1:], len(out)], strict=False)]
+                del out[frame[4] :]
                 out.append(",".join(sorted(texts, key=lambda t: t.encode("utf-16-be", "surrogatepass"))))
             out.append("}" if kind == "object" else "]")
             continue

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypedDict, get_args
 
 from ._component import ToolResult, call, call_json, produce, read, scrub, spec_text, to_json, tool_result
-from .errors import EnvelopeError, SpecError
+from .errors import EnvelopeError
 
 Format = Literal["xml", "json", "text"]
 ProtocolErrorKind = Literal["parse-error", "invalid-request", "method-not-found", "invalid-params", "internal-error"]
@@ -309,9 +309,9 @@ class ToolError(Exception):
         failure = self.tool_failure
         fields = {key: getattr(self, name) for key, name in _SPEC_KEYS.items()}
         fields["severity"] = None if self.severity == "error" else self.severity
-        fields["toolFailure"] = None if failure is None or failure is False else {
-            "now": now_ms() if failure is True else failure
-        }
+        fields["toolFailure"] = (
+            None if failure is None or failure is False else {"now": now_ms() if failure is True else failure}
+        )
         kept = ("code", "message")
         return {key: value for key, value in fields.items() if key in kept or value not in (None, [], {})}
 

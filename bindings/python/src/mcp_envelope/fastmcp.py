@@ -27,20 +27,39 @@ from fastmcp.tools import FunctionTool, InputRequiredToolResult, Tool
 from fastmcp.tools import ToolResult as FastMCPToolResult
 from fastmcp.utilities.versions import VersionSpec, dedupe_with_versions
 from mcp.shared.exceptions import MCPError
-from mcp_types import INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY, URL_ELICITATION_REQUIRED
-from mcp_types import CallToolRequestParams, CallToolResult, ErrorData, InputRequiredResult
+from mcp_types import (
+    INTERNAL_ERROR,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    URL_ELICITATION_REQUIRED,
+    CallToolRequestParams,
+    CallToolResult,
+    ErrorData,
+    InputRequiredResult,
+)
 from pydantic import ValidationError as PydanticValidationError
 
 from ._component import ToolResult
-from ._integrations import LedgerChoice, Unanswerable, arguments_answer, checked_unknown_tool_option, error_answer
-from ._integrations import ledger_for, observed, protocol_answer_for, raised_in, result_answer_for, returning_results_as
-from ._integrations import revision_of, user_error_answer
+from ._integrations import (
+    LedgerChoice,
+    Unanswerable,
+    arguments_answer,
+    checked_unknown_tool_option,
+    error_answer,
+    ledger_for,
+    observed,
+    protocol_answer_for,
+    raised_in,
+    result_answer_for,
+    returning_results_as,
+    revision_of,
+    user_error_answer,
+)
 from .contract import LockedContract, ToolList
-from .envelope import Format, Locale, ToolError
+from .envelope import Format, Locale
 from .errors import SpecError
 from .ledger import Ledger
-from .stores import SharedLedger
 from .recovery import UnknownToolOption, unknown_tool
+from .stores import SharedLedger
 from .telemetry import record_on_span
 
 __all__ = ["EnvelopeMiddleware", "ReturnedEnvelopes", "raised_by_fastmcp", "returning_results", "sent_as_itself"]
@@ -265,7 +284,9 @@ class EnvelopeMiddleware(Middleware):
             if raised_by_fastmcp(error):
                 listed = await self.listed_tools(context)
                 schema = next((tool.parameters for tool in listed if tool.name == name), None)  # its inputSchema
-                deltas = None if self.contract is None else await self.contract.deltas(lambda: self.listed_tools(context))
+                deltas = (
+                    None if self.contract is None else await self.contract.deltas(lambda: self.listed_tools(context))
+                )
                 return arguments_answer(name, cause, arguments, format, input_schema=schema, ledger=ledger,
                                         locale=locale, deltas=deltas)  # fmt: skip
         original: BaseException = error

@@ -104,4 +104,8 @@ async def call_tool_with_recovery(
         if step["then"] == "retry":
             await sleep(step["waitMs"] / 1000)
             continue
-        return {"then": step["then"], "result": step["result"] if step["then"] == "escalate" else answer, "tried": tried}
+        return {
+            "then": step["then"],
+            "result": step["result"] if step["then"] == "escalate" else answer,
+            "tried": tried,
+        }

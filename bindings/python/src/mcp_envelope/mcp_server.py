@@ -25,15 +25,27 @@ require("mcp", "mcp_envelope.mcp_server", "mcp")
 from pydantic import ValidationError as PydanticValidationError
 
 from ._component import ToolResult
-from ._integrations import LedgerChoice, Unanswerable, arguments_answer, checked_unknown_tool_option, error_answer
-from ._integrations import ledger_for, observed, protocol_answer_for, raised_in, result_answer_for, returning_results_as
-from ._integrations import revision_of, user_error_answer
+from ._integrations import (
+    LedgerChoice,
+    Unanswerable,
+    arguments_answer,
+    checked_unknown_tool_option,
+    error_answer,
+    ledger_for,
+    observed,
+    protocol_answer_for,
+    raised_in,
+    result_answer_for,
+    returning_results_as,
+    revision_of,
+    user_error_answer,
+)
 from .contract import LockedContract, ToolList
 from .envelope import Format, Locale, ToolError
 from .errors import SpecError
 from .ledger import Ledger
-from .stores import SharedLedger
 from .recovery import UnknownToolOption, unknown_tool
+from .stores import SharedLedger
 from .telemetry import record_on_span
 
 # The SDK line installed: 1.x has no `mcp.server.mcpserver`. scripts/test-python type-checks each line in its own
@@ -264,7 +276,9 @@ class EnvelopeMCPServer(SDKServer):
             result = await call()
         except MCPError as error:
             if not MCP1:  # 1.x speaks no revision after 2025-11-25: sent as it came
-                sent = protocol_answer_for(revision_of(context), error.error.model_dump(by_alias=True, exclude_none=True))
+                sent = protocol_answer_for(
+                    revision_of(context), error.error.model_dump(by_alias=True, exclude_none=True)
+                )
                 if sent is not None and "error" in sent:
                     raise protocol_error(sent["error"]) from None
                 if sent is not None:

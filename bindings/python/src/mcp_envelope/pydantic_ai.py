@@ -30,8 +30,7 @@ require("pydantic_ai", "mcp_envelope.pydantic_ai", "pydantic-ai")
 from fastmcp.client.client import CallToolResult as FastMCPCallToolResult
 from mcp_types import CallToolResult
 from pydantic_ai.exceptions import ModelRetry, ToolFailed
-from pydantic_ai.mcp import MCPToolset, MCPToolsetClient
-from pydantic_ai.mcp import _app_resource_uri, _map_mcp_call_tool_result
+from pydantic_ai.mcp import MCPToolset, MCPToolsetClient, _app_resource_uri, _map_mcp_call_tool_result
 from pydantic_ai.messages import ToolReturnPart
 from pydantic_ai.tools import AgentDepsT, RunContext
 from pydantic_ai.toolsets.abstract import ToolsetTool

@@ -85,7 +85,9 @@ def exception_result(
     """
     text = exception_text(exception) if isinstance(exception, BaseException) else exception
     spec = {"tool": tool, "exception": text} | _given(correlationId=correlation_id)
-    spec |= {"random": os.urandom(ID_RANDOM_BYTES).hex() if random is None else random, "format": format} | _given(locale=locale)
+    spec |= {"random": os.urandom(ID_RANDOM_BYTES).hex() if random is None else random, "format": format} | _given(
+        locale=locale
+    )
     report: ExceptionReport = json.loads(exception_result_json(spec))
     report["result"] = tool_result(report["result"])
     return report

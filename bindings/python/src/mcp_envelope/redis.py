@@ -22,6 +22,7 @@ from redis import exceptions as _redis_errors  # noqa: E402
 from ._component import call  # noqa: E402
 from .stores import StoreUnavailable  # noqa: E402
 
+
 class RedisStore:
     """Records in Redis under `prefix` + the core's store key. `client` is a `redis.asyncio.Redis` (or cluster)
     client; give it a `socket_timeout` so that a Redis that hangs is unavailable rather than a hang."""

@@ -30,7 +30,6 @@ from .writes import _as_result, _outcome, _whole, idempotent_tool
 _CLAIM_ATTEMPTS = 3
 
 
-
 class StoreUnavailable(Exception):
     """A store could not answer (down, timed out): what a `StateStore` raises, so that the write does not run."""
 
@@ -204,7 +203,9 @@ class SharedLedger:
         """None to send a handler's result as it is, or the result to send instead, as `Ledger.observe`."""
         if callable(getattr(result, "model_dump", None)):
             result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-        answer = await self._step("ledger-observe", tool, {"result": spec_text(result), **_arguments_member(arguments)}, "xml")
+        answer = await self._step(
+            "ledger-observe", tool, {"result": spec_text(result), **_arguments_member(arguments)}, "xml"
+        )
         return tool_result(answer["result"]) if answer and "result" in answer else None
 
     async def success(self, tool: str) -> None:

@@ -124,7 +124,9 @@ _MISSING = ("missing", "missing_argument", "missing_keyword_only_argument", "mis
 _UNRECOGNIZED = ("extra_forbidden", "unexpected_keyword_argument")
 # pydantic error type -> the type name the model should have sent.
 _EXPECTED_TYPE = {
-    **dict.fromkeys(("string_type", "string_unicode", "string_sub_type", "bytes_type", "uuid_type", "url_type"), "string"),
+    **dict.fromkeys(
+        ("string_type", "string_unicode", "string_sub_type", "bytes_type", "uuid_type", "url_type"), "string"
+    ),
     **dict.fromkeys(("int_type", "int_parsing", "int_parsing_size", "int_from_float"), "integer"),
     **dict.fromkeys(("float_type", "float_parsing", "decimal_type", "decimal_parsing", "complex_type"), "number"),
     **dict.fromkeys(("bool_type", "bool_parsing"), "boolean"),
@@ -211,7 +213,9 @@ def _issue(e: Any) -> dict[str, Any]:
         elif key.endswith("length"):
             origin = "object" if isinstance(sent, dict) else "set" if isinstance(sent, (set, frozenset)) else "array"
         else:
-            origin = "number" if isinstance(bound, (int, float)) or _is_instance(bound, "decimal", "Decimal") else "date"
+            origin = (
+                "number" if isinstance(bound, (int, float)) or _is_instance(bound, "decimal", "Decimal") else "date"
+            )
         issue.update(code=code, origin=origin)
         issue["minimum" if code == "too_small" else "maximum"] = _number(bound)
         if not inclusive:

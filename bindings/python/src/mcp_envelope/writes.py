@@ -22,8 +22,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from ._component import ToolResult, call_json, check_format, scrub
-from ._component import to_json, tool_result
+from ._component import ToolResult, call_json, check_format, scrub, to_json, tool_result
 from ._state import HostState, step
 from .envelope import Format, ToolError
 
@@ -151,7 +150,9 @@ class Idempotency(HostState):
         self.finish(tool, key, result)
         return result if isinstance(result, ToolResult) else tool_result(result)
 
-    def idempotent(self, *, tool: str | None = None, key: str = "idempotency_key", format: Format = "xml") -> Callable[[F], F]:
+    def idempotent(
+        self, *, tool: str | None = None, key: str = "idempotency_key", format: Format = "xml"
+    ) -> Callable[[F], F]:
         """A decorator for an MCP tool function (sync or async) returning a `CallToolResult` (a ToolResult, such as
         the package's helpers give, or raising a ToolError): the keyword argument `key` is the idempotency key;
         without it the tool runs as usual. The arguments compared are the call's keyword arguments less the SDK's
