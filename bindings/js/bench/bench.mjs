@@ -70,23 +70,44 @@ function readBackByHand(xml) {
   const details = {};
   for (const [, key, value] of xml.matchAll(DETAIL)) details[unescape(key)] = unescape(value);
   const error = {
-    code, message, suggestion: recovery, availableActions: Array.from(xml.matchAll(ACTION), (m) => unescape(m[1])),
-    details, retryAfter: Number(RETRY.exec(xml)[1]),
+    code,
+    message,
+    suggestion: recovery,
+    availableActions: Array.from(xml.matchAll(ACTION), (m) => unescape(m[1])),
+    details,
+    retryAfter: Number(RETRY.exec(xml)[1]),
   };
   return { kind: 'tool_error', code, message, severity, ...DEFAULTS[code], recovery, error };
 }
 
 const { action, issues } = inputs.validation;
 const cases = [
-  { name: 'render', candidate: () => render(inputs.render), reference: () => renderByHand(inputs.render), referenceName: 'pure-JS renderer' },
-  { name: 'validation', candidate: () => renderValidation(action, issues), reference: () => validationByHand(action, issues), referenceName: 'pure-JS formatter' },
-  { name: 'readBack', candidate: () => parseEnvelope(inputs.readBack), reference: () => readBackByHand(inputs.readBack), referenceName: 'pure-JS regex reader' },
+  {
+    name: 'render',
+    candidate: () => render(inputs.render),
+    reference: () => renderByHand(inputs.render),
+    referenceName: 'pure-JS renderer',
+  },
+  {
+    name: 'validation',
+    candidate: () => renderValidation(action, issues),
+    reference: () => validationByHand(action, issues),
+    referenceName: 'pure-JS formatter',
+  },
+  {
+    name: 'readBack',
+    candidate: () => parseEnvelope(inputs.readBack),
+    reference: () => readBackByHand(inputs.readBack),
+    referenceName: 'pure-JS regex reader',
+  },
 ];
 for (const c of cases) assert.deepStrictEqual(c.reference(), c.candidate(), `the ${c.name} reference does not give what the package gives`);
 
 // ---- per call ----------------------------------------------------------------
 let sink = 0;
-const consume = (value) => { sink += typeof value === 'string' ? value.length : value.code.length; };
+const consume = (value) => {
+  sink += typeof value === 'string' ? value.length : value.code.length;
+};
 function perCall(fn, calls) {
   const start = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) consume(fn());
@@ -108,9 +129,17 @@ for (const c of cases) {
   const times = { candidate: [], reference: [] };
   for (let round = 0; round < ROUNDS; round++) {
     // Alternating which goes first cancels drift (GC, tiering, other load) between the two.
-    for (const which of round % 2 ? ['reference', 'candidate'] : ['candidate', 'reference']) times[which].push(perCall(c[which], sizes[which]));
+    for (const which of round % 2 ? ['reference', 'candidate'] : ['candidate', 'reference'])
+      times[which].push(perCall(c[which], sizes[which]));
   }
-  rows.push({ table: 'per-call', case: c.name, value: round2(median(times.candidate)), unit: 'µs', reference: round2(median(times.reference)), referenceName: c.referenceName });
+  rows.push({
+    table: 'per-call',
+    case: c.name,
+    value: round2(median(times.candidate)),
+    unit: 'µs',
+    reference: round2(median(times.reference)),
+    referenceName: c.referenceName,
+  });
 }
 if (sink === 0) throw new Error('nothing ran');
 
@@ -126,7 +155,14 @@ for (let run = 0; run < 11; run++) {
   cold.bare.push(wallMs(['-e', '0']));
   cold.probe.push(wallMs(['-e', probe]));
 }
-rows.push({ table: 'cold-start', case: 'import + first render', value: round2(median(cold.probe)), unit: 'ms', reference: round2(median(cold.bare)), referenceName: 'bare node' });
+rows.push({
+  table: 'cold-start',
+  case: 'import + first render',
+  value: round2(median(cold.probe)),
+  unit: 'ms',
+  reference: round2(median(cold.bare)),
+  referenceName: 'bare node',
+});
 
 // ---- sizes -------------------------------------------------------------------
 const loaded = nodeEntryFiles();
@@ -141,14 +177,22 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-function round2(x) { return Math.round(x * 100) / 100; }
-function sum(items, key) { return items.reduce((total, item) => total + item[key], 0); }
+function round2(x) {
+  return Math.round(x * 100) / 100;
+}
+function sum(items, key) {
+  return items.reduce((total, item) => total + item[key], 0);
+}
 
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify({ host: 'node', rows }, null, 2)}\n`);
 console.log(`Node ${process.version}, ${ROUNDS} interleaved rounds per case; written to ${out}`);
 for (const row of rows) {
-  const vs = row.reference === undefined ? (row.gzip === undefined ? '' : `  gzip -9 ${row.gzip}`)
-    : `  vs ${row.reference} ${row.unit} (${row.referenceName}): ${(row.value / row.reference).toFixed(2)}×`;
+  const vs =
+    row.reference === undefined
+      ? row.gzip === undefined
+        ? ''
+        : `  gzip -9 ${row.gzip}`
+      : `  vs ${row.reference} ${row.unit} (${row.referenceName}): ${(row.value / row.reference).toFixed(2)}×`;
   console.log(`${row.table.padEnd(10)} ${row.case.padEnd(44)} ${String(row.value).padStart(9)} ${row.unit}${vs}`);
 }

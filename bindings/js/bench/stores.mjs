@@ -32,9 +32,11 @@ async function timed(replicas, perCall) {
   for (let r = 0; r < ROUNDS; r++) {
     round++;
     const started = process.hrtime.bigint();
-    await Promise.all(replicas.map(async (replica, n) => {
-      for (let i = 0; i < CALLS; i++) await perCall(replica, `k-${round}-${n}-${i}`);
-    }));
+    await Promise.all(
+      replicas.map(async (replica, n) => {
+        for (let i = 0; i < CALLS; i++) await perCall(replica, `k-${round}-${n}-${i}`);
+      }),
+    );
     samples.push(Number(process.hrtime.bigint() - started) / 1000 / (CALLS * replicas.length));
   }
   return median(samples);
@@ -46,16 +48,28 @@ async function sharedCall(shared, key) {
   await shared.finish('refund_order', key, begun.claim, OK);
 }
 
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 
 if (spawnSync('redis-server', ['--version']).status !== 0) throw new Error('the stores benchmark needs redis-server (scripts/setup-redis)');
 const port = await freePort();
-const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  stdio: 'ignore',
+});
 try {
   for (let up = false; !up; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    up = await new Promise((resolve) => { const c = connect(port, '127.0.0.1', () => { c.end(); resolve(true); }); c.on('error', () => resolve(false)); });
+    up = await new Promise((resolve) => {
+      const c = connect(port, '127.0.0.1', () => {
+        c.end();
+        resolve(true);
+      });
+      c.on('error', () => resolve(false));
+    });
   }
   const clients = await Promise.all([0, 1].map(() => createClient({ socket: { port }, disableOfflineQueue: true }).connect()));
   const memory = new Idempotency({ capacity: 1_000_000 });
@@ -70,15 +84,35 @@ try {
     ['SharedIdempotency over Redis on loopback', 1, await timed([viaRedis[0]], sharedCall)],
     ['SharedIdempotency over Redis on loopback', 2, await timed(viaRedis, sharedCall)],
   ];
-  const rows = [{ table: 'stores', case: 'in-memory Idempotency (the reference)', replicas: 1, value: reference, unit: 'µs', callsPerSecond: 1e6 / reference }];
+  const rows = [
+    {
+      table: 'stores',
+      case: 'in-memory Idempotency (the reference)',
+      replicas: 1,
+      value: reference,
+      unit: 'µs',
+      callsPerSecond: 1e6 / reference,
+    },
+  ];
   for (const [name, replicas, perCall] of cases) {
-    rows.push({ table: 'stores', case: name, replicas, value: perCall, unit: 'µs', reference, referenceName: 'in-memory Idempotency',
-      callsPerSecond: 1e6 / perCall });
+    rows.push({
+      table: 'stores',
+      case: name,
+      replicas,
+      value: perCall,
+      unit: 'µs',
+      reference,
+      referenceName: 'in-memory Idempotency',
+      callsPerSecond: 1e6 / perCall,
+    });
   }
   for (const client of clients) client.destroy();
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify({ host: 'node', rows }, null, 2));
-  for (const row of rows) console.log(`${row.case} (${row.replicas} replica${row.replicas > 1 ? 's' : ''}): ${row.value.toFixed(2)} µs a call, ${Math.round(row.callsPerSecond)} calls/s`);
+  for (const row of rows)
+    console.log(
+      `${row.case} (${row.replicas} replica${row.replicas > 1 ? 's' : ''}): ${row.value.toFixed(2)} µs a call, ${Math.round(row.callsPerSecond)} calls/s`,
+    );
 } finally {
   redis.kill('SIGKILL');
 }

@@ -52,7 +52,12 @@ for (const path of [files.jcoWasm, files.controlBoundary, files.glue('three'), f
 
 // ---- the three calls, at the string boundary -----------------------------------
 const VARIANTS = ['three', 'full'];
-const LABEL = { jco: 'jco (the package)', control: 'jco, core linked as a dependency', three: 'wasm-bindgen, the 3 calls', full: 'wasm-bindgen, whole API' };
+const LABEL = {
+  jco: 'jco (the package)',
+  control: 'jco, core linked as a dependency',
+  three: 'wasm-bindgen, the 3 calls',
+  full: 'wasm-bindgen, whole API',
+};
 const require = createRequire(import.meta.url);
 // As dist/component.js does for jco: a refusal (here the thrown string) becomes the package's error class.
 function boundaryOf(module) {
@@ -78,7 +83,11 @@ const renderSpec = JSON.stringify(inputs.render);
 const { action, issues } = inputs.validation;
 const validationSpec = JSON.stringify({ action, issues: toValidationIssues(issues) });
 assert.equal(jco.render(renderSpec, 'xml'), render(inputs.render), 'the render spec is not the one the package sends');
-assert.equal(jco.renderValidation(validationSpec), renderValidation(action, issues), 'the validation spec is not the one the package sends');
+assert.equal(
+  jco.renderValidation(validationSpec),
+  renderValidation(action, issues),
+  'the validation spec is not the one the package sends',
+);
 
 const cases = [
   { name: 'render', run: (api) => api.render(renderSpec, 'xml') },
@@ -102,9 +111,17 @@ const refusalOf = (fn) => {
 };
 for (const v of ['control', ...VARIANTS]) {
   for (const c of cases) assert.equal(c.run(impls[v]), c.run(jco), `${LABEL[v]}: ${c.name} gives other bytes than jco`);
-  for (const r of refusals) assert.equal(refusalOf(() => r(impls[v])), refusalOf(() => r(jco)), `${LABEL[v]}: another refusal than jco's`);
+  for (const r of refusals)
+    assert.equal(
+      refusalOf(() => r(impls[v])),
+      refusalOf(() => r(jco)),
+      `${LABEL[v]}: another refusal than jco's`,
+    );
 }
-assert.ok(refusals.every((r) => refusalOf(() => r(jco)) !== 'no refusal'), 'a refusal case is not refused');
+assert.ok(
+  refusals.every((r) => refusalOf(() => r(jco)) !== 'no refusal'),
+  'a refusal case is not refused',
+);
 
 // ---- per call (bench.mjs's timing) ----------------------------------------------
 let sink = 0;
@@ -117,7 +134,7 @@ function batchSize(fn) {
   perCall(fn, 2000);
   const start = process.hrtime.bigint();
   let calls = 0;
-  while (Number(process.hrtime.bigint() - start) < 20e6) calls += (sink += fn().length, 1);
+  while (Number(process.hrtime.bigint() - start) < 20e6) calls += ((sink += fn().length), 1);
   return calls;
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -139,14 +156,17 @@ if (sink === 0) throw new Error('nothing ran');
 // import() for each, as an ESM package would load its glue; the wasm-bindgen
 // nodejs glue is CommonJS, which import() loads too. Each probe also prints
 // how long its import and first render took inside the process.
-const timed = (load, fn) => `const t0 = performance.now(); ${load}.then((m) => { ${fn}; process.stdout.write(String(performance.now() - t0)); })`;
+const timed = (load, fn) =>
+  `const t0 = performance.now(); ${load}.then((m) => { ${fn}; process.stdout.write(String(performance.now() - t0)); })`;
 const probe = (path, fn) => timed(`import(${JSON.stringify(pathToFileURL(path).href)})`, fn);
 const probes = {
   bare: ['-e', 'process.stdout.write("0")'],
   package: ['-e', timed("import('mcp-envelope')", `m.render(${JSON.stringify(inputs.render)})`)],
   jco: ['-e', probe(files.jcoBoundary, `m.render(${JSON.stringify(renderSpec)}, 'xml')`)],
   control: ['-e', probe(files.controlBoundary, `m.render(${JSON.stringify(renderSpec)}, 'xml')`)],
-  ...Object.fromEntries(VARIANTS.map((v) => [v, ['-e', probe(files.glue(v), `(m.render ?? m.default.render)(${JSON.stringify(renderSpec)}, 'xml')`)]])),
+  ...Object.fromEntries(
+    VARIANTS.map((v) => [v, ['-e', probe(files.glue(v), `(m.render ?? m.default.render)(${JSON.stringify(renderSpec)}, 'xml')`)]]),
+  ),
 };
 function coldRun(args) {
   const start = process.hrtime.bigint();
@@ -171,9 +191,21 @@ async function minified(path) {
   const { code } = await transform(readFileSync(path, 'utf8'), { minify: true, loader: 'js' });
   return { raw: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length };
 }
-figures.size.wasm = { jco: sizeOf(files.jcoWasm), control: sizeOf(files.controlWasm), ...Object.fromEntries(VARIANTS.map((v) => [v, sizeOf(files.wasm(v))])) };
-figures.size.glue = { jco: sizeOf(files.jcoGlue), control: sizeOf(files.controlGlue), ...Object.fromEntries(VARIANTS.map((v) => [v, sizeOf(files.glue(v))])) };
-figures.size.glueMin = { jco: await minified(files.jcoGlue), control: await minified(files.controlGlue), ...Object.fromEntries(await Promise.all(VARIANTS.map(async (v) => [v, await minified(files.glue(v))]))) };
+figures.size.wasm = {
+  jco: sizeOf(files.jcoWasm),
+  control: sizeOf(files.controlWasm),
+  ...Object.fromEntries(VARIANTS.map((v) => [v, sizeOf(files.wasm(v))])),
+};
+figures.size.glue = {
+  jco: sizeOf(files.jcoGlue),
+  control: sizeOf(files.controlGlue),
+  ...Object.fromEntries(VARIANTS.map((v) => [v, sizeOf(files.glue(v))])),
+};
+figures.size.glueMin = {
+  jco: await minified(files.jcoGlue),
+  control: await minified(files.controlGlue),
+  ...Object.fromEntries(await Promise.all(VARIANTS.map(async (v) => [v, await minified(files.glue(v))]))),
+};
 for (const v of VARIANTS) {
   assert.equal(sizeOf(files.wasm(v, 'web')).raw, figures.size.wasm[v].raw, `${v}: the web and nodejs wasm differ in size`);
 }
@@ -197,7 +229,10 @@ const spec = ${JSON.stringify(renderSpec)};
 export default { fetch: () => ${respond("render(spec, 'xml')")} };
 `,
   // wasm-bindgen's web glue, given the module wrangler imports (Workers cannot compile bytes).
-  ...Object.fromEntries(VARIANTS.map((v) => [v, (work) => `import module from ${JSON.stringify(relative(work, files.wasm(v, 'web')))};
+  ...Object.fromEntries(
+    VARIANTS.map((v) => [
+      v,
+      (work) => `import module from ${JSON.stringify(relative(work, files.wasm(v, 'web')))};
 import { initSync, render } from ${JSON.stringify(files.glue(v, 'web'))};
 const spec = ${JSON.stringify(renderSpec)};
 let ready = false;
@@ -207,7 +242,9 @@ export default {
     return ${respond("render(spec, 'xml')")};
   },
 };
-`])),
+`,
+    ]),
+  ),
 };
 
 for (const [name, source] of Object.entries(workers)) {
@@ -224,7 +261,9 @@ for (const [name, source] of Object.entries(workers)) {
     assert.equal(body, expected, `${name}: workerd answered other bytes than the package renders`);
     const sum = (key) => bundle.reduce((total, f) => total + f[key], 0);
     figures.workers[name] = {
-      js: { raw: js[0].raw, gzip: js[0].gzip }, wasm: { raw: wasm[0].raw, gzip: wasm[0].gzip }, total: { raw: sum('raw'), gzip: sum('gzip') },
+      js: { raw: js[0].raw, gzip: js[0].gzip },
+      wasm: { raw: wasm[0].raw, gzip: wasm[0].gzip },
+      total: { raw: sum('raw'), gzip: sum('gzip') },
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -244,7 +283,10 @@ const row = (label, values, format) => {
   lines.push(`| ${label} | ${cells.join(' | ')} |`);
 };
 const pick = (object, key) => Object.fromEntries(Object.entries(object).map(([k, value]) => [k, value[key]]));
-lines.push(`| | ${LABEL.jco} | ${LABEL.control} | ÷ jco | ${LABEL.three} | ÷ jco | ${LABEL.full} | ÷ jco | whole API ÷ control |`, '|---|--:|--:|--:|--:|--:|--:|--:|--:|');
+lines.push(
+  `| | ${LABEL.jco} | ${LABEL.control} | ÷ jco | ${LABEL.three} | ÷ jco | ${LABEL.full} | ÷ jco | whole API ÷ control |`,
+  '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+);
 row('core module, raw (bytes)', pick(figures.size.wasm, 'raw'), n);
 row('core module, gzip -9', pick(figures.size.wasm, 'gzip'), n);
 row('generated JS glue as emitted, raw', pick(figures.size.glue, 'raw'), n);
@@ -261,8 +303,8 @@ row('Workers bundle: total, raw', pick(pick(figures.workers, 'total'), 'raw'), n
 row('Workers bundle: total, gzip -9', pick(pick(figures.workers, 'total'), 'gzip'), n);
 const context = [
   '',
-  'The jco columns time and bundle the package\'s boundary (dist/component.js, its loader and jco\'s bindings); the wasm-bindgen columns, ' +
-    'its glue behind the same error mapping. The control is the package built, unchanged, from the component\'s core module linked from a ' +
+  "The jco columns time and bundle the package's boundary (dist/component.js, its loader and jco's bindings); the wasm-bindgen columns, " +
+    "its glue behind the same error mapping. The control is the package built, unchanged, from the component's core module linked from a " +
     'crate that depends on the core (as wasm-bindgen links it), so "whole API ÷ control" is what wasm-bindgen itself changes.',
   '',
   `The whole package (jco), as users import it: ` +
@@ -270,9 +312,10 @@ const context = [
     `${ms(figures.cold.package.inside)} ms inside the process), ` +
     `Workers bundle ${n(figures.workers.package.total.raw)} bytes, ${n(figures.workers.package.total.gzip)} gzip -9.`,
 ];
-const header = `Node ${process.version}, wasm-bindgen ${execFileSync('wasm-bindgen', ['--version'], { encoding: 'utf8' }).trim().split(' ').pop()}; ` +
+const header =
+  `Node ${process.version}, wasm-bindgen ${execFileSync('wasm-bindgen', ['--version'], { encoding: 'utf8' }).trim().split(' ').pop()}; ` +
   `per call: median of ${ROUNDS} interleaved rounds; cold start: median of ${COLD_RUNS} runs; ` +
-  'every control and wasm-bindgen call checked first to give the jco call\'s bytes and refusals; every Workers bundle served once by workerd with those bytes.';
+  "every control and wasm-bindgen call checked first to give the jco call's bytes and refusals; every Workers bundle served once by workerd with those bytes.";
 const table = `${header}\n\n${lines.join('\n')}\n${context.join('\n')}\n`;
 writeFileSync(join(dir, 'figures.md'), table);
 writeFileSync(join(dir, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);

@@ -72,8 +72,10 @@ const escalations = new WeakMap<object, Escalation>();
  * const escalation = escalationOf(result);
  * ```
  */
-export async function recoveringTools<Client extends AiSdkMcpClient>(client: Client,
-  options: AiSdkRecoveryOptions = {}): Promise<ReturnType<Client['toolsFromDefinitions']>> {
+export async function recoveringTools<Client extends AiSdkMcpClient>(
+  client: Client,
+  options: AiSdkRecoveryOptions = {},
+): Promise<ReturnType<Client['toolsFromDefinitions']>> {
   let page = await client.listTools();
   const listed = [...page.tools];
   while (page.nextCursor !== undefined && page.nextCursor !== null) {
@@ -106,8 +108,11 @@ function recoveringExecute(client: AiSdkMcpClient, name: string, listing: Listed
         }
       },
     };
-    const { then, result, tried } = await callToolWithRecovery(caller, { name, arguments: input },
-      { tool: listing, budget: options.budget, format: options.format, sleep: options.sleep });
+    const { then, result, tried } = await callToolWithRecovery(
+      caller,
+      { name, arguments: input },
+      { tool: listing, budget: options.budget, format: options.format, sleep: options.sleep },
+    );
     if (then === 'escalate') {
       escalations.set(result, { tool: name, arguments: input, result: result as CallToolResult, tried });
       return result;

@@ -21,9 +21,7 @@ export interface BackoffRequest {
 }
 
 /** The next step: sleep `waitMs` after telling `progress`, or send `result`. */
-export type BackoffStep =
-  | { waitMs: number; progress: { progress: number; total: number; message: string } }
-  | { result: CallToolResult };
+export type BackoffStep = { waitMs: number; progress: { progress: number; total: number; message: string } } | { result: CallToolResult };
 
 /** `backoff` with the request as JSON text; gives the step as JSON text. */
 export const backoffJson = (requestText: string): string => backoffText(String(requestText));
@@ -52,10 +50,18 @@ export interface RetryWithinOptions {
   jitter?: boolean;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
 /**
  * Calls `attempt(n)` (n from 1) until the core says to stop: its result when
@@ -67,8 +73,10 @@ const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) 
  *   retryWithin(() => fetchInvoice(args), { deadlineMs: 8000, extra }));
  * ```
  */
-export async function retryWithin(attempt: (n: number) => CallToolResult | Promise<CallToolResult>,
-  options: RetryWithinOptions): Promise<CallToolResult> {
+export async function retryWithin(
+  attempt: (n: number) => CallToolResult | Promise<CallToolResult>,
+  options: RetryWithinOptions,
+): Promise<CallToolResult> {
   if (options === null || typeof options !== 'object' || !Number.isSafeInteger(options.deadlineMs)) {
     throw new TypeError('retryWithin needs options with a whole deadlineMs: { deadlineMs: 8000, extra }');
   }

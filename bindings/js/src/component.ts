@@ -16,7 +16,7 @@ let api: Api | undefined;
 /** Uses an already compiled core module (for runtimes that forbid compiling wasm from bytes). */
 export function useCoreModule(module: WebAssembly.Module): void {
   if (!(module instanceof WebAssembly.Module)) {
-    throw new TypeError('useCoreModule expects a WebAssembly.Module (import the package\'s core.wasm)');
+    throw new TypeError("useCoreModule expects a WebAssembly.Module (import the package's core.wasm)");
   }
   providedModule = module;
   api = undefined;
@@ -142,7 +142,8 @@ export const codeDefaults = (request: string): string => call('code-defaults', (
 /** The full limits object in force for a partial one (`null`: the defaults), or the refusal a spec with them gets. */
 export const limits = (request: string): string => call('limits', (c) => c.limits(request), TypeError, request);
 export const render = (spec: string, format: Format): string => call('render', (c) => c.render(spec, format), TypeError, spec, format);
-export const callToolResult = (spec: string, format: Format): string => call('call-tool-result', (c) => c.callToolResult(spec, format), TypeError, spec, format);
+export const callToolResult = (spec: string, format: Format): string =>
+  call('call-tool-result', (c) => c.callToolResult(spec, format), TypeError, spec, format);
 export function protocolError(kind: ProtocolErrorKind, message: string, data: string | undefined): string {
   if (!KINDS.includes(kind)) throw new TypeError(`unknown protocol error kind ${JSON.stringify(String(kind))}`);
   return call('protocol-error', (c) => c.protocolError(kind, message, data));
@@ -161,11 +162,14 @@ export const validationResult = (spec: string): string => call('validation-resul
 /** The reading as JSON text; a broken envelope is refused with a SyntaxError. */
 export const readEnvelope = (text: string): string => call('read-envelope', (c) => c.readEnvelope(text), SyntaxError, text);
 /** The client-side outcome as JSON text; undefined when the result is not an error. */
-export const errorOfResult = (toolResult: string): string | undefined => call('error-of-result', (c) => c.errorOfResult(toolResult), TypeError, toolResult);
+export const errorOfResult = (toolResult: string): string | undefined =>
+  call('error-of-result', (c) => c.errorOfResult(toolResult), TypeError, toolResult);
 export const decide = (toolResult: string): string => call('decide', (c) => c.decide(toolResult), TypeError, toolResult);
-export const answerForRevision = (request: string): string => call('answer-for-revision', (c) => c.answerForRevision(request), TypeError, request);
+export const answerForRevision = (request: string): string =>
+  call('answer-for-revision', (c) => c.answerForRevision(request), TypeError, request);
 export const hostStep = (request: string): string => call('host-step', (c) => c.hostStep(request), TypeError, request);
-export const spanAttributes = (toolResult: string): string => call('span-attributes', (c) => c.spanAttributes(toolResult), TypeError, toolResult);
+export const spanAttributes = (toolResult: string): string =>
+  call('span-attributes', (c) => c.spanAttributes(toolResult), TypeError, toolResult);
 export const backoff = (request: string): string => call('backoff', (c) => c.backoff(request), TypeError, request);
 export const contractLock = (tools: string): string => call('contract-lock', (c) => c.contractLock(tools), TypeError, tools);
 export const contractDiff = (request: string): string => call('contract-diff', (c) => c.contractDiff(request), TypeError, request);
@@ -177,7 +181,9 @@ export const ledgerFailure = (request: string): string => call('ledger-failure',
 export const ledgerObserve = (request: string): string => call('ledger-observe', (c) => c.ledgerObserve(request), TypeError, request);
 export const idempotencyKey = (request: string): string => call('idempotency-key', (c) => c.idempotencyKey(request), TypeError, request);
 export const compareAndSetScript = (): string => call('compare-and-set-script', (c) => c.compareAndSetScript());
-export const idempotencyBegin = (request: string): string => call('idempotency-begin', (c) => c.idempotencyBegin(request), TypeError, request);
-export const idempotencyFinish = (request: string): string => call('idempotency-finish', (c) => c.idempotencyFinish(request), TypeError, request);
+export const idempotencyBegin = (request: string): string =>
+  call('idempotency-begin', (c) => c.idempotencyBegin(request), TypeError, request);
+export const idempotencyFinish = (request: string): string =>
+  call('idempotency-finish', (c) => c.idempotencyFinish(request), TypeError, request);
 /** What a call that trapped answers (docs/state.md, "After a trap"): the core's decision, as JSON text. */
 export const afterTrap = (request: string): string => call('after-trap', (c) => c.afterTrap(request));

@@ -65,7 +65,9 @@ export class LockedContract {
   deltasFor(tool: string, listTools: () => unknown): Promise<ContractDelta[]> {
     let deltas = this.#deltas.get(tool);
     if (deltas === undefined) {
-      deltas = Promise.resolve().then(listTools).then((tools) => contractDiff(this.#lock, tools as ToolList));
+      deltas = Promise.resolve()
+        .then(listTools)
+        .then((tools) => contractDiff(this.#lock, tools as ToolList));
       this.#deltas.set(tool, deltas);
       deltas.catch(() => this.#deltas.delete(tool));
     }

@@ -35,7 +35,7 @@ export class StateStoreObject {
   }
 
   async #current(key: string): Promise<string | undefined> {
-    const held = await this.#storage.get(key) as Held | undefined;
+    const held = (await this.#storage.get(key)) as Held | undefined;
     if (held === undefined) return undefined;
     if (held.expires <= Date.now()) {
       await this.#storage.delete(key);
@@ -46,7 +46,7 @@ export class StateStoreObject {
 
   /** `POST` `{"op": "get", "key"}` or `{"op": "cas", "key", "expected"?, "value"?, "ttlMs"}`: `{"value"?}` or `{"done"}`. */
   async fetch(request: Request): Promise<Response> {
-    const body = await request.json() as { op: string; key: string; expected?: string; value?: string; ttlMs?: number };
+    const body = (await request.json()) as { op: string; key: string; expected?: string; value?: string; ttlMs?: number };
     const current = await this.#current(body.key);
     if (body.op === 'get') return Response.json(current === undefined ? {} : { value: current });
     if (body.op !== 'cas') return Response.json({ error: `unknown op ${JSON.stringify(body.op)}` }, { status: 400 });
@@ -91,7 +91,7 @@ export class DurableObjectStore implements StateStore {
       throw new StoreUnavailable(`durable object: ${(error as Error)?.message ?? String(error)}`);
     }
     if (!response.ok) throw new StoreUnavailable(`durable object: HTTP ${response.status}`);
-    return await response.json() as Record<string, unknown>;
+    return (await response.json()) as Record<string, unknown>;
   }
 
   async get(key: string): Promise<string | undefined> {

@@ -18,9 +18,7 @@ import { tracedToolCall } from './telemetry.js';
 import type { OpenTelemetryApi } from './telemetry.js';
 import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcomeOf, resultFor } from './tool-call.js';
 import type { Outcome } from './tool-call.js';
-import type {
-  CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1, UnknownToolAnswerKind,
-} from './types.js';
+import type { CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1, UnknownToolAnswerKind } from './types.js';
 
 export { UnknownToolCallError } from './handler-map.js';
 
@@ -110,9 +108,17 @@ function strictJsonSchema(schema: Record<string, unknown>): Record<string, unkno
   return {
     ...schema,
     additionalProperties: false,
-    properties: properties != null ? Object.fromEntries(Object.entries(properties).map(([key, value]) => [key,
-      value != null && typeof value === 'object' && (value as { type?: unknown }).type === 'object'
-        ? strictJsonSchema(value as Record<string, unknown>) : value])) : properties,
+    properties:
+      properties != null
+        ? Object.fromEntries(
+            Object.entries(properties).map(([key, value]) => [
+              key,
+              value != null && typeof value === 'object' && (value as { type?: unknown }).type === 'object'
+                ? strictJsonSchema(value as Record<string, unknown>)
+                : value,
+            ]),
+          )
+        : properties,
   };
 }
 
@@ -126,7 +132,8 @@ const fastmcpListing = (schema: StandardJSONSchemaV1) => strictJsonSchema(schema
 function listingOf(tool: { name: string }, inputSchema: Record<string, unknown>): Record<string, unknown> {
   const { name, description, annotations, outputSchema, _meta: meta } = tool as Record<string, any>;
   return {
-    name, inputSchema,
+    name,
+    inputSchema,
     ...(description === undefined ? {} : { description }),
     ...(annotations === undefined ? {} : { annotations }),
     ...(hasJsonSchema(outputSchema) ? { outputSchema: outputSchema['~standard'].jsonSchema.output({ target: 'draft-07' }) } : {}),
@@ -140,12 +147,16 @@ function listingOf(tool: { name: string }, inputSchema: Record<string, unknown>)
  * with the original schema and answers every failure with an envelope.
  */
 export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = undefined, Context = any>(
-  tool: EnvelopeTool<Params, Context>, options: EnvelopeToolOptions = {}): WrappedTool<Context> {
+  tool: EnvelopeTool<Params, Context>,
+  options: EnvelopeToolOptions = {},
+): WrappedTool<Context> {
   checkOptions(options);
   const { name, parameters, execute } = tool;
   if (parameters !== undefined && !hasJsonSchema(parameters)) {
-    throw new TypeError(`tool '${name}': parameters must be a Standard Schema that gives its JSON Schema (~standard.jsonSchema): `
-      + 'Zod 4.2 or later, ArkType, or Valibot through toStandardJsonSchema from @valibot/to-json-schema');
+    throw new TypeError(
+      `tool '${name}': parameters must be a Standard Schema that gives its JSON Schema (~standard.jsonSchema): ` +
+        'Zod 4.2 or later, ArkType, or Valibot through toStandardJsonSchema from @valibot/to-json-schema',
+    );
   }
   let sent: Record<string, unknown> | undefined;
   const inputSchema = () => (sent ??= fastmcpListing(parameters!));
@@ -196,8 +207,11 @@ const enveloped = new WeakSet<object>();
  *   execute: async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id}` }) }, { ledger });
  * ```
  */
-export function addTool<Server extends ToolHost, Params extends StandardJSONSchemaV1 | undefined = undefined>(server: Server,
-  tool: EnvelopeTool<Params, ContextOf<Server>, ToolOf<Server>>, options: EnvelopeToolOptions = {}): void {
+export function addTool<Server extends ToolHost, Params extends StandardJSONSchemaV1 | undefined = undefined>(
+  server: Server,
+  tool: EnvelopeTool<Params, ContextOf<Server>, ToolOf<Server>>,
+  options: EnvelopeToolOptions = {},
+): void {
   server.addTool(envelopeTool(tool as EnvelopeTool<Params, ContextOf<Server>>, options));
 }
 
@@ -248,10 +262,13 @@ const servers = new WeakSet<object>();
  */
 export function envelopeFastMCP<Server extends FastMCPHost>(server: Server, options: EnvelopeFastMCPOptions = {}): Server {
   if (!(server instanceof FastMCP)) {
-    throw new TypeError('envelopeFastMCP(server) takes a FastMCP server of the fastmcp package this package resolves '
-      + '(one copy of fastmcp: check `npm ls fastmcp`)');
+    throw new TypeError(
+      'envelopeFastMCP(server) takes a FastMCP server of the fastmcp package this package resolves ' +
+        '(one copy of fastmcp: check `npm ls fastmcp`)',
+    );
   }
-  if (servers.has(server)) throw new TypeError('envelopeFastMCP(server) was already called on this server: pass every option in that one call');
+  if (servers.has(server))
+    throw new TypeError('envelopeFastMCP(server) was already called on this server: pass every option in that one call');
   checkOptions(options);
   // The core's own refusal of an answer it does not know, now rather than on the first unknown tool.
   unknownTool({ tool: 'unknown', tools: [], format: formatOf(options), answer: options.unknownTool });
@@ -304,12 +321,16 @@ function hookSessions(): void {
   if (prototype[HOOKED] === true) return;
   const setup = prototype.setupToolHandlers as (this: FastMCPSession, tools: unknown[]) => unknown;
   if (typeof setup !== 'function') {
-    throw new TypeError('envelopeFastMCP(server): this fastmcp has no FastMCPSession.setupToolHandlers (fastmcp 4.20.16 is the version tested)');
+    throw new TypeError(
+      'envelopeFastMCP(server): this fastmcp has no FastMCPSession.setupToolHandlers (fastmcp 4.20.16 is the version tested)',
+    );
   }
   Object.defineProperty(prototype, HOOKED, { value: true });
   prototype.setupToolHandlers = function (this: FastMCPSession, tools: unknown[]) {
     const installed = setup.call(this, tools);
-    const options = Array.isArray(tools) ? tools.map((tool) => toolOptions.get(tool as object)).find((found) => found !== undefined) : undefined;
+    const options = Array.isArray(tools)
+      ? tools.map((tool) => toolOptions.get(tool as object)).find((found) => found !== undefined)
+      : undefined;
     const handlers = handlerMap(this.server);
     if (options !== undefined && handlers !== undefined) wrapToolsCall(handlers, options);
     return installed;
@@ -374,8 +395,10 @@ type Message = { jsonrpc?: string; id?: string | number; method?: string; params
  * the same transport and never sent to the client. Any other message, and an
  * error about a tool the server lists, passes unchanged.
  */
-export function envelopeTransport<Transport extends TransportLike>(transport: Transport,
-  options: EnvelopeTransportOptions = {}): Transport {
+export function envelopeTransport<Transport extends TransportLike>(
+  transport: Transport,
+  options: EnvelopeTransportOptions = {},
+): Transport {
   const format = formatOf(options);
   // tools/call requests not answered yet: their id, the tool named, the transport's extra for the request.
   const calls = new Map<string | number, { tool: unknown; extra: unknown }>();
@@ -391,11 +414,13 @@ export function envelopeTransport<Transport extends TransportLike>(transport: Tr
   };
 
   /** The server's answer to a tools/list request sent to it on this transport, never reaching the client. */
-  const ask = (params: Record<string, unknown>, extra: unknown) => new Promise<Message>((resolve) => {
-    const id = `mcp-envelope/tools-list/${(asked += 1)}`;
-    lists.set(id, resolve);
-    transport.onmessage?.({ jsonrpc: '2.0', id, method: 'tools/list', params }, extra);
-  });
+  const ask = (params: Record<string, unknown>, extra: unknown) =>
+    new Promise<Message>((resolve) => {
+      asked += 1;
+      const id = `mcp-envelope/tools-list/${asked}`;
+      lists.set(id, resolve);
+      transport.onmessage?.({ jsonrpc: '2.0', id, method: 'tools/list', params }, extra);
+    });
   const listed = async (extra: unknown): Promise<string[] | undefined> => {
     const names: string[] = [];
     let cursor: unknown;

@@ -14,7 +14,7 @@ const WRAPPED = Symbol.for('mcp-envelope/handler-map');
 /** A Server's request handler map (`_requestHandlers`, a private field of the SDK's `Protocol` in 1.x and 2.x), or undefined. */
 export function handlerMap(server: unknown): Map<string, RequestHandler> | undefined {
   const handlers = (server as { _requestHandlers?: unknown } | null | undefined)?._requestHandlers;
-  return handlers instanceof Map ? handlers as Map<string, RequestHandler> : undefined;
+  return handlers instanceof Map ? (handlers as Map<string, RequestHandler>) : undefined;
 }
 
 /**
@@ -24,8 +24,11 @@ export function handlerMap(server: unknown): Map<string, RequestHandler> | undef
  * its first tool, FastMCP's tool list changes). False when it was wrapped
  * already.
  */
-export function wrapEntries(handlers: Map<string, RequestHandler>, method: string,
-  wrap: (handler: RequestHandler) => RequestHandler): boolean {
+export function wrapEntries(
+  handlers: Map<string, RequestHandler>,
+  method: string,
+  wrap: (handler: RequestHandler) => RequestHandler,
+): boolean {
   const marks = handlers as unknown as Record<symbol, Set<string> | undefined>;
   const wrapped = marks[WRAPPED] ?? new Set<string>();
   if (wrapped.has(method)) return false;
@@ -50,13 +53,18 @@ export function wrapEntries(handlers: Map<string, RequestHandler>, method: strin
  * with its `extra`: the list request carries the call's `_meta` (where a
  * 2026-07-28 request carries its protocol envelope).
  */
-export async function listedTools(handlers: Map<string, RequestHandler>, request: any, extra: unknown):
-  Promise<{ name: string; inputSchema?: Record<string, unknown> }[]> {
+export async function listedTools(
+  handlers: Map<string, RequestHandler>,
+  request: any,
+  extra: unknown,
+): Promise<{ name: string; inputSchema?: Record<string, unknown> }[]> {
   const list = handlers.get('tools/list');
   const meta: unknown = request?.params?._meta;
   const params = meta === undefined ? {} : { _meta: meta };
-  const listed = list === undefined ? undefined : await list({ jsonrpc: '2.0', id: request?.id, method: 'tools/list', params }, extra) as
-    { tools?: unknown } | undefined;
+  const listed =
+    list === undefined
+      ? undefined
+      : ((await list({ jsonrpc: '2.0', id: request?.id, method: 'tools/list', params }, extra)) as { tools?: unknown } | undefined);
   return Array.isArray(listed?.tools) ? listed.tools : [];
 }
 

@@ -110,14 +110,17 @@ function jsonRpcErrorOf(thrown: unknown): JsonRpcErrorAnswer | undefined {
  *   { tool: listed.get('get_invoice') });
  * ```
  */
-export async function callToolWithRecovery(client: ToolCaller, params: { name: string; arguments?: Record<string, unknown> },
-  options: RecoveryOptions = {}): Promise<Recovered> {
+export async function callToolWithRecovery(
+  client: ToolCaller,
+  params: { name: string; arguments?: Record<string, unknown> },
+  options: RecoveryOptions = {},
+): Promise<Recovered> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let tried: HostAttempt[] = [];
   for (;;) {
     let answer: CallToolResult | JsonRpcErrorAnswer;
     try {
-      answer = await client.callTool(params) as CallToolResult;
+      answer = (await client.callTool(params)) as CallToolResult;
     } catch (thrown) {
       const error = jsonRpcErrorOf(thrown);
       if (error === undefined) throw thrown;

@@ -85,7 +85,8 @@ export class Idempotency {
     [tool, key] = [String(tool), String(key)];
     const storeKey = Idempotency.#storeKey(tool, key);
     const stored = this.#records.get(storeKey);
-    const request = `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"arguments":${toJson(args ?? {}, 'the arguments')},` +
+    const request =
+      `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"arguments":${toJson(args ?? {}, 'the arguments')},` +
       `"nowMs":${nowOf(options)},"ttlSeconds":${this.#ttlSeconds},"format":"${formatOf(options)}"` +
       `${stored === undefined ? '' : `,"stored":${JSON.stringify(stored)}`}}`;
     const answer = JSON.parse(idempotencyBegin(request)) as { outcome: string; result?: CallToolResult; record?: string };
@@ -101,13 +102,19 @@ export class Idempotency {
   }
 
   /** The outcome of a call `begin` let run; `undefined` when its handler threw. */
-  finish(tool: string, key: string, result: CallToolResult | undefined, options: Pick<IdempotencyCallOptions, 'now'> = {}): IdempotencyFinish {
+  finish(
+    tool: string,
+    key: string,
+    result: CallToolResult | undefined,
+    options: Pick<IdempotencyCallOptions, 'now'> = {},
+  ): IdempotencyFinish {
     [tool, key] = [String(tool), String(key)];
     const text = result === undefined ? 'null' : toJson(result, 'the result');
     const storeKey = Idempotency.#storeKey(tool, key);
     const claim = this.#records.get(storeKey);
     if (claim === undefined || 'result' in (JSON.parse(claim) as object)) return 'absent';
-    const request = `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"claim":${JSON.stringify(claim)},` +
+    const request =
+      `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"claim":${JSON.stringify(claim)},` +
       `"result":${text},"nowMs":${nowOf(options)},"ttlSeconds":${this.#ttlSeconds}}`;
     const answer = JSON.parse(idempotencyFinish(request)) as { finished: IdempotencyFinish; record?: string };
     if (answer.finished === 'kept') return answer.finished;
@@ -121,8 +128,13 @@ export class Idempotency {
    * (a thrown `error(...)` builder is its result; any other exception is
    * stored as the unknown outcome and goes on).
    */
-  async run(tool: string, key: string, args: unknown, write: () => CallToolResult | Promise<CallToolResult>,
-    options: Omit<IdempotencyCallOptions, 'now'> = {}): Promise<CallToolResult> {
+  async run(
+    tool: string,
+    key: string,
+    args: unknown,
+    write: () => CallToolResult | Promise<CallToolResult>,
+    options: Omit<IdempotencyCallOptions, 'now'> = {},
+  ): Promise<CallToolResult> {
     const begun = this.begin(tool, key, args, options);
     if (begun.outcome !== 'run') return begun.result;
     let result: CallToolResult;
@@ -183,4 +195,5 @@ export function withIdempotency<A extends Record<string, unknown>, X extends unk
 }
 
 const dispose = (Symbol as { dispose?: symbol }).dispose;
-if (dispose !== undefined) Object.defineProperty(Idempotency.prototype, dispose, { value: Idempotency.prototype.dispose, configurable: true, writable: true });
+if (dispose !== undefined)
+  Object.defineProperty(Idempotency.prototype, dispose, { value: Idempotency.prototype.dispose, configurable: true, writable: true });

@@ -85,8 +85,11 @@ class EscalationPassage extends Error {
  * const escalation = escalationOf(state);
  * ```
  */
-export async function recoveringMcpTools<Client extends LangChainMcpClient, Tool>(client: Client,
-  load: (client: Client) => Promise<Tool[]>, options: LangChainRecoveryOptions = {}): Promise<Tool[]> {
+export async function recoveringMcpTools<Client extends LangChainMcpClient, Tool>(
+  client: Client,
+  load: (client: Client) => Promise<Tool[]>,
+  options: LangChainRecoveryOptions = {},
+): Promise<Tool[]> {
   const listed = new Map<string, ListedTool>();
   const recovering = new Proxy(client, {
     get(target, property) {
@@ -110,8 +113,13 @@ export async function recoveringMcpTools<Client extends LangChainMcpClient, Tool
   return tools;
 }
 
-async function callWithRecovery(client: LangChainMcpClient, params: { name: string; arguments?: Record<string, unknown> },
-  rest: unknown[], listing: ListedTool | undefined, options: LangChainRecoveryOptions): Promise<unknown> {
+async function callWithRecovery(
+  client: LangChainMcpClient,
+  params: { name: string; arguments?: Record<string, unknown> },
+  rest: unknown[],
+  listing: ListedTool | undefined,
+  options: LangChainRecoveryOptions,
+): Promise<unknown> {
   // What the last call threw, if it threw: a JSON-RPC error the loop read as an answer.
   let thrown: { error: unknown } | undefined;
   const caller = {
@@ -125,8 +133,12 @@ async function callWithRecovery(client: LangChainMcpClient, params: { name: stri
       }
     },
   };
-  const { then, result, tried } = await callToolWithRecovery(caller, params,
-    { tool: listing, budget: options.budget, format: options.format, sleep: options.sleep });
+  const { then, result, tried } = await callToolWithRecovery(caller, params, {
+    tool: listing,
+    budget: options.budget,
+    format: options.format,
+    sleep: options.sleep,
+  });
   if (then === 'escalate') {
     const escalation = { tool: params.name, arguments: params.arguments ?? {}, result: result as CallToolResult, tried };
     raised.add(escalation);
@@ -159,7 +171,7 @@ function interruptOnEscalation(tool: unknown): void {
  * was escalated.
  */
 export function escalationOf(run: unknown): Escalation | undefined {
-  const interrupts = (run as { __interrupt__?: unknown; interrupts?: unknown } | null | undefined);
+  const interrupts = run as { __interrupt__?: unknown; interrupts?: unknown } | null | undefined;
   const list = interrupts?.__interrupt__ ?? interrupts?.interrupts;
   if (!Array.isArray(list)) return undefined;
   for (const entry of list) {

@@ -96,4 +96,5 @@ export class Ledger {
 
 // `using ledger = new Ledger()` where the runtime has Symbol.dispose (Node 20, recent browsers).
 const dispose = (Symbol as { dispose?: symbol }).dispose;
-if (dispose !== undefined) Object.defineProperty(Ledger.prototype, dispose, { value: Ledger.prototype.dispose, configurable: true, writable: true });
+if (dispose !== undefined)
+  Object.defineProperty(Ledger.prototype, dispose, { value: Ledger.prototype.dispose, configurable: true, writable: true });

@@ -13,9 +13,7 @@ import { unknownTool } from './recovery.js';
 import { formatOf } from './render.js';
 import { checkOptions, outcomeOf, resultFor } from './tool-call.js';
 import type { Outcome } from './tool-call.js';
-import type {
-  CallToolResult, EnvelopeToolOptions, InferOutput, StandardSchemaV1, UnknownToolAnswerKind,
-} from './types.js';
+import type { CallToolResult, EnvelopeToolOptions, InferOutput, StandardSchemaV1, UnknownToolAnswerKind } from './types.js';
 import { tracedToolCall } from './telemetry.js';
 import type { OpenTelemetryApi } from './telemetry.js';
 import { validationError } from './validation.js';
@@ -82,14 +80,21 @@ function marked<F extends (...args: any[]) => unknown>(callback: F, tool: string
  *   withEnvelope('get_invoice', async ({ id }) => { ... }, { ledger }));
  * ```
  */
-export function withEnvelope<Args extends unknown[]>(tool: string, handler: (...args: Args) => unknown,
-  options: EnvelopeToolOptions = {}): (...args: Args) => Promise<CallToolResult> {
+export function withEnvelope<Args extends unknown[]>(
+  tool: string,
+  handler: (...args: Args) => unknown,
+  options: EnvelopeToolOptions = {},
+): (...args: Args) => Promise<CallToolResult> {
   checkOptions(options);
-  return marked(async (...args: Args) => {
-    // The SDK calls `cb(args, extra)` for tools with an input schema and `cb(extra)` without.
-    const toolArgs = args.length > 1 ? args[0] : undefined;
-    return callbackResult(await outcomeOf(() => handler(...args)), tool, toolArgs, options, args.at(-1)) as CallToolResult;
-  }, tool, options);
+  return marked(
+    async (...args: Args) => {
+      // The SDK calls `cb(args, extra)` for tools with an input schema and `cb(extra)` without.
+      const toolArgs = args.length > 1 ? args[0] : undefined;
+      return callbackResult(await outcomeOf(() => handler(...args)), tool, toolArgs, options, args.at(-1)) as CallToolResult;
+    },
+    tool,
+    options,
+  );
 }
 
 /** The parts of the SDK's McpServer this module uses. */
@@ -112,9 +117,11 @@ type ShapeOutput<Shape> = {
  * a raw shape), read from the schema's Standard Schema types, so they come
  * out the same whichever copy of Zod (or which validator) the schema is from.
  */
-export type ArgsOf<Schema> = Schema extends StandardSchemaV1 ? InferOutput<Schema>
-  : Schema extends Record<string, StandardSchemaV1> ? { [K in keyof ShapeOutput<Schema>]: ShapeOutput<Schema>[K] }
-  : Record<string, unknown>;
+export type ArgsOf<Schema> = Schema extends StandardSchemaV1
+  ? InferOutput<Schema>
+  : Schema extends Record<string, StandardSchemaV1>
+    ? { [K in keyof ShapeOutput<Schema>]: ShapeOutput<Schema>[K] }
+    : Record<string, unknown>;
 
 /** The tool config `registerTool` takes: the SDK's, with the input schema typed. */
 export type ToolConfig<Schema> = Record<string, unknown> & { inputSchema?: Schema };
@@ -131,8 +138,12 @@ export type ToolConfig<Schema> = Record<string, unknown> & { inputSchema?: Schem
  * ```
  */
 export function registerTool<Schema extends InputSchema | undefined = undefined>(
-  server: ToolRegistrar, name: string, config: ToolConfig<Schema>,
-  handler: (args: ArgsOf<Schema>, extra: any) => unknown, options: EnvelopeToolOptions = {}): unknown {
+  server: ToolRegistrar,
+  name: string,
+  config: ToolConfig<Schema>,
+  handler: (args: ArgsOf<Schema>, extra: any) => unknown,
+  options: EnvelopeToolOptions = {},
+): unknown {
   const callback = withEnvelope(name, handler as (...args: unknown[]) => unknown, options);
   if (!states.has(server)) install(server as unknown as EnvelopeServerHost, {}, false);
   return server.registerTool(name, config, callback);
@@ -232,20 +243,27 @@ export function envelopeServer<Host extends EnvelopeServerHost>(server: Host, op
 
 /** Refuses bad options when the server is wrapped, not when a call first fails; gives the lockfile's contract. */
 function checkServerOptions(options: EnvelopeServerOptions): LockedContract | undefined {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`options must be an object such as { format: 'xml' }, not ${String(options)}`);
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError(`options must be an object such as { format: 'xml' }, not ${String(options)}`);
   checkOptions(options);
   // The core's own refusal of an answer it does not know, now rather than on the first unknown tool.
   unknownTool({ tool: 'unknown', tools: [], format: formatOf(options), answer: options.unknownTool });
   return options.lockfile === undefined ? undefined : new LockedContract(options.lockfile);
 }
 
-function install<Host extends EnvelopeServerHost>(server: Host, options: EnvelopeServerOptions, explicit: boolean,
-  contract?: LockedContract): Host {
+function install<Host extends EnvelopeServerHost>(
+  server: Host,
+  options: EnvelopeServerOptions,
+  explicit: boolean,
+  contract?: LockedContract,
+): Host {
   const sdk = server as unknown as SdkServer;
   const handlers = handlerMap(sdk.server);
   if (handlers === undefined || typeof sdk._registeredTools !== 'object' || sdk._registeredTools === null) {
-    throw new TypeError('envelopeServer(server) takes an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x: '
-      + 'this server has no request handler map or registered tools where those SDKs keep them');
+    throw new TypeError(
+      'envelopeServer(server) takes an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x: ' +
+        'this server has no request handler map or registered tools where those SDKs keep them',
+    );
   }
   const state: ServerState = { options, contract, explicit };
   states.set(server, state);
@@ -269,8 +287,14 @@ function toolsCall(sdk: SdkServer, state: ServerState, handlers: Map<string, Req
 }
 
 /** The `tools/call` answer of `toolsCall`'s handler. */
-async function answerToolsCall(sdk: SdkServer, state: ServerState, handlers: Map<string, RequestHandler>, sdkHandler: RequestHandler,
-  request: any, extra: unknown): Promise<unknown> {
+async function answerToolsCall(
+  sdk: SdkServer,
+  state: ServerState,
+  handlers: Map<string, RequestHandler>,
+  sdkHandler: RequestHandler,
+  request: any,
+  extra: unknown,
+): Promise<unknown> {
   const name: unknown = request?.params?.name;
   const args: unknown = request?.params?.arguments;
   // A handler the author set on the low-level Server, or a malformed request: the SDK's own answer.
@@ -306,9 +330,15 @@ function toolOptions(tool: RegisteredTool, state: ServerState): EnvelopeToolOpti
  * itself (a schema without `~standard`, or more elements than the server's
  * `maxToolInputElements`, which it checks before any schema).
  */
-async function argumentsFailure(sdk: SdkServer, tool: RegisteredTool, name: string, args: unknown, options: EnvelopeToolOptions,
-  state: ServerState, listTools: () => Promise<{ name: string; inputSchema?: Record<string, unknown> }[]>):
-  Promise<CallToolResult | undefined> {
+async function argumentsFailure(
+  sdk: SdkServer,
+  tool: RegisteredTool,
+  name: string,
+  args: unknown,
+  options: EnvelopeToolOptions,
+  state: ServerState,
+  listTools: () => Promise<{ name: string; inputSchema?: Record<string, unknown> }[]>,
+): Promise<CallToolResult | undefined> {
   const schema = tool.inputSchema as Partial<StandardSchemaV1> | undefined;
   const validate = schema?.['~standard']?.validate;
   if (typeof validate !== 'function') return undefined;
@@ -320,10 +350,16 @@ async function argumentsFailure(sdk: SdkServer, tool: RegisteredTool, name: stri
   const listed = await listTools();
   const inputSchema = listed.find((listedTool) => listedTool.name === name)?.inputSchema;
   const deltas = state.contract === undefined ? undefined : await state.contract.deltasFor(name, () => ({ tools: listed }));
-  return validationError(options.action ?? name, { issues: parsed.issues }, {
-    input: args ?? {}, locale: options.locale,
-    ...(inputSchema === undefined ? {} : { inputSchema }), ...(deltas === undefined ? {} : { deltas }),
-  });
+  return validationError(
+    options.action ?? name,
+    { issues: parsed.issues },
+    {
+      input: args ?? {},
+      locale: options.locale,
+      ...(inputSchema === undefined ? {} : { inputSchema }),
+      ...(deltas === undefined ? {} : { deltas }),
+    },
+  );
 }
 
 /** Array elements and object members in `value`, counted as the SDK counts them, stopping once past `max`. */
@@ -359,12 +395,20 @@ function wrapCallback(tool: RegisteredTool, name: string, state: ServerState): v
   const original = (wrapped?.original ?? current) as Callback;
   const options = () => state.options;
   if (sdk2) {
-    tool.executor = marked(async (args: unknown, ctx: unknown) =>
-      callbackResult(await outcomeOf(() => original(args, ctx)), name, args, options(), ctx), name, state.options, original);
+    tool.executor = marked(
+      async (args: unknown, ctx: unknown) => callbackResult(await outcomeOf(() => original(args, ctx)), name, args, options(), ctx),
+      name,
+      state.options,
+      original,
+    );
   } else {
     // `cb(args, extra)` for a tool with an input schema, `cb(extra)` without.
-    tool.handler = marked(async (...args: unknown[]) =>
-      callbackResult(await outcomeOf(() => original(...args)), name, args.length > 1 ? args[0] : undefined, options(), args.at(-1)),
-    name, state.options, original);
+    tool.handler = marked(
+      async (...args: unknown[]) =>
+        callbackResult(await outcomeOf(() => original(...args)), name, args.length > 1 ? args[0] : undefined, options(), args.at(-1)),
+      name,
+      state.options,
+      original,
+    );
   }
 }

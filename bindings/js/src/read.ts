@@ -5,7 +5,6 @@ import { decide as decideText, errorOfResult, readEnvelope } from './component.j
 import { toJson } from './render.js';
 import type { CallToolResult, Category, Code, DecideOptions, Decision, EnvelopeReading, ErrorOutcome, Reading, Severity } from './types.js';
 
-
 /**
  * The earliest envelope in a text or a `CallToolResult`, as the component
  * reads it (docs/component-api.md, "Readings"), or `null` when there is none.
@@ -52,8 +51,12 @@ export class EnvelopeError extends Error {
     this.raw = raw;
     // What the outcome leaves out stays absent rather than undefined-valued.
     const { reading: r, malformed } = outcome;
-    const stated = r.kind === 'none' ? { malformed } : { malformed, severity: r.severity, category: r.category, retryable: r.retryable, recovery: r.recovery };
-    for (const [key, value] of Object.entries(stated)) if (value !== undefined) Object.defineProperty(this, key, { value, enumerable: true });
+    const stated =
+      r.kind === 'none'
+        ? { malformed }
+        : { malformed, severity: r.severity, category: r.category, retryable: r.retryable, recovery: r.recovery };
+    for (const [key, value] of Object.entries(stated))
+      if (value !== undefined) Object.defineProperty(this, key, { value, enumerable: true });
   }
 }
 
@@ -72,7 +75,8 @@ export function throwIfError<T extends { isError?: boolean }>(result: T): T {
   const outcome = errorOfResult(toJson(result, 'the result'));
   if (outcome === undefined) return result;
   const blocks = (result as unknown as CallToolResult).content
-    .filter((block) => block?.type === 'text' && typeof block.text === 'string').map((block) => block.text);
+    .filter((block) => block?.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text);
   throw new EnvelopeError(JSON.parse(outcome) as ErrorOutcome, blocks.join('\n'));
 }
 
@@ -91,8 +95,8 @@ export function throwIfError<T extends { isError?: boolean }>(result: T): T {
 export function decide(result: CallToolResult | object, options: DecideOptions = {}): Decision {
   if (result === null || typeof result !== 'object') throw new TypeError('decide expects a CallToolResult');
   const tool = options?.tool;
-  const request = `{"result":${toJson(result, 'the result')}` +
-    `${tool === undefined || tool === null ? '' : `,"tool":${toJson(tool, 'the tool')}`}}`;
+  const request =
+    `{"result":${toJson(result, 'the result')}` + `${tool === undefined || tool === null ? '' : `,"tool":${toJson(tool, 'the tool')}`}}`;
   return JSON.parse(decideText(request)) as Decision;
 }
 

@@ -8,8 +8,18 @@ import * as component from './component.js';
 import { randomHex } from './component.js';
 import { resultOf, toJson } from './render.js';
 import type {
-  AccessOptions, CallToolResult, EmptyResultOptions, RevisionAnswer, UnknownToolAnswer, UnknownToolOptions, EnvelopeSpec, ExceptionOptions, ExceptionReport, Format,
-  UpstreamFailure, UpstreamReport,
+  AccessOptions,
+  CallToolResult,
+  EmptyResultOptions,
+  RevisionAnswer,
+  UnknownToolAnswer,
+  UnknownToolOptions,
+  EnvelopeSpec,
+  ExceptionOptions,
+  ExceptionReport,
+  Format,
+  UpstreamFailure,
+  UpstreamReport,
 } from './types.js';
 
 type Input = Record<string, unknown>;
@@ -71,7 +81,11 @@ export function exceptionText(thrown: unknown): string {
  */
 export function exceptionResult(options: ExceptionOptions): ExceptionReport {
   const input = isObject(options)
-    ? { ...options, exception: 'exception' in options ? exceptionText(options.exception) : undefined, random: options.random ?? randomHex() }
+    ? {
+        ...options,
+        exception: 'exception' in options ? exceptionText(options.exception) : undefined,
+        random: options.random ?? randomHex(),
+      }
     : options;
   return JSON.parse(exceptionResultJson(toJson(input, 'the exception-result input'))) as ExceptionReport;
 }
@@ -87,7 +101,9 @@ function headersObject(headers: unknown): unknown {
   const { forEach } = headers as { forEach?: unknown };
   if (typeof forEach !== 'function') return headers;
   const entries: Record<string, unknown> = {};
-  forEach.call(headers, (value: unknown, name: unknown) => { entries[String(name)] = value; });
+  forEach.call(headers, (value: unknown, name: unknown) => {
+    entries[String(name)] = value;
+  });
   return entries;
 }
 

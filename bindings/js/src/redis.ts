@@ -69,10 +69,18 @@ export class RedisStore implements StateStore {
   }
 
   async compareAndSet(key: string, expected: string | undefined, value: string | undefined, ttlMs: number): Promise<boolean> {
-    const args = [expected === undefined ? '0' : '1', expected ?? '', value === undefined ? '0' : '1', value ?? '', String(Math.max(1, Math.trunc(ttlMs)))];
-    const done = await this.#within('the conditional write', () => this.#ioredis
-      ? this.#client.eval(this.#script, 1, this.#prefix + key, ...args)
-      : this.#client.eval(this.#script, { keys: [this.#prefix + key], arguments: args }));
+    const args = [
+      expected === undefined ? '0' : '1',
+      expected ?? '',
+      value === undefined ? '0' : '1',
+      value ?? '',
+      String(Math.max(1, Math.trunc(ttlMs))),
+    ];
+    const done = await this.#within('the conditional write', () =>
+      this.#ioredis
+        ? this.#client.eval(this.#script, 1, this.#prefix + key, ...args)
+        : this.#client.eval(this.#script, { keys: [this.#prefix + key], arguments: args }),
+    );
     return Number(done) === 1;
   }
 }

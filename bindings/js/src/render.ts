@@ -4,7 +4,17 @@
 import * as component from './component.js';
 import { toJson } from './to-json.js';
 import type {
-  CallToolResult, Code, CodeDefaults, EnvelopeSpec, ErrorOptions, Format, Limits, Locale, ProtocolError, ProtocolErrorKind, RenderOptions,
+  CallToolResult,
+  Code,
+  CodeDefaults,
+  EnvelopeSpec,
+  ErrorOptions,
+  Format,
+  Limits,
+  Locale,
+  ProtocolError,
+  ProtocolErrorKind,
+  RenderOptions,
 } from './types.js';
 
 export { toJson };

@@ -23,8 +23,9 @@ export function pathOf(raw: Raw): (string | number)[] {
 
 /** Valibot's issues: `kind` is schema, validation or transformation, `type` the schema or action that failed. */
 export const isValibot = (raw: Raw): boolean =>
-  (raw.kind === 'schema' || raw.kind === 'validation' || raw.kind === 'transformation') && typeof raw.type === 'string'
-  && 'received' in raw;
+  (raw.kind === 'schema' || raw.kind === 'validation' || raw.kind === 'transformation') &&
+  typeof raw.type === 'string' &&
+  'received' in raw;
 
 /** ArkType's errors (ArkError, or one as JSON): a `code` and the `problem` it words. */
 export const isArkType = (raw: Raw): boolean => typeof raw.code === 'string' && 'problem' in raw;
@@ -36,7 +37,10 @@ const sent = (value: unknown): Mapped => (value === undefined || typeof value ==
 const measured = (value: unknown): string => (Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'object');
 
 const bound = (code: 'too_small' | 'too_big', origin: string, limit: unknown, inclusive = true, exact = false): Mapped => ({
-  code, origin, [code === 'too_small' ? 'minimum' : 'maximum']: limit instanceof Date ? limit.toISOString() : limit, inclusive,
+  code,
+  origin,
+  [code === 'too_small' ? 'minimum' : 'maximum']: limit instanceof Date ? limit.toISOString() : limit,
+  inclusive,
   ...(exact ? { exact: true } : {}),
 });
 
@@ -44,13 +48,40 @@ const custom = (raw: Raw): Mapped => ({ code: 'custom', ...(typeof raw.message =
 
 const VALIBOT_OBJECTS = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
 const VALIBOT_TYPES: Record<string, string> = {
-  string: 'string', number: 'number', boolean: 'boolean', bigint: 'bigint', null: 'null', date: 'date', array: 'array',
-  tuple: 'array', loose_tuple: 'array', strict_tuple: 'array', tuple_with_rest: 'array', record: 'object', map: 'map', set: 'set',
+  string: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  bigint: 'bigint',
+  null: 'null',
+  date: 'date',
+  array: 'array',
+  tuple: 'array',
+  loose_tuple: 'array',
+  strict_tuple: 'array',
+  tuple_with_rest: 'array',
+  record: 'object',
+  map: 'map',
+  set: 'set',
 };
 const VALIBOT_FORMATS: Record<string, string> = {
-  email: 'email', rfc_email: 'email', url: 'url', uuid: 'uuid', ipv4: 'ipv4', ipv6: 'ipv6', ip: 'ip', iso_date: 'date',
-  iso_date_time: 'datetime', iso_timestamp: 'datetime', iso_time: 'time', base64: 'base64', cuid2: 'cuid2', ulid: 'ulid',
-  nanoid: 'nanoid', emoji: 'emoji', starts_with: 'starts_with', ends_with: 'ends_with',
+  email: 'email',
+  rfc_email: 'email',
+  url: 'url',
+  uuid: 'uuid',
+  ipv4: 'ipv4',
+  ipv6: 'ipv6',
+  ip: 'ip',
+  iso_date: 'date',
+  iso_date_time: 'datetime',
+  iso_timestamp: 'datetime',
+  iso_time: 'time',
+  base64: 'base64',
+  cuid2: 'cuid2',
+  ulid: 'ulid',
+  nanoid: 'nanoid',
+  emoji: 'emoji',
+  starts_with: 'starts_with',
+  ends_with: 'ends_with',
 };
 
 /** One Valibot issue. */
@@ -75,27 +106,45 @@ export function fromValibot(raw: Raw): Mapped {
   const length = (value: unknown) => (typeof value === 'string' || Array.isArray(value) ? value.length : undefined);
   const mapped: Mapped | undefined = (() => {
     switch (type) {
-      case 'integer': case 'safe_integer': return { code: 'invalid_type', expected: 'integer' };
-      case 'regex': return { code: 'invalid_format', format: 'regex', pattern: requirement instanceof RegExp ? requirement.source : undefined };
-      case 'min_length': return bound('too_small', measured(input), requirement);
-      case 'max_length': return bound('too_big', measured(input), requirement);
-      case 'non_empty': return bound('too_small', measured(input), 1);
+      case 'integer':
+      case 'safe_integer':
+        return { code: 'invalid_type', expected: 'integer' };
+      case 'regex':
+        return { code: 'invalid_format', format: 'regex', pattern: requirement instanceof RegExp ? requirement.source : undefined };
+      case 'min_length':
+        return bound('too_small', measured(input), requirement);
+      case 'max_length':
+        return bound('too_big', measured(input), requirement);
+      case 'non_empty':
+        return bound('too_small', measured(input), 1);
       case 'length': {
         const short = (length(input) ?? 0) < Number(requirement);
         return bound(short ? 'too_small' : 'too_big', measured(input), requirement, true, true);
       }
-      case 'min_value': return bound('too_small', input instanceof Date ? 'date' : 'number', requirement);
-      case 'max_value': return bound('too_big', input instanceof Date ? 'date' : 'number', requirement);
-      case 'gt_value': return bound('too_small', input instanceof Date ? 'date' : 'number', requirement, false);
-      case 'lt_value': return bound('too_big', input instanceof Date ? 'date' : 'number', requirement, false);
-      case 'min_entries': return bound('too_small', 'object', requirement);
-      case 'max_entries': return bound('too_big', 'object', requirement);
-      case 'min_size': return bound('too_small', input instanceof Blob ? 'file' : measured(input), requirement);
-      case 'max_size': return bound('too_big', input instanceof Blob ? 'file' : measured(input), requirement);
-      case 'multiple_of': return { code: 'not_multiple_of', divisor: Number(requirement) };
-      case 'value': return { code: 'invalid_value', values: [requirement] };
-      case 'values': return { code: 'invalid_value', values: Array.isArray(requirement) ? requirement : [] };
-      default: return type in VALIBOT_FORMATS ? { code: 'invalid_format', format: VALIBOT_FORMATS[type] } : undefined;
+      case 'min_value':
+        return bound('too_small', input instanceof Date ? 'date' : 'number', requirement);
+      case 'max_value':
+        return bound('too_big', input instanceof Date ? 'date' : 'number', requirement);
+      case 'gt_value':
+        return bound('too_small', input instanceof Date ? 'date' : 'number', requirement, false);
+      case 'lt_value':
+        return bound('too_big', input instanceof Date ? 'date' : 'number', requirement, false);
+      case 'min_entries':
+        return bound('too_small', 'object', requirement);
+      case 'max_entries':
+        return bound('too_big', 'object', requirement);
+      case 'min_size':
+        return bound('too_small', input instanceof Blob ? 'file' : measured(input), requirement);
+      case 'max_size':
+        return bound('too_big', input instanceof Blob ? 'file' : measured(input), requirement);
+      case 'multiple_of':
+        return { code: 'not_multiple_of', divisor: Number(requirement) };
+      case 'value':
+        return { code: 'invalid_value', values: [requirement] };
+      case 'values':
+        return { code: 'invalid_value', values: Array.isArray(requirement) ? requirement : [] };
+      default:
+        return type in VALIBOT_FORMATS ? { code: 'invalid_format', format: VALIBOT_FORMATS[type] } : undefined;
     }
   })();
   return { ...(mapped ?? custom(raw)), ...sent(input) };
@@ -122,31 +171,44 @@ export function fromArkType(raw: Raw): Mapped[] {
   const errors = Array.isArray(raw.errors) ? (raw.errors as Raw[]) : [];
   const one = (issue: Mapped): Mapped[] => [{ ...issue, ...(issue.code === 'missing_required' ? {} : sent(data)) }];
   switch (raw.code) {
-    case 'required': return one({ code: 'missing_required' });
-    case 'domain': return one({ code: 'invalid_type', expected: String(raw.domain) });
+    case 'required':
+      return one({ code: 'missing_required' });
+    case 'domain':
+      return one({ code: 'invalid_type', expected: String(raw.domain) });
     case 'proto': {
       const name = typeof raw.proto === 'function' ? raw.proto.name : String(raw.expected ?? '');
       const expected = name === 'Array' || name === 'an array' ? 'array' : name === 'Date' || name === 'a Date' ? 'date' : name;
       return one({ code: 'invalid_type', expected });
     }
-    case 'unit': return one({ code: 'invalid_value', values: [raw.unit] });
+    case 'unit':
+      return one({ code: 'invalid_value', values: [raw.unit] });
     case 'union':
       // An enum is a union of units: the values it allows.
       return errors.length > 0 && errors.every((e) => e.code === 'unit')
-        ? one({ code: 'invalid_value', values: errors.map((e) => e.unit) }) : one({ code: 'invalid_union' });
-    case 'intersection': return errors.flatMap((e) => (isArkType(e) ? fromArkType(e).map((m) => ({ path: pathOf(e), ...m })) : []));
-    case 'pattern': return one({ code: 'invalid_format', format: 'regex', pattern: String(rule) });
-    case 'divisor': return one(rule === 1 ? { code: 'invalid_type', expected: 'integer' } : { code: 'not_multiple_of', divisor: Number(rule) });
-    case 'min': return one(bound('too_small', 'number', rule, raw.exclusive !== true));
-    case 'max': return one(bound('too_big', 'number', rule, raw.exclusive !== true));
-    case 'minLength': return one(bound('too_small', measured(data), rule));
-    case 'maxLength': return one(bound('too_big', measured(data), rule));
+        ? one({ code: 'invalid_value', values: errors.map((e) => e.unit) })
+        : one({ code: 'invalid_union' });
+    case 'intersection':
+      return errors.flatMap((e) => (isArkType(e) ? fromArkType(e).map((m) => ({ path: pathOf(e), ...m })) : []));
+    case 'pattern':
+      return one({ code: 'invalid_format', format: 'regex', pattern: String(rule) });
+    case 'divisor':
+      return one(rule === 1 ? { code: 'invalid_type', expected: 'integer' } : { code: 'not_multiple_of', divisor: Number(rule) });
+    case 'min':
+      return one(bound('too_small', 'number', rule, raw.exclusive !== true));
+    case 'max':
+      return one(bound('too_big', 'number', rule, raw.exclusive !== true));
+    case 'minLength':
+      return one(bound('too_small', measured(data), rule));
+    case 'maxLength':
+      return one(bound('too_big', measured(data), rule));
     case 'exactLength': {
       const short = (typeof data === 'string' || Array.isArray(data) ? data.length : 0) < Number(rule);
       return one(bound(short ? 'too_small' : 'too_big', measured(data), rule, true, true));
     }
-    case 'after': return one(bound('too_small', 'date', rule, raw.exclusive !== true));
-    case 'before': return one(bound('too_big', 'date', rule, raw.exclusive !== true));
+    case 'after':
+      return one(bound('too_small', 'date', rule, raw.exclusive !== true));
+    case 'before':
+      return one(bound('too_big', 'date', rule, raw.exclusive !== true));
     default: {
       // An undeclared key under `'+': 'reject'` is a predicate expecting it removed.
       const path = pathOf(raw);

@@ -90,10 +90,13 @@ export class SharedIdempotency {
 
   constructor(store: StateStore, options: { ttlSeconds?: number } = {}) {
     if (store === null || typeof store?.get !== 'function' || typeof store.compareAndSet !== 'function') {
-      throw new TypeError('SharedIdempotency needs a store with get and compareAndSet (MemoryStore, or RedisStore from mcp-envelope/redis)');
+      throw new TypeError(
+        'SharedIdempotency needs a store with get and compareAndSet (MemoryStore, or RedisStore from mcp-envelope/redis)',
+      );
     }
     const ttl = options.ttlSeconds ?? 86_400;
-    if (!Number.isInteger(ttl) || ttl < 0 || ttl > 0xffff_ffff) throw new TypeError(`ttlSeconds must be a whole number of seconds, not ${String(ttl)}`);
+    if (!Number.isInteger(ttl) || ttl < 0 || ttl > 0xffff_ffff)
+      throw new TypeError(`ttlSeconds must be a whole number of seconds, not ${String(ttl)}`);
     this.store = store;
     this.ttlSeconds = ttl;
   }
@@ -102,17 +105,23 @@ export class SharedIdempotency {
   async begin(tool: string, key: string, args: unknown, options: { now?: number; format?: Format } = {}): Promise<SharedBegin> {
     [tool, key] = [String(tool), String(key)];
     const where = idempotencyKey(JSON.stringify({ tool, key }));
-    const request = `"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"arguments":${toJson(args ?? {}, 'the arguments')},` +
+    const request =
+      `"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"arguments":${toJson(args ?? {}, 'the arguments')},` +
       `"ttlSeconds":${this.ttlSeconds},"format":"${formatOf(options)}"`;
     try {
       for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
         const stored = await this.store.get(where);
         const now = options.now ?? Date.now();
         const held = stored === undefined ? '' : `,"stored":${JSON.stringify(stored)}`;
-        const answer = JSON.parse(idempotencyBegin(`{${request},"nowMs":${now}${held}}`)) as
-          { outcome: string; record?: string; ttlMs?: number; result?: CallToolResult };
+        const answer = JSON.parse(idempotencyBegin(`{${request},"nowMs":${now}${held}}`)) as {
+          outcome: string;
+          record?: string;
+          ttlMs?: number;
+          result?: CallToolResult;
+        };
         if (answer.record === undefined) return answer as SharedBegin;
-        if (await this.store.compareAndSet(where, stored, answer.record, answer.ttlMs ?? 1)) return { outcome: 'run', claim: answer.record };
+        if (await this.store.compareAndSet(where, stored, answer.record, answer.ttlMs ?? 1))
+          return { outcome: 'run', claim: answer.record };
       }
       throw new StoreUnavailable(`the key changed under ${CLAIM_ATTEMPTS} reads`);
     } catch (error) {
@@ -122,16 +131,25 @@ export class SharedIdempotency {
   }
 
   /** Stores the outcome of the call `begin` let run with `claim`; `undefined` when its handler threw. */
-  async finish(tool: string, key: string, claim: string, result: CallToolResult | undefined, options: { now?: number } = {}): Promise<SharedFinish> {
+  async finish(
+    tool: string,
+    key: string,
+    claim: string,
+    result: CallToolResult | undefined,
+    options: { now?: number } = {},
+  ): Promise<SharedFinish> {
     [tool, key] = [String(tool), String(key)];
     const where = idempotencyKey(JSON.stringify({ tool, key }));
     const text = result === undefined ? 'null' : toJson(result, 'the result');
-    const answer = JSON.parse(idempotencyFinish(`{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},` +
-      `"claim":${JSON.stringify(String(claim))},"result":${text},"nowMs":${options.now ?? Date.now()},"ttlSeconds":${this.ttlSeconds}}`)) as
-      { finished: 'stored' | 'released' | 'kept'; record?: string; ttlMs?: number };
+    const answer = JSON.parse(
+      idempotencyFinish(
+        `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},` +
+          `"claim":${JSON.stringify(String(claim))},"result":${text},"nowMs":${options.now ?? Date.now()},"ttlSeconds":${this.ttlSeconds}}`,
+      ),
+    ) as { finished: 'stored' | 'released' | 'kept'; record?: string; ttlMs?: number };
     if (answer.finished === 'kept') return answer.finished;
     try {
-      return await this.store.compareAndSet(where, claim, answer.record, answer.ttlMs ?? 1) ? answer.finished : 'absent';
+      return (await this.store.compareAndSet(where, claim, answer.record, answer.ttlMs ?? 1)) ? answer.finished : 'absent';
     } catch (error) {
       // The claim stays until it expires: the key answers in-progress, and the write never runs twice.
       if (error instanceof StoreUnavailable) return 'unstored';
@@ -140,8 +158,13 @@ export class SharedIdempotency {
   }
 
   /** `begin`, then `write()` if it says run, then `finish` (a thrown `error(...)` builder is the outcome; any other exception is stored as unknown and goes on). */
-  async run(tool: string, key: string, args: unknown, write: () => CallToolResult | Promise<CallToolResult>,
-    options: { format?: Format } = {}): Promise<CallToolResult> {
+  async run(
+    tool: string,
+    key: string,
+    args: unknown,
+    write: () => CallToolResult | Promise<CallToolResult>,
+    options: { format?: Format } = {},
+  ): Promise<CallToolResult> {
     const begun = await this.begin(tool, key, args, options);
     if (begun.outcome !== 'run') return begun.result;
     let result: CallToolResult;
@@ -176,7 +199,8 @@ export class SharedLedger {
       throw new TypeError('SharedLedger needs a store with get and compareAndSet (MemoryStore, or RedisStore from mcp-envelope/redis)');
     }
     const stopAfter = options.stopAfter ?? 2;
-    if (!Number.isInteger(stopAfter) || stopAfter < 0 || stopAfter > 0xffff_ffff) throw new TypeError(`stopAfter must be a whole number, not ${String(stopAfter)}`);
+    if (!Number.isInteger(stopAfter) || stopAfter < 0 || stopAfter > 0xffff_ffff)
+      throw new TypeError(`stopAfter must be a whole number, not ${String(stopAfter)}`);
     this.store = store;
     this.scope = String(scope);
     this.stopAfter = stopAfter;
@@ -193,8 +217,11 @@ export class SharedLedger {
       for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
         const streak = await this.store.get(where);
         const held = streak === undefined ? '' : `,"streak":${JSON.stringify(streak)}`;
-        const answer = JSON.parse(step(`{${members},"stopAfter":${this.stopAfter}${held}}`)) as
-          { result?: CallToolResult; streak?: string | null; ttlMs?: number };
+        const answer = JSON.parse(step(`{${members},"stopAfter":${this.stopAfter}${held}}`)) as {
+          result?: CallToolResult;
+          streak?: string | null;
+          ttlMs?: number;
+        };
         if (answer.streak === undefined) return answer;
         if (await this.store.compareAndSet(where, streak, answer.streak ?? undefined, answer.ttlMs ?? 1)) return answer;
       }
@@ -212,7 +239,7 @@ export class SharedLedger {
     const members = `"spec":${toJson(builder ? spec.toSpec() : spec)}${args},"format":"${format}"`;
     const answer = await this.#step(ledgerFailure, tool, members);
     // Fails open: the failure as itself.
-    return (answer ?? JSON.parse(ledgerFailure(`{${members}}`)) as { result: CallToolResult }).result as CallToolResult;
+    return (answer ?? (JSON.parse(ledgerFailure(`{${members}}`)) as { result: CallToolResult })).result as CallToolResult;
   }
 
   /** `undefined` to send a handler's result as it is, or the result to send instead, as `Ledger.observe`. */

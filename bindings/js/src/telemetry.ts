@@ -20,7 +20,11 @@ export interface OpenTelemetryApi {
   trace: { getTracer(name: string, version?: string): OpenTelemetryTracer };
   context: { active(): unknown };
   propagation: {
-    extract(context: unknown, carrier: unknown, getter?: { get(carrier: any, key: string): unknown; keys(carrier: any): string[] }): unknown;
+    extract(
+      context: unknown,
+      carrier: unknown,
+      getter?: { get(carrier: any, key: string): unknown; keys(carrier: any): string[] },
+    ): unknown;
   };
   SpanKind: { SERVER: number };
   SpanStatusCode: { ERROR: number };
@@ -34,8 +38,12 @@ interface OpenTelemetrySpan {
 }
 
 interface OpenTelemetryTracer {
-  startActiveSpan<T>(name: string, options: { kind: number; attributes: Record<string, string> }, context: unknown,
-    fn: (span: OpenTelemetrySpan) => T): T;
+  startActiveSpan<T>(
+    name: string,
+    options: { kind: number; attributes: Record<string, string> },
+    context: unknown,
+    fn: (span: OpenTelemetrySpan) => T,
+  ): T;
 }
 
 /** The attributes for the span of a call that answered `result`, as the core gives them: `{}` for a result that is not an error. */

@@ -36,8 +36,13 @@ const bytesText = (bytes: Uint8Array): string => quote(new TextDecoder('utf-8', 
 const numberText = (n: number): string =>
   Number.isFinite(n) ? JSON.stringify(n) : quote(Number.isNaN(n) ? '[NaN]' : n > 0 ? '[Infinity]' : '[-Infinity]');
 
-const array = (of: object, items: ArrayLike<unknown>): Container =>
-  ({ kind: 'array', of, keys: [], length: items.length, read: (at) => items[at] });
+const array = (of: object, items: ArrayLike<unknown>): Container => ({
+  kind: 'array',
+  of,
+  keys: [],
+  length: items.length,
+  read: (at) => items[at],
+});
 
 /** The text of a Map key that is not a string: its JSON, a string shown as itself. */
 function keyText(key: unknown): string {
@@ -57,26 +62,39 @@ function special(value: object): string | Container | undefined {
     return bytes ? bytesText(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)) : array(value, Array.from(value as never));
   }
   switch (Object.prototype.toString.call(value)) {
-    case '[object ArrayBuffer]': case '[object SharedArrayBuffer]':
+    case '[object ArrayBuffer]':
+    case '[object SharedArrayBuffer]':
       return bytesText(new Uint8Array(value as ArrayBuffer));
     case '[object Date]': {
       const time = Date.prototype.getTime.call(value);
       return quote(Number.isNaN(time) ? '[Invalid Date]' : Date.prototype.toISOString.call(value));
     }
-    case '[object Error]': return quote(Error.prototype.toString.call(value));
-    case '[object Number]': return numberText(Number.prototype.valueOf.call(value));
-    case '[object String]': return quote(String.prototype.valueOf.call(value));
-    case '[object Boolean]': return String(Boolean.prototype.valueOf.call(value));
-    case '[object BigInt]': return BigInt.prototype.toString.call(value);
+    case '[object Error]':
+      return quote(Error.prototype.toString.call(value));
+    case '[object Number]':
+      return numberText(Number.prototype.valueOf.call(value));
+    case '[object String]':
+      return quote(String.prototype.valueOf.call(value));
+    case '[object Boolean]':
+      return String(Boolean.prototype.valueOf.call(value));
+    case '[object BigInt]':
+      return BigInt.prototype.toString.call(value);
     case '[object Map]': {
       const entries = Array.from(Map.prototype.entries.call(value) as Iterable<[unknown, unknown]>);
-      return { kind: 'object', of: value, keys: entries.map(([key]) => keyText(key)), length: entries.length, read: (at) => entries[at]![1] };
+      return {
+        kind: 'object',
+        of: value,
+        keys: entries.map(([key]) => keyText(key)),
+        length: entries.length,
+        read: (at) => entries[at]![1],
+      };
     }
     case '[object Set]': {
       const items = Array.from(Set.prototype.values.call(value) as Iterable<unknown>);
       return { kind: 'set', of: value, keys: [], length: items.length, read: (at) => items[at] };
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -87,12 +105,18 @@ function special(value: object): string | Container | undefined {
  */
 function shown(value: unknown, key: string, open: Set<object>, toJSON = true): string | Container | undefined {
   switch (typeof value) {
-    case 'string': return quote(value);
-    case 'number': return numberText(value);
-    case 'boolean': return value ? 'true' : 'false';
-    case 'bigint': return value.toString();
-    case 'undefined': return undefined;
-    case 'symbol': return quote(`[${String(value)}]`);
+    case 'string':
+      return quote(value);
+    case 'number':
+      return numberText(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return value.toString();
+    case 'undefined':
+      return undefined;
+    case 'symbol':
+      return quote(`[${String(value)}]`);
     case 'function': {
       const { name } = value as { name?: unknown };
       return quote(typeof name === 'string' && name !== '' ? `[function ${name}]` : '[function]');
@@ -134,8 +158,17 @@ export function write(root: unknown): string | undefined {
     }
     out.push(item.kind === 'object' ? '{' : '[');
     open.add(item.of);
-    stack.push({ kind: item.kind, of: item.of, keys: item.keys, length: item.length, read: item.read, at: 0, wrote: 0,
-      start: out.length, marks: [] });
+    stack.push({
+      kind: item.kind,
+      of: item.of,
+      keys: item.keys,
+      length: item.length,
+      read: item.read,
+      at: 0,
+      wrote: 0,
+      start: out.length,
+      marks: [],
+    });
   };
   const first = safely(root, '', open);
   if (first === undefined) return undefined;
@@ -188,10 +221,17 @@ function isPlain(root: unknown): boolean {
     const value = stack.pop();
     if (visits > 10_000) return false;
     switch (typeof value) {
-      case 'string': case 'boolean': case 'undefined': continue;
-      case 'number': if (Number.isFinite(value)) continue; return false;
-      case 'object': break;
-      default: return false;
+      case 'string':
+      case 'boolean':
+      case 'undefined':
+        continue;
+      case 'number':
+        if (Number.isFinite(value)) continue;
+        return false;
+      case 'object':
+        break;
+      default:
+        return false;
     }
     if (value === null) continue;
     const proto: unknown = Object.getPrototypeOf(value);

@@ -11,7 +11,13 @@ import { EnvelopeError } from './read.js';
 import { exceptionResult } from './recovery.js';
 import { codeDefaults, formatOf } from './render.js';
 import type {
-  CallToolResult, ContractDelta, EnvelopeToolOptions, InternalFailure, SessionLedger, StandardJSONSchemaV1, StandardSchemaV1,
+  CallToolResult,
+  ContractDelta,
+  EnvelopeToolOptions,
+  InternalFailure,
+  SessionLedger,
+  StandardJSONSchemaV1,
+  StandardSchemaV1,
 } from './types.js';
 import { validationError } from './validation.js';
 
@@ -27,7 +33,12 @@ function isZodError(value: unknown): value is { issues: unknown[] } {
 
 /** The outcome of calling `run`, a synchronous throw included. */
 export function outcomeOf(run: () => unknown): Promise<Outcome> {
-  return Promise.resolve().then(run).then((returned) => ({ returned }), (thrown) => ({ thrown }));
+  return Promise.resolve()
+    .then(run)
+    .then(
+      (returned) => ({ returned }),
+      (thrown) => ({ thrown }),
+    );
 }
 
 /**
@@ -74,8 +85,12 @@ function outcomeResult(outcome: Outcome, tool: string, args: unknown, options: E
 
 /** The component's INTERNAL_ERROR with a fresh correlation id; the exception goes to the logger only. */
 function internalError(error: unknown, tool: string, options: EnvelopeToolOptions): CallToolResult {
-  const { result, correlationId, log } = exceptionResult({ tool: String(tool), exception: error, format: formatOf(options),
-    locale: options.locale });
+  const { result, correlationId, log } = exceptionResult({
+    tool: String(tool),
+    exception: error,
+    format: formatOf(options),
+    locale: options.locale,
+  });
   try {
     (options.logger ?? defaultLogger)({ correlationId, tool, error, log });
   } catch {
@@ -95,7 +110,12 @@ function observed(result: unknown, tool: string, args: unknown, ledger: SessionL
   try {
     const replaced = ledger.observe(tool, plain, { arguments: args });
     // A shared ledger (SharedLedger) answers later; one that fails sends the result as it came.
-    return isPromise(replaced) ? replaced.then((answer) => answer ?? result, () => result) : replaced ?? result;
+    return isPromise(replaced)
+      ? replaced.then(
+          (answer) => answer ?? result,
+          () => result,
+        )
+      : (replaced ?? result);
   } catch {
     // A ledger that fails: the result still reaches the model as it came.
     return result;
@@ -125,7 +145,8 @@ export function checkOptions(options: EnvelopeToolOptions): void {
 /** Whether a value is a Standard Schema that gives its JSON Schema (`~standard.jsonSchema`). */
 export function hasJsonSchema(schema: unknown): schema is StandardJSONSchemaV1 {
   const standard = (schema as Partial<StandardSchemaV1> | null | undefined)?.['~standard'] as
-    Partial<StandardJSONSchemaV1['~standard']> | undefined;
+    | Partial<StandardJSONSchemaV1['~standard']>
+    | undefined;
   return typeof standard?.validate === 'function' && typeof standard.jsonSchema?.input === 'function';
 }
 
@@ -158,12 +179,18 @@ export interface ArgumentCheck {
 }
 
 /** The arguments as the tool's schema parses them, or the `<validation_error>` to answer with. */
-export async function checkArguments(schema: StandardSchemaV1, args: unknown, check: ArgumentCheck):
-  Promise<{ value: unknown } | { result: CallToolResult }> {
+export async function checkArguments(
+  schema: StandardSchemaV1,
+  args: unknown,
+  check: ArgumentCheck,
+): Promise<{ value: unknown } | { result: CallToolResult }> {
   const parsed = await schema['~standard'].validate(args);
   if (parsed.issues === undefined) return { value: parsed.value };
   const deltas = await check.deltas?.();
-  const result = validationError(check.action, { issues: parsed.issues },
-    { input: args, inputSchema: check.inputSchema(), locale: check.locale, ...(deltas === undefined ? {} : { deltas }) });
+  const result = validationError(
+    check.action,
+    { issues: parsed.issues },
+    { input: args, inputSchema: check.inputSchema(), locale: check.locale, ...(deltas === undefined ? {} : { deltas }) },
+  );
   return { result };
 }

@@ -13,10 +13,23 @@ export type Category = 'transient' | 'validation' | 'business' | 'permission' | 
 
 /** The 17 canonical codes; any other non-empty string is a custom code. */
 export type CanonicalCode =
-  | 'MISSING_DISCRIMINATOR' | 'UNKNOWN_ACTION' | 'VALIDATION_ERROR' | 'MISSING_REQUIRED_FIELD'
-  | 'INTERNAL_ERROR' | 'RATE_LIMITED' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT'
-  | 'TIMEOUT' | 'SERVER_BUSY' | 'DEPRECATED' | 'AUTH_REQUIRED' | 'HANDOFF_UPSTREAM_UNAVAILABLE'
-  | 'HANDOFF_NAMESPACE_MISMATCH' | 'HANDOFF_CONNECTING';
+  | 'MISSING_DISCRIMINATOR'
+  | 'UNKNOWN_ACTION'
+  | 'VALIDATION_ERROR'
+  | 'MISSING_REQUIRED_FIELD'
+  | 'INTERNAL_ERROR'
+  | 'RATE_LIMITED'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'TIMEOUT'
+  | 'SERVER_BUSY'
+  | 'DEPRECATED'
+  | 'AUTH_REQUIRED'
+  | 'HANDOFF_UPSTREAM_UNAVAILABLE'
+  | 'HANDOFF_NAMESPACE_MISMATCH'
+  | 'HANDOFF_CONNECTING';
 
 /**
  * The catalog of words for people: `en` (the default) or `pt-BR`, spelled
@@ -254,8 +267,18 @@ export interface ErrorOutcome {
 
 /** What kind of failure a neutral issue is (Zod 4's codes, plus `missing_required`). */
 export type IssueCode =
-  | 'invalid_type' | 'too_small' | 'too_big' | 'invalid_format' | 'not_multiple_of' | 'unrecognized_keys'
-  | 'invalid_union' | 'invalid_key' | 'invalid_element' | 'invalid_value' | 'custom' | 'missing_required';
+  | 'invalid_type'
+  | 'too_small'
+  | 'too_big'
+  | 'invalid_format'
+  | 'not_multiple_of'
+  | 'unrecognized_keys'
+  | 'invalid_union'
+  | 'invalid_key'
+  | 'invalid_element'
+  | 'invalid_value'
+  | 'custom'
+  | 'missing_required';
 
 /** One failed check, independent of the validator that found it (docs/validation.md, "The issue model"). */
 export interface ValidationIssue {
@@ -434,8 +457,15 @@ export interface AccessOptions {
 
 /** What a rule-based client does next on a result (`decide`). */
 export interface Decision {
-  branch: 'wait-and-retry' | 'fix-and-retry' | 'stop-and-tell' | 'accept' | 'verify-before-retry' | 'step-up' |
-    'provide-input' | 'poll-task';
+  branch:
+    | 'wait-and-retry'
+    | 'fix-and-retry'
+    | 'stop-and-tell'
+    | 'accept'
+    | 'verify-before-retry'
+    | 'step-up'
+    | 'provide-input'
+    | 'poll-task';
   /** The code the decision rests on (absent for a success or a result with no envelope). */
   code?: string;
   /** How long to wait before retrying, when the envelope says. */
@@ -517,8 +547,11 @@ export interface LedgerFailureOptions {
 /** What the MCP integration needs of a ledger: a `Ledger` or `SharedLedger` of this package (declared here, not imported, so types.ts imports nothing). */
 export interface SessionLedger {
   failure(tool: string, spec: EnvelopeSpec | object, options?: { arguments?: unknown }): CallToolResult | Promise<CallToolResult>;
-  observe(tool: string, result: unknown, options?: { arguments?: unknown }):
-    CallToolResult | undefined | Promise<CallToolResult | undefined>;
+  observe(
+    tool: string,
+    result: unknown,
+    options?: { arguments?: unknown },
+  ): CallToolResult | undefined | Promise<CallToolResult | undefined>;
   /** Ends the tool's streak after a success that is not a result (FastMCP's content items and structured output). */
   success?(tool: string): void | Promise<void>;
 }
@@ -564,5 +597,7 @@ export interface StandardJSONSchemaV1<Input = unknown, Output = Input> extends S
 
 /** The output type of a Standard Schema. */
 export type InferOutput<Schema> = Schema extends { readonly '~standard': { readonly types?: infer Types } }
-  ? NonNullable<Types> extends { readonly output: infer Output } ? Output : unknown
+  ? NonNullable<Types> extends { readonly output: infer Output }
+    ? Output
+    : unknown
   : unknown;

@@ -16,12 +16,34 @@ type Raw = Record<string, unknown>;
 const TYPE_NAMES: Record<string, string> = { int: 'integer', safeint: 'integer', float: 'number' };
 
 /** Codes only Zod 3 uses: seeing one (or Zod 3's field names) means a Zod 3 issue. */
-const ZOD3_ONLY = new Set(['invalid_string', 'invalid_enum_value', 'invalid_literal', 'invalid_date', 'not_finite',
-  'invalid_intersection_types', 'invalid_arguments', 'invalid_return_type', 'invalid_union_discriminator']);
+const ZOD3_ONLY = new Set([
+  'invalid_string',
+  'invalid_enum_value',
+  'invalid_literal',
+  'invalid_date',
+  'not_finite',
+  'invalid_intersection_types',
+  'invalid_arguments',
+  'invalid_return_type',
+  'invalid_union_discriminator',
+]);
 
 /** The fields of a Zod 4 issue that the neutral model has; the rest (`errors`, `params`, `note`) are dropped. */
-const NEUTRAL_FIELDS = ['expected', 'format', 'pattern', 'values', 'minimum', 'maximum', 'inclusive', 'exact', 'origin',
-  'keys', 'divisor', 'message', 'input'] as const;
+const NEUTRAL_FIELDS = [
+  'expected',
+  'format',
+  'pattern',
+  'values',
+  'minimum',
+  'maximum',
+  'inclusive',
+  'exact',
+  'origin',
+  'keys',
+  'divisor',
+  'message',
+  'input',
+] as const;
 
 /** A bound as the model takes it: a date as ISO text, a bigint as a number. */
 function bound(value: unknown, origin: unknown): unknown {
@@ -39,7 +61,8 @@ function fromZod3(raw: Raw): Partial<ValidationIssue> {
       return { code: 'invalid_type', expected: TYPE_NAMES[String(raw.expected)] ?? String(raw.expected) };
     case 'invalid_literal':
       return { code: 'invalid_value', values: [raw.expected] };
-    case 'invalid_enum_value': case 'invalid_union_discriminator':
+    case 'invalid_enum_value':
+    case 'invalid_union_discriminator':
       return { code: 'invalid_value', values: Array.isArray(raw.options) ? raw.options : [] };
     case 'invalid_date':
       return { code: 'invalid_type', expected: 'date' };
@@ -48,15 +71,22 @@ function fromZod3(raw: Raw): Partial<ValidationIssue> {
       const names: Record<string, string> = { ip: 'ipv4', startsWith: 'starts_with', endsWith: 'ends_with' };
       return { code: 'invalid_format', format: names[kind ?? ''] ?? kind ?? 'other' };
     }
-    case 'too_small': case 'too_big': {
+    case 'too_small':
+    case 'too_big': {
       const origin = String(raw.type ?? 'number');
       const limit = raw.code === 'too_small' ? 'minimum' : 'maximum';
-      return { code: raw.code, origin, [limit]: bound(raw[limit], origin), inclusive: raw.inclusive !== false,
-        ...(raw.exact === true ? { exact: true } : {}) };
+      return {
+        code: raw.code,
+        origin,
+        [limit]: bound(raw[limit], origin),
+        inclusive: raw.inclusive !== false,
+        ...(raw.exact === true ? { exact: true } : {}),
+      };
     }
     case 'not_multiple_of':
       return { code: 'not_multiple_of', divisor: Number(raw.multipleOf) };
-    case 'unrecognized_keys': case 'invalid_union':
+    case 'unrecognized_keys':
+    case 'invalid_union':
       return { code: raw.code, ...(Array.isArray(raw.keys) ? { keys: raw.keys.map(String) } : {}) };
     default:
       return { code: 'custom' };
@@ -78,17 +108,29 @@ function fromZod4(raw: Raw): Partial<ValidationIssue> {
 }
 
 function isZod3(raw: Raw): boolean {
-  return ZOD3_ONLY.has(String(raw.code)) || 'received' in raw || 'multipleOf' in raw || 'unionErrors' in raw ||
-    ((raw.code === 'too_small' || raw.code === 'too_big') && 'type' in raw && !('origin' in raw));
+  return (
+    ZOD3_ONLY.has(String(raw.code)) ||
+    'received' in raw ||
+    'multipleOf' in raw ||
+    'unionErrors' in raw ||
+    ((raw.code === 'too_small' || raw.code === 'too_big') && 'type' in raw && !('origin' in raw))
+  );
 }
 
 /** The issues or errors a value holds: an array, a Zod error's or a Standard Schema failure's `issues`, ajv's `errors`. */
 function itemsOf(issuesOrError: unknown): Raw[] {
   const source = issuesOrError as { issues?: unknown; errors?: unknown } | null;
-  const items = Array.isArray(source) ? source : Array.isArray(source?.issues) ? source.issues
-    : Array.isArray(source?.errors) ? source.errors : undefined;
+  const items = Array.isArray(source)
+    ? source
+    : Array.isArray(source?.issues)
+      ? source.issues
+      : Array.isArray(source?.errors)
+        ? source.errors
+        : undefined;
   if (items === undefined) {
-    throw new TypeError('expected a Zod error, a Standard Schema failure ({ issues }), an ajv errors array, or an array of validation issues');
+    throw new TypeError(
+      'expected a Zod error, a Standard Schema failure ({ issues }), an ajv errors array, or an array of validation issues',
+    );
   }
   return items.filter((item): item is Raw => item !== null && typeof item === 'object');
 }
@@ -128,8 +170,10 @@ function specJson(action: string, issuesOrError: unknown, options: ValidationOpt
   const items = itemsOf(issuesOrError);
   const found = isAjv(items) ? { jsonSchemaErrors: items } : { issues: toValidationIssues(items) };
   const { input, inputSchema, deltas, maxFields, maxDeltas, locale, localizeSteering } = options;
-  return toJson({ action, ...found, arguments: input, inputSchema, deltas, maxFields, maxDeltas, locale, localizeSteering },
-    'the validation spec');
+  return toJson(
+    { action, ...found, arguments: input, inputSchema, deltas, maxFields, maxDeltas, locale, localizeSteering },
+    'the validation spec',
+  );
 }
 
 /**

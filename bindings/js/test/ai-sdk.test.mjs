@@ -13,7 +13,15 @@ import { generateText, isStepCount } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { escalated, escalationOf, recoveringTools } from 'mcp-envelope/ai-sdk';
 import {
-  billingServer, checkDemoCopy, forbiddenBlocked, forbiddenRecord, invoice1, notFound404, partialInvoices, timeout504, timeoutRecord,
+  billingServer,
+  checkDemoCopy,
+  forbiddenBlocked,
+  forbiddenRecord,
+  invoice1,
+  notFound404,
+  partialInvoices,
+  timeout504,
+  timeoutRecord,
 } from './billing-demo.mjs';
 
 before(checkDemoCopy);
@@ -23,7 +31,9 @@ let calls = 0;
 /** A model turn that calls `toolName` with `input`. */
 const toolCall = (toolName, input) => ({
   content: [{ type: 'tool-call', toolCallId: `call_${++calls}`, toolName, input: JSON.stringify(input) }],
-  finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [],
+  finishReason: { unified: 'tool-calls', raw: undefined },
+  usage,
+  warnings: [],
 });
 /** A model turn that answers with text. */
 const answer = (text) => ({ content: [{ type: 'text', text }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] });
@@ -38,9 +48,20 @@ async function run(turns, { adapted }) {
   const client = await createMCPClient({ transport: new StdioMCPTransport({ ...billingServer, stderr: 'ignore' }) });
   try {
     const waits = [];
-    const tools = adapted ? await recoveringTools(client, { sleep: async (ms) => { waits.push(ms); } }) : await client.tools();
+    const tools = adapted
+      ? await recoveringTools(client, {
+          sleep: async (ms) => {
+            waits.push(ms);
+          },
+        })
+      : await client.tools();
     const model = new MockLanguageModelV4({ doGenerate: turns });
-    const result = await generateText({ model, tools, prompt: 'Help jo@example.com with their invoices.', stopWhen: [isStepCount(6), escalated] });
+    const result = await generateText({
+      model,
+      tools,
+      prompt: 'Help jo@example.com with their invoices.',
+      stopWhen: [isStepCount(6), escalated],
+    });
     return { result, model, waits };
   } finally {
     await client.close();
@@ -62,7 +83,9 @@ describe('recoveringTools with generateText', () => {
   test('a success and what the model must fix reach it as the server sent them, with the adapter as without', async () => {
     for (const adapted of [true, false]) {
       const { result, model, waits } = await run(
-        [toolCall('get_invoice', jo('inv_404')), toolCall('get_invoice', jo('inv_1')), answer('inv_1 is paid.')], { adapted });
+        [toolCall('get_invoice', jo('inv_404')), toolCall('get_invoice', jo('inv_1')), answer('inv_1 is paid.')],
+        { adapted },
+      );
       assert.equal(model.doGenerateCalls.length, 3);
       // The NOT_FOUND envelope, byte for byte, then the fixed call's invoice.
       assert.deepEqual(toolTextsRead(model, 2), [notFound404]);
@@ -73,7 +96,9 @@ describe('recoveringTools with generateText', () => {
   });
 
   test('a partial result that obtained something is the outcome: the tool result, not an escalation', async () => {
-    const { result, model } = await run([toolCall('list_invoices', { customer: 'partial@example.com' }), answer('One invoice so far.')], { adapted: true });
+    const { result, model } = await run([toolCall('list_invoices', { customer: 'partial@example.com' }), answer('One invoice so far.')], {
+      adapted: true,
+    });
     assert.deepEqual(toolTextsRead(model, 2), [partialInvoices]);
     assert.equal(escalationOf(result), undefined);
   });

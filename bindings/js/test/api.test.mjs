@@ -4,8 +4,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import {
-  canonicalCodes, error, EnvelopeError, parseEnvelope, protocolError, render, renderJson, throwIfError, toolError,
-  useCoreModule, validationError,
+  canonicalCodes,
+  error,
+  EnvelopeError,
+  parseEnvelope,
+  protocolError,
+  render,
+  renderJson,
+  throwIfError,
+  toolError,
+  useCoreModule,
+  validationError,
 } from 'mcp-envelope';
 
 const seedSpec = {
@@ -35,26 +44,43 @@ describe('render', () => {
   });
 
   test('renders JSON and text on request', () => {
-    assert.equal(render({ code: 'NOT_FOUND', message: 'gone' }, { format: 'json' }),
-      `{"code":"NOT_FOUND","severity":"error","errorCategory":"business","isRetryable":false,"reason":"gone","recovery":"${notFoundRecovery}"}`);
-    assert.equal(render({ code: 'NOT_FOUND', message: 'gone' }, { format: 'text' }),
-      `error_code: NOT_FOUND\nwhat_failed: gone\nnext_action: ${notFoundRecovery}\nretryable: false`);
+    assert.equal(
+      render({ code: 'NOT_FOUND', message: 'gone' }, { format: 'json' }),
+      `{"code":"NOT_FOUND","severity":"error","errorCategory":"business","isRetryable":false,"reason":"gone","recovery":"${notFoundRecovery}"}`,
+    );
+    assert.equal(
+      render({ code: 'NOT_FOUND', message: 'gone' }, { format: 'text' }),
+      `error_code: NOT_FOUND\nwhat_failed: gone\nnext_action: ${notFoundRecovery}\nretryable: false`,
+    );
   });
 
   test('leaves out fields that are undefined, as JSON does', () => {
-    assert.equal(render({ ...seedSpec, suggestion: undefined, customerMessage: undefined }),
-      seedXml.replace('List invoices first, then retry with a real ID', notFoundRecovery));
+    assert.equal(
+      render({ ...seedSpec, suggestion: undefined, customerMessage: undefined }),
+      seedXml.replace('List invoices first, then retry with a real ID', notFoundRecovery),
+    );
   });
 
   test('refuses a bad spec with a TypeError naming the key', () => {
-    assert.throws(() => render({ code: 'NOT_FOUND', message: 'x', retryAfter: -1 }),
-      (e) => e instanceof TypeError && /retryAfter/.test(e.message));
-    assert.throws(() => render({ message: 'x' }), (e) => e instanceof TypeError && /code/.test(e.message));
+    assert.throws(
+      () => render({ code: 'NOT_FOUND', message: 'x', retryAfter: -1 }),
+      (e) => e instanceof TypeError && /retryAfter/.test(e.message),
+    );
+    assert.throws(
+      () => render({ message: 'x' }),
+      (e) => e instanceof TypeError && /code/.test(e.message),
+    );
   });
 
   test('refuses an unknown format; a spec holding itself renders, the cycle marked (docs/host-values.md)', () => {
-    assert.throws(() => render(seedSpec, { format: 'yaml' }), { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
-    assert.throws(() => render(seedSpec, 'json'), { name: 'TypeError', message: 'options must be an object such as { format: \'json\' }, not "json"' });
+    assert.throws(() => render(seedSpec, { format: 'yaml' }), {
+      name: 'TypeError',
+      message: 'format must be "xml", "json" or "text", not "yaml"',
+    });
+    assert.throws(() => render(seedSpec, 'json'), {
+      name: 'TypeError',
+      message: 'options must be an object such as { format: \'json\' }, not "json"',
+    });
     const cyclic = { code: 'X', message: 'x' };
     cyclic.details = { self: cyclic };
     assert.ok(render(cyclic).includes('<detail key="self">[cycle]</detail>'), render(cyclic));
@@ -80,8 +106,10 @@ describe('toolError', () => {
 
   test('takes the format as an option', () => {
     const result = toolError('RATE_LIMITED', { message: 'slow down', retryAfter: 1, format: 'text' });
-    assert.equal(result.content[0].text,
-      'error_code: RATE_LIMITED\nwhat_failed: slow down\nnext_action: Wait for the retry-after period, then make the same call again.\nretryable: true\nretry_after: 1 second');
+    assert.equal(
+      result.content[0].text,
+      'error_code: RATE_LIMITED\nwhat_failed: slow down\nnext_action: Wait for the retry-after period, then make the same call again.\nretryable: true\nretry_after: 1 second',
+    );
   });
 
   test('refuses a call without options', () => {
@@ -90,11 +118,12 @@ describe('toolError', () => {
 });
 
 describe('the error builder', () => {
-  const built = () => error('NOT_FOUND', 'No invoice with that ID')
-    .suggest('List invoices first, then retry with a real ID')
-    .actions('billing.list_invoices')
-    .details({ requestedId: 'inv_2026_9999' })
-    .retryAfter(30);
+  const built = () =>
+    error('NOT_FOUND', 'No invoice with that ID')
+      .suggest('List invoices first, then retry with a real ID')
+      .actions('billing.list_invoices')
+      .details({ requestedId: 'inv_2026_9999' })
+      .retryAfter(30);
 
   test('builds the seed example', () => {
     assert.deepEqual(built().build(), { content: [{ type: 'text', text: seedXml }], isError: true });
@@ -123,13 +152,21 @@ describe('the error builder', () => {
 
   test('actions append and details merge; values pass through and objects show as their JSON', () => {
     const since = new Date(Date.UTC(2026, 0, 2));
-    const b = error('CONFLICT', 'Order changed').actions('orders.get').actions('orders.list', 'orders.diff')
-      .details({ version: 3, stale: true }).details({ version: 4, since, tags: ['a', 'b'], owner: null, skipped: undefined, big: 2n ** 64n });
+    const b = error('CONFLICT', 'Order changed')
+      .actions('orders.get')
+      .actions('orders.list', 'orders.diff')
+      .details({ version: 3, stale: true })
+      .details({ version: 4, since, tags: ['a', 'b'], owner: null, skipped: undefined, big: 2n ** 64n });
     assert.deepEqual(b.toSpec(), {
-      code: 'CONFLICT', message: 'Order changed', availableActions: ['orders.get', 'orders.list', 'orders.diff'],
+      code: 'CONFLICT',
+      message: 'Order changed',
+      availableActions: ['orders.get', 'orders.list', 'orders.diff'],
       details: { version: 4, stale: true, since, tags: ['a', 'b'], owner: null, big: 2n ** 64n },
     });
-    assert.match(b.render(), /<details>\n    <detail key="version">4<\/detail>\n    <detail key="stale">true<\/detail>\n    <detail key="since">2026-01-02T00:00:00.000Z<\/detail>\n    <detail key="tags">\["a","b"\]<\/detail>\n    <detail key="owner">null<\/detail>\n    <detail key="big">18446744073709551616<\/detail>\n  <\/details>/);
+    assert.match(
+      b.render(),
+      /<details>\n {4}<detail key="version">4<\/detail>\n {4}<detail key="stale">true<\/detail>\n {4}<detail key="since">2026-01-02T00:00:00.000Z<\/detail>\n {4}<detail key="tags">\["a","b"\]<\/detail>\n {4}<detail key="owner">null<\/detail>\n {4}<detail key="big">18446744073709551616<\/detail>\n {2}<\/details>/,
+    );
   });
 
   test('a lone surrogate renders (as U+FFFD) instead of breaking the error path', () => {
@@ -148,32 +185,61 @@ describe('the error builder', () => {
   });
 
   test('the extension fields reach the envelope', () => {
-    const text = error('INTERNAL_ERROR', 'boom').category('transient').retryable().customerMessage('Try later')
-      .correlationId('req-1').render();
-    assert.equal(text, '<tool_error code="INTERNAL_ERROR" severity="error">\n  <message>boom</message>\n' +
-      '  <recovery>Do not retry blindly: the same call is likely to fail again. Tell the user the tool failed, quoting the correlation id if there is one.</recovery>\n' +
-      '  <category>transient</category>\n  <retryable>true</retryable>\n  <customer_message>Try later</customer_message>\n' +
-      '  <correlation_id>req-1</correlation_id>\n</tool_error>');
+    const text = error('INTERNAL_ERROR', 'boom')
+      .category('transient')
+      .retryable()
+      .customerMessage('Try later')
+      .correlationId('req-1')
+      .render();
+    assert.equal(
+      text,
+      '<tool_error code="INTERNAL_ERROR" severity="error">\n  <message>boom</message>\n' +
+        '  <recovery>Do not retry blindly: the same call is likely to fail again. Tell the user the tool failed, quoting the correlation id if there is one.</recovery>\n' +
+        '  <category>transient</category>\n  <retryable>true</retryable>\n  <customer_message>Try later</customer_message>\n' +
+        '  <correlation_id>req-1</correlation_id>\n</tool_error>',
+    );
   });
 
   test('deltas append, reach the envelope and are read back', () => {
-    const change = { action: 'billing.find', severity: 'BREAKING', field: 'id', description: 'id is now a UUID', before: 'integer', after: 'uuid' };
+    const change = {
+      action: 'billing.find',
+      severity: 'BREAKING',
+      field: 'id',
+      description: 'id is now a UUID',
+      before: 'integer',
+      after: 'uuid',
+    };
     const b = error('UNKNOWN_ACTION', 'No such action').deltas(change).deltas({ severity: 'SAFE', field: 'note', description: 'added' });
-    assert.match(b.render(), /\n  <contract_awareness>\n    <delta severity="BREAKING" action="billing.find" field="id" before="integer" after="uuid">id is now a UUID<\/delta>\n  <\/contract_awareness>\n/);
+    assert.match(
+      b.render(),
+      /\n {2}<contract_awareness>\n {4}<delta severity="BREAKING" action="billing.find" field="id" before="integer" after="uuid">id is now a UUID<\/delta>\n {2}<\/contract_awareness>\n/,
+    );
     assert.deepEqual(parseEnvelope(b).error.deltas, [change]);
-    assert.throws(() => throwIfError(b.build()), (e) => e instanceof EnvelopeError && e.reading.error.deltas.length === 1 && e.reading.error.deltas[0].field === 'id');
+    assert.throws(
+      () => throwIfError(b.build()),
+      (e) => e instanceof EnvelopeError && e.reading.error.deltas.length === 1 && e.reading.error.deltas[0].field === 'id',
+    );
   });
 
-  test('refuses an empty code at once, in the component\'s words, and a bad value when built', () => {
+  test("refuses an empty code at once, in the component's words, and a bad value when built", () => {
     assert.throws(() => error('', 'x'), { name: 'TypeError', message: '"code" must not be empty' });
-    assert.throws(() => error('X', 'm').retryAfter(-5).build(), (e) => e instanceof TypeError && /retryAfter/.test(e.message));
+    assert.throws(
+      () => error('X', 'm').retryAfter(-5).build(),
+      (e) => e instanceof TypeError && /retryAfter/.test(e.message),
+    );
   });
 });
 
 describe('parseEnvelope', () => {
   const seedReading = {
-    kind: 'tool_error', code: 'NOT_FOUND', message: 'No invoice with that ID', severity: 'error', category: 'business', retryable: false,
-    recovery: 'List invoices first, then retry with a real ID', error: seedSpec,
+    kind: 'tool_error',
+    code: 'NOT_FOUND',
+    message: 'No invoice with that ID',
+    severity: 'error',
+    category: 'business',
+    retryable: false,
+    recovery: 'List invoices first, then retry with a real ID',
+    error: seedSpec,
   };
 
   test('reads a rendered envelope back, from text or from a result', () => {
@@ -210,7 +276,9 @@ describe('parseEnvelope', () => {
     assert.equal(reading.code, 'VALIDATION_ERROR');
     assert.equal(reading.message, 'Invalid arguments for billing.find: id');
     assert.deepEqual(reading.validation, {
-      action: 'billing.find', fields: [{ name: 'id', text: 'Wrong type. You sent: 42. Expected a string.' }], deltas: [],
+      action: 'billing.find',
+      fields: [{ name: 'id', text: 'Wrong type. You sent: 42. Expected a string.' }],
+      deltas: [],
     });
   });
 
@@ -220,8 +288,10 @@ describe('parseEnvelope', () => {
   });
 
   test('throws a SyntaxError saying what is wrong with a broken envelope', () => {
-    assert.throws(() => parseEnvelope('<tool_error code="X" severity="error">\n  <message>cut off'),
-      (e) => e instanceof SyntaxError && e.message.length > 0);
+    assert.throws(
+      () => parseEnvelope('<tool_error code="X" severity="error">\n  <message>cut off'),
+      (e) => e instanceof SyntaxError && e.message.length > 0,
+    );
   });
 
   test('refuses what is neither text nor a result', () => {
@@ -238,36 +308,74 @@ describe('EnvelopeError and throwIfError', () => {
   });
 
   test('throws an EnvelopeError with the code, the message, the reading and the raw text', () => {
-    const full = { ...seedSpec, severity: 'critical', category: 'business', retryable: true, customerMessage: 'Sorry', correlationId: 'req-9' };
+    const full = {
+      ...seedSpec,
+      severity: 'critical',
+      category: 'business',
+      retryable: true,
+      customerMessage: 'Sorry',
+      correlationId: 'req-9',
+    };
     const { code, ...options } = full;
     const result = toolError(code, options);
-    assert.throws(() => throwIfError(result), (e) => {
-      assert.ok(e instanceof EnvelopeError && e instanceof Error);
-      assert.equal(e.name, 'EnvelopeError');
-      assert.deepEqual({ code: e.code, message: e.message, severity: e.severity, category: e.category, retryable: e.retryable, recovery: e.recovery },
-        { code: 'NOT_FOUND', message: 'No invoice with that ID', severity: 'critical', category: 'business', retryable: true, recovery: full.suggestion });
-      assert.deepEqual(e.reading, parseEnvelope(result));
-      assert.deepEqual(e.reading.error, full);
-      assert.equal(e.raw, result.content[0].text);
-      assert.ok(!('malformed' in e));
-      return true;
-    });
+    assert.throws(
+      () => throwIfError(result),
+      (e) => {
+        assert.ok(e instanceof EnvelopeError && e instanceof Error);
+        assert.equal(e.name, 'EnvelopeError');
+        assert.deepEqual(
+          { code: e.code, message: e.message, severity: e.severity, category: e.category, retryable: e.retryable, recovery: e.recovery },
+          {
+            code: 'NOT_FOUND',
+            message: 'No invoice with that ID',
+            severity: 'critical',
+            category: 'business',
+            retryable: true,
+            recovery: full.suggestion,
+          },
+        );
+        assert.deepEqual(e.reading, parseEnvelope(result));
+        assert.deepEqual(e.reading.error, full);
+        assert.equal(e.raw, result.content[0].text);
+        assert.ok(!('malformed' in e));
+        return true;
+      },
+    );
   });
 
   test('an error without an envelope throws code UNKNOWN_ERROR with its text', () => {
-    const result = { content: [{ type: 'text', text: 'Tool x not found' }, { type: 'image', data: '', mimeType: 'image/png' }, { type: 'text', text: 'try again' }], isError: true };
-    assert.throws(() => throwIfError(result), (e) => {
-      assert.deepEqual({ code: e.code, message: e.message, reading: e.reading, raw: e.raw },
-        { code: 'UNKNOWN_ERROR', message: 'Tool x not found\ntry again', reading: { kind: 'none' }, raw: 'Tool x not found\ntry again' });
-      assert.ok(!('severity' in e) && !('malformed' in e));
-      return true;
-    });
+    const result = {
+      content: [
+        { type: 'text', text: 'Tool x not found' },
+        { type: 'image', data: '', mimeType: 'image/png' },
+        { type: 'text', text: 'try again' },
+      ],
+      isError: true,
+    };
+    assert.throws(
+      () => throwIfError(result),
+      (e) => {
+        assert.deepEqual(
+          { code: e.code, message: e.message, reading: e.reading, raw: e.raw },
+          { code: 'UNKNOWN_ERROR', message: 'Tool x not found\ntry again', reading: { kind: 'none' }, raw: 'Tool x not found\ntry again' },
+        );
+        assert.ok(!('severity' in e) && !('malformed' in e));
+        return true;
+      },
+    );
   });
 
   test('a broken envelope throws UNKNOWN_ERROR saying what is malformed', () => {
     const text = '<tool_error code="X" severity="error">\n  <message>cut off';
-    assert.throws(() => throwIfError({ content: [{ type: 'text', text }], isError: true }),
-      (e) => e.code === 'UNKNOWN_ERROR' && e.message === text && e.reading.kind === 'none' && typeof e.malformed === 'string' && e.malformed.length > 0);
+    assert.throws(
+      () => throwIfError({ content: [{ type: 'text', text }], isError: true }),
+      (e) =>
+        e.code === 'UNKNOWN_ERROR' &&
+        e.message === text &&
+        e.reading.kind === 'none' &&
+        typeof e.malformed === 'string' &&
+        e.malformed.length > 0,
+    );
   });
 
   test('refuses what is not a result', () => {
@@ -285,7 +393,10 @@ describe('the rest of the surface', () => {
   });
 
   test('protocolError gives the JSON-RPC error object', () => {
-    assert.deepEqual(protocolError('method-not-found', 'Method not found: tools/run'), { code: -32601, message: 'Method not found: tools/run' });
+    assert.deepEqual(protocolError('method-not-found', 'Method not found: tools/run'), {
+      code: -32601,
+      message: 'Method not found: tools/run',
+    });
     assert.throws(() => protocolError('teapot', 'x'), TypeError);
   });
 

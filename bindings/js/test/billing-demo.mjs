@@ -28,7 +28,8 @@ export function checkDemoCopy() {
       if (!entry.isFile()) continue;
       const file = join(entry.parentPath, entry.name);
       const ours = join(pkg, file.slice(copy.length));
-      if (!existsSync(ours) || digest(file) !== digest(ours)) throw stale(`has another build of mcp-envelope (${file.slice(copy.length + 1)} differs)`);
+      if (!existsSync(ours) || digest(file) !== digest(ours))
+        throw stale(`has another build of mcp-envelope (${file.slice(copy.length + 1)} differs)`);
     }
   }
 }

@@ -16,13 +16,26 @@ const pkg = fileURLToPath(new URL('..', import.meta.url));
 const vectors = fileURLToPath(new URL('../../../vectors/', import.meta.url));
 const BROWSER = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const TIMEOUT_MS = 120_000;
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
 
 // Only these folders are served: the built package, the tests, the vectors.
-const ROOTS = { '/pkg/dist/': join(pkg, 'dist'), '/pkg/generated/': join(pkg, 'generated'), '/test/': join(pkg, 'test'), '/vectors/': vectors };
+const ROOTS = {
+  '/pkg/dist/': join(pkg, 'dist'),
+  '/pkg/generated/': join(pkg, 'generated'),
+  '/test/': join(pkg, 'test'),
+  '/vectors/': vectors,
+};
 
 function vectorNames() {
-  return readdirSync(vectors).filter((name) => name.endsWith('.json') && name !== 'schema.json').sort();
+  return readdirSync(vectors)
+    .filter((name) => name.endsWith('.json') && name !== 'schema.json')
+    .sort();
 }
 
 /** Pids of live processes whose command line names `marker` (Linux's /proc; none elsewhere). */
@@ -75,8 +88,13 @@ function serve(onVerdict) {
     const url = new URL(request.url, 'http://127.0.0.1');
     if (request.method === 'POST' && url.pathname === '/verdict') {
       let body = '';
-      request.on('data', (chunk) => { body += chunk; });
-      request.on('end', () => { response.end('ok'); onVerdict(JSON.parse(body)); });
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        response.end('ok');
+        onVerdict(JSON.parse(body));
+      });
       return;
     }
     if (url.pathname === '/vectors/') {
@@ -85,7 +103,7 @@ function serve(onVerdict) {
     }
     const prefix = Object.keys(ROOTS).find((p) => url.pathname.startsWith(p));
     const file = prefix && normalize(join(ROOTS[prefix], decodeURIComponent(url.pathname.slice(prefix.length))));
-    if (!file || !file.startsWith(ROOTS[prefix]) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+    if (!file?.startsWith(ROOTS[prefix]) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
       response.writeHead(404).end('not found');
       return;
     }
@@ -97,24 +115,47 @@ test('every shared vector passes in headless Chromium', async () => {
   const expected = vectorCases(vectorNames().map((name) => ({ name, groups: JSON.parse(readFileSync(join(vectors, name), 'utf8')) })));
   const expectedTotal = expected.length;
   let resolveVerdict;
-  const verdict = new Promise((resolve) => { resolveVerdict = resolve; });
+  const verdict = new Promise((resolve) => {
+    resolveVerdict = resolve;
+  });
   const server = serve(resolveVerdict);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const profile = mkdtempSync(join(tmpdir(), 'mcp-envelope-chromium-'));
   const url = `http://127.0.0.1:${server.address().port}/test/browser/page.html`;
-  const browser = spawn(BROWSER, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`, url,
-  ], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const browser = spawn(
+    BROWSER,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      `--user-data-dir=${profile}`,
+      url,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+  );
   let browserLog = '';
-  browser.stderr.on('data', (chunk) => { browserLog = (browserLog + chunk).slice(-4000); });
+  browser.stderr.on('data', (chunk) => {
+    browserLog = (browserLog + chunk).slice(-4000);
+  });
   const exited = new Promise((resolve) => browser.on('exit', resolve));
   const spawnFailed = new Promise((_, reject) => browser.on('error', (e) => reject(new Error(`could not start ${BROWSER}: ${e.message}`))));
   let timer;
-  const timedOut = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no verdict within ${TIMEOUT_MS / 1000} s; browser log:\n${browserLog}`)), TIMEOUT_MS); });
+  const timedOut = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no verdict within ${TIMEOUT_MS / 1000} s; browser log:\n${browserLog}`)), TIMEOUT_MS);
+  });
   try {
-    const result = await Promise.race([verdict, spawnFailed, timedOut,
-      exited.then((code) => { throw new Error(`${BROWSER} exited (${code}) before a verdict; log:\n${browserLog}`); })]);
+    const result = await Promise.race([
+      verdict,
+      spawnFailed,
+      timedOut,
+      exited.then((code) => {
+        throw new Error(`${BROWSER} exited (${code}) before a verdict; log:\n${browserLog}`);
+      }),
+    ]);
     assert.deepEqual(result.failures, [], `failures in the browser:\n${JSON.stringify(result.failures, null, 2)}`);
     assert.equal(result.total, expectedTotal);
     assert.equal(result.passed, expectedTotal);

@@ -18,7 +18,7 @@ import { envelopeServer, registerTool } from 'mcp-envelope/mcp';
 /** refund({ order_id: 'ab' }) given yesterday's lockfile: the bytes tests/failing_tools.py (Python) and tests/rmcp.rs expect too. */
 const LOCKED_REFUND_TEXT = [
   '<validation_error action="refund">',
-  "  <field name=\"order_id\">Too short. You sent: 'ab' (2 characters). Expected at least 3 characters.</field>",
+  '  <field name="order_id">Too short. You sent: \'ab\' (2 characters). Expected at least 3 characters.</field>',
   '  <field name="amount_cents">Missing required field. You sent: nothing. Expected an integer.</field>',
   '  <contract_awareness>',
   '    <delta severity="BREAKING" action="refund" field="amount_cents">amount_cents is a new required field</delta>',
@@ -65,17 +65,21 @@ for (const [line, McpServer, Client, InMemoryTransport] of sdks) {
       const lockfile = lockedYesterday(await today.listTools());
       await today.close();
       const client = await serve({ lockfile });
-      assert.deepEqual(await client.callTool({ name: 'refund', arguments: { order_id: 'ab' } }),
-        { content: [{ type: 'text', text: LOCKED_REFUND_TEXT }], isError: true });
+      assert.deepEqual(await client.callTool({ name: 'refund', arguments: { order_id: 'ab' } }), {
+        content: [{ type: 'text', text: LOCKED_REFUND_TEXT }],
+        isError: true,
+      });
       // A good call is untouched.
-      assert.deepEqual(await client.callTool({ name: 'refund', arguments: { order_id: 'A-1', amount_cents: 5 } }),
-        { content: [{ type: 'text', text: 'refunded 5 on A-1' }] });
+      assert.deepEqual(await client.callTool({ name: 'refund', arguments: { order_id: 'A-1', amount_cents: 5 } }), {
+        content: [{ type: 'text', text: 'refunded 5 on A-1' }],
+      });
       await client.close();
     });
 
     test('a lockfile the core cannot read is refused at start', () => {
-      assert.throws(() => envelopeServer(new McpServer({ name: 'b', version: '1' }), { lockfile: '{"tools": 3}' }),
-        { message: 'the lock has no "tools" array: give a tools/list result, its tools array or a lockfile' });
+      assert.throws(() => envelopeServer(new McpServer({ name: 'b', version: '1' }), { lockfile: '{"tools": 3}' }), {
+        message: 'the lock has no "tools" array: give a tools/list result, its tools array or a lockfile',
+      });
     });
   });
 }
@@ -83,11 +87,21 @@ for (const [line, McpServer, Client, InMemoryTransport] of sdks) {
 describe('addTool(..., { contract }) on FastMCP', () => {
   const serve = async (options) => {
     const server = new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } });
-    addTool(server, { name: 'refund', parameters: z.object(refundShape), execute: async (args) => (await refund(args)).content[0].text }, options);
+    addTool(
+      server,
+      { name: 'refund', parameters: z.object(refundShape), execute: async (args) => (await refund(args)).content[0].text },
+      options,
+    );
     const client = new Client1({ name: 'test-client', version: '1.0.0' });
     const [clientTransport, serverTransport] = Memory1.createLinkedPair();
     const [session] = await Promise.all([server.connect(envelopeTransport(serverTransport)), client.connect(clientTransport)]);
-    return { client, close: async () => { await client.close(); await session.close(); } };
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        await session.close();
+      },
+    };
   };
 
   test('a validation error tells what changed in the tool since the lock', async () => {
@@ -96,8 +110,10 @@ describe('addTool(..., { contract }) on FastMCP', () => {
     await today.close();
     const { client, close } = await serve({ contract: new LockedContract(lockfile) });
     try {
-      assert.deepEqual(await client.callTool({ name: 'refund', arguments: { order_id: 'ab' } }),
-        { content: [{ type: 'text', text: LOCKED_REFUND_TEXT }], isError: true });
+      assert.deepEqual(await client.callTool({ name: 'refund', arguments: { order_id: 'ab' } }), {
+        content: [{ type: 'text', text: LOCKED_REFUND_TEXT }],
+        isError: true,
+      });
     } finally {
       await close();
     }

@@ -56,15 +56,20 @@ before(async () => {
   work = mkdtempSync(join(tmpdir(), 'mcp-envelope-durable-'));
   const bundle = await bundleWorker(work, WORKER);
   const out = join(work, 'out');
-  const modules = [...bundle].sort((a, b) => Number(a.file.endsWith('.wasm')) - Number(b.file.endsWith('.wasm')))
-    .map(({ file }) => (file.endsWith('.wasm') ? `(name = "${file}", wasm = embed "${file}")` : `(name = "${file}", esModule = embed "${file}")`));
+  const modules = [...bundle]
+    .sort((a, b) => Number(a.file.endsWith('.wasm')) - Number(b.file.endsWith('.wasm')))
+    .map(({ file }) =>
+      file.endsWith('.wasm') ? `(name = "${file}", wasm = embed "${file}")` : `(name = "${file}", esModule = embed "${file}")`,
+    );
   ports = [await freePort(), await freePort()];
   const replica = (name) => `(
   modules = [${modules.join(', ')}],
   compatibilityDate = "2025-09-01",
   bindings = [(name = "NAME", text = "${name}"), (name = "STATE", durableObjectNamespace = (serviceName = "store", className = "StateStoreObject"))],
 )`;
-  writeFileSync(join(out, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
+  writeFileSync(
+    join(out, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [
     (name = "store", worker = (
@@ -82,15 +87,25 @@ const config :Workerd.Config = (
     (name = "b", address = "127.0.0.1:${ports[1]}", http = (), service = "b"),
   ],
 );
-`);
+`,
+  );
   const { default: workerd } = await import('workerd');
   server = spawn(workerd.default, ['serve', join(out, 'config.capnp')], { cwd: out, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
-  server.stderr.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
+  server.stderr.on('data', (chunk) => {
+    log = (log + chunk).slice(-4000);
+  });
   for (const started = Date.now(); ; await sleep(100)) {
     if (server.exitCode !== null) throw new Error(`workerd exited:\n${log}`);
     if (Date.now() - started > 20_000) throw new Error(`workerd did not answer within 20 s:\n${log}`);
-    const up = await Promise.all(ports.map((port) => fetch(`http://127.0.0.1:${port}/writes`).then((r) => r.ok, () => false)));
+    const up = await Promise.all(
+      ports.map((port) =>
+        fetch(`http://127.0.0.1:${port}/writes`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      ),
+    );
     if (up.every(Boolean)) break;
   }
 });
@@ -108,7 +123,7 @@ test('one key sent to two Workers replicas at once writes once through Durable O
   const busy = answers.filter((a) => a.isError);
   assert.ok(first.length > 0);
   for (const a of first) assert.deepEqual(a, first[0]);
-  for (const a of busy) assert.match(a.content[0].text, /^<tool_error code="CONFLICT"[^]*<retry_after>2 seconds<\/retry_after>/);
+  for (const a of busy) assert.match(a.content[0].text, /^<tool_error code="CONFLICT"[\s\S]*<retry_after>2 seconds<\/retry_after>/);
   assert.match(first[0].content[0].text, /^Refunded 3200 cents on order A-8812 \(write 1, replica [ab]\)\.$/);
   assert.deepEqual(await Promise.all([refund(0, 'refund-A-8812-1'), refund(1, 'refund-A-8812-1')]), [first[0], first[0]]);
   assert.equal(await (await fetch(`http://127.0.0.1:${ports[1]}/writes`)).text(), '1');

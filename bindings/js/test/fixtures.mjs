@@ -9,21 +9,38 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as z from 'zod';
 import {
-  authRequired, emptyResult, error, exceptionResult, forbidden, partialResult, toolError, unknownTool, validationError,
+  authRequired,
+  emptyResult,
+  error,
+  exceptionResult,
+  forbidden,
+  partialResult,
+  toolError,
+  unknownTool,
+  validationError,
 } from 'mcp-envelope';
 
 /** billing.refund_order's arguments in Valibot (Zod's is same-contract.mjs's `refundOrder`). */
-export const valibotRefundOrder = toStandardJsonSchema(v.object({
-  customer: v.pipe(v.string(), v.email()),
-  amount: v.pipe(v.number(), v.gtValue(0), v.maxValue(10000)),
-  currency: v.picklist(['BRL', 'USD']),
-  quantity: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)),
-  note: v.optional(v.pipe(v.string(), v.maxLength(20))),
-  lines: v.optional(v.pipe(v.array(v.object({
-    sku: v.pipe(v.string(), v.regex(/^SKU-\d+$/)),
-    qty: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  })), v.minLength(1))),
-}));
+export const valibotRefundOrder = toStandardJsonSchema(
+  v.object({
+    customer: v.pipe(v.string(), v.email()),
+    amount: v.pipe(v.number(), v.gtValue(0), v.maxValue(10000)),
+    currency: v.picklist(['BRL', 'USD']),
+    quantity: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)),
+    note: v.optional(v.pipe(v.string(), v.maxLength(20))),
+    lines: v.optional(
+      v.pipe(
+        v.array(
+          v.object({
+            sku: v.pipe(v.string(), v.regex(/^SKU-\d+$/)),
+            qty: v.pipe(v.number(), v.integer(), v.minValue(1)),
+          }),
+        ),
+        v.minLength(1),
+      ),
+    ),
+  }),
+);
 
 /** The same in ArkType. */
 export const arktypeRefundOrder = type({
@@ -32,16 +49,22 @@ export const arktypeRefundOrder = type({
   currency: "'BRL' | 'USD'",
   quantity: '1 <= number.integer <= 100',
   'note?': 'string <= 20',
-  'lines?': type({ sku: /^SKU-\d+$/, qty: 'number.integer >= 1' }).array().atLeastLength(1),
+  'lines?': type({ sku: /^SKU-\d+$/, qty: 'number.integer >= 1' })
+    .array()
+    .atLeastLength(1),
 });
 
 /** A shop order, in each validator. */
 export const placeOrder = {
   zod: z.object({ email: z.email(), quantity: z.int(), count: z.int(), size: z.enum(['S', 'M', 'L']) }),
-  valibot: toStandardJsonSchema(v.object({
-    email: v.pipe(v.string(), v.email()), quantity: v.pipe(v.number(), v.integer()), count: v.pipe(v.number(), v.integer()),
-    size: v.picklist(['S', 'M', 'L']),
-  })),
+  valibot: toStandardJsonSchema(
+    v.object({
+      email: v.pipe(v.string(), v.email()),
+      quantity: v.pipe(v.number(), v.integer()),
+      count: v.pipe(v.number(), v.integer()),
+      size: v.picklist(['S', 'M', 'L']),
+    }),
+  ),
   arktype: type({ email: 'string.email', quantity: 'number.integer', count: 'number.integer', size: "'S' | 'M' | 'L'" }),
 };
 
@@ -51,8 +74,8 @@ export const badOrder = { email: 'nope', quantity: 'abc', size: 'XL' };
 /** What every validator's failure of `badOrder` gives, in every language (tests/test_mcp_channel.py has it too). */
 export const EQUAL_SCHEMAS_XML = [
   '<validation_error action="place_order">',
-  "  <field name=\"email\">Invalid email format. You sent: 'nope'. Expected a valid email address.</field>",
-  "  <field name=\"quantity\">Wrong type. You sent: 'abc'. Expected an integer.</field>",
+  '  <field name="email">Invalid email format. You sent: \'nope\'. Expected a valid email address.</field>',
+  '  <field name="quantity">Wrong type. You sent: \'abc\'. Expected an integer.</field>',
   '  <field name="count">Missing required field. You sent: nothing. Expected an integer.</field>',
   "  <field name=\"size\">Not one of the allowed values. You sent: 'XL'. Expected one of: 'S', 'M', 'L'.</field>",
   '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
@@ -81,7 +104,8 @@ export const RESULTS = {
   partial_result: () => partialResult({ obtained: ['A: 3 filings'], failed: [{ item: 'Company C', code: 'FORBIDDEN' }] }),
   forbidden: () => forbidden({ action: 'refund', resource: 'order A-8812' }),
   auth_required: () => authRequired(),
-  validation_error: () => validationError('refund', [{ path: ['amount_cents'], code: 'too_small', origin: 'number', minimum: 1, input: 0 }]),
+  validation_error: () =>
+    validationError('refund', [{ path: ['amount_cents'], code: 'too_small', origin: 'number', minimum: 1, input: 0 }]),
   unknown_tool: () => unknownTool({ tool: 'refund_orders', tools: ['refund_order'], answer: 'tool-result' }).result,
   exception_result: () => exceptionResult({ tool: 'charge', exception: 'vault down', correlationId: 'req-7' }).result,
   warning: () => error('DEPRECATED', 'use find').warning(),
@@ -104,7 +128,10 @@ export const LEDGER_STREAK = [
  * (`parseEnvelope`): three failures give LEDGER_STREAK, the success of id `ok` holds no envelope, and it ends the streak.
  */
 export async function assertLedgerStreak(get) {
-  assert.deepEqual([await get('inv_9'), await get('inv_9'), await get('inv_9')].map((r) => [r.severity, r.message]), LEDGER_STREAK);
+  assert.deepEqual(
+    [await get('inv_9'), await get('inv_9'), await get('inv_9')].map((r) => [r.severity, r.message]),
+    LEDGER_STREAK,
+  );
   assert.equal(await get('ok'), null);
   assert.equal((await get('inv_9')).message, 'No invoice inv_9');
 }

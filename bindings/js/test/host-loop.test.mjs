@@ -45,8 +45,17 @@ before(async () => {
 /** Calls `name` through the host loop, the waits recorded. */
 async function recovered(name, options = {}) {
   const waits = [];
-  const outcome = await callToolWithRecovery(client, { name, arguments: {} },
-    { tool: listed.get(name), sleep: async (ms) => { waits.push(ms); }, ...options });
+  const outcome = await callToolWithRecovery(
+    client,
+    { name, arguments: {} },
+    {
+      tool: listed.get(name),
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+      ...options,
+    },
+  );
   return { ...outcome, waits };
 }
 
@@ -70,7 +79,9 @@ describe('callToolWithRecovery', () => {
     assert.deepEqual(waits, [1000, 1000]);
     assert.equal(calls.get('list_invoices'), 3);
     assert.equal(result.isError, true);
-    assert.equal(result.content[0].text, `<partial_result severity="error">
+    assert.equal(
+      result.content[0].text,
+      `<partial_result severity="error">
   <summary>Obtained 0 of 1 item; 1 failed.</summary>
   <task>call list_invoices: gave up after 3 calls, the most the budget allows</task>
   <failed>
@@ -82,7 +93,8 @@ describe('callToolWithRecovery', () => {
     <attempt>call 3: RATE_LIMITED (wait-and-retry)</attempt>
   </tried>
   <recovery>The failure is transient, but the retries the host allows are spent: try again later, or tell the user.</recovery>
-</partial_result>`);
+</partial_result>`,
+    );
   });
 
   test('a write that is neither read-only nor idempotent is never retried blindly: escalated after one call', async () => {
@@ -107,10 +119,16 @@ describe('callToolWithRecovery', () => {
     const { then, result } = await recovered('refund_orders');
     assert.equal(then, 'to-model');
     assert.equal(result.code, -32602);
-    assert.match(result.message, /Unknown tool: refund_orders\. This server's tools: get_invoice, list_invoices, refund_order, find_invoice\./);
+    assert.match(
+      result.message,
+      /Unknown tool: refund_orders\. This server's tools: get_invoice, list_invoices, refund_order, find_invoice\./,
+    );
   });
 
   test('hostStep refuses a request without the tool name, in the core words', () => {
-    assert.throws(() => hostStep({ result: { content: [] } }), { name: 'TypeError', message: 'missing "name": the name of the tool called' });
+    assert.throws(() => hostStep({ result: { content: [] } }), {
+      name: 'TypeError',
+      message: 'missing "name": the name of the tool called',
+    });
   });
 });

@@ -14,9 +14,12 @@ import { expand } from './vector-runner.mjs';
 
 const table = JSON.parse(readFileSync(new URL('../../host-values.json', import.meta.url), 'utf8'));
 const vectorsDir = new URL('../../../vectors/', import.meta.url);
-const renderSpecs = readdirSync(vectorsDir).filter((name) => name.endsWith('.json') && name !== 'schema.json')
+const renderSpecs = readdirSync(vectorsDir)
+  .filter((name) => name.endsWith('.json') && name !== 'schema.json')
   .flatMap((name) => JSON.parse(readFileSync(new URL(name, vectorsDir), 'utf8')))
-  .flatMap((group) => group.cases).map(expand).filter((c) => c.spec !== null && typeof c.spec === 'object' && 'expected' in c && !('error' in c));
+  .flatMap((group) => group.cases)
+  .map(expand)
+  .filter((c) => c.spec !== null && typeof c.spec === 'object' && 'expected' in c && !('error' in c));
 
 const nested = (n, leaf, wrap) => {
   let value = leaf;
@@ -33,11 +36,31 @@ const selfArray = () => {
   array.push(array);
   return array;
 };
-const throwing = () => { throw new Error('no'); };
+const throwing = () => {
+  throw new Error('no');
+};
 /** A Proxy whose every trap throws: an object from a broken library. */
-const hostile = () => new Proxy({}, Object.fromEntries(['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf',
-  'set', 'defineProperty', 'deleteProperty', 'apply', 'construct', 'isExtensible', 'preventExtensions', 'setPrototypeOf']
-  .map((trap) => [trap, throwing])));
+const hostile = () =>
+  new Proxy(
+    {},
+    Object.fromEntries(
+      [
+        'get',
+        'has',
+        'ownKeys',
+        'getOwnPropertyDescriptor',
+        'getPrototypeOf',
+        'set',
+        'defineProperty',
+        'deleteProperty',
+        'apply',
+        'construct',
+        'isExtensible',
+        'preventExtensions',
+        'setPrototypeOf',
+      ].map((trap) => [trap, throwing]),
+    ),
+  );
 const bytes = (...parts) => new Uint8Array(parts.flatMap((part) => (typeof part === 'string' ? [...Buffer.from(part)] : part)));
 function refund() {}
 const at1230 = new Date(Date.UTC(2026, 0, 31, 12, 30, 5, 123));
@@ -61,16 +84,32 @@ const BUILD = {
   "a set of numbers: an array in the order of the items' texts": () => new Set([3, 1, 12]),
   'a set of strings: ordered by UTF-16 code units, so an emoji sorts before U+FFFF': () => new Set(['\uffff', 'b', '😀', 'é', 'a']),
   'a map (a dict) whose keys are not strings: each key as its JSON text': () =>
-    new Map([[7, 'seven'], [2.5, 'half'], [null, 'none'], [true, 'yes'], [[1, 2], 'pair']]),
+    new Map([
+      [7, 'seven'],
+      [2.5, 'half'],
+      [null, 'none'],
+      [true, 'yes'],
+      [[1, 2], 'pair'],
+    ]),
   'a date-time in UTC: ISO 8601 as toISOString writes it, milliseconds and Z': () => at1230,
   'a date-time at another offset: the same instant in UTC': () => new Date('2026-01-31T13:30:05+01:00'),
   'an exception (an Error): its name and message': () => new TypeError('card declined'),
   'an exception with no message: its name': () => new TypeError(),
   'a value that cannot be read (a Proxy whose every trap throws; an object whose __str__ raises)': hostile,
-  'an object one of whose members cannot be read: that member marked': () => ({ ok: 1, get bad() { return throwing(); } }),
+  'an object one of whose members cannot be read: that member marked': () => ({
+    ok: 1,
+    get bad() {
+      return throwing();
+    },
+  }),
   'an object whose keys cannot be listed: the object marked': () => new Proxy({ a: 1 }, { ownKeys: throwing }),
-  'odd values inside a container, each by its rule': () =>
-    ({ when: at1230, tags: new Set(['b', 'a']), raw: bytes('ok'), n: Number.NaN, f: refund }),
+  'odd values inside a container, each by its rule': () => ({
+    when: at1230,
+    tags: new Set(['b', 'a']),
+    raw: bytes('ok'),
+    n: Number.NaN,
+    f: refund,
+  }),
   '5,000 levels of objects: converted without recursion, the core cuts past 64': () => nested(5000, 'x', (inner) => ({ a: inner })),
   '100,000 levels of arrays': () => nested(100_000, 1, (inner) => [inner]),
   'a symbol': () => Symbol('order'),
@@ -107,7 +146,7 @@ describe('values JSON cannot hold: the shared table (bindings/host-values.json)'
 });
 
 describe('the rule where a value goes: a spec, a validation issue, the call arguments', () => {
-  test('the walk writes what JSON.stringify writes: every render vector\'s spec, held by a class instance, renders the same', () => {
+  test("the walk writes what JSON.stringify writes: every render vector's spec, held by a class instance, renders the same", () => {
     class Spec {}
     assert.ok(renderSpecs.length > 100);
     for (const c of renderSpecs) {
@@ -116,27 +155,39 @@ describe('the rule where a value goes: a spec, a validation issue, the call argu
     }
   });
 
-  test('a misplaced marker is the programmer\'s mistake, refused in the core\'s words', () => {
-    assert.throws(() => render({ code: 'X', message: 'm', retryAfter: Number.NaN }),
-      { name: 'TypeError', message: 'retryAfter: invalid type: string "[NaN]", expected a number of seconds' });
+  test("a misplaced marker is the programmer's mistake, refused in the core's words", () => {
+    assert.throws(() => render({ code: 'X', message: 'm', retryAfter: Number.NaN }), {
+      name: 'TypeError',
+      message: 'retryAfter: invalid type: string "[NaN]", expected a number of seconds',
+    });
     assert.throws(() => render(hostile()), { name: 'TypeError', message: 'the spec must be a JSON object, not a string' });
     assert.throws(() => render(undefined), { name: 'TypeError', message: 'the spec must be a JSON object, not undefined' });
   });
 
-  test('a message JSON cannot hold renders as its text; an object where text belongs stays the programmer\'s mistake', () => {
+  test("a message JSON cannot hold renders as its text; an object where text belongs stays the programmer's mistake", () => {
     assert.equal(parseEnvelope(toolError('X', { message: Symbol('m') })).error.message, '[Symbol(m)]');
     assert.equal(parseEnvelope(toolError('X', { message: Number.NaN })).error.message, '[NaN]');
-    assert.throws(() => toolError('X', { message: { text: 'm' } }),
-      { name: 'TypeError', message: 'message: invalid type: map, expected a string' });
+    assert.throws(() => toolError('X', { message: { text: 'm' } }), {
+      name: 'TypeError',
+      message: 'message: invalid type: map, expected a string',
+    });
   });
 
   test('the call arguments go through the same rule: a value is looked up in them at its path', () => {
     const args = { when: at1230, n: Number.NaN, self: undefined };
     args.self = args;
-    const text = renderValidation('a', [{ path: ['n'], code: 'invalid_type', expected: 'number' },
-      { path: ['self'], code: 'invalid_type', expected: 'object' }], { input: args });
-    assert.deepEqual(parseEnvelope(text).validation.fields.map((f) => f.text),
-      ["Wrong type. You sent: '[NaN]'. Expected a number.", "Wrong type. You sent: '[cycle]'. Expected an object."]);
+    const text = renderValidation(
+      'a',
+      [
+        { path: ['n'], code: 'invalid_type', expected: 'number' },
+        { path: ['self'], code: 'invalid_type', expected: 'object' },
+      ],
+      { input: args },
+    );
+    assert.deepEqual(
+      parseEnvelope(text).validation.fields.map((f) => f.text),
+      ["Wrong type. You sent: '[NaN]'. Expected a number.", "Wrong type. You sent: '[cycle]'. Expected an object."],
+    );
   });
 });
 
@@ -160,9 +211,15 @@ describe('a hostile thrown value answers INTERNAL_ERROR, described safely in the
     assert.equal(logged(error), '"Error: db down"');
   });
 
-  test('through the MCP integration\'s handler wrapper: INTERNAL_ERROR, the logger given the value, nothing thrown', async () => {
+  test("through the MCP integration's handler wrapper: INTERNAL_ERROR, the logger given the value, nothing thrown", async () => {
     const failures = [];
-    const handler = withEnvelope('charge', async () => { throw hostile(); }, { logger: (failure) => failures.push(failure) });
+    const handler = withEnvelope(
+      'charge',
+      async () => {
+        throw hostile();
+      },
+      { logger: (failure) => failures.push(failure) },
+    );
     const result = await handler({});
     assert.equal(parseEnvelope(result).error.code, 'INTERNAL_ERROR');
     assert.equal(failures.length, 1);

@@ -44,7 +44,11 @@ function installInto(name, folder, flags = []) {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
   // As a user runs it: not under this package's own `npm test` (whose npm_config_* settings, --silent among them, would carry over).
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|INIT_CWD$)/i.test(key)));
-  const npm = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', ...flags, folder], { cwd: project, env, encoding: 'utf8' });
+  const npm = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', ...flags, folder], {
+    cwd: project,
+    env,
+    encoding: 'utf8',
+  });
   return { project, ...npm };
 }
 
@@ -57,14 +61,27 @@ test('a folder that was never built fails to install, naming the commands that b
 test('a built folder installs and works', () => {
   const { project, status, stderr } = installInto('built-consumer', copyOfPackage('built', true));
   assert.equal(status, 0, stderr);
-  const script = "import { render } from 'mcp-envelope'; process.stdout.write(render({ code: 'NOT_FOUND', message: 'gone' }).split('\\n')[0]);";
+  const script =
+    "import { render } from 'mcp-envelope'; process.stdout.write(render({ code: 'NOT_FOUND', message: 'gone' }).split('\\n')[0]);";
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
   assert.equal(out, '<tool_error code="NOT_FOUND" severity="error">');
 });
 
 /** The frameworks a user project installs itself, their validators, and the agent frameworks. */
-const FRAMEWORKS = ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'fastmcp', 'zod', 'valibot', '@valibot/to-json-schema', 'arktype',
-  'ai', '@ai-sdk/mcp', '@langchain/core', '@langchain/langgraph', '@langchain/mcp-adapters'];
+const FRAMEWORKS = [
+  '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/server',
+  'fastmcp',
+  'zod',
+  'valibot',
+  '@valibot/to-json-schema',
+  'arktype',
+  'ai',
+  '@ai-sdk/mcp',
+  '@langchain/core',
+  '@langchain/langgraph',
+  '@langchain/mcp-adapters',
+];
 
 /**
  * Puts FRAMEWORKS and everything they depend on into the project's
@@ -81,7 +98,10 @@ function giveFrameworks(project) {
     wanted.add(name);
     const manifest = JSON.parse(readFileSync(join(from, name, 'package.json'), 'utf8'));
     const optional = manifest.peerDependenciesMeta ?? {};
-    queue.push(...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {}).filter((p) => !optional[p]?.optional));
+    queue.push(
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}).filter((p) => !optional[p]?.optional),
+    );
   }
   const byFolder = new Map();
   for (const name of wanted) {
@@ -130,8 +150,13 @@ test("the type declarations import nothing outside the package, so even a linked
   const files = readdirSync(dist, { recursive: true }).filter((file) => String(file).endsWith('.d.ts'));
   assert.ok(files.includes('mcp.d.ts') && files.includes('fastmcp.d.ts'), files.join(', '));
   for (const file of files) {
-    const specifiers = [...readFileSync(join(dist, String(file)), 'utf8').matchAll(/\bfrom\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)]
-      .map((match) => match[1] ?? match[2]);
-    assert.deepEqual(specifiers.filter((specifier) => !specifier.startsWith('.')), [], `dist/${file}`);
+    const specifiers = [...readFileSync(join(dist, String(file)), 'utf8').matchAll(/\bfrom\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map(
+      (match) => match[1] ?? match[2],
+    );
+    assert.deepEqual(
+      specifiers.filter((specifier) => !specifier.startsWith('.')),
+      [],
+      `dist/${file}`,
+    );
   }
 });

@@ -17,7 +17,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { escalationOf, recoveringMcpTools } from 'mcp-envelope/langchain';
 import {
-  billingServer, checkDemoCopy, forbiddenBlocked, forbiddenRecord, invoice1, notFound404, partialInvoices, timeout504, timeoutRecord,
+  billingServer,
+  checkDemoCopy,
+  forbiddenBlocked,
+  forbiddenRecord,
+  invoice1,
+  notFound404,
+  partialInvoices,
+  timeout504,
+  timeoutRecord,
 } from './billing-demo.mjs';
 
 before(checkDemoCopy);
@@ -46,7 +54,8 @@ let calls = 0;
 const toolCall = (name, args) => new AIMessage({ content: '', tool_calls: [{ id: `call_${++calls}`, name, args, type: 'tool_call' }] });
 const jo = (invoiceId) => ({ customer: 'jo@example.com', invoice_id: invoiceId });
 /** LangChain's words around an `isError` result's text, as its ToolNode sends it to the model. */
-const asLangChainError = (text) => `Error: MCP tool 'get_invoice' on server 'billing' returned an error: ${text}\n Please fix your mistakes.`;
+const asLangChainError = (text) =>
+  `Error: MCP tool 'get_invoice' on server 'billing' returned an error: ${text}\n Please fix your mistakes.`;
 
 /**
  * Runs `script` as the model in createReactAgent against a fresh billing
@@ -59,7 +68,11 @@ async function run(script, { adapted }) {
   try {
     const waits = [];
     const tools = adapted
-      ? await recoveringMcpTools(client, (recovering) => loadMcpTools('billing', recovering), { sleep: async (ms) => { waits.push(ms); } })
+      ? await recoveringMcpTools(client, (recovering) => loadMcpTools('billing', recovering), {
+          sleep: async (ms) => {
+            waits.push(ms);
+          },
+        })
       : await loadMcpTools('billing', client);
     const model = new ScriptedChatModel(script);
     const agent = createReactAgent({ llm: model, tools });
@@ -82,7 +95,9 @@ describe('recoveringMcpTools with a LangGraph agent', () => {
   test('a success and what the model must fix reach it as LangChain sends them, with the adapter as without', async () => {
     for (const adapted of [true, false]) {
       const { state, model, waits } = await run(
-        [toolCall('get_invoice', jo('inv_404')), toolCall('get_invoice', jo('inv_1')), new AIMessage('inv_1 is paid.')], { adapted });
+        [toolCall('get_invoice', jo('inv_404')), toolCall('get_invoice', jo('inv_1')), new AIMessage('inv_1 is paid.')],
+        { adapted },
+      );
       assert.equal(model.prompts.length, 3);
       // The NOT_FOUND envelope, byte for byte inside LangChain's error message, then the fixed call's invoice.
       assert.deepEqual(toolMessageRead(model, 2), { status: 'error', content: asLangChainError(notFound404) });
@@ -93,8 +108,10 @@ describe('recoveringMcpTools with a LangGraph agent', () => {
   });
 
   test('a partial result that obtained something is the outcome: the tool result, not an escalation', async () => {
-    const { state, model } = await run([toolCall('list_invoices', { customer: 'partial@example.com' }), new AIMessage('One invoice so far.')],
-      { adapted: true });
+    const { state, model } = await run(
+      [toolCall('list_invoices', { customer: 'partial@example.com' }), new AIMessage('One invoice so far.')],
+      { adapted: true },
+    );
     assert.deepEqual(toolMessageRead(model, 2), { status: 'success', content: partialInvoices });
     assert.equal(escalationOf(state), undefined);
   });
@@ -104,7 +121,10 @@ describe('recoveringMcpTools with a LangGraph agent', () => {
     assert.deepEqual(waits, [500, 1000]);
     assert.equal(model.prompts.length, 1);
     // The run ended in the tools node: the user's message and the model's call, no tool message, no second answer.
-    assert.deepEqual(state.messages.map((message) => message.getType()), ['human', 'ai']);
+    assert.deepEqual(
+      state.messages.map((message) => message.getType()),
+      ['human', 'ai'],
+    );
     const escalation = escalationOf(state);
     assert.equal(state.__interrupt__.length, 1);
     assert.equal(state.__interrupt__[0].value, escalation);
@@ -118,7 +138,9 @@ describe('recoveringMcpTools with a LangGraph agent', () => {
   });
 
   test('without the adapter the same timeout goes to the model after one call, and the model is asked again', async () => {
-    const { state, model } = await run([toolCall('get_invoice', jo('inv_504')), new AIMessage('The billing API timed out.')], { adapted: false });
+    const { state, model } = await run([toolCall('get_invoice', jo('inv_504')), new AIMessage('The billing API timed out.')], {
+      adapted: false,
+    });
     assert.equal(model.prompts.length, 2);
     assert.deepEqual(toolMessageRead(model, 2), { status: 'error', content: asLangChainError(timeout504) });
     assert.equal(state.__interrupt__, undefined);
@@ -142,7 +164,10 @@ describe('recoveringMcpTools with a LangGraph agent', () => {
     try {
       const tools = await recoveringMcpTools(client, (recovering) => loadMcpTools('billing', recovering));
       const getInvoice = tools.find((tool) => tool.name === 'get_invoice');
-      const thrown = await getInvoice.invoke({ customer: 'blocked@example.com', invoice_id: 'inv_1' }).then(() => undefined, (error) => error);
+      const thrown = await getInvoice.invoke({ customer: 'blocked@example.com', invoice_id: 'inv_1' }).then(
+        () => undefined,
+        (error) => error,
+      );
       assert.equal(thrown?.name, 'GraphInterrupt');
       assert.equal(escalationOf(thrown).result.content[0].text, forbiddenRecord);
       assert.equal(await getInvoice.invoke(jo('inv_1')), invoice1);

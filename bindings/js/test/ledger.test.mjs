@@ -7,7 +7,12 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { error, Ledger, parseEnvelope, render, useCoreModule } from 'mcp-envelope';
 
-const notFound = { code: 'NOT_FOUND', message: 'No invoice inv_9', availableActions: ['billing.list_invoices'], details: { requestedId: 'inv_9' } };
+const notFound = {
+  code: 'NOT_FOUND',
+  message: 'No invoice inv_9',
+  availableActions: ['billing.list_invoices'],
+  details: { requestedId: 'inv_9' },
+};
 const messageOf = (result) => parseEnvelope(result).message;
 const REPEAT = (n) => `Nothing has changed since the last attempt: the same failure again (${n} in a row).`;
 const STOP = (n) => `Stop retrying: this call has failed the same way ${n} times in a row and nothing has changed.`;
@@ -51,8 +56,12 @@ describe('Ledger', () => {
     const ledger = new Ledger(0);
     const conflict = error('CONFLICT', 'Order A-1 changed').format('text');
     assert.deepEqual(ledger.failure('t', conflict), conflict.build());
-    assert.equal(ledger.failure('t', conflict).content[0].text, 'error_code: CONFLICT\nwhat_failed: ' + STOP(2) +
-      '\nnext_action: Do not make this call again. Tell the user what failed and that retrying did not help.\nretryable: false\nseverity: critical');
+    assert.equal(
+      ledger.failure('t', conflict).content[0].text,
+      'error_code: CONFLICT\nwhat_failed: ' +
+        STOP(2) +
+        '\nnext_action: Do not make this call again. Tell the user what failed and that retrying did not help.\nretryable: false\nseverity: critical',
+    );
     assert.match(ledger.failure('t', conflict, { format: 'json' }).content[0].text, /^\{"code":"CONFLICT","severity":"critical"/);
   });
 
@@ -65,12 +74,21 @@ describe('Ledger', () => {
 
   test('what the component would convert silently is refused here; its refusals keep its words', () => {
     for (const bad of [-1, 1.5, '2', 2 ** 32, Number.NaN]) {
-      assert.throws(() => new Ledger(bad), { name: 'TypeError', message: `stopAfter must be a whole number from 0 to 4294967295, not ${String(bad)}` });
+      assert.throws(() => new Ledger(bad), {
+        name: 'TypeError',
+        message: `stopAfter must be a whole number from 0 to 4294967295, not ${String(bad)}`,
+      });
     }
     const ledger = new Ledger();
     assert.throws(() => ledger.failure('t', { code: '', message: 'x' }), { name: 'TypeError', message: '"code" must not be empty' });
-    assert.throws(() => ledger.failure('t', notFound, { format: 'yaml' }), { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
-    assert.throws(() => ledger.failure('t', notFound, 'json'), { name: 'TypeError', message: 'options must be an object such as { arguments: args }, not "json"' });
+    assert.throws(() => ledger.failure('t', notFound, { format: 'yaml' }), {
+      name: 'TypeError',
+      message: 'format must be "xml", "json" or "text", not "yaml"',
+    });
+    assert.throws(() => ledger.failure('t', notFound, 'json'), {
+      name: 'TypeError',
+      message: 'options must be an object such as { arguments: args }, not "json"',
+    });
     // A refused call counts nothing: the ledger goes on.
     assert.equal(messageOf(ledger.failure('t', notFound)), 'No invoice inv_9');
   });
@@ -92,7 +110,7 @@ describe('Ledger', () => {
     assert.equal(Ledger.prototype[Symbol.dispose], Ledger.prototype.dispose);
   });
 
-  test('the streaks are the host\'s: a replaced component instance loses none of them', () => {
+  test("the streaks are the host's: a replaced component instance loses none of them", () => {
     const ledger = new Ledger();
     ledger.failure('t', notFound);
     useCoreModule(new WebAssembly.Module(readFileSync(new URL('../generated/envelope.core.wasm', import.meta.url))));

@@ -12,7 +12,15 @@ import * as z from 'zod';
 import { error, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool } from 'mcp-envelope';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 import {
-  assertLedgerStreak, badOrder, EQUAL_SCHEMAS_XML, placeOrder, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_MESSAGE, UNKNOWN_XML,
+  assertLedgerStreak,
+  badOrder,
+  EQUAL_SCHEMAS_XML,
+  placeOrder,
+  plain,
+  RESULTS,
+  RESULTS_IS_ERROR,
+  UNKNOWN_MESSAGE,
+  UNKNOWN_XML,
 } from './fixtures.mjs';
 
 const SECRET = 'hunter2-db-password@10.0.0.7:/var/lib/billing';
@@ -28,15 +36,22 @@ describe('SDK 2.x alone', () => {
   test('an unknown tool is a JSON-RPC -32602 error; bad arguments and an exception are their messages as text', async () => {
     const server = new McpServer({ name: 'billing', version: '1.0.0' });
     server.registerTool('place_order', { inputSchema: placeOrder.zod }, async () => ({ content: [] }));
-    server.registerTool('crash', {}, async () => { throw new Error(SECRET); });
+    server.registerTool('crash', {}, async () => {
+      throw new Error(SECRET);
+    });
     const client = await connected(server);
-    await assert.rejects(client.callTool({ name: 'refund_orders', arguments: {} }),
-      (e) => e.code === -32602 && e.message === 'Tool refund_orders not found');
+    await assert.rejects(
+      client.callTool({ name: 'refund_orders', arguments: {} }),
+      (e) => e.code === -32602 && e.message === 'Tool refund_orders not found',
+    );
     const bad = await client.callTool({ name: 'place_order', arguments: badOrder });
     assert.equal(bad.isError, true);
-    assert.equal(bad.content[0].text, 'Input validation error: Invalid arguments for tool place_order: email: Invalid email address, '
-      + 'quantity: Invalid input: expected number, received string, count: Invalid input: expected number, received undefined, '
-      + 'size: Invalid option: expected one of "S"|"M"|"L"');
+    assert.equal(
+      bad.content[0].text,
+      'Input validation error: Invalid arguments for tool place_order: email: Invalid email address, ' +
+        'quantity: Invalid input: expected number, received string, count: Invalid input: expected number, received undefined, ' +
+        'size: Invalid option: expected one of "S"|"M"|"L"',
+    );
     assert.deepEqual(await client.callTool({ name: 'crash', arguments: {} }), { content: [{ type: 'text', text: SECRET }], isError: true });
     await client.close();
   });
@@ -56,13 +71,41 @@ describe('SDK 2.x with mcp-envelope/mcp', () => {
     registerTool(server, 'valibot', { inputSchema: placeOrder.valibot }, ok, { ...options, action: 'place_order' });
     registerTool(server, 'arktype', { inputSchema: placeOrder.arktype }, ok, { ...options, action: 'place_order' });
     registerTool(server, 'trims', { inputSchema: { name: z.string().trim() } }, ok);
-    registerTool(server, 'throws_builder', {}, async () => { throw error('RATE_LIMITED', 'Too many lookups').retryAfter(30); }, options);
-    registerTool(server, 'throws_secret', {}, async () => { throw new Error(`connect ECONNREFUSED ${SECRET}`); }, options);
-    registerTool(server, 'proxies_envelope', {},
-      async () => throwIfError(toolError('CONFLICT', { message: 'Order changed', correlationId: 'req-5' })), options);
+    registerTool(
+      server,
+      'throws_builder',
+      {},
+      async () => {
+        throw error('RATE_LIMITED', 'Too many lookups').retryAfter(30);
+      },
+      options,
+    );
+    registerTool(
+      server,
+      'throws_secret',
+      {},
+      async () => {
+        throw new Error(`connect ECONNREFUSED ${SECRET}`);
+      },
+      options,
+    );
+    registerTool(
+      server,
+      'proxies_envelope',
+      {},
+      async () => throwIfError(toolError('CONFLICT', { message: 'Order changed', correlationId: 'req-5' })),
+      options,
+    );
     registerTool(server, 'throws_zod', {}, async () => z.object({ limit: z.number().max(100) }).parse({ limit: 500 }), options);
-    server.registerTool('plain_wrapped', { inputSchema: z.object({ n: z.number() }) },
-      withEnvelope('plain_wrapped', async ({ n }) => (n > 1 ? Promise.reject(new Error(SECRET)) : error('X_WARN', 'careful').warning()), options));
+    server.registerTool(
+      'plain_wrapped',
+      { inputSchema: z.object({ n: z.number() }) },
+      withEnvelope(
+        'plain_wrapped',
+        async ({ n }) => (n > 1 ? Promise.reject(new Error(SECRET)) : error('X_WARN', 'careful').warning()),
+        options,
+      ),
+    );
     client = await connected(server);
   });
 
@@ -71,7 +114,8 @@ describe('SDK 2.x with mcp-envelope/mcp', () => {
 
   test('clients list the schema the SDK lists for the original, byte for byte', async () => {
     const bare = new McpServer({ name: 'billing', version: '1.0.0' });
-    for (const name of ['zod', 'valibot', 'arktype']) bare.registerTool(name, { inputSchema: placeOrder[name] }, async () => ({ content: [] }));
+    for (const name of ['zod', 'valibot', 'arktype'])
+      bare.registerTool(name, { inputSchema: placeOrder[name] }, async () => ({ content: [] }));
     bare.registerTool('shape', { inputSchema: placeOrder.zod.shape }, async () => ({ content: [] }));
     const bareClient = await connected(bare);
     const listed = Object.fromEntries((await client.listTools()).tools.map((tool) => [tool.name, tool.inputSchema]));
@@ -80,16 +124,20 @@ describe('SDK 2.x with mcp-envelope/mcp', () => {
   });
 
   test('bad arguments are the <validation_error> every language gives, whichever validator checks them', async () => {
-    for (const name of ['zod', 'shape', 'valibot']) assert.deepEqual(await call(name, badOrder), { content: [{ type: 'text', text: EQUAL_SCHEMAS_XML }], isError: true }, name);
+    for (const name of ['zod', 'shape', 'valibot'])
+      assert.deepEqual(await call(name, badOrder), { content: [{ type: 'text', text: EQUAL_SCHEMAS_XML }], isError: true }, name);
     // ArkType lists and reports the required keys by name (and sorts the enum it lists).
     const [head, email, quantity, count, size, ...tail] = EQUAL_SCHEMAS_XML.split('\n');
-    assert.equal((await call('arktype', badOrder)).content[0].text,
-      [head, count, email, quantity, size.replace("'S', 'M', 'L'", "'L', 'M', 'S'"), ...tail].join('\n'));
+    assert.equal(
+      (await call('arktype', badOrder)).content[0].text,
+      [head, count, email, quantity, size.replace("'S', 'M', 'L'", "'L', 'M', 'S'"), ...tail].join('\n'),
+    );
   });
 
   test('good arguments reach the handler as the schema parses them', async () => {
     const order = { email: 'a@example.com', quantity: 2, count: 1, size: 'M' };
-    for (const name of ['zod', 'shape', 'valibot', 'arktype']) assert.deepEqual(await call(name, order), { content: [{ type: 'text', text: JSON.stringify(order) }] });
+    for (const name of ['zod', 'shape', 'valibot', 'arktype'])
+      assert.deepEqual(await call(name, order), { content: [{ type: 'text', text: JSON.stringify(order) }] });
     assert.deepEqual(await call('trims', { name: '  Jo  ' }), { content: [{ type: 'text', text: '{"name":"Jo"}' }] });
   });
 
@@ -105,7 +153,10 @@ describe('SDK 2.x with mcp-envelope/mcp', () => {
     const { correlationId } = parseEnvelope(result).error;
     assert.deepEqual(result, exceptionResult({ tool: 'throws_secret', exception: '', correlationId }).result);
     assert.ok(!JSON.stringify(result).includes('hunter2'));
-    assert.deepEqual(logged.map((f) => [f.correlationId, f.tool, f.error.message]), [[correlationId, 'throws_secret', `connect ECONNREFUSED ${SECRET}`]]);
+    assert.deepEqual(
+      logged.map((f) => [f.correlationId, f.tool, f.error.message]),
+      [[correlationId, 'throws_secret', `connect ECONNREFUSED ${SECRET}`]],
+    );
   });
 
   test("withEnvelope on the SDK's own registerTool: warnings pass, exceptions are hidden", async () => {
@@ -121,7 +172,11 @@ describe('SDK 2.x: one channel for every outcome', () => {
     const server = new McpServer({ name: 'billing', version: '1.0.0' });
     for (const [name, make] of Object.entries(RESULTS)) {
       registerTool(server, `wrapped_${name}`, { inputSchema: { n: z.number().optional() } }, async () => make());
-      server.registerTool(`plain_${name}`, {}, withEnvelope(`plain_${name}`, async () => make()));
+      server.registerTool(
+        `plain_${name}`,
+        {},
+        withEnvelope(`plain_${name}`, async () => make()),
+      );
     }
     const client = await connected(server);
     const errors = [];
@@ -143,11 +198,14 @@ describe('SDK 2.x: one channel for every outcome', () => {
     const client = await connected(server);
     const expected = unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'get_invoice', 'refund_order'] }).error;
     // 2.x's ProtocolError holds the response's code, message and data as sent.
-    await assert.rejects(client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } }),
-      (e) => e.code === -32602 && e.message === UNKNOWN_MESSAGE && isDeepStrictEqual(e.data, expected.data));
+    await assert.rejects(
+      client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } }),
+      (e) => e.code === -32602 && e.message === UNKNOWN_MESSAGE && isDeepStrictEqual(e.data, expected.data),
+    );
     refund.disable();
-    await assert.rejects(client.callTool({ name: 'refund_order', arguments: {} }),
-      { message: "Unknown tool: refund_order. This server's tools: list_invoices, get_invoice." });
+    await assert.rejects(client.callTool({ name: 'refund_order', arguments: {} }), {
+      message: "Unknown tool: refund_order. This server's tools: list_invoices, get_invoice.",
+    });
     refund.enable();
     assert.deepEqual(await client.callTool({ name: 'refund_order', arguments: { id: 'r' } }), { content: [] });
     await client.close();
@@ -165,8 +223,13 @@ describe('SDK 2.x: one channel for every outcome', () => {
   test('a repeat ledger: the same failure again is "nothing has changed", then "stop"', async () => {
     const server = new McpServer({ name: 'billing', version: '1.0.0' });
     const notFound = (id) => error('NOT_FOUND', `No invoice ${id}`).actions('list_invoices');
-    registerTool(server, 'get_invoice', { inputSchema: { id: z.string() } },
-      async ({ id }) => (id === 'ok' ? { content: [{ type: 'text', text: 'invoice ok' }] } : notFound(id)), { ledger: new Ledger() });
+    registerTool(
+      server,
+      'get_invoice',
+      { inputSchema: { id: z.string() } },
+      async ({ id }) => (id === 'ok' ? { content: [{ type: 'text', text: 'invoice ok' }] } : notFound(id)),
+      { ledger: new Ledger() },
+    );
     const client = await connected(server);
     const get = async (id) => parseEnvelope(await client.callTool({ name: 'get_invoice', arguments: { id } }));
     await assertLedgerStreak(get);

@@ -11,7 +11,17 @@ import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.
 import * as z from 'zod';
 import * as z3 from 'zod/v3';
 import {
-  error, EnvelopeError, exceptionResult, Ledger, MemoryStore, parseEnvelope, SharedLedger, throwIfError, toolError, unknownTool, validationError,
+  error,
+  EnvelopeError,
+  exceptionResult,
+  Ledger,
+  MemoryStore,
+  parseEnvelope,
+  SharedLedger,
+  throwIfError,
+  toolError,
+  unknownTool,
+  validationError,
 } from 'mcp-envelope';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 import { EQUAL_SCHEMAS_XML, LEDGER_STREAK, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_MESSAGE, UNKNOWN_XML } from './fixtures.mjs';
@@ -25,31 +35,89 @@ before(async () => {
   server = new McpServer({ name: 'billing', version: '1.0.0' });
   const options = { logger: (failure) => logged.push(failure) };
 
-  registerTool(server, 'returns_envelope', { inputSchema: { id: z.string() } },
-    async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id}`, availableActions: ['billing.list_invoices'] }), options);
-  registerTool(server, 'returns_builder', { inputSchema: { id: z.string() } },
-    async ({ id }) => error('NOT_FOUND', `No invoice ${id}`).suggest('List invoices first'), options);
-  registerTool(server, 'throws_builder', {},
-    async () => { throw error('RATE_LIMITED', 'Too many lookups').retryAfter(30); }, options);
+  registerTool(
+    server,
+    'returns_envelope',
+    { inputSchema: { id: z.string() } },
+    async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id}`, availableActions: ['billing.list_invoices'] }),
+    options,
+  );
+  registerTool(
+    server,
+    'returns_builder',
+    { inputSchema: { id: z.string() } },
+    async ({ id }) => error('NOT_FOUND', `No invoice ${id}`).suggest('List invoices first'),
+    options,
+  );
+  registerTool(
+    server,
+    'throws_builder',
+    {},
+    async () => {
+      throw error('RATE_LIMITED', 'Too many lookups').retryAfter(30);
+    },
+    options,
+  );
   // A proxy: the upstream result is read with throwIfError, and the thrown EnvelopeError passes its text on.
-  registerTool(server, 'proxies_envelope', {},
-    async () => throwIfError(toolError('CONFLICT', { message: 'Order changed', correlationId: 'req-5' })), options);
-  registerTool(server, 'proxies_plain_error', {},
-    async () => throwIfError({ content: [{ type: 'text', text: 'Upstream said no' }, { type: 'text', text: 'twice' }], isError: true }), options);
-  registerTool(server, 'throws_secret', {},
-    async () => { throw new Error(`connect ECONNREFUSED ${SECRET}`); }, options);
-  registerTool(server, 'throws_zod', {},
-    async () => z.object({ limit: z.number().max(100) }).parse({ limit: 500 }), options);
-  registerTool(server, 'get_invoice', {
-    description: 'One invoice',
-    inputSchema: { id: z.string().uuid(), email: z.string().email(), limit: z.number().int().max(100).optional() },
-  }, async ({ id }) => ({ content: [{ type: 'text', text: `invoice ${id}` }] }), options);
+  registerTool(
+    server,
+    'proxies_envelope',
+    {},
+    async () => throwIfError(toolError('CONFLICT', { message: 'Order changed', correlationId: 'req-5' })),
+    options,
+  );
+  registerTool(
+    server,
+    'proxies_plain_error',
+    {},
+    async () =>
+      throwIfError({
+        content: [
+          { type: 'text', text: 'Upstream said no' },
+          { type: 'text', text: 'twice' },
+        ],
+        isError: true,
+      }),
+    options,
+  );
+  registerTool(
+    server,
+    'throws_secret',
+    {},
+    async () => {
+      throw new Error(`connect ECONNREFUSED ${SECRET}`);
+    },
+    options,
+  );
+  registerTool(server, 'throws_zod', {}, async () => z.object({ limit: z.number().max(100) }).parse({ limit: 500 }), options);
+  registerTool(
+    server,
+    'get_invoice',
+    {
+      description: 'One invoice',
+      inputSchema: { id: z.string().uuid(), email: z.string().email(), limit: z.number().int().max(100).optional() },
+    },
+    async ({ id }) => ({ content: [{ type: 'text', text: `invoice ${id}` }] }),
+    options,
+  );
   // The plain wrapper on the SDK's own registerTool.
-  server.registerTool('plain_wrapped', { inputSchema: { n: z.number() } },
-    withEnvelope('plain_wrapped', async ({ n }) => { if (n > 1) throw new Error(SECRET); return error('X_WARN', 'careful').warning(); }, options));
+  server.registerTool(
+    'plain_wrapped',
+    { inputSchema: { n: z.number() } },
+    withEnvelope(
+      'plain_wrapped',
+      async ({ n }) => {
+        if (n > 1) throw new Error(SECRET);
+        return error('X_WARN', 'careful').warning();
+      },
+      options,
+    ),
+  );
 
   // No wrapper at all: the SDK's own catch shows String(thrown), which for a builder is the envelope.
-  server.registerTool('bare_throws_builder', {}, async () => { throw error('FORBIDDEN', 'Not your invoice'); });
+  server.registerTool('bare_throws_builder', {}, async () => {
+    throw error('FORBIDDEN', 'Not your invoice');
+  });
   server.registerTool('bare_returns_builder', {}, async () => error('NOT_FOUND', 'gone'));
 
   client = new Client({ name: 'test-client', version: '1.0.0' });
@@ -70,7 +138,10 @@ describe('MCP SDK integration', () => {
     assert.equal(result.isError, true);
     assert.deepEqual(result, toolError('NOT_FOUND', { message: 'No invoice inv_1', availableActions: ['billing.list_invoices'] }));
     const reading = parseEnvelope(result);
-    assert.deepEqual([reading.code, reading.message, reading.error.availableActions], ['NOT_FOUND', 'No invoice inv_1', ['billing.list_invoices']]);
+    assert.deepEqual(
+      [reading.code, reading.message, reading.error.availableActions],
+      ['NOT_FOUND', 'No invoice inv_1', ['billing.list_invoices']],
+    );
   });
 
   test('a returned unbuilt builder is an error result, not a success', async () => {
@@ -82,7 +153,10 @@ describe('MCP SDK integration', () => {
   test('a thrown builder becomes its own result', async () => {
     const result = await call('throws_builder');
     assert.equal(result.isError, true);
-    assert.deepEqual({ code: parseEnvelope(result).code, retryAfter: parseEnvelope(result).error.retryAfter }, { code: 'RATE_LIMITED', retryAfter: 30 });
+    assert.deepEqual(
+      { code: parseEnvelope(result).code, retryAfter: parseEnvelope(result).error.retryAfter },
+      { code: 'RATE_LIMITED', retryAfter: 30 },
+    );
   });
 
   test('a thrown EnvelopeError (a proxied error) passes its text through unchanged', async () => {
@@ -114,7 +188,10 @@ describe('MCP SDK integration', () => {
     assert.equal(entry.tool, 'throws_secret');
     assert.match(entry.error.message, /hunter2/);
     // The log line holds the stack, one line, quoted as JSON.
-    assert.equal(entry.log, `code=INTERNAL_ERROR correlationId="${correlationId}" tool="throws_secret" exception=${JSON.stringify(entry.error.stack)}`);
+    assert.equal(
+      entry.log,
+      `code=INTERNAL_ERROR correlationId="${correlationId}" tool="throws_secret" exception=${JSON.stringify(entry.error.stack)}`,
+    );
     assert.match(entry.error.stack, /^Error: connect ECONNREFUSED hunter2/);
   });
 
@@ -132,9 +209,14 @@ describe('MCP SDK integration', () => {
     assert.ok(text.includes("'not-a-uuid'") && text.includes("'nope'") && text.includes('500'), text);
     const parsed = parseEnvelope(result);
     assert.equal(parsed.code, 'VALIDATION_ERROR');
-    assert.deepEqual(parsed.validation.fields.map((f) => f.name), ['id', 'email', 'limit']);
-    assert.throws(() => throwIfError(result), (e) => e instanceof EnvelopeError && e.code === 'VALIDATION_ERROR' &&
-      e.reading.validation.fields.length === 3);
+    assert.deepEqual(
+      parsed.validation.fields.map((f) => f.name),
+      ['id', 'email', 'limit'],
+    );
+    assert.throws(
+      () => throwIfError(result),
+      (e) => e instanceof EnvelopeError && e.code === 'VALIDATION_ERROR' && e.reading.validation.fields.length === 3,
+    );
   });
 
   test('good arguments reach the handler, parsed', async () => {
@@ -156,7 +238,7 @@ describe('MCP SDK integration', () => {
   test('a ZodError thrown inside a handler becomes a validation_error', async () => {
     const result = await call('throws_zod');
     assert.equal(result.isError, true);
-    assert.match(result.content[0].text, /^<validation_error action="throws_zod">\n  <field name="limit">/);
+    assert.match(result.content[0].text, /^<validation_error action="throws_zod">\n {2}<field name="limit">/);
   });
 
   test('without any wrapper, a builder thrown or returned still reaches the model as an error envelope', async () => {
@@ -168,7 +250,7 @@ describe('MCP SDK integration', () => {
     assert.equal(parseEnvelope(returned).code, 'NOT_FOUND');
   });
 
-  test('withEnvelope on the SDK\'s own registerTool: warnings pass, exceptions are hidden', async () => {
+  test("withEnvelope on the SDK's own registerTool: warnings pass, exceptions are hidden", async () => {
     const warning = await call('plain_wrapped', { n: 1 });
     assert.equal(warning.isError, false);
     assert.equal(parseEnvelope(warning).severity, 'warning');
@@ -181,7 +263,10 @@ describe('MCP SDK integration', () => {
 // One server session with a repeat ledger and pt-BR words for people: the
 // ledger sees every result a tool sends, in the order the client calls.
 // The in-memory Ledger and a SharedLedger over a store give the same bytes.
-for (const [kind, makeLedger] of [['Ledger', () => new Ledger()], ['SharedLedger', () => new SharedLedger(new MemoryStore(), 'session-1')]]) {
+for (const [kind, makeLedger] of [
+  ['Ledger', () => new Ledger()],
+  ['SharedLedger', () => new SharedLedger(new MemoryStore(), 'session-1')],
+]) {
   describe(`a server session with a repeat ledger (${kind})`, () => {
     const sessionLogged = [];
     let session;
@@ -192,17 +277,33 @@ for (const [kind, makeLedger] of [['Ledger', () => new Ledger()], ['SharedLedger
     before(async () => {
       sessionServer = new McpServer({ name: 'billing', version: '1.0.0' });
       const options = { ledger: makeLedger(), locale: 'pt-BR', logger: (failure) => sessionLogged.push(failure) };
-      registerTool(sessionServer, 'get_invoice', { inputSchema: { id: z.string() } }, async ({ id }) => {
-        if (id === 'ok') return { content: [{ type: 'text', text: 'invoice ok' }] };
-        if (id === 'old') return error('DEPRECATED', 'id is deprecated; use number').warning();
-        if (id === 'crash') throw new Error(`connect ECONNREFUSED ${SECRET}`);
-        if (id === 'plain') return toolError('CONFLICT', { message: 'Invoice changed', format: 'json' });
-        return notFound(id);
-      }, options);
-      registerTool(sessionServer, 'charge', {}, async () => {
-        throw error('RATE_LIMITED', 'Too many charges').retryAfter(30).correlationId('req_42').toolFailure(NOW)
-          .locale('pt-BR').localizeSteering();
-      }, options);
+      registerTool(
+        sessionServer,
+        'get_invoice',
+        { inputSchema: { id: z.string() } },
+        async ({ id }) => {
+          if (id === 'ok') return { content: [{ type: 'text', text: 'invoice ok' }] };
+          if (id === 'old') return error('DEPRECATED', 'id is deprecated; use number').warning();
+          if (id === 'crash') throw new Error(`connect ECONNREFUSED ${SECRET}`);
+          if (id === 'plain') return toolError('CONFLICT', { message: 'Invoice changed', format: 'json' });
+          return notFound(id);
+        },
+        options,
+      );
+      registerTool(
+        sessionServer,
+        'charge',
+        {},
+        async () => {
+          throw error('RATE_LIMITED', 'Too many charges')
+            .retryAfter(30)
+            .correlationId('req_42')
+            .toolFailure(NOW)
+            .locale('pt-BR')
+            .localizeSteering();
+        },
+        options,
+      );
       session = new Client({ name: 'test-client', version: '1.0.0' });
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
       await Promise.all([sessionServer.connect(serverTransport), session.connect(clientTransport)]);
@@ -223,14 +324,20 @@ for (const [kind, makeLedger] of [['Ledger', () => new Ledger()], ['SharedLedger
       const results = [await get('inv_9'), await get('inv_9'), await get('inv_9')];
       assert.deepEqual(results, expected);
       assert.deepEqual(results[0], notFound('inv_9').build());
-      assert.deepEqual(results.map((r) => [parseEnvelope(r).severity, parseEnvelope(r).message]), LEDGER_STREAK);
+      assert.deepEqual(
+        results.map((r) => [parseEnvelope(r).severity, parseEnvelope(r).message]),
+        LEDGER_STREAK,
+      );
     });
 
     test('a success ends the streak; other arguments start a new one', async () => {
       assert.deepEqual(await get('ok'), { content: [{ type: 'text', text: 'invoice ok' }] });
       assert.deepEqual(await get('inv_9'), notFound('inv_9').build());
       assert.deepEqual(await get('inv_7'), notFound('inv_7').build());
-      assert.equal(parseEnvelope(await get('inv_7')).message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
+      assert.equal(
+        parseEnvelope(await get('inv_7')).message,
+        'Nothing has changed since the last attempt: the same failure again (2 in a row).',
+      );
     });
 
     test('a warning passes as it is and neither counts nor ends the streak', async () => {
@@ -254,8 +361,10 @@ for (const [kind, makeLedger] of [['Ledger', () => new Ledger()], ['SharedLedger
       const first = await get('crash');
       const { correlationId } = parseEnvelope(first).error;
       assert.deepEqual(first, exceptionResult({ tool: 'get_invoice', exception: '', correlationId, locale: 'pt-BR' }).result);
-      assert.equal(parseEnvelope(first).error.customerMessage,
-        `Algo deu errado do nosso lado. O problema foi registrado com a referência ${correlationId}.`);
+      assert.equal(
+        parseEnvelope(first).error.customerMessage,
+        `Algo deu errado do nosso lado. O problema foi registrado com a referência ${correlationId}.`,
+      );
       const second = parseEnvelope(await get('crash'));
       assert.equal(second.message, 'Nothing has changed since the last attempt: the same failure again (2 in a row).');
       // Each exception gets its own id and log entry; the repeat quotes the new one.
@@ -270,10 +379,16 @@ for (const [kind, makeLedger] of [['Ledger', () => new Ledger()], ['SharedLedger
 
     test('a builder goes through as its own spec: its ToolFailure clock and its locale stay', async () => {
       const first = await session.callTool({ name: 'charge', arguments: {} });
-      assert.deepEqual(first._meta, { 'io.modelcontextprotocol/toolFailure': {
-        class: 'reliability', code: 'retryable_transient_error', retryable: true, retryNotBefore: NOW + 30_000,
-        correlationId: 'req_42', agentGuidance: 'Aguarde o período de retry-after e faça a mesma chamada de novo.',
-      } });
+      assert.deepEqual(first._meta, {
+        'io.modelcontextprotocol/toolFailure': {
+          class: 'reliability',
+          code: 'retryable_transient_error',
+          retryable: true,
+          retryNotBefore: NOW + 30_000,
+          correlationId: 'req_42',
+          agentGuidance: 'Aguarde o período de retry-after e faça a mesma chamada de novo.',
+        },
+      });
       const second = await session.callTool({ name: 'charge', arguments: {} });
       assert.equal(parseEnvelope(second).message, 'Nada mudou desde a última tentativa: a mesma falha de novo (2 seguidas).');
       assert.equal(second._meta['io.modelcontextprotocol/toolFailure'].retryNotBefore, NOW + 30_000);
@@ -282,12 +397,15 @@ for (const [kind, makeLedger] of [['Ledger', () => new Ledger()], ['SharedLedger
     test('arguments that fail the schema get a pt-BR <validation_error>, outside the ledger', async () => {
       const result = await get(42);
       assert.equal(result.isError, true);
-      assert.equal(result.content[0].text, [
-        '<validation_error action="get_invoice">',
-        "  <field name=\"id\">Tipo incorreto. Você enviou: 42. Esperado: uma string.</field>",
-        '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
-        '</validation_error>',
-      ].join('\n'));
+      assert.equal(
+        result.content[0].text,
+        [
+          '<validation_error action="get_invoice">',
+          '  <field name="id">Tipo incorreto. Você enviou: 42. Esperado: uma string.</field>',
+          '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+          '</validation_error>',
+        ].join('\n'),
+      );
     });
   });
 }
@@ -296,11 +414,18 @@ describe('tool options', () => {
   test('a bad format, locale or ledger is refused when the tool is registered', () => {
     const server = new McpServer({ name: 'billing', version: '1.0.0' });
     const handler = async () => ({ content: [] });
-    assert.throws(() => registerTool(server, 'a', {}, handler, { locale: 'pt_BR' }),
-      { name: 'TypeError', message: 'locale: unknown variant `pt_BR`, expected `en` or `pt-BR`' });
-    assert.throws(() => withEnvelope('b', handler, { format: 'yaml' }), { name: 'TypeError', message: 'format must be "xml", "json" or "text", not "yaml"' });
-    assert.throws(() => withEnvelope('c', handler, { ledger: {} }),
-      { name: 'TypeError', message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session) or a SharedLedger' });
+    assert.throws(() => registerTool(server, 'a', {}, handler, { locale: 'pt_BR' }), {
+      name: 'TypeError',
+      message: 'locale: unknown variant `pt_BR`, expected `en` or `pt-BR`',
+    });
+    assert.throws(() => withEnvelope('b', handler, { format: 'yaml' }), {
+      name: 'TypeError',
+      message: 'format must be "xml", "json" or "text", not "yaml"',
+    });
+    assert.throws(() => withEnvelope('c', handler, { ledger: {} }), {
+      name: 'TypeError',
+      message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session) or a SharedLedger',
+    });
     assert.equal(typeof withEnvelope('d', handler, { ledger: new Ledger(), locale: 'en', format: 'json' }), 'function');
   });
 });
@@ -322,7 +447,11 @@ describe('one channel for every outcome', () => {
     const server = new McpServer({ name: 'billing', version: '1.0.0' });
     for (const [name, make] of Object.entries(RESULTS)) {
       registerTool(server, `wrapped_${name}`, { inputSchema: { n: z.number().optional() } }, async () => make());
-      server.registerTool(`plain_${name}`, {}, withEnvelope(`plain_${name}`, async () => make()));
+      server.registerTool(
+        `plain_${name}`,
+        {},
+        withEnvelope(`plain_${name}`, async () => make()),
+      );
       server.registerTool(`bare_${name}`, {}, async () => plain(make()));
     }
     const client = await connected(server);
@@ -331,7 +460,9 @@ describe('one channel for every outcome', () => {
         assert.deepEqual(await client.callTool({ name: `${prefix}_${name}`, arguments: {} }), plain(make()), `${prefix}_${name}`);
       }
     }
-    const errors = await Promise.all(Object.keys(RESULTS).map(async (name) => (await client.callTool({ name: `wrapped_${name}`, arguments: {} })).isError));
+    const errors = await Promise.all(
+      Object.keys(RESULTS).map(async (name) => (await client.callTool({ name: `wrapped_${name}`, arguments: {} })).isError),
+    );
     assert.deepEqual(errors, RESULTS_IS_ERROR);
     await client.close();
   });
@@ -346,16 +477,32 @@ describe('one channel for every outcome', () => {
     const expected = unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'get_invoice', 'refund_order'] }).error;
     assert.equal(expected.message, UNKNOWN_MESSAGE);
     // The client's McpError holds the response's code and data, its message prefixed by the SDK.
-    await assert.rejects(client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } }), (e) => e instanceof McpError
-      && e.code === -32602 && e.message === `MCP error -32602: ${UNKNOWN_MESSAGE}` && isDeepStrictEqual(e.data, expected.data));
-    assert.deepEqual(Object.keys(expected.data), ['code', 'severity', 'errorCategory', 'isRetryable', 'reason', 'recovery', 'availableActions']);
+    await assert.rejects(
+      client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } }),
+      (e) =>
+        e instanceof McpError &&
+        e.code === -32602 &&
+        e.message === `MCP error -32602: ${UNKNOWN_MESSAGE}` &&
+        isDeepStrictEqual(e.data, expected.data),
+    );
+    assert.deepEqual(Object.keys(expected.data), [
+      'code',
+      'severity',
+      'errorCategory',
+      'isRetryable',
+      'reason',
+      'recovery',
+      'availableActions',
+    ]);
     assert.deepEqual(expected.data.availableActions, ['list_invoices', 'get_invoice', 'refund_order']);
     // A disabled tool is not listed, so it is unknown too; the list follows enable and disable.
-    await assert.rejects(client.callTool({ name: 'hidden', arguments: {} }),
-      { message: "MCP error -32602: Unknown tool: hidden. This server's tools: list_invoices, get_invoice, refund_order." });
+    await assert.rejects(client.callTool({ name: 'hidden', arguments: {} }), {
+      message: "MCP error -32602: Unknown tool: hidden. This server's tools: list_invoices, get_invoice, refund_order.",
+    });
     refund.disable();
-    await assert.rejects(client.callTool({ name: 'refund_order', arguments: {} }),
-      { message: "MCP error -32602: Unknown tool: refund_order. This server's tools: list_invoices, get_invoice." });
+    await assert.rejects(client.callTool({ name: 'refund_order', arguments: {} }), {
+      message: "MCP error -32602: Unknown tool: refund_order. This server's tools: list_invoices, get_invoice.",
+    });
     hidden.enable();
     assert.deepEqual(await client.callTool({ name: 'hidden', arguments: {} }), { content: [] });
     await client.close();
@@ -367,32 +514,42 @@ describe('one channel for every outcome', () => {
     const client = await connected(server);
     const result = await client.callTool({ name: 'refund_orders', arguments: { amount_cents: 300 } });
     assert.deepEqual(result, { content: [{ type: 'text', text: UNKNOWN_XML }], isError: true });
-    assert.deepEqual(result, unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'get_invoice', 'refund_order'], answer: 'tool-result' }).result);
+    assert.deepEqual(
+      result,
+      unknownTool({ tool: 'refund_orders', tools: ['list_invoices', 'get_invoice', 'refund_order'], answer: 'tool-result' }).result,
+    );
     await client.close();
 
     const textServer = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { format: 'text', unknownTool: 'tool-result' });
     registerTool(textServer, 'list_invoices', {}, async () => ({ content: [] }));
     const textClient = await connected(textServer);
-    assert.equal((await textClient.callTool({ name: 'get_invoice', arguments: {} })).content[0].text, [
-      'error_code: UNKNOWN_ACTION',
-      "what_failed: No tool named 'get_invoice' on this server.",
-      'next_action: Call one of the available tools instead, with the arguments its input schema asks for.',
-      'retryable: true',
-      'available_actions: ["list_invoices"]',
-    ].join('\n'));
+    assert.equal(
+      (await textClient.callTool({ name: 'get_invoice', arguments: {} })).content[0].text,
+      [
+        'error_code: UNKNOWN_ACTION',
+        "what_failed: No tool named 'get_invoice' on this server.",
+        'next_action: Call one of the available tools instead, with the arguments its input schema asks for.',
+        'retryable: true',
+        'available_actions: ["list_invoices"]',
+      ].join('\n'),
+    );
     await textClient.close();
   });
 
-  test('envelopeServer: malformed tools/call params stay the SDK\'s JSON-RPC error', async () => {
+  test("envelopeServer: malformed tools/call params stay the SDK's JSON-RPC error", async () => {
     const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
     registerTool(server, 'list_invoices', {}, async () => ({ content: [] }));
     const client = await connected(server);
     // The SDK's own answer to a request without a name, unchanged: its Protocol parses the request (-32603) before
     // its Server checks the params (-32602).
-    await assert.rejects(client.request({ method: 'tools/call', params: { arguments: {} } }, CallToolResultSchema),
-      (e) => e instanceof McpError && e.code === -32603 && /"path": \[\n\s+"params",\n\s+"name"\n\s+\]/.test(e.message));
-    await assert.rejects(client.request({ method: 'tools/call', params: { name: 'list_invoices', arguments: [1] } }, CallToolResultSchema),
-      (e) => e instanceof McpError && e.code === -32603);
+    await assert.rejects(
+      client.request({ method: 'tools/call', params: { arguments: {} } }, CallToolResultSchema),
+      (e) => e instanceof McpError && e.code === -32603 && /"path": \[\n\s+"params",\n\s+"name"\n\s+\]/.test(e.message),
+    );
+    await assert.rejects(
+      client.request({ method: 'tools/call', params: { name: 'list_invoices', arguments: [1] } }, CallToolResultSchema),
+      (e) => e instanceof McpError && e.code === -32603,
+    );
     await client.close();
   });
 });
@@ -419,21 +576,32 @@ describe('the input schema a validation failure is worded from', () => {
 
   test('a Zod 3 schema (zod/v3), which SDK 1.x still takes: the same envelope, checked through its Standard Schema', async () => {
     const server = envelopeServer(new McpServer({ name: 'shop', version: '1.0.0' }));
-    server.registerTool('place_order', { inputSchema: { email: z3.string().email(), quantity: z3.number().int(), count: z3.number().int(),
-      size: z3.enum(['S', 'M', 'L']) } }, async () => ({ content: [{ type: 'text', text: 'ok' }] }));
+    server.registerTool(
+      'place_order',
+      {
+        inputSchema: { email: z3.string().email(), quantity: z3.number().int(), count: z3.number().int(), size: z3.enum(['S', 'M', 'L']) },
+      },
+      async () => ({ content: [{ type: 'text', text: 'ok' }] }),
+    );
     const client = await connected(server);
-    assert.deepEqual(await client.callTool({ name: 'place_order', arguments: input }), { content: [{ type: 'text', text: EQUAL_SCHEMAS_XML }], isError: true });
+    assert.deepEqual(await client.callTool({ name: 'place_order', arguments: input }), {
+      content: [{ type: 'text', text: EQUAL_SCHEMAS_XML }],
+      isError: true,
+    });
     await client.close();
   });
 
   test('validationError puts inputSchema in the spec unchanged', () => {
     const inputSchema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
     const issues = [{ path: ['n'], code: 'invalid_type', expected: 'number', input: 'x' }];
-    assert.equal(validationError('t', issues, { input: { n: 'x' }, inputSchema }).content[0].text, [
-      '<validation_error action="t">',
-      "  <field name=\"n\">Wrong type. You sent: 'x'. Expected an integer.</field>",
-      '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
-      '</validation_error>',
-    ].join('\n'));
+    assert.equal(
+      validationError('t', issues, { input: { n: 'x' }, inputSchema }).content[0].text,
+      [
+        '<validation_error action="t">',
+        '  <field name="n">Wrong type. You sent: \'x\'. Expected an integer.</field>',
+        '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+        '</validation_error>',
+      ].join('\n'),
+    );
   });
 });

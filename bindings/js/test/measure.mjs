@@ -83,11 +83,22 @@ export async function bundleWorker(work, source = WORKER) {
     },
   };
   await build({
-    absWorkingDir: work, entryPoints: ['entry.mjs'], outfile: join(out, 'worker.js'), bundle: true, format: 'esm',
-    platform: 'browser', target: 'es2022', conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'],
-    minify: true, plugins: [wasmModules], logLevel: 'silent',
+    absWorkingDir: work,
+    entryPoints: ['entry.mjs'],
+    outfile: join(out, 'worker.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    minify: true,
+    plugins: [wasmModules],
+    logLevel: 'silent',
   });
-  return readdirSync(out).sort().map((file) => ({ file, path: join(out, file), ...sizeOf(join(out, file)) }));
+  return readdirSync(out)
+    .sort()
+    .map((file) => ({ file, path: join(out, file), ...sizeOf(join(out, file)) }));
 }
 
 /**
@@ -123,9 +134,14 @@ export async function serveWorker(out, files, { timeoutMs = 20_000 } = {}) {
   const { default: workerd } = await import('workerd'); // CommonJS: the binary's path is its `default`
   const port = await freePort();
   // The main module first.
-  const modules = [...files].sort((a, b) => Number(a.file.endsWith('.wasm')) - Number(b.file.endsWith('.wasm')))
-    .map(({ file }) => (file.endsWith('.wasm') ? `(name = "${file}", wasm = embed "${file}")` : `(name = "${file}", esModule = embed "${file}")`));
-  writeFileSync(join(out, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
+  const modules = [...files]
+    .sort((a, b) => Number(a.file.endsWith('.wasm')) - Number(b.file.endsWith('.wasm')))
+    .map(({ file }) =>
+      file.endsWith('.wasm') ? `(name = "${file}", wasm = embed "${file}")` : `(name = "${file}", esModule = embed "${file}")`,
+    );
+  writeFileSync(
+    join(out, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [(name = "main", worker = .worker)],
   sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
@@ -134,14 +150,21 @@ const worker :Workerd.Worker = (
   modules = [${modules.join(', ')}],
   compatibilityDate = "2025-09-01",
 );
-`);
+`,
+  );
   // The binary itself (not npm's launcher script), so that ending it ends the server.
   const server = spawn(workerd.default, ['serve', join(out, 'config.capnp')], { cwd: out, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  server.stdout.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
-  server.stderr.on('data', (chunk) => { log = (log + chunk).slice(-4000); });
+  server.stdout.on('data', (chunk) => {
+    log = (log + chunk).slice(-4000);
+  });
+  server.stderr.on('data', (chunk) => {
+    log = (log + chunk).slice(-4000);
+  });
   let exited = false;
-  server.on('exit', () => { exited = true; });
+  server.on('exit', () => {
+    exited = true;
+  });
   try {
     let response;
     for (const started = Date.now(); response === undefined; await sleep(100)) {

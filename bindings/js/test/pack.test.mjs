@@ -41,12 +41,40 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball holds the built package and nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
-  for (const needed of ['dist/index.js', 'dist/index.d.ts', 'dist/mcp.js', 'dist/component.js', 'dist/load/node.js', 'dist/load/worker.js',
-    'dist/load/embedded.js', 'generated/envelope.js', 'generated/core-wasm.js', 'generated/envelope.core.wasm', 'package.json', 'README.md',
-    'LICENSE-MIT', 'LICENSE-APACHE']) {
+  for (const needed of [
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/mcp.js',
+    'dist/component.js',
+    'dist/load/node.js',
+    'dist/load/worker.js',
+    'dist/load/embedded.js',
+    'generated/envelope.js',
+    'generated/core-wasm.js',
+    'generated/envelope.core.wasm',
+    'package.json',
+    'README.md',
+    'LICENSE-MIT',
+    'LICENSE-APACHE',
+  ]) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball`);
   }
-  assert.deepEqual(files.filter((f) => !/^dist\//.test(f) && !['package.json', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE', 'generated/envelope.js', 'generated/core-wasm.js', 'generated/envelope.core.wasm'].includes(f)), []);
+  assert.deepEqual(
+    files.filter(
+      (f) =>
+        !/^dist\//.test(f) &&
+        ![
+          'package.json',
+          'README.md',
+          'LICENSE-MIT',
+          'LICENSE-APACHE',
+          'generated/envelope.js',
+          'generated/core-wasm.js',
+          'generated/envelope.core.wasm',
+        ].includes(f),
+    ),
+    [],
+  );
   assert.equal(JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).license, 'MIT OR Apache-2.0');
 });
 
@@ -58,7 +86,10 @@ test('the package imports only its own files: Node built-ins only in the Node lo
     const source = readFileSync(join(project, 'node_modules', 'mcp-envelope', file), 'utf8');
     for (const match of source.matchAll(specifiers)) {
       const specifier = match[1] ?? match[2] ?? 'require(';
-      const allowed = specifier.startsWith('./') || specifier.startsWith('../') || specifier === '#core-module' ||
+      const allowed =
+        specifier.startsWith('./') ||
+        specifier.startsWith('../') ||
+        specifier === '#core-module' ||
         (file === 'dist/load/node.js' && specifier === 'node:fs');
       assert.ok(allowed, `${file} imports ${specifier}`);
     }
@@ -68,7 +99,11 @@ test('the package imports only its own files: Node built-ins only in the Node lo
   // MCP SDK integration imports no SDK (and no Zod), the AI SDK adapter nothing of the AI SDK.
   for (const [file, packages] of Object.entries(reachingOut)) {
     const source = readFileSync(join(project, 'node_modules', 'mcp-envelope', file), 'utf8');
-    assert.deepEqual([...source.matchAll(specifiers)].map((m) => m[1]).filter((s) => !s.startsWith('.')), packages, file);
+    assert.deepEqual(
+      [...source.matchAll(specifiers)].map((m) => m[1]).filter((s) => !s.startsWith('.')),
+      packages,
+      file,
+    );
   }
 });
 
@@ -85,11 +120,24 @@ test('the installed package renders the seed example', () => {
 });
 
 test('TypeScript users get the types: a builder is a CallToolResult, a bad format does not compile', () => {
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [] },
-    files: ['use.ts'],
-  }));
-  writeFileSync(join(project, 'use.ts'), `
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        lib: ['ES2022', 'DOM'],
+        types: [],
+      },
+      files: ['use.ts'],
+    }),
+  );
+  writeFileSync(
+    join(project, 'use.ts'),
+    `
     import { error, parseEnvelope, render, toolError, type CallToolResult, type EnvelopeSpec } from 'mcp-envelope';
     const spec: EnvelopeSpec = { code: 'RATE_LIMITED', message: 'slow', retryAfter: 30 };
     const text: string = render(spec, { format: 'text' });
@@ -97,9 +145,15 @@ test('TypeScript users get the types: a builder is a CallToolResult, a bad forma
     const result: CallToolResult = toolError('CUSTOM_CODE', { message: 'x', severity: 'warning' });
     const code: string | undefined = parseEnvelope(result)?.code;
     export { text, built, code };
-  `);
+  `,
+  );
   execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });
-  writeFileSync(join(project, 'use.ts'), `import { render } from 'mcp-envelope';\nrender({ code: 'X', message: 'm' }, { format: 'yaml' });\n`);
-  assert.throws(() => execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8', stdio: 'pipe' }),
-    (e) => /'"yaml"' is not assignable to type 'Format/.test(String(e.stdout)));
+  writeFileSync(
+    join(project, 'use.ts'),
+    `import { render } from 'mcp-envelope';\nrender({ code: 'X', message: 'm' }, { format: 'yaml' });\n`,
+  );
+  assert.throws(
+    () => execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8', stdio: 'pipe' }),
+    (e) => /'"yaml"' is not assignable to type 'Format/.test(String(e.stdout)),
+  );
 });

@@ -28,8 +28,20 @@ test("the README's JavaScript quick start runs as written", () => {
 const examples = [...recoveryFeatures.matchAll(/\n## (.+)\n[\s\S]*?```ts\n([\s\S]*?)```/g)];
 
 test('docs/recovery-features.md has one TypeScript example per recovery feature', () => {
-  assert.deepEqual(examples.map(([, title]) => title), ['Size caps', 'Upstream failures', 'Exceptions', 'Repeat ledger', 'Empty results',
-    'Partial results', 'Permission and authentication', 'Words in en and pt-BR', 'ToolFailure metadata']);
+  assert.deepEqual(
+    examples.map(([, title]) => title),
+    [
+      'Size caps',
+      'Upstream failures',
+      'Exceptions',
+      'Repeat ledger',
+      'Empty results',
+      'Partial results',
+      'Permission and authentication',
+      'Words in en and pt-BR',
+      'ToolFailure metadata',
+    ],
+  );
 });
 
 for (const [, title, code] of examples) {
@@ -54,21 +66,34 @@ const answers = (/```text\n([\s\S]*?)\n```/.exec(opening)?.[1] ?? '').split('\n\
   return { tool: call.slice(0, at), args: JSON.parse(call.slice(at + 1)), text: text.join('\n') };
 });
 
-test("the package README opens with a server for SDK 1.x, SDK 2.x and FastMCP, and the answers they give", () => {
-  assert.deepEqual(servers.map((s) => s.title), [
-    'The MCP TypeScript SDK 1.x (`mcp-envelope/mcp`)',
-    'The MCP TypeScript SDK 2.x (`mcp-envelope/mcp` too), here with Valibot, one of the Standard Schema validators 2.x takes',
-    'FastMCP (`mcp-envelope/fastmcp`)',
-  ]);
-  assert.deepEqual(answers.map((a) => a.tool), ['get_invoice', 'get_invoice', 'get_invoices', 'get_invoice', 'get_invoice']);
+test('the package README opens with a server for SDK 1.x, SDK 2.x and FastMCP, and the answers they give', () => {
+  assert.deepEqual(
+    servers.map((s) => s.title),
+    [
+      'The MCP TypeScript SDK 1.x (`mcp-envelope/mcp`)',
+      'The MCP TypeScript SDK 2.x (`mcp-envelope/mcp` too), here with Valibot, one of the Standard Schema validators 2.x takes',
+      'FastMCP (`mcp-envelope/fastmcp`)',
+    ],
+  );
+  assert.deepEqual(
+    answers.map((a) => a.tool),
+    ['get_invoice', 'get_invoice', 'get_invoices', 'get_invoice', 'get_invoice'],
+  );
 });
 
 for (const { title, code } of servers) {
   test(`the README's server runs as written and answers as shown: ${title}`, async () => {
     const client = new Client({ name: 'readme', version: '1.0.0' });
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--input-type=module', '-e', code], cwd: pkg, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--input-type=module', '-e', code],
+      cwd: pkg,
+      stderr: 'pipe',
+    });
     let logged = '';
-    transport.stderr?.on('data', (chunk) => { logged += chunk; });
+    transport.stderr?.on('data', (chunk) => {
+      logged += chunk;
+    });
     await client.connect(transport);
     try {
       const sent = [];
@@ -76,15 +101,30 @@ for (const { title, code } of servers) {
         try {
           const result = await client.callTool({ name: tool, arguments: args });
           // The correlation id is fresh per call: the README's stands for it.
-          sent.push({ tool, args, text: result.content.map((c) => c.text).join('\n').replace(/err_[0-9a-f]{12}/g, 'err_5f0c1c6e6d1a'),
-            isError: result.isError === true });
+          sent.push({
+            tool,
+            args,
+            text: result.content
+              .map((c) => c.text)
+              .join('\n')
+              .replace(/err_[0-9a-f]{12}/g, 'err_5f0c1c6e6d1a'),
+            isError: result.isError === true,
+          });
         } catch (error) {
           // A JSON-RPC error, as the client got it (SDK 1.x's McpError prefixes the message with its code).
           const message = error.message.replace(`MCP error ${error.code}: `, '');
-          sent.push({ tool, args, text: `JSON-RPC error ${error.code}: ${message}\ndata: ${JSON.stringify(error.data)}`, isError: 'error' });
+          sent.push({
+            tool,
+            args,
+            text: `JSON-RPC error ${error.code}: ${message}\ndata: ${JSON.stringify(error.data)}`,
+            isError: 'error',
+          });
         }
       }
-      assert.deepEqual(sent, answers.map((a, i) => ({ ...a, isError: i === 2 ? 'error' : i < 4 })));
+      assert.deepEqual(
+        sent,
+        answers.map((a, i) => ({ ...a, isError: i === 2 ? 'error' : i < 4 })),
+      );
       assert.ok(logged.includes('db password rejected'), `the exception reaches the log: ${logged}`);
     } finally {
       await client.close();

@@ -26,15 +26,27 @@ const ledger = new SharedLedger(store, 'conversation-1');
 function billing() {
   const server = new McpServer({ name: 'billing-replica', version: '1.0.0' }, { capabilities: { tools: {} } });
   envelopeServer(server);
-  server.registerTool('refund_order', {
-    inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() },
-  }, withIdempotency(shared, async ({ orderId, amountCents }) => {
-    const writes = await redis.incr(`${run}:writes`);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // a write that takes a while: concurrent calls meet it in flight
-    return { content: [{ type: 'text', text: `Refunded ${amountCents} cents on order ${orderId} (write ${writes}, replica ${port}).` }], isError: false };
-  }, { tool: 'refund_order' }));
-  server.registerTool('get_invoice', { inputSchema: { id: z.string() } },
-    async (args) => ledger.failure('get_invoice', error('NOT_FOUND', `No invoice ${args.id}`), { arguments: args }));
+  server.registerTool(
+    'refund_order',
+    {
+      inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() },
+    },
+    withIdempotency(
+      shared,
+      async ({ orderId, amountCents }) => {
+        const writes = await redis.incr(`${run}:writes`);
+        await new Promise((resolve) => setTimeout(resolve, 300)); // a write that takes a while: concurrent calls meet it in flight
+        return {
+          content: [{ type: 'text', text: `Refunded ${amountCents} cents on order ${orderId} (write ${writes}, replica ${port}).` }],
+          isError: false,
+        };
+      },
+      { tool: 'refund_order' },
+    ),
+  );
+  server.registerTool('get_invoice', { inputSchema: { id: z.string() } }, async (args) =>
+    ledger.failure('get_invoice', error('NOT_FOUND', `No invoice ${args.id}`), { arguments: args }),
+  );
   return server;
 }
 

@@ -22,30 +22,52 @@ const REFUND = { orderId: 'A-8812', amountCents: 3200, idempotencyKey: 'refund-A
 const folder = mkdtempSync(join(tmpdir(), 'replicas-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 
-const freePort = () => new Promise((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-});
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 async function listening(port, child) {
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`the process for port ${port} exited with ${child.exitCode}`);
-    const up = await new Promise((resolve) => { const c = connect(port, '127.0.0.1', () => { c.end(); resolve(true); }); c.on('error', () => resolve(false)); });
+    const up = await new Promise((resolve) => {
+      const c = connect(port, '127.0.0.1', () => {
+        c.end();
+        resolve(true);
+      });
+      c.on('error', () => resolve(false));
+    });
     if (up) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`nothing listened on port ${port} within 30 s`);
 }
-const stopped = (child) => new Promise((resolve) => { if (child.exitCode !== null) resolve(); else { child.once('exit', resolve); child.kill('SIGKILL'); } });
+const stopped = (child) =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null) resolve();
+    else {
+      child.once('exit', resolve);
+      child.kill('SIGKILL');
+    }
+  });
 
 async function redisServer(dir) {
   const port = await freePort();
   const server = {
     port,
     async start() {
-      this.child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes',
-        '--appendfsync', 'always', '--save', ''], { stdio: 'ignore' });
+      this.child = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''],
+        { stdio: 'ignore' },
+      );
       await listening(port, this.child);
     },
-    stop() { return stopped(this.child); },
+    stop() {
+      return stopped(this.child);
+    },
   };
   await server.start();
   return server;
@@ -56,10 +78,21 @@ async function cluster(t, ttlSeconds = 60) {
   const redis = await redisServer(dir);
   const run = `run-${process.hrtime.bigint()}`;
   const ports = [await freePort(), await freePort()];
-  const replicas = ports.map((port) => spawn(process.execPath, [new URL('replica-server.mjs', import.meta.url).pathname, String(port),
-    String(redis.port), run, String(ttlSeconds)], { stdio: ['ignore', 'ignore', 'inherit'] }));
-  const client = await createClient({ socket: { port: redis.port } }).on('error', () => {}).connect();
-  t.after(async () => { await Promise.all(replicas.map(stopped)); client.destroy(); await redis.stop(); });
+  const replicas = ports.map((port) =>
+    spawn(
+      process.execPath,
+      [new URL('replica-server.mjs', import.meta.url).pathname, String(port), String(redis.port), run, String(ttlSeconds)],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    ),
+  );
+  const client = await createClient({ socket: { port: redis.port } })
+    .on('error', () => {})
+    .connect();
+  t.after(async () => {
+    await Promise.all(replicas.map(stopped));
+    client.destroy();
+    await redis.stop();
+  });
   for (const [i, port] of ports.entries()) await listening(port, replicas[i]);
   return { redis, urls: ports.map((port) => `http://127.0.0.1:${port}/mcp`), client, run };
 }
@@ -76,7 +109,9 @@ async function call(url, args, name = 'refund_order') {
 }
 const text = (answer) => answer.content[0].text;
 
-test('one key sent to two replicas at once writes once, and replays everywhere byte for byte', { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {
+test('one key sent to two replicas at once writes once, and replays everywhere byte for byte', {
+  skip: !hasRedis && 'redis-server is not installed',
+}, async (t) => {
   const { urls, client, run } = await cluster(t);
   const answers = await Promise.all(Array.from({ length: CALLS }, (_, i) => call(urls[i % 2], REFUND)));
   assert.equal(await client.get(`${run}:writes`), '1');
@@ -84,24 +119,29 @@ test('one key sent to two replicas at once writes once, and replays everywhere b
   const busy = answers.filter((a) => a.isError);
   assert.ok(first.length > 0);
   for (const a of first) assert.deepEqual(a, first[0]);
-  for (const a of busy) assert.match(text(a), /^<tool_error code="CONFLICT"[^]*<retry_after>2 seconds<\/retry_after>/);
+  for (const a of busy) assert.match(text(a), /^<tool_error code="CONFLICT"[\s\S]*<retry_after>2 seconds<\/retry_after>/);
   assert.match(text(first[0]), /^Refunded 3200 cents on order A-8812 \(write 1, replica \d+\)\.$/);
   const replays = await Promise.all(urls.map((url) => call(url, REFUND)));
   assert.deepEqual(replays, [first[0], first[0]]);
   assert.equal(await client.get(`${run}:writes`), '1');
   t.diagnostic(`${CALLS} concurrent calls: ${first.length} answered with the outcome, ${busy.length} in progress; 1 write`);
   const other = await call(urls[1], { ...REFUND, amountCents: 4500 });
-  assert.match(text(other), /^<tool_error code="VALIDATION_ERROR"[^]*different request/);
+  assert.match(text(other), /^<tool_error code="VALIDATION_ERROR"[\s\S]*different request/);
   assert.equal(await client.get(`${run}:writes`), '1');
 });
 
-test('a failure repeated on alternating replicas reaches the ledger\'s stop', { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {
+test("a failure repeated on alternating replicas reaches the ledger's stop", {
+  skip: !hasRedis && 'redis-server is not installed',
+}, async (t) => {
   const { urls } = await cluster(t);
   const answers = [];
   for (let i = 0; i < 3; i++) answers.push(text(await call(urls[i % 2], { id: 'inv_9' }, 'get_invoice')));
   assert.match(answers[0], /<message>No invoice inv_9<\/message>/);
   assert.match(answers[1], /<message>Nothing has changed since the last attempt: the same failure again \(2 in a row\)\.<\/message>/);
-  assert.match(answers[2], /^<tool_error code="NOT_FOUND" severity="critical">\n  <message>Stop retrying: this call has failed the same way 3 times in a row/);
+  assert.match(
+    answers[2],
+    /^<tool_error code="NOT_FOUND" severity="critical">\n {2}<message>Stop retrying: this call has failed the same way 3 times in a row/,
+  );
 });
 
 test('keys expire as configured', { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {
@@ -115,16 +155,25 @@ test('keys expire as configured', { skip: !hasRedis && 'redis-server is not inst
   assert.match(text(await call(urls[1], REFUND)), /\(write 2, replica \d+\)/);
 });
 
-test('a Redis that is down never lets a write run, and loses nothing acknowledged', { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {
+test('a Redis that is down never lets a write run, and loses nothing acknowledged', {
+  skip: !hasRedis && 'redis-server is not installed',
+}, async (t) => {
   const { redis, urls, run } = await cluster(t);
   const acknowledged = await call(urls[0], REFUND);
   await redis.stop();
   const down = await call(urls[1], { ...REFUND, idempotencyKey: 'refund-A-8812-2' });
-  assert.ok(text(down).startsWith('<tool_error code="SERVER_BUSY" severity="error">\n  <message>The server could not use its idempotency ' +
-    'store, so this call did not run: nothing was written.</message>'), text(down));
+  assert.ok(
+    text(down).startsWith(
+      '<tool_error code="SERVER_BUSY" severity="error">\n  <message>The server could not use its idempotency ' +
+        'store, so this call did not run: nothing was written.</message>',
+    ),
+    text(down),
+  );
   assert.match(text(down), /<retry_after>5 seconds<\/retry_after>/);
   await redis.start();
-  const client = await createClient({ socket: { port: redis.port } }).on('error', () => {}).connect();
+  const client = await createClient({ socket: { port: redis.port } })
+    .on('error', () => {})
+    .connect();
   t.after(() => client.destroy());
   assert.equal(await client.get(`${run}:writes`), '1');
   // The replicas' clients reconnect by themselves; until they do, the call is refused, never run unguarded.

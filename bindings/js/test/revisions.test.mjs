@@ -35,7 +35,9 @@ function billing(wrapped = true) {
     if (ctx.mcpReq.inputResponses) return { content: [{ type: 'text', text: 'linked' }] };
     return { resultType: 'input_required', inputRequests: { card: { method: 'elicitation/create', params: CARD } } };
   });
-  server.registerTool('crash', {}, async () => { throw new Error('password=hunter2'); });
+  server.registerTool('crash', {}, async () => {
+    throw new Error('password=hunter2');
+  });
   return server;
 }
 
@@ -52,8 +54,9 @@ async function call(revision, tool, wrapped = true) {
   });
   if (revision === '2026-07-28') {
     const handler = createMcpHandler(() => billing(wrapped));
-    await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'),
-      { fetch: (url, init) => handler.fetch(new Request(url, init)) }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }),
+    );
   } else {
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await Promise.all([billing(wrapped).connect(serverTransport), client.connect(clientTransport)]);
@@ -103,7 +106,10 @@ describe('answers by protocol revision, SDK 2.x', () => {
     test(`an exception is the same INTERNAL_ERROR envelope under ${revision}, no secret in it`, async () => {
       const [result] = await call(revision, 'crash');
       assert.equal(result.isError, true);
-      assert.match(result.content[0].text, /^<tool_error code="INTERNAL_ERROR" severity="error">\n {2}<message>crash failed with an internal error\.<\/message>/);
+      assert.match(
+        result.content[0].text,
+        /^<tool_error code="INTERNAL_ERROR" severity="error">\n {2}<message>crash failed with an internal error\.<\/message>/,
+      );
       assert.doesNotMatch(result.content[0].text, /hunter2/);
     });
   }

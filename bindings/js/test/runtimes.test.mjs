@@ -18,8 +18,11 @@ import { vectorCases } from './vector-runner.mjs';
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const vectors = fileURLToPath(new URL('../../../vectors/', import.meta.url));
 const bin = (name) => join(pkg, 'node_modules', '.bin', name);
-const total = vectorCases(readdirSync(vectors).filter((name) => name.endsWith('.json'))
-  .map((name) => ({ name, groups: JSON.parse(readFileSync(join(vectors, name), 'utf8')) }))).length;
+const total = vectorCases(
+  readdirSync(vectors)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({ name, groups: JSON.parse(readFileSync(join(vectors, name), 'utf8')) })),
+).length;
 const pinned = (name) => JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).devDependencies[name];
 
 let project;
@@ -27,11 +30,17 @@ before(() => {
   project = mkdtempSync(join(tmpdir(), 'mcp-envelope-runtimes-'));
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(pkg, join(project, 'node_modules', 'mcp-envelope'), 'dir');
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', private: true, type: 'module', dependencies: { 'mcp-envelope': '*' } }));
-  writeFileSync(join(project, 'main.mjs'), `import * as api from 'mcp-envelope';
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user', private: true, type: 'module', dependencies: { 'mcp-envelope': '*' } }),
+  );
+  writeFileSync(
+    join(project, 'main.mjs'),
+    `import * as api from 'mcp-envelope';
 import { runVectors } from ${JSON.stringify(pathToFileURL(join(pkg, 'test', 'runtimes', 'run-vectors.mjs')).href)};
 runVectors(api);
-`);
+`,
+  );
 });
 after(() => rmSync(project, { recursive: true, force: true }));
 

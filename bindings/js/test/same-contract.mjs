@@ -19,7 +19,10 @@ export const refundOrder = z.object({
   currency: z.enum(['BRL', 'USD']),
   quantity: z.int().min(1).max(100),
   note: z.string().max(20).optional(),
-  lines: z.array(z.object({ sku: z.string().regex(/^SKU-\d+$/), qty: z.int().min(1) })).min(1).optional(),
+  lines: z
+    .array(z.object({ sku: z.string().regex(/^SKU-\d+$/), qty: z.int().min(1) }))
+    .min(1)
+    .optional(),
 });
 
 /** The input schema `mcp-envelope/mcp` lists for it (the dialect line dropped, as the SDK drops it). */

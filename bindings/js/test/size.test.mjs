@@ -16,19 +16,26 @@ const describe = (files) => files.map((f) => `${f.file} ${f.raw}`).join(', ');
 
 test(`the JS glue is at most ${GLUE_BUDGET} bytes`, () => {
   // The glue is jco's bindings, component.ts over them and the loader the runtime picked.
-  const glue = loaded.filter((f) => f.file === 'generated/envelope.js' || f.file === 'dist/component.js' || f.file.startsWith('dist/load/'));
+  const glue = loaded.filter(
+    (f) => f.file === 'generated/envelope.js' || f.file === 'dist/component.js' || f.file.startsWith('dist/load/'),
+  );
   assert.deepEqual(glue.map((f) => f.file).sort(), ['dist/component.js', 'dist/load/node.js', 'generated/envelope.js']);
   assert.ok(total(glue) <= GLUE_BUDGET, `glue ${total(glue)} bytes: ${describe(glue)}`);
 });
 
 test(`the default Node entry loads at most ${NODE_ENTRY_BUDGET} bytes, the wasm once, as a file`, () => {
   const wasm = loaded.filter((f) => f.file.endsWith('.wasm') || f.file === 'generated/core-wasm.js');
-  assert.deepEqual(wasm.map((f) => f.file), ['generated/envelope.core.wasm']);
+  assert.deepEqual(
+    wasm.map((f) => f.file),
+    ['generated/envelope.core.wasm'],
+  );
   assert.ok(total(loaded) <= NODE_ENTRY_BUDGET, `${total(loaded)} bytes: ${describe(loaded)}`);
 });
 
 test('the framework integrations are entries of their own: the default entry loads none of them', () => {
-  const integrations = loaded.filter((f) => ['dist/mcp.js', 'dist/fastmcp.js', 'dist/tool-call.js', 'dist/handler-map.js', 'dist/ai-sdk.js', 'dist/langchain.js'].includes(f.file));
+  const integrations = loaded.filter((f) =>
+    ['dist/mcp.js', 'dist/fastmcp.js', 'dist/tool-call.js', 'dist/handler-map.js', 'dist/ai-sdk.js', 'dist/langchain.js'].includes(f.file),
+  );
   assert.deepEqual(integrations, []);
 });
 

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import * as v from 'valibot';
-import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import { renderValidation, toValidationIssues, validationError } from 'mcp-envelope';
 import { VECTORS } from './same-contract.mjs';
@@ -19,15 +18,21 @@ const failure = async (schema, args) => schema['~standard'].validate(args);
 const draft7 = (schema) => schema['~standard'].jsonSchema.input({ target: 'draft-07' });
 
 describe('the mistakes of vectors/same-contract.json through Valibot and ArkType', () => {
-  for (const [name, schema] of [['Valibot', valibotRefundOrder], ['ArkType', arktypeRefundOrder]]) {
+  for (const [name, schema] of [
+    ['Valibot', valibotRefundOrder],
+    ['ArkType', arktypeRefundOrder],
+  ]) {
     test(`${name}: each gives the envelope Zod 4 gives, on Zod's schema and on its own`, async () => {
       for (const group of groups) {
         const { validation, expected } = group.cases.find((c) => c.description === 'zod 4');
         const args = validation.arguments;
         const issues = await failure(schema, args);
         const mistake = group.description;
-        assert.equal(validationError('billing.refund_order', issues, { input: args, inputSchema: validation.inputSchema }).content[0].text,
-          expected, mistake);
+        assert.equal(
+          validationError('billing.refund_order', issues, { input: args, inputSchema: validation.inputSchema }).content[0].text,
+          expected,
+          mistake,
+        );
         assert.equal(renderValidation('billing.refund_order', issues, { input: args, inputSchema: draft7(schema) }), expected, mistake);
       }
     });
@@ -46,8 +51,15 @@ describe('Standard Schema issues in the neutral model', () => {
       { path: ['note'], code: 'too_big', origin: 'string', maximum: 20, inclusive: true, input: 'x'.repeat(21) },
       { path: ['lines'], code: 'too_small', origin: 'array', minimum: 1, inclusive: true, input: [] },
     ]);
-    assert.deepEqual(toValidationIssues(await failure(valibotRefundOrder, {})).map((i) => [i.path[0], i.code]),
-      [['customer', 'missing_required'], ['amount', 'missing_required'], ['currency', 'missing_required'], ['quantity', 'missing_required']]);
+    assert.deepEqual(
+      toValidationIssues(await failure(valibotRefundOrder, {})).map((i) => [i.path[0], i.code]),
+      [
+        ['customer', 'missing_required'],
+        ['amount', 'missing_required'],
+        ['currency', 'missing_required'],
+        ['quantity', 'missing_required'],
+      ],
+    );
   });
 
   // In ArkType's order: the required keys by name, then the optional ones.
@@ -73,7 +85,11 @@ describe('Standard Schema issues in the neutral model', () => {
   });
 
   test('ArkType: an enum of three or more values, which it checks as one predicate, is its allowed values', async () => {
-    const schema = type({ size: "'S' | 'M' | 'L'", flag: '1 | 2.5 | true', check: type('string').narrow((s, ctx) => s === 'ok' || ctx.mustBe('ok')) });
+    const schema = type({
+      size: "'S' | 'M' | 'L'",
+      flag: '1 | 2.5 | true',
+      check: type('string').narrow((s, ctx) => s === 'ok' || ctx.mustBe('ok')),
+    });
     assert.deepEqual(toValidationIssues(await failure(schema, { size: 'XL', flag: 7, check: 'x' })), [
       { path: ['check'], code: 'custom', message: 'check must be ok (was "x")', input: 'x' },
       { path: ['flag'], code: 'invalid_value', values: [1, 2.5, true], input: 7 },
@@ -95,11 +111,15 @@ describe('the shop order: Zod 4, Valibot and ArkType', () => {
   test("ArkType: the same lines, in ArkType's order (the required keys by name)", async () => {
     const issues = await failure(placeOrder.arktype, badOrder);
     const [head, email, quantity, count, size, ...tail] = EQUAL_SCHEMAS_XML.split('\n');
-    assert.equal(renderValidation('place_order', issues, { input: badOrder, inputSchema: zodListing }),
-      [head, count, email, quantity, size, ...tail].join('\n'));
+    assert.equal(
+      renderValidation('place_order', issues, { input: badOrder, inputSchema: zodListing }),
+      [head, count, email, quantity, size, ...tail].join('\n'),
+    );
     // Its own listing sorts the enum too, so the model read 'L', 'M', 'S'.
-    assert.equal(renderValidation('place_order', issues, { input: badOrder, inputSchema: draft7(placeOrder.arktype) }),
-      [head, count, email, quantity, size.replace("'S', 'M', 'L'", "'L', 'M', 'S'"), ...tail].join('\n'));
+    assert.equal(
+      renderValidation('place_order', issues, { input: badOrder, inputSchema: draft7(placeOrder.arktype) }),
+      [head, count, email, quantity, size.replace("'S', 'M', 'L'", "'L', 'M', 'S'"), ...tail].join('\n'),
+    );
   });
 });
 
@@ -121,17 +141,27 @@ const plainVendor = {
 
 describe('a vendor whose issues say only message and path', () => {
   test('its issues are custom; the schema still words a missing field and a failed format', async () => {
-    assert.deepEqual(toValidationIssues(await failure(plainVendor, badOrder)).map((i) => [i.path, i.code]),
-      [[['email'], 'custom'], [['quantity'], 'custom'], [['count'], 'custom'], [['size'], 'custom']]);
+    assert.deepEqual(
+      toValidationIssues(await failure(plainVendor, badOrder)).map((i) => [i.path, i.code]),
+      [
+        [['email'], 'custom'],
+        [['quantity'], 'custom'],
+        [['count'], 'custom'],
+        [['size'], 'custom'],
+      ],
+    );
     const inputSchema = draft7(placeOrder.zod);
-    assert.equal(renderValidation('place_order', await failure(plainVendor, badOrder), { input: badOrder, inputSchema }), [
-      '<validation_error action="place_order">',
-      "  <field name=\"email\">Invalid email format. You sent: 'nope'. Expected a valid email address.</field>",
-      "  <field name=\"quantity\">Expected an integer. You sent: 'abc'. Expected a value that passes this check.</field>",
-      '  <field name="count">Missing required field. You sent: nothing. Expected an integer.</field>',
-      "  <field name=\"size\">Not one of S, M, L. You sent: 'XL'. Expected a value that passes this check.</field>",
-      '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
-      '</validation_error>',
-    ].join('\n'));
+    assert.equal(
+      renderValidation('place_order', await failure(plainVendor, badOrder), { input: badOrder, inputSchema }),
+      [
+        '<validation_error action="place_order">',
+        '  <field name="email">Invalid email format. You sent: \'nope\'. Expected a valid email address.</field>',
+        '  <field name="quantity">Expected an integer. You sent: \'abc\'. Expected a value that passes this check.</field>',
+        '  <field name="count">Missing required field. You sent: nothing. Expected an integer.</field>',
+        '  <field name="size">Not one of S, M, L. You sent: \'XL\'. Expected a value that passes this check.</field>',
+        '  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>',
+        '</validation_error>',
+      ].join('\n'),
+    );
   });
 });

@@ -30,18 +30,34 @@ before(async () => {
   opentelemetry.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
   opentelemetry.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), { opentelemetry, logger: () => {} });
-  server.registerTool('lookup', {}, async () => { throw error('RATE_LIMITED', 'Too many lookups.').retryAfter(30).correlationId('req-7'); });
-  server.registerTool('crash', {}, async () => { throw new Error(SECRET); });
+  server.registerTool('lookup', {}, async () => {
+    throw error('RATE_LIMITED', 'Too many lookups.').retryAfter(30).correlationId('req-7');
+  });
+  server.registerTool('crash', {}, async () => {
+    throw new Error(SECRET);
+  });
   server.registerTool('ok', {}, async () => ({ content: [{ type: 'text', text: 'inv_1: 120.00 EUR, paid' }] }));
   server.registerTool('refund', { inputSchema: { amount: z.number() } }, async () => ({ content: [] }));
   client = new Client({ name: 'host', version: '1.0.0' });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
 
-  const fastmcp = envelopeFastMCP(new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } }),
-    { opentelemetry, logger: () => {} });
-  fastmcp.addTool({ name: 'lookup', execute: async () => { throw error('RATE_LIMITED', 'Too many lookups.').retryAfter(30).correlationId('req-7'); } });
-  fastmcp.addTool({ name: 'crash', execute: async () => { throw new Error(SECRET); } });
+  const fastmcp = envelopeFastMCP(new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } }), {
+    opentelemetry,
+    logger: () => {},
+  });
+  fastmcp.addTool({
+    name: 'lookup',
+    execute: async () => {
+      throw error('RATE_LIMITED', 'Too many lookups.').retryAfter(30).correlationId('req-7');
+    },
+  });
+  fastmcp.addTool({
+    name: 'crash',
+    execute: async () => {
+      throw new Error(SECRET);
+    },
+  });
   fastmcp.addTool({ name: 'ok', execute: async () => 'inv_1: 120.00 EUR, paid' });
   fastmcpClient = new Client({ name: 'host', version: '1.0.0' });
   const [fastmcpClientEnd, fastmcpServerEnd] = InMemoryTransport.createLinkedPair();
@@ -62,7 +78,8 @@ async function called(name, args = {}, caller = client) {
   return { result, span: spans[0] };
 }
 
-const ours = (span) => Object.fromEntries(Object.entries(span.attributes).filter(([k]) => k.startsWith('error.') || k.startsWith('mcp_envelope.')));
+const ours = (span) =>
+  Object.fromEntries(Object.entries(span.attributes).filter(([k]) => k.startsWith('error.') || k.startsWith('mcp_envelope.')));
 
 describe('OpenTelemetry on envelopeServer', () => {
   test('a tool error: its code, category, retryability and correlation id on the span, status ERROR, the trace continued', async () => {
@@ -94,8 +111,10 @@ describe('OpenTelemetry on envelopeServer', () => {
   test('a validation error answered before the handler is on the span too', async () => {
     const { span } = await called('refund', { amount: 'ten' });
     assert.deepEqual(ours(span), {
-      'error.type': 'tool_error', 'mcp_envelope.error.code': 'VALIDATION_ERROR',
-      'mcp_envelope.error.category': 'validation', 'mcp_envelope.error.retryable': true,
+      'error.type': 'tool_error',
+      'mcp_envelope.error.code': 'VALIDATION_ERROR',
+      'mcp_envelope.error.category': 'validation',
+      'mcp_envelope.error.retryable': true,
     });
   });
 

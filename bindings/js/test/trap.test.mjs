@@ -40,15 +40,19 @@ onTrapLog((line) => logged.push(line));
 const takeLog = () => logged.splice(0);
 
 const spec = { code: 'NOT_FOUND', message: 'No invoice inv_9' };
-const expectedXml = '<tool_error code="NOT_FOUND" severity="error">\n  <message>No invoice inv_9</message>\n' +
+const expectedXml =
+  '<tool_error code="NOT_FOUND" severity="error">\n  <message>No invoice inv_9</message>\n' +
   '  <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>\n</tool_error>';
 const trap = 'RuntimeError: memory access out of bounds';
 /** The core's INTERNAL_ERROR for a trap, in XML, under the fresh id (err_ and 12 hex digits) it quotes twice. */
-const internalXml = (message) => new RegExp('^<tool_error code="INTERNAL_ERROR" severity="error">\\n' +
-  `  <message>${message}</message>\\n` +
-  '  <recovery>Do not retry blindly: the same call is likely to fail again\\. Tell the user the tool failed, quoting the correlation id if there is one\\.</recovery>\\n' +
-  '  <customer_message>Something went wrong on our side\\. It was recorded under the reference (err_[0-9a-f]{12})\\.</customer_message>\\n' +
-  '  <correlation_id>\\1</correlation_id>\\n</tool_error>$');
+const internalXml = (message) =>
+  new RegExp(
+    '^<tool_error code="INTERNAL_ERROR" severity="error">\\n' +
+      `  <message>${message}</message>\\n` +
+      '  <recovery>Do not retry blindly: the same call is likely to fail again\\. Tell the user the tool failed, quoting the correlation id if there is one\\.</recovery>\\n' +
+      '  <customer_message>Something went wrong on our side\\. It was recorded under the reference (err_[0-9a-f]{12})\\.</customer_message>\\n' +
+      '  <correlation_id>\\1</correlation_id>\\n</tool_error>$',
+  );
 
 test('a trap in render answers the INTERNAL_ERROR envelope and logs the trap; the next call runs on a fresh instance', () => {
   assert.equal(render(spec), expectedXml);
@@ -84,16 +88,22 @@ test('a trap in a ledger observation sends the result as it is (the ledger fails
 test('a trap in an idempotency claim answers unavailable and the write does not run', async () => {
   const store = new Idempotency();
   let writes = 0;
-  const write = () => { writes += 1; return { content: [{ type: 'text', text: 'Refunded' }] }; };
+  const write = () => {
+    writes += 1;
+    return { content: [{ type: 'text', text: 'Refunded' }] };
+  };
   armed.set('idempotency-begin', 1);
   const busy = await store.run('refund_order', 'key-7', { amount: 5 }, write);
   assert.equal(writes, 0);
   assert.equal(busy.isError, true);
-  assert.equal(busy.content[0].text, '<tool_error code="SERVER_BUSY" severity="error">\n' +
-    '  <message>The server could not use its idempotency store, so this call did not run: nothing was written.</message>\n' +
-    '  <recovery>Wait 5 seconds, then make the same call with the same key.</recovery>\n' +
-    '  <details>\n    <detail key="tool">refund_order</detail>\n    <detail key="idempotencyKey">key-7</detail>\n  </details>\n' +
-    '  <retry_after>5 seconds</retry_after>\n</tool_error>');
+  assert.equal(
+    busy.content[0].text,
+    '<tool_error code="SERVER_BUSY" severity="error">\n' +
+      '  <message>The server could not use its idempotency store, so this call did not run: nothing was written.</message>\n' +
+      '  <recovery>Wait 5 seconds, then make the same call with the same key.</recovery>\n' +
+      '  <details>\n    <detail key="tool">refund_order</detail>\n    <detail key="idempotencyKey">key-7</detail>\n  </details>\n' +
+      '  <retry_after>5 seconds</retry_after>\n</tool_error>',
+  );
   assert.deepEqual(takeLog(), [`code=TRAPPED call="idempotency-begin" then="unavailable" trap="${trap}"`]);
   // Nothing was claimed: the same call runs now, once.
   assert.equal((await store.run('refund_order', 'key-7', { amount: 5 }, write)).content[0].text, 'Refunded');
@@ -103,7 +113,10 @@ test('a trap in an idempotency claim answers unavailable and the write does not 
 test('a trap in finishing a write keeps the claim: the key answers in-progress and never runs twice', async () => {
   const store = new Idempotency();
   let writes = 0;
-  const write = () => { writes += 1; return { content: [{ type: 'text', text: 'Refunded' }] }; };
+  const write = () => {
+    writes += 1;
+    return { content: [{ type: 'text', text: 'Refunded' }] };
+  };
   armed.set('idempotency-finish', 1);
   assert.equal((await store.run('refund_order', 'key-8', { amount: 5 }, write)).content[0].text, 'Refunded');
   assert.deepEqual(takeLog(), [`code=TRAPPED call="idempotency-finish" then="kept" trap="${trap}"`]);
@@ -112,15 +125,17 @@ test('a trap in finishing a write keeps the claim: the key answers in-progress a
   assert.match(again.content[0].text, /^<tool_error code="CONFLICT"/);
 });
 
-test('a trap in decide: the call is made once more on a fresh instance; trapping twice throws the core\'s words', () => {
+test("a trap in decide: the call is made once more on a fresh instance; trapping twice throws the core's words", () => {
   const failed = toolError('NOT_FOUND', { message: 'No invoice inv_9' });
   const expected = decide(failed);
   armed.set('decide', 1);
   assert.deepEqual(decide(failed), expected);
   assert.deepEqual(takeLog(), [`code=TRAPPED call="decide" then="call-again" trap="${trap}"`]);
   armed.set('decide', 2);
-  assert.throws(() => decide(failed), (e) => e.constructor === Error &&
-    e.message === 'mcp-envelope: decide trapped twice, on a fresh instance too; it was not answered');
+  assert.throws(
+    () => decide(failed),
+    (e) => e.constructor === Error && e.message === 'mcp-envelope: decide trapped twice, on a fresh instance too; it was not answered',
+  );
   assert.equal(takeLog().length, 1);
   assert.deepEqual(decide(failed), expected);
 });

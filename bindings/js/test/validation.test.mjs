@@ -9,16 +9,19 @@ import * as z3 from 'zod/v3';
 import { parseEnvelope, renderValidation, throwIfError, toValidationIssues, validationError } from 'mcp-envelope';
 
 // One schema, written for each validator the way its users write it.
-const invoiceQuery = (z) => z.object({
-  id: z.string().uuid(),
-  email: z.string().email(),
-  plan: z.enum(['free', 'pro']),
-  name: z.string().min(3),
-  tags: z.array(z.string()).max(2),
-  count: z.number().int(),
-  step: z.number().multipleOf(5),
-  owner: z.string(),
-}).strict();
+const invoiceQuery = (z) =>
+  z
+    .object({
+      id: z.string().uuid(),
+      email: z.string().email(),
+      plan: z.enum(['free', 'pro']),
+      name: z.string().min(3),
+      tags: z.array(z.string()).max(2),
+      count: z.number().int(),
+      step: z.number().multipleOf(5),
+      owner: z.string(),
+    })
+    .strict();
 const invoiceQueryJsonSchema = {
   type: 'object',
   properties: {
@@ -64,7 +67,9 @@ const expectedIssues = [
 
 function comparable(issues) {
   return issues
-    .map(({ message: _m, ...issue }) => (['invalid_format', 'not_multiple_of'].includes(issue.code) ? (({ origin: _o, ...rest }) => rest)(issue) : issue))
+    .map(({ message: _m, ...issue }) =>
+      ['invalid_format', 'not_multiple_of'].includes(issue.code) ? (({ origin: _o, ...rest }) => rest)(issue) : issue,
+    )
     .sort((a, b) => (JSON.stringify(a.path) < JSON.stringify(b.path) ? -1 : 1));
 }
 
@@ -119,7 +124,11 @@ const expectedEnvelope = `<validation_error action="billing.find">
   <field name="(arguments)">Unrecognized keys 'extra', 'extra2'. You sent: 'extra', 'extra2'. Expected only the declared keys; remove them.</field>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
 </validation_error>`;
-const fieldLines = (envelope) => envelope.split('\n').filter((line) => line.startsWith('  <field ')).sort();
+const fieldLines = (envelope) =>
+  envelope
+    .split('\n')
+    .filter((line) => line.startsWith('  <field '))
+    .sort();
 
 describe('validationError and renderValidation', () => {
   test('Zod 4 gives the envelope, byte for byte', () => {
@@ -134,7 +143,7 @@ describe('validationError and renderValidation', () => {
     assert.equal(renderValidation('billing.find', zod3Error(), { input: sent }), expectedEnvelope);
   });
 
-  test('ajv (verbose) gives the same bytes, the fields in the schema\'s order', () => {
+  test("ajv (verbose) gives the same bytes, the fields in the schema's order", () => {
     assert.equal(renderValidation('billing.find', ajvErrors(invoiceQueryJsonSchema, sent), { input: sent }), expectedEnvelope);
   });
 
@@ -156,7 +165,7 @@ describe('validationError and renderValidation', () => {
     assert.equal(renderValidation('billing.find', validate, { input: sent }), expectedEnvelope);
   });
 
-  test('paths into arrays: indices from Zod and from ajv\'s JSON pointers (escapes undone) name the same field', () => {
+  test("paths into arrays: indices from Zod and from ajv's JSON pointers (escapes undone) name the same field", () => {
     const schema = { type: 'object', properties: { 'a/b': { type: 'array', items: { type: 'number' } } } };
     const data = { 'a/b': [1, 'two'] };
     const line = '  <field name="a/b[1]">Wrong type. You sent: \'two\'. Expected a number.</field>';
@@ -165,14 +174,17 @@ describe('validationError and renderValidation', () => {
     assert.equal(renderValidation('t', zod, { input: data }).split('\n')[1], line);
   });
 
-  test('ajv without verbose: the same field lines in ajv\'s order, but a missing field\'s type is unknown', () => {
+  test("ajv without verbose: the same field lines in ajv's order, but a missing field's type is unknown", () => {
     const ajv = new Ajv({ allErrors: true });
     addFormats(ajv);
     const validate = ajv.compile(invoiceQueryJsonSchema);
     validate(sent);
     const envelope = renderValidation('billing.find', validate.errors, { input: sent });
     const owner = '  <field name="owner">Missing required field. You sent: nothing. Expected ';
-    assert.deepEqual(fieldLines(envelope).map((l) => l.replace(`${owner}a value.`, `${owner}a string.`)), fieldLines(expectedEnvelope));
+    assert.deepEqual(
+      fieldLines(envelope).map((l) => l.replace(`${owner}a value.`, `${owner}a string.`)),
+      fieldLines(expectedEnvelope),
+    );
     assert.ok(envelope.startsWith('<validation_error action="billing.find">\n  <field name="owner">'), envelope);
   });
 
@@ -183,30 +195,53 @@ describe('validationError and renderValidation', () => {
     assert.equal(parsed.code, 'VALIDATION_ERROR');
     assert.equal(parsed.message, 'Invalid arguments for billing.find: id, email, plan, name, tags, count, step, owner, (arguments)');
     assert.equal(parsed.validation.action, 'billing.find');
-    assert.deepEqual(parsed.validation.fields[0], { name: 'id', text: "Invalid UUID format. You sent: 'x'. Expected a UUID, such as 123e4567-e89b-12d3-a456-426614174000." });
-    assert.throws(() => throwIfError(result), (e) => e.code === 'VALIDATION_ERROR' && e.reading.validation.fields.length === 9 &&
-      e.raw === expectedEnvelope && e.retryable === true && e.category === 'validation');
+    assert.deepEqual(parsed.validation.fields[0], {
+      name: 'id',
+      text: "Invalid UUID format. You sent: 'x'. Expected a UUID, such as 123e4567-e89b-12d3-a456-426614174000.",
+    });
+    assert.throws(
+      () => throwIfError(result),
+      (e) =>
+        e.code === 'VALIDATION_ERROR' &&
+        e.reading.validation.fields.length === 9 &&
+        e.raw === expectedEnvelope &&
+        e.retryable === true &&
+        e.category === 'validation',
+    );
   });
 
   test('deltas for the failing action are shown in the same turn', () => {
     const deltas = [
-      { action: 'billing.find', severity: 'BREAKING', field: 'count', description: 'count is now an integer', before: 'number', after: 'integer' },
+      {
+        action: 'billing.find',
+        severity: 'BREAKING',
+        field: 'count',
+        description: 'count is now an integer',
+        before: 'number',
+        after: 'integer',
+      },
       { action: 'billing.other', severity: 'BREAKING', field: 'x', description: 'not this action' },
     ];
     const text = renderValidation('billing.find', [{ path: ['count'], code: 'invalid_type', expected: 'integer', input: 1.5 }], { deltas });
-    assert.equal(text, `<validation_error action="billing.find">
+    assert.equal(
+      text,
+      `<validation_error action="billing.find">
   <field name="count">Wrong type. You sent: 1.5. Expected an integer.</field>
   <contract_awareness>
     <delta severity="BREAKING" action="billing.find" field="count" before="number" after="integer">count is now an integer</delta>
   </contract_awareness>
   <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
-</validation_error>`);
+</validation_error>`,
+    );
   });
 
   test('maxFields caps the listed fields and the client learns how many were left out', () => {
     const result = validationError('billing.find', zod4Error(), { input: sent, maxFields: 2 });
     const { validation } = parseEnvelope(result);
-    assert.deepEqual(validation.fields.map((f) => f.name), ['id', 'email']);
+    assert.deepEqual(
+      validation.fields.map((f) => f.name),
+      ['id', 'email'],
+    );
     assert.equal(validation.omittedFields, 7);
   });
 
@@ -219,6 +254,6 @@ describe('validationError and renderValidation', () => {
     const loop = { x: 'sent' };
     loop.self = loop;
     const text = renderValidation('a', [{ path: ['self'], code: 'custom', message: 'bad' }], { input: loop });
-    assert.ok(text.includes("<field name=\"self\">bad. You sent: '[cycle]'. Expected a value that passes this check.</field>"), text);
+    assert.ok(text.includes('<field name="self">bad. You sent: \'[cycle]\'. Expected a value that passes this check.</field>'), text);
   });
 });

@@ -24,9 +24,11 @@ function describeMismatch(what, actual, expected) {
   let at = 0;
   while (at < actual.length && at < expected.length && actual[at] === expected[at]) at++;
   const from = Math.max(0, at - 40);
-  return `${what}: strings part at index ${at} (lengths ${actual.length} and ${expected.length})\n` +
+  return (
+    `${what}: strings part at index ${at} (lengths ${actual.length} and ${expected.length})\n` +
     `  expected …${JSON.stringify(expected.slice(from, at + 40))}\n` +
-    `  actual   …${JSON.stringify(actual.slice(from, at + 40))}`;
+    `  actual   …${JSON.stringify(actual.slice(from, at + 40))}`
+  );
 }
 
 function assertSame(what, actual, expected) {
@@ -37,7 +39,10 @@ function assertSame(what, actual, expected) {
 function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -138,11 +143,18 @@ const KINDS = {
     assertSame('renderValidationJson', api.renderValidationJson(specText), c.expected);
     if ('result' in c) assertSame('validationResultJson', api.validationResultJson(specText), c.result);
     const spec = raw ? {} : c.validation;
-    if (!raw && ('issues' in spec) !== ('jsonSchemaErrors' in spec)) {
+    if (!raw && 'issues' in spec !== 'jsonSchemaErrors' in spec) {
       // The same issues (or raw validator errors) through the idiomatic API give the same bytes.
       const found = spec.issues ?? spec.jsonSchemaErrors;
-      const options = { input: spec.arguments, inputSchema: spec.inputSchema, deltas: spec.deltas, maxFields: spec.maxFields, maxDeltas: spec.maxDeltas,
-        locale: spec.locale, localizeSteering: spec.localizeSteering };
+      const options = {
+        input: spec.arguments,
+        inputSchema: spec.inputSchema,
+        deltas: spec.deltas,
+        maxFields: spec.maxFields,
+        maxDeltas: spec.maxDeltas,
+        locale: spec.locale,
+        localizeSteering: spec.localizeSteering,
+      };
       assertSame('renderValidation', api.renderValidation(spec.action, found, options), c.expected);
       if ('result' in c) {
         assertDeepEqual('validationError', api.validationError(spec.action, found, options), JSON.parse(c.result));
@@ -156,7 +168,11 @@ const KINDS = {
     if ('malformed' in c) {
       assertThrows('parseEnvelope', () => api.parseEnvelope(c.parseValidation), c.malformed, SyntaxError);
     } else {
-      assertDeepEqual('parseEnvelope(...).validation', partOf(api.parseEnvelope(c.parseValidation), 'validation_error', 'validation'), c.parsed);
+      assertDeepEqual(
+        'parseEnvelope(...).validation',
+        partOf(api.parseEnvelope(c.parseValidation), 'validation_error', 'validation'),
+        c.parsed,
+      );
     }
   },
   read(api, c) {
@@ -225,7 +241,12 @@ const KINDS = {
         if ('begin' in step) {
           assertSameJson(what, store.begin(step.tool, step.key, step.begin, { now: step.nowMs, format: step.format }), step.answer);
         } else if ('refused' in step) {
-          assertThrows(what, () => store.finish(step.tool, step.key, step.finish ?? undefined, { now: step.nowMs }), step.refused, TypeError);
+          assertThrows(
+            what,
+            () => store.finish(step.tool, step.key, step.finish ?? undefined, { now: step.nowMs }),
+            step.refused,
+            TypeError,
+          );
         } else {
           assertSame(what, store.finish(step.tool, step.key, step.finish ?? undefined, { now: step.nowMs }), step.finished);
         }
@@ -251,9 +272,10 @@ const CALLS = {
   decide: (api) => ({
     json: api.decideJson,
     // The idiomatic call takes the result and { tool }; a request it cannot say so goes as JSON.
-    native: (input) => ('result' in input && Object.keys(input).every((k) => k === 'result' || k === 'tool')
-      ? api.decide(input.result, { tool: input.tool })
-      : JSON.parse(api.decideJson(JSON.stringify(input)))),
+    native: (input) =>
+      'result' in input && Object.keys(input).every((k) => k === 'result' || k === 'tool')
+        ? api.decide(input.result, { tool: input.tool })
+        : JSON.parse(api.decideJson(JSON.stringify(input))),
   }),
   'unknown-tool': (api) => ({ json: api.unknownToolJson, native: api.unknownTool }),
   'user-error': (api) => ({ json: api.userErrorJson, native: api.userError }),
@@ -266,9 +288,18 @@ const CALLS = {
   'ledger-failure': (api) => ({ json: api.ledgerFailureJson, native: (input) => JSON.parse(api.ledgerFailureJson(JSON.stringify(input))) }),
   'ledger-observe': (api) => ({ json: api.ledgerObserveJson, native: (input) => JSON.parse(api.ledgerObserveJson(JSON.stringify(input))) }),
   'idempotency-key': (api) => ({ json: api.idempotencyKeyJson, native: (input) => api.idempotencyStoreKey(input.tool, input.key) }),
-  'idempotency-begin': (api) => ({ json: api.idempotencyBeginJson, native: (input) => JSON.parse(api.idempotencyBeginJson(JSON.stringify(input))) }),
-  'idempotency-finish': (api) => ({ json: api.idempotencyFinishJson, native: (input) => JSON.parse(api.idempotencyFinishJson(JSON.stringify(input))) }),
-  'answer-for-revision': (api) => ({ json: api.answerForRevisionJson, native: (input) => api.answerForRevision(input.revision, input.answer) }),
+  'idempotency-begin': (api) => ({
+    json: api.idempotencyBeginJson,
+    native: (input) => JSON.parse(api.idempotencyBeginJson(JSON.stringify(input))),
+  }),
+  'idempotency-finish': (api) => ({
+    json: api.idempotencyFinishJson,
+    native: (input) => JSON.parse(api.idempotencyFinishJson(JSON.stringify(input))),
+  }),
+  'answer-for-revision': (api) => ({
+    json: api.answerForRevisionJson,
+    native: (input) => api.answerForRevision(input.revision, input.answer),
+  }),
   'host-step': (api) => ({ json: api.hostStepJson, native: (input) => api.hostStep(input) }),
   'span-attributes': (api) => ({ json: api.spanAttributesJson, native: (input) => api.spanAttributes(input) }),
   'after-trap': (api) => ({ json: api.afterTrapJson, native: (input) => JSON.parse(api.afterTrapJson(JSON.stringify(input))) }),

@@ -46,7 +46,10 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the Workers bundle holds the wasm once: a .wasm module, no embedded copy', () => {
-  assert.deepEqual(bundle.map((f) => f.file), ['envelope.core.wasm', 'worker.js']);
+  assert.deepEqual(
+    bundle.map((f) => f.file),
+    ['envelope.core.wasm', 'worker.js'],
+  );
   assert.equal(wasmCopies(bundle), 1);
   const js = readFileSync(bundle.find((f) => f.file === 'worker.js').path, 'utf8');
   assert.doesNotMatch(js, /AGFzbQ/, 'the bundle embeds wasm as base64'); // "\0asm" in base64

@@ -20,18 +20,31 @@ const limited = () => toolError('RATE_LIMITED', { message: 'The payment provider
 
 before(async () => {
   server = new McpServer({ name: 'billing', version: '1.0.0' });
-  server.registerTool('refund_order', {
-    inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() },
-  }, withIdempotency(store, async ({ orderId, amountCents }) => {
-    refunds.push([orderId, amountCents]);
-    return { content: [{ type: 'text', text: `Refunded ${amountCents} cents on order ${orderId}.` }] };
-  }, { tool: 'refund_order' }));
+  server.registerTool(
+    'refund_order',
+    {
+      inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() },
+    },
+    withIdempotency(
+      store,
+      async ({ orderId, amountCents }) => {
+        refunds.push([orderId, amountCents]);
+        return { content: [{ type: 'text', text: `Refunded ${amountCents} cents on order ${orderId}.` }] };
+      },
+      { tool: 'refund_order' },
+    ),
+  );
   // Fails twice, then works: retried inside the call.
   // No inputSchema: the SDK passes `extra` first.
-  server.registerTool('flaky_lookup', {}, async (extra) => retryWithin(() => {
-    flakyCalls += 1;
-    return flakyCalls <= 2 ? limited() : { content: [{ type: 'text', text: 'invoice inv_9' }] };
-  }, { deadlineMs: 5000, extra, baseMs: 10 }));
+  server.registerTool('flaky_lookup', {}, async (extra) =>
+    retryWithin(
+      () => {
+        flakyCalls += 1;
+        return flakyCalls <= 2 ? limited() : { content: [{ type: 'text', text: 'invoice inv_9' }] };
+      },
+      { deadlineMs: 5000, extra, baseMs: 10 },
+    ),
+  );
   // Never works: the attempts run out and the terminal envelope says not to retry.
   server.registerTool('down_lookup', {}, async (extra) => retryWithin(limited, { deadlineMs: 5000, extra, baseMs: 5, maxAttempts: 3 }));
   client = new Client({ name: 'test-client', version: '1.0.0' });
@@ -53,7 +66,11 @@ test('a replay with the same key gets the first outcome and the refund runs once
   assert.deepEqual(refunds, [['A-8812', 3200]]);
   const other = await client.callTool({ name: 'refund_order', arguments: { ...args, amountCents: 4500 } });
   assert.equal(other.isError, true);
-  assert.ok(other.content[0].text.startsWith('<tool_error code="VALIDATION_ERROR" severity="error">\n  <message>This idempotency key was already used for a different request'));
+  assert.ok(
+    other.content[0].text.startsWith(
+      '<tool_error code="VALIDATION_ERROR" severity="error">\n  <message>This idempotency key was already used for a different request',
+    ),
+  );
   assert.equal(refunds.length, 1);
   // Without a key the tool runs as usual.
   await client.callTool({ name: 'refund_order', arguments: { orderId: 'A-1', amountCents: 1 } });
@@ -75,15 +92,22 @@ test('when the attempts run out the result is terminal: not retryable, and a cli
   const result = await client.callTool({ name: 'down_lookup', arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
   assert.equal(progress.length, 2);
   assert.equal(result.isError, true);
-  assert.ok(result.content[0].text.startsWith('<tool_error code="RATE_LIMITED" severity="error">\n  <message>The payment provider is rate limiting refunds. 3 attempts inside this call failed, within its 5 s budget.</message>\n  <recovery>Do not retry: '));
+  assert.ok(
+    result.content[0].text.startsWith(
+      '<tool_error code="RATE_LIMITED" severity="error">\n  <message>The payment provider is rate limiting refunds. 3 attempts inside this call failed, within its 5 s budget.</message>\n  <recovery>Do not retry: ',
+    ),
+  );
   assert.equal(decide(result).branch, 'stop-and-tell');
 });
 
 test('without a progressToken no notification is sent', async () => {
   flakyCalls = 0;
   const sent = [];
-  const result = await retryWithin(() => (++flakyCalls <= 1 ? limited() : { content: [] }),
-    { deadlineMs: 1000, baseMs: 1, extra: { sendNotification: async (n) => sent.push(n) } });
+  const result = await retryWithin(() => (++flakyCalls <= 1 ? limited() : { content: [] }), {
+    deadlineMs: 1000,
+    baseMs: 1,
+    extra: { sendNotification: async (n) => sent.push(n) },
+  });
   assert.deepEqual(result, { content: [] });
   assert.deepEqual(sent, []);
 });

@@ -31,7 +31,8 @@ const api = await import('mcp-envelope');
 const { counter } = await import(shim);
 const { vectorCases } = await import('../../test/vector-runner.mjs');
 const folder = new URL('../../../../vectors/', import.meta.url);
-const files = readdirSync(folder).filter((name) => name.endsWith('.json'))
+const files = readdirSync(folder)
+  .filter((name) => name.endsWith('.json'))
   .map((name) => ({ name, groups: JSON.parse(readFileSync(new URL(name, folder), 'utf8')) }));
 const cases = vectorCases(files);
 const failures = [];
@@ -45,9 +46,11 @@ for (const { name, run } of cases) {
 await new Promise((done) => setTimeout(done, 50)); // the hook thread's last messages
 if (cases.length < 160) failures.push(`only ${cases.length} cases found in ${folder.pathname}`);
 if (counter.calls === 0) failures.push('no call reached the wasm-bindgen build');
-if (seen.has(jcoBindings)) failures.push('jco\'s bindings were loaded: the hook did not replace dist/component.js');
+if (seen.has(jcoBindings)) failures.push("jco's bindings were loaded: the hook did not replace dist/component.js");
 if (failures.length > 0) {
   console.error(`vectors on wasm-bindgen: ${failures.length} failures\n${failures.join('\n')}`);
   process.exit(1);
 }
-console.log(`vectors on wasm-bindgen: all ${cases.length} cases give the package's bytes (${counter.calls} calls into build/wasm-bindgen/full)`);
+console.log(
+  `vectors on wasm-bindgen: all ${cases.length} cases give the package's bytes (${counter.calls} calls into build/wasm-bindgen/full)`,
+);

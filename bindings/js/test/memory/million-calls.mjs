@@ -32,10 +32,18 @@ function oneCall(i) {
     return;
   }
   switch (i % 5) {
-    case 0: render(specs[i % 3]); break;
-    case 1: render(specs[i % 3], { format: 'json' }); break;
-    case 2: toolError(specs[i % 3].code, { ...specs[i % 3], format: 'text' }); break;
-    case 3: render(specs[(i + 1) % 3]); break;
+    case 0:
+      render(specs[i % 3]);
+      break;
+    case 1:
+      render(specs[i % 3], { format: 'json' });
+      break;
+    case 2:
+      toolError(specs[i % 3].code, { ...specs[i % 3], format: 'text' });
+      break;
+    case 3:
+      render(specs[(i + 1) % 3]);
+      break;
     default:
       try {
         render(refused);

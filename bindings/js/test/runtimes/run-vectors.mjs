@@ -19,13 +19,20 @@ export function runVectors(api) {
       failures.push({ name, error: String(error?.message ?? error).slice(0, 2000) });
     }
   }
-  const runtime = typeof Deno !== 'undefined' ? `deno ${Deno.version.deno}` : typeof Bun !== 'undefined' ? `bun ${Bun.version}` : `node ${process.versions.node}`;
-  process.stdout.write(`${JSON.stringify({
-    runtime,
-    // Which loader package.json's "imports" gave this runtime for the core module.
-    coreModule: import.meta.resolve('#core-module'),
-    total: cases.length,
-    passed: cases.length - failures.length,
-    failures,
-  })}\n`);
+  const runtime =
+    typeof Deno !== 'undefined'
+      ? `deno ${Deno.version.deno}`
+      : typeof Bun !== 'undefined'
+        ? `bun ${Bun.version}`
+        : `node ${process.versions.node}`;
+  process.stdout.write(
+    `${JSON.stringify({
+      runtime,
+      // Which loader package.json's "imports" gave this runtime for the core module.
+      coreModule: import.meta.resolve('#core-module'),
+      total: cases.length,
+      passed: cases.length - failures.length,
+      failures,
+    })}\n`,
+  );
 }

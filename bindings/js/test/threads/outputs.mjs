@@ -6,8 +6,13 @@ import { callToolResultJson, parseEnvelope, render } from 'mcp-envelope';
 function answer(spec) {
   try {
     const xml = render(spec, { format: 'xml' });
-    return [xml, render(spec, { format: 'json' }), render(spec, { format: 'text' }), callToolResultJson(spec, { format: 'xml' }),
-      JSON.stringify(parseEnvelope(xml))];
+    return [
+      xml,
+      render(spec, { format: 'json' }),
+      render(spec, { format: 'text' }),
+      callToolResultJson(spec, { format: 'xml' }),
+      JSON.stringify(parseEnvelope(xml)),
+    ];
   } catch (error) {
     return [`${error.name}: ${error.message}`];
   }

@@ -4,8 +4,11 @@ import { EnvelopeError, error, parseEnvelope, throwIfError, toolError } from 'mc
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 
 const server = new McpServer({ name: 'billing', version: '1.0.0' });
-server.registerTool('get', { inputSchema: { id: z.string() } },
-  withEnvelope('get', async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id.toUpperCase()}` })));
+server.registerTool(
+  'get',
+  { inputSchema: { id: z.string() } },
+  withEnvelope('get', async ({ id }) => toolError('NOT_FOUND', { message: `No invoice ${id.toUpperCase()}` })),
+);
 registerTool(server, 'find', { inputSchema: { limit: z.number() } }, async ({ limit }) => error('X', `over ${limit.toFixed(0)}`));
 // A builder returned from a handler typed by the SDK alone.
 server.registerTool('plain', {}, async () => error('NOT_FOUND', 'gone'));
@@ -29,29 +32,55 @@ parseEnvelope('x')?.kind === 'none';
 
 // The recovery helpers, partial results and the ledger, as a handler uses them.
 import {
-  accessError, authRequired, codeDefaults, emptyResult, exceptionResult, forbidden, Ledger, limitsInForce, partialResult,
-  renderPartial, upstreamError,
+  accessError,
+  authRequired,
+  codeDefaults,
+  emptyResult,
+  exceptionResult,
+  forbidden,
+  Ledger,
+  limitsInForce,
+  partialResult,
+  renderPartial,
+  upstreamError,
 } from 'mcp-envelope';
 import type { CallToolResult as SdkResult } from '@modelcontextprotocol/sdk/types.js';
 
 const ledger = new Ledger();
-registerTool(server, 'charge', { inputSchema: { amount: z.number() } }, async ({ amount }, extra) => {
-  const response = await fetch(`https://payments.example/charge?amount=${amount}`);
-  if (!response.ok) {
-    const { error: spec, log } = upstreamError({ status: response.status, headers: response.headers, body: await response.text() });
-    console.warn(log.status, log.body.length, log.retryAfterIgnored);
-    return toolError(spec.code, spec);
-  }
-  if (amount === 0) return emptyResult({ what: 'charges', structuredContent: { charges: [] } });
-  if (amount < 0) return forbidden({ action: 'refund', resource: `charge ${amount}`, locale: 'pt-BR' });
-  return partialResult({ obtained: ['charge 1'], failed: [{ item: 'charge 2', code: 'TIMEOUT', retryable: true }] });
-}, { ledger, locale: 'pt-BR', logger: ({ correlationId, log }) => console.error(correlationId, log.length) });
+registerTool(
+  server,
+  'charge',
+  { inputSchema: { amount: z.number() } },
+  async ({ amount }, _extra) => {
+    const response = await fetch(`https://payments.example/charge?amount=${amount}`);
+    if (!response.ok) {
+      const { error: spec, log } = upstreamError({ status: response.status, headers: response.headers, body: await response.text() });
+      console.warn(log.status, log.body.length, log.retryAfterIgnored);
+      return toolError(spec.code, spec);
+    }
+    if (amount === 0) return emptyResult({ what: 'charges', structuredContent: { charges: [] } });
+    if (amount < 0) return forbidden({ action: 'refund', resource: `charge ${amount}`, locale: 'pt-BR' });
+    return partialResult({ obtained: ['charge 1'], failed: [{ item: 'charge 2', code: 'TIMEOUT', retryable: true }] });
+  },
+  { ledger, locale: 'pt-BR', logger: ({ correlationId, log }) => console.error(correlationId, log.length) },
+);
 
-const sdkResult: SdkResult = ledger.failure('charge', error('RATE_LIMITED', 'slow').retryAfter(3).toolFailure().limits({ messageChars: 100 }),
-  { arguments: { amount: 3 }, format: 'json' });
+const sdkResult: SdkResult = ledger.failure(
+  'charge',
+  error('RATE_LIMITED', 'slow').retryAfter(3).toolFailure().limits({ messageChars: 100 }),
+  { arguments: { amount: 3 }, format: 'json' },
+);
 const { result: crashed, correlationId: id, log: line } = exceptionResult({ tool: 'charge', exception: new Error('x'), locale: 'en' });
 const fromSdk: SdkResult = authRequired({ format: 'text' });
-console.log(sdkResult, crashed.isError, id, line, fromSdk, accessError({ kind: 'auth-required' }).code, renderPartial({ obtained: [], failed: [] }).length);
+console.log(
+  sdkResult,
+  crashed.isError,
+  id,
+  line,
+  fromSdk,
+  accessError({ kind: 'auth-required' }).code,
+  renderPartial({ obtained: [], failed: [] }).length,
+);
 console.log(codeDefaults('NOT_FOUND', { locale: 'pt-BR' })?.recovery, limitsInForce().messageChars);
 ledger.dispose();
 
@@ -67,8 +96,11 @@ accessError({ kind: 'unauthorized' });
 error('X', 'm').correlationId('c').toolFailure('now');
 
 // One line on a server with declared capabilities, before or after its tools; the SDK's own registerTool and tool.
-const whole = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }, { capabilities: { tools: {} } }),
-  { unknownTool: 'tool-result', format: 'json', ledger: new Ledger() });
+const whole = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }, { capabilities: { tools: {} } }), {
+  unknownTool: 'tool-result',
+  format: 'json',
+  ledger: new Ledger(),
+});
 whole.registerTool('get', { inputSchema: { id: z.string() } }, async ({ id }) => toolError('NOT_FOUND', { message: id.toUpperCase() }));
 whole.tool('list', async () => ({ content: [] }));
 // @ts-expect-error the unknown-tool answer is 'protocol-error' or 'tool-result'
