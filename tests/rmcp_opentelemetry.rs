@@ -7,17 +7,14 @@
 
 use std::collections::BTreeMap;
 
-use mcp_envelope::rmcp::EnvelopeServer;
 use opentelemetry::trace::{SpanKind, Status, TracerProvider as _};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
-use rmcp::model::{CallToolRequestParams, RequestMetaObject};
-use rmcp::ServiceExt;
+use rmcp::model::RequestMetaObject;
 use tracing_subscriber::layer::SubscriberExt;
 
 #[allow(dead_code)]
 mod rmcp_server;
-use rmcp_server::Billing;
 
 const TRACE_ID: &str = "0af7651916cd43dd8448eb211c80319c";
 const CLIENT_SPAN_ID: &str = "b7ad6b7169203331";
@@ -33,22 +30,8 @@ async fn exported(tool: &str, arguments: serde_json::Value, meta: serde_json::Va
     let layer = tracing_opentelemetry::layer().with_tracer(provider.tracer("billing"));
     let _guard = tracing::subscriber::set_default(tracing_subscriber::registry().with(layer));
 
-    let (server_end, client_end) = tokio::io::duplex(64 * 1024);
-    let server = EnvelopeServer::new(Billing::new()).log_with(|_| {});
-    tokio::spawn(async move {
-        let running = server.serve(server_end).await.expect("the server starts");
-        let _ = running.waiting().await;
-    });
-    let client = ().serve(client_end).await.expect("the client connects");
-    let mut params = CallToolRequestParams::new(tool.to_owned());
-    if let serde_json::Value::Object(arguments) = arguments {
-        params = params.with_arguments(arguments);
-    }
-    params.meta = Some(serde_json::from_value::<RequestMetaObject>(meta).unwrap());
-    let text = match client.call_tool(params).await {
-        Ok(result) => serde_json::to_string(&result).unwrap(),
-        Err(error) => error.to_string(),
-    };
+    let meta = serde_json::from_value::<RequestMetaObject>(meta).unwrap();
+    let text = rmcp_server::call_enveloped(tool, arguments, Some(meta)).await;
     provider.force_flush().unwrap();
     let spans: Vec<SpanData> = exporter
         .get_finished_spans()

@@ -7,16 +7,12 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use mcp_envelope::rmcp::EnvelopeServer;
-use rmcp::model::CallToolRequestParams;
-use rmcp::ServiceExt;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};
 
 #[allow(dead_code)]
 mod rmcp_server;
-use rmcp_server::Billing;
 
 /// Every span's fields by name, values as text, in the order the spans opened.
 #[derive(Clone, Default)]
@@ -62,21 +58,7 @@ impl Subscriber for Spans {
 async fn span_of(tool: &str, arguments: serde_json::Value) -> (BTreeMap<String, String>, String) {
     let spans = Spans::default();
     let _guard = tracing::subscriber::set_default(spans.clone());
-    let (server_end, client_end) = tokio::io::duplex(64 * 1024);
-    let server = EnvelopeServer::new(Billing::new()).log_with(|_| {});
-    tokio::spawn(async move {
-        let running = server.serve(server_end).await.expect("the server starts");
-        let _ = running.waiting().await;
-    });
-    let client = ().serve(client_end).await.expect("the client connects");
-    let mut params = CallToolRequestParams::new(tool.to_owned());
-    if let serde_json::Value::Object(arguments) = arguments {
-        params = params.with_arguments(arguments);
-    }
-    let text = match client.call_tool(params).await {
-        Ok(result) => serde_json::to_string(&result).unwrap(),
-        Err(error) => error.to_string(),
-    };
+    let text = rmcp_server::call_enveloped(tool, arguments, None).await;
     let recorded = spans.0.lock().unwrap().clone();
     let calls: Vec<_> = recorded.into_iter().filter(|s| s["name"] == "tools/call").collect();
     assert_eq!(calls.len(), 1, "{calls:?}");

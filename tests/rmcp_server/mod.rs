@@ -289,3 +289,31 @@ impl ServerHandler for Exports {
             .map(rmcp::model::GetTaskResult::new)
     }
 }
+
+/// Serves `Billing` wrapped in `EnvelopeServer` (its log line dropped) over
+/// an in-memory pipe, calls `tool` with `arguments` and the request's
+/// `_meta`, and gives what the client got as text: the result's JSON, or the
+/// error's words.
+pub async fn call_enveloped(
+    tool: &str,
+    arguments: serde_json::Value,
+    meta: Option<rmcp::model::RequestMetaObject>,
+) -> String {
+    use rmcp::ServiceExt;
+    let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+    let server = mcp_envelope::rmcp::EnvelopeServer::new(Billing::new()).log_with(|_| {});
+    tokio::spawn(async move {
+        let running = server.serve(server_end).await.expect("the server starts");
+        let _ = running.waiting().await;
+    });
+    let client = ().serve(client_end).await.expect("the client connects");
+    let mut params = rmcp::model::CallToolRequestParams::new(tool.to_owned());
+    if let serde_json::Value::Object(arguments) = arguments {
+        params = params.with_arguments(arguments);
+    }
+    params.meta = meta;
+    match client.call_tool(params).await {
+        Ok(result) => serde_json::to_string(&result).unwrap(),
+        Err(error) => error.to_string(),
+    }
+}

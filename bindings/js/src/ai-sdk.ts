@@ -22,15 +22,10 @@
 // The adapter imports nothing from the AI SDK: it takes the client you made.
 
 import { callToolWithRecovery } from './host-loop.js';
-import type { HostAttempt, HostBudget } from './host-loop.js';
-import type { CallToolResult, Format } from './types.js';
+import type { Escalation, ListedTool, RecoveryOptions } from './host-loop.js';
 
-/** A tool as `tools/list` lists it (the adapter reads its name and annotations). */
-export interface ListedTool {
-  name: string;
-  annotations?: object;
-  [key: string]: unknown;
-}
+export type { Escalation, ListedTool } from './host-loop.js';
+import type { CallToolResult } from './types.js';
 
 /** The parts of an `@ai-sdk/mcp` client (`createMCPClient`) the adapter uses. */
 export interface AiSdkMcpClient {
@@ -40,20 +35,7 @@ export interface AiSdkMcpClient {
 }
 
 /** Options of `recoveringTools`: the host loop's budget, the record's format, and how to wait. */
-export interface AiSdkRecoveryOptions {
-  budget?: HostBudget;
-  format?: Format;
-  /** How to wait before calling again (default: a timer); a test may record the waits instead. */
-  sleep?: (ms: number) => Promise<void>;
-}
-
-/** A call the host loop escalated: the tool, its arguments, the `<partial_result>` record and every call made. */
-export interface Escalation {
-  tool: string;
-  arguments: Record<string, unknown>;
-  result: CallToolResult;
-  tried: HostAttempt[];
-}
+export type AiSdkRecoveryOptions = Omit<RecoveryOptions, 'tool'>;
 
 /** The records this module returned, each with its escalation. */
 const escalations = new WeakMap<object, Escalation>();

@@ -83,6 +83,21 @@ export interface RecoveryOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** A tool as `tools/list` lists it: the host loop reads its name and annotations. */
+export interface ListedTool {
+  name: string;
+  annotations?: object;
+  [key: string]: unknown;
+}
+
+/** A call the host loop escalated, as an agent framework's adapter reports it: the tool, its arguments, the `<partial_result>` record and every call made. */
+export interface Escalation {
+  tool: string;
+  arguments: Record<string, unknown>;
+  result: CallToolResult;
+  tried: HostAttempt[];
+}
+
 /** The parts of an MCP client this module uses: the TypeScript SDK's `Client` (1.x and 2.x) has them. */
 export interface ToolCaller {
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;

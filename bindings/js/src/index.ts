@@ -122,11 +122,13 @@ export { callToolWithRecovery, hostStep, hostStepJson } from './host-loop.js';
 export { spanAttributes, spanAttributesJson } from './telemetry.js';
 export type { OpenTelemetryApi } from './telemetry.js';
 export type {
+  Escalation,
   HostAttempt,
   HostBudget,
   HostStep,
   HostStepRequest,
   JsonRpcErrorAnswer,
+  ListedTool,
   Recovered,
   RecoveryOptions,
   ToolCaller,

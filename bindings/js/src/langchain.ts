@@ -29,15 +29,10 @@
 
 import { GraphInterrupt } from '@langchain/langgraph';
 import { callToolWithRecovery } from './host-loop.js';
-import type { HostAttempt, HostBudget } from './host-loop.js';
-import type { CallToolResult, Format } from './types.js';
+import type { Escalation, ListedTool, RecoveryOptions } from './host-loop.js';
 
-/** A tool as `tools/list` lists it (the adapter reads its name and annotations). */
-export interface ListedTool {
-  name: string;
-  annotations?: object;
-  [key: string]: unknown;
-}
+export type { Escalation, ListedTool } from './host-loop.js';
+import type { CallToolResult } from './types.js';
 
 /** The parts of an MCP client (the MCP SDK's `Client`) the adapter wraps; the rest is passed through. */
 export interface LangChainMcpClient {
@@ -46,20 +41,7 @@ export interface LangChainMcpClient {
 }
 
 /** Options of `recoveringMcpTools`: the host loop's budget, the record's format, and how to wait. */
-export interface LangChainRecoveryOptions {
-  budget?: HostBudget;
-  format?: Format;
-  /** How to wait before calling again (default: a timer); a test may record the waits instead. */
-  sleep?: (ms: number) => Promise<void>;
-}
-
-/** A call the host loop escalated: the tool, its arguments, the `<partial_result>` record and every call made. */
-export interface Escalation {
-  tool: string;
-  arguments: Record<string, unknown>;
-  result: CallToolResult;
-  tried: HostAttempt[];
-}
+export type LangChainRecoveryOptions = Omit<RecoveryOptions, 'tool'>;
 
 /** The escalations this module raised. */
 const raised = new WeakSet<object>();

@@ -81,89 +81,59 @@ async function called(name, args = {}, caller = client) {
 const ours = (span) =>
   Object.fromEntries(Object.entries(span.attributes).filter(([k]) => k.startsWith('error.') || k.startsWith('mcp_envelope.')));
 
-describe('OpenTelemetry on envelopeServer', () => {
-  test('a tool error: its code, category, retryability and correlation id on the span, status ERROR, the trace continued', async () => {
-    const { result, span } = await called('lookup');
-    assert.equal(span.name, 'tools/call lookup');
-    assert.equal(span.kind, opentelemetry.SpanKind.SERVER);
-    assert.deepEqual(ours(span), {
-      'error.type': 'tool_error',
-      'mcp_envelope.error.code': 'RATE_LIMITED',
-      'mcp_envelope.error.category': 'transient',
-      'mcp_envelope.error.retryable': true,
-      'mcp_envelope.error.correlation_id': 'req-7',
+// The same server in each integration: the same span for each answer.
+for (const [integration, caller] of [
+  ['envelopeServer', () => client],
+  ['envelopeFastMCP', () => fastmcpClient],
+]) {
+  describe(`OpenTelemetry on ${integration}`, () => {
+    test('a tool error: its code, category, retryability and correlation id on the span, status ERROR, the trace continued', async () => {
+      const { result, span } = await called('lookup', {}, caller());
+      assert.equal(span.name, 'tools/call lookup');
+      assert.equal(span.kind, opentelemetry.SpanKind.SERVER);
+      assert.deepEqual(ours(span), {
+        'error.type': 'tool_error',
+        'mcp_envelope.error.code': 'RATE_LIMITED',
+        'mcp_envelope.error.category': 'transient',
+        'mcp_envelope.error.retryable': true,
+        'mcp_envelope.error.correlation_id': 'req-7',
+      });
+      assert.deepEqual(ours(span), spanAttributes(result));
+      assert.equal(span.status.code, opentelemetry.SpanStatusCode.ERROR);
+      assert.equal(span.spanContext().traceId, TRACE_ID);
+      assert.equal(span.parentSpanContext?.spanId, '00f067aa0ba902b7');
     });
-    assert.deepEqual(ours(span), spanAttributes(result));
-    assert.equal(span.status.code, opentelemetry.SpanStatusCode.ERROR);
-    assert.equal(span.spanContext().traceId, TRACE_ID);
-    assert.equal(span.parentSpanContext?.spanId, '00f067aa0ba902b7');
-  });
 
-  test('an exception: INTERNAL_ERROR with the correlation id the model reads, and no text of the exception', async () => {
-    const { result, span } = await called('crash');
-    const correlationId = parseEnvelope(result.content[0].text).error.correlationId;
-    assert.match(correlationId, /^err_[0-9a-f]{12}$/);
-    assert.equal(span.attributes['mcp_envelope.error.code'], 'INTERNAL_ERROR');
-    assert.equal(span.attributes['mcp_envelope.error.correlation_id'], correlationId);
-    assert.ok(!JSON.stringify([span.attributes, span.events]).includes('hunter2'));
-  });
+    test('an exception: INTERNAL_ERROR with the correlation id the model reads, and no text of the exception', async () => {
+      const { result, span } = await called('crash', {}, caller());
+      const correlationId = parseEnvelope(result.content[0].text).error.correlationId;
+      assert.match(correlationId, /^err_[0-9a-f]{12}$/);
+      assert.equal(span.attributes['mcp_envelope.error.code'], 'INTERNAL_ERROR');
+      assert.equal(span.attributes['mcp_envelope.error.correlation_id'], correlationId);
+      assert.ok(!JSON.stringify([span.attributes, span.events]).includes('hunter2'));
+    });
 
-  test('a validation error answered before the handler is on the span too', async () => {
-    const { span } = await called('refund', { amount: 'ten' });
-    assert.deepEqual(ours(span), {
-      'error.type': 'tool_error',
-      'mcp_envelope.error.code': 'VALIDATION_ERROR',
-      'mcp_envelope.error.category': 'validation',
-      'mcp_envelope.error.retryable': true,
+    test('an unknown tool: its JSON-RPC code as error.type', async () => {
+      const { result, span } = await called('refund_orders', {}, caller());
+      assert.equal(result.code, -32602);
+      assert.deepEqual(ours(span), { 'error.type': '-32602' });
+      assert.equal(span.status.code, opentelemetry.SpanStatusCode.ERROR);
+    });
+
+    test('a success: no error attribute, status unset', async () => {
+      const { span } = await called('ok', {}, caller());
+      assert.deepEqual(ours(span), {});
+      assert.equal(span.status.code, opentelemetry.SpanStatusCode.UNSET);
     });
   });
+}
 
-  test('an unknown tool: its JSON-RPC code as error.type', async () => {
-    const { result, span } = await called('refund_orders');
-    assert.equal(result.code, -32602);
-    assert.deepEqual(ours(span), { 'error.type': '-32602' });
-    assert.equal(span.status.code, opentelemetry.SpanStatusCode.ERROR);
-  });
-
-  test('a success: no error attribute, status unset', async () => {
-    const { span } = await called('ok');
-    assert.deepEqual(ours(span), {});
-    assert.equal(span.status.code, opentelemetry.SpanStatusCode.UNSET);
-  });
-});
-
-describe('OpenTelemetry on envelopeFastMCP', () => {
-  test('a tool error: the same attributes and status on the span, the trace continued', async () => {
-    const { result, span } = await called('lookup', {}, fastmcpClient);
-    assert.equal(span.name, 'tools/call lookup');
-    assert.equal(span.kind, opentelemetry.SpanKind.SERVER);
-    assert.deepEqual(ours(span), {
-      'error.type': 'tool_error',
-      'mcp_envelope.error.code': 'RATE_LIMITED',
-      'mcp_envelope.error.category': 'transient',
-      'mcp_envelope.error.retryable': true,
-      'mcp_envelope.error.correlation_id': 'req-7',
-    });
-    assert.deepEqual(ours(span), spanAttributes(result));
-    assert.equal(span.status.code, opentelemetry.SpanStatusCode.ERROR);
-    assert.equal(span.spanContext().traceId, TRACE_ID);
-    assert.equal(span.parentSpanContext?.spanId, '00f067aa0ba902b7');
-  });
-
-  test('an exception: INTERNAL_ERROR with the correlation id, no text of the exception', async () => {
-    const { result, span } = await called('crash', {}, fastmcpClient);
-    const correlationId = parseEnvelope(result.content[0].text).error.correlationId;
-    assert.equal(span.attributes['mcp_envelope.error.correlation_id'], correlationId);
-    assert.equal(span.attributes['mcp_envelope.error.code'], 'INTERNAL_ERROR');
-    assert.ok(!JSON.stringify([span.attributes, span.events]).includes('hunter2'));
-  });
-
-  test('an unknown tool: its JSON-RPC code as error.type; a success: none', async () => {
-    const unknown = await called('refund_orders', {}, fastmcpClient);
-    assert.equal(unknown.result.code, -32602);
-    assert.deepEqual(ours(unknown.span), { 'error.type': '-32602' });
-    const ok = await called('ok', {}, fastmcpClient);
-    assert.deepEqual(ours(ok.span), {});
-    assert.equal(ok.span.status.code, opentelemetry.SpanStatusCode.UNSET);
+test('envelopeServer: a validation error answered before the handler is on the span too', async () => {
+  const { span } = await called('refund', { amount: 'ten' });
+  assert.deepEqual(ours(span), {
+    'error.type': 'tool_error',
+    'mcp_envelope.error.code': 'VALIDATION_ERROR',
+    'mcp_envelope.error.category': 'validation',
+    'mcp_envelope.error.retryable': true,
   });
 });
