@@ -214,44 +214,9 @@ fn idempotency_case(options: &Json, steps: &[Json]) -> CaseKind {
     }
 }
 
+/// The case as its kind says (vectors/README.md, "The kinds of case"): a
+/// call case names its WIT call, every other case its `kind`.
 fn kind_of(case: &Json) -> CaseKind {
-    if let Some(options) = case.get("idempotency") {
-        return idempotency_case(
-            options,
-            case["steps"].as_array().expect("an idempotency case has steps"),
-        );
-    }
-    if let Some(options) = case.get("ledger") {
-        let steps = case["steps"].as_array().expect("a ledger case has steps");
-        let steps = steps
-            .iter()
-            .map(|step| {
-                let tool = step["tool"].as_str().unwrap().to_owned();
-                if let Some(result) = step.get("observe") {
-                    return LedgerStep::Observe {
-                        tool,
-                        result: compact(result),
-                        arguments: step.get("arguments").map(compact),
-                        replaced: step.get("replaced").filter(|r| !r.is_null()).map(compact),
-                    };
-                }
-                match step.get("failure") {
-                    Some(spec) => LedgerStep::Failure {
-                        tool,
-                        spec: compact(spec),
-                        arguments: step.get("arguments").map(compact),
-                        format: step.get("format").and_then(Json::as_str).unwrap_or("xml").to_owned(),
-                        result: compact(&step["result"]),
-                    },
-                    None => LedgerStep::Success { tool },
-                }
-            })
-            .collect();
-        return CaseKind::Ledger {
-            stop_after: options.get("stopAfter").map(|n| n.as_u64().unwrap() as u32),
-            steps,
-        };
-    }
     if let Some(name) = case.get("call") {
         let outcome = match (case.get("output"), case.get("refused")) {
             (Some(Json::String(text)), _) => Ok(text.clone()),
@@ -265,79 +230,118 @@ fn kind_of(case: &Json) -> CaseKind {
             outcome,
         };
     }
-    if let Some(input) = case.get("read") {
-        // A string is the text; an object a CallToolResult, which crosses as its JSON.
-        let input = input.as_str().map(str::to_owned).unwrap_or_else(|| compact(input));
-        let outcome = match (case.get("reading"), case.get("malformed")) {
-            (Some(reading), _) => ParseOutcome::Parsed(compact(reading)),
-            (None, Some(why)) => ParseOutcome::Malformed(why.as_str().unwrap().to_owned()),
-            (None, None) => panic!("a read case needs reading or malformed"),
-        };
-        return CaseKind::Read { input, outcome };
-    }
-    if let Some(result) = case.get("errorOfResult") {
-        return CaseKind::ErrorOfResult {
-            result: compact(result),
+    let kind = case["kind"].as_str().expect("a case that is no call has a kind");
+    match kind {
+        "idempotency" => idempotency_case(
+            &case["idempotency"],
+            case["steps"].as_array().expect("an idempotency case has steps"),
+        ),
+        "ledger" => ledger_case(
+            &case["ledger"],
+            case["steps"].as_array().expect("a ledger case has steps"),
+        ),
+        "read" => {
+            let input = &case["read"];
+            // A string is the text; an object a CallToolResult, which crosses as its JSON.
+            let input = input.as_str().map(str::to_owned).unwrap_or_else(|| compact(input));
+            let outcome = match (case.get("reading"), case.get("malformed")) {
+                (Some(reading), _) => ParseOutcome::Parsed(compact(reading)),
+                (None, Some(why)) => ParseOutcome::Malformed(why.as_str().unwrap().to_owned()),
+                (None, None) => panic!("a read case needs reading or malformed"),
+            };
+            CaseKind::Read { input, outcome }
+        }
+        "error-of-result" => CaseKind::ErrorOfResult {
+            result: compact(&case["errorOfResult"]),
             outcome: case.get("outcome").filter(|o| !o.is_null()).map(compact),
-        };
-    }
-    if let Some(spec) = case.get("validation") {
-        // A string is the spec's raw JSON text (for values a JSON parser would change).
-        let spec = spec.as_str().map(str::to_owned).unwrap_or_else(|| compact(spec));
-        let outcome = match case.get("error") {
-            Some(error) => ValidationOutcome::Refused(error.as_str().unwrap().to_owned()),
-            None => ValidationOutcome::Rendered {
-                expected: case["expected"].as_str().unwrap().to_owned(),
-                result: case.get("result").map(|r| r.as_str().unwrap().to_owned()),
-                parsed: case.get("parsed").map(compact),
-            },
-        };
-        return CaseKind::Validation { spec, outcome };
-    }
-    if let Some(input) = case.get("parseValidation") {
-        return CaseKind::ValidationParse {
-            input: input.as_str().unwrap().to_owned(),
-            outcome: parse_outcome(case),
-        };
-    }
-    if let Some(error) = case.get("error") {
-        let spec = case
-            .get("specText")
-            .and_then(Json::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| compact(&case["spec"]));
-        return CaseKind::SpecError {
-            spec,
-            error: error.as_str().unwrap().to_owned(),
-        };
-    }
-    if let Some(input) = case.get("input") {
-        return CaseKind::Parse {
-            input: input.as_str().unwrap().to_owned(),
-            outcome: parse_outcome(case),
-        };
-    }
-    if let Some(p) = case.get("protocolError") {
-        return CaseKind::Protocol {
-            kind: p["kind"].as_str().unwrap().to_owned(),
-            message: p["message"].as_str().unwrap().to_owned(),
-            data: p.get("data").map(compact),
-            expected: case["expected"].as_str().unwrap().to_owned(),
-        };
-    }
-    CaseKind::Render {
-        // Raw text for values no host's JSON reader takes (100,000 levels of nesting).
-        spec: match case.get("specText") {
-            Some(text) => text.as_str().unwrap().to_owned(),
-            None => compact(&case["spec"]),
         },
-        expected: by_format(&case["expected"]),
-        results: case.get("result").map(by_format).unwrap_or_default(),
-        parsed: case
-            .get("parsed")
-            .and_then(Json::as_object)
-            .cloned()
-            .unwrap_or_default(),
+        "validation" | "validation-error" => {
+            let spec = &case["validation"];
+            // A string is the spec's raw JSON text (for values a JSON parser would change).
+            let spec = spec.as_str().map(str::to_owned).unwrap_or_else(|| compact(spec));
+            let outcome = match kind {
+                "validation-error" => ValidationOutcome::Refused(case["error"].as_str().unwrap().to_owned()),
+                _ => ValidationOutcome::Rendered {
+                    expected: case["expected"].as_str().unwrap().to_owned(),
+                    result: case.get("result").map(|r| r.as_str().unwrap().to_owned()),
+                    parsed: case.get("parsed").map(compact),
+                },
+            };
+            CaseKind::Validation { spec, outcome }
+        }
+        "validation-parse" => CaseKind::ValidationParse {
+            input: case["parseValidation"].as_str().unwrap().to_owned(),
+            outcome: parse_outcome(case),
+        },
+        "spec-error" => CaseKind::SpecError {
+            spec: spec_text(case),
+            error: case["error"].as_str().unwrap().to_owned(),
+        },
+        "parse" => CaseKind::Parse {
+            input: case["input"].as_str().unwrap().to_owned(),
+            outcome: parse_outcome(case),
+        },
+        "protocol-error" => {
+            let p = &case["protocolError"];
+            CaseKind::Protocol {
+                kind: p["kind"].as_str().unwrap().to_owned(),
+                message: p["message"].as_str().unwrap().to_owned(),
+                data: p.get("data").map(compact),
+                expected: case["expected"].as_str().unwrap().to_owned(),
+            }
+        }
+        "render" => CaseKind::Render {
+            spec: spec_text(case),
+            expected: by_format(&case["expected"]),
+            results: case.get("result").map(by_format).unwrap_or_default(),
+            parsed: case
+                .get("parsed")
+                .and_then(Json::as_object)
+                .cloned()
+                .unwrap_or_default(),
+        },
+        other => panic!("a case of a kind this runner does not know: {other:?}"),
+    }
+}
+
+/// A case's spec as the core reads it: its `specText` as written (for values
+/// no host's JSON reader takes, such as 100,000 levels of nesting), else its
+/// `spec` compact.
+fn spec_text(case: &Json) -> String {
+    match case.get("specText") {
+        Some(text) => text.as_str().unwrap().to_owned(),
+        None => compact(&case["spec"]),
+    }
+}
+
+fn ledger_case(options: &Json, steps: &[Json]) -> CaseKind {
+    let steps = steps
+        .iter()
+        .map(|step| {
+            let tool = step["tool"].as_str().unwrap().to_owned();
+            if let Some(result) = step.get("observe") {
+                return LedgerStep::Observe {
+                    tool,
+                    result: compact(result),
+                    arguments: step.get("arguments").map(compact),
+                    replaced: step.get("replaced").filter(|r| !r.is_null()).map(compact),
+                };
+            }
+            match step.get("failure") {
+                Some(spec) => LedgerStep::Failure {
+                    tool,
+                    spec: compact(spec),
+                    arguments: step.get("arguments").map(compact),
+                    format: step.get("format").and_then(Json::as_str).unwrap_or("xml").to_owned(),
+                    result: compact(&step["result"]),
+                },
+                None => LedgerStep::Success { tool },
+            }
+        })
+        .collect();
+    CaseKind::Ledger {
+        stop_after: options.get("stopAfter").map(|n| n.as_u64().unwrap() as u32),
+        steps,
     }
 }
 
