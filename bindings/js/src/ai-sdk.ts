@@ -77,20 +77,11 @@ function recoveringExecute(client: AiSdkMcpClient, name: string, listing: Listed
   return async (input: Record<string, unknown>, execution?: { abortSignal?: AbortSignal }): Promise<unknown> => {
     const signal = execution?.abortSignal;
     signal?.throwIfAborted();
-    // What the last call threw, if it threw: a JSON-RPC error the loop read as an answer.
-    let thrown: { error: unknown } | undefined;
+    // The client's own call, the abort signal with it.
     const caller = {
-      async callTool(params: { name: string; arguments?: Record<string, unknown> }) {
-        thrown = undefined;
-        try {
-          return await client.callTool({ ...params, options: { signal } });
-        } catch (error) {
-          thrown = { error };
-          throw error;
-        }
-      },
+      callTool: (params: { name: string; arguments?: Record<string, unknown> }) => client.callTool({ ...params, options: { signal } }),
     };
-    const { then, result, tried } = await callToolWithRecovery(
+    const { then, result, tried, thrown } = await callToolWithRecovery(
       caller,
       { name, arguments: input },
       { tool: listing, budget: options.budget, format: options.format, sleep: options.sleep },
@@ -99,7 +90,8 @@ function recoveringExecute(client: AiSdkMcpClient, name: string, listing: Listed
       escalations.set(result, { tool: name, arguments: input, result: result as CallToolResult, tried });
       return result;
     }
-    if (thrown !== undefined) throw thrown.error;
+    // A JSON-RPC error goes on as the client threw it: the SDK hands its message to the model.
+    if (thrown !== undefined) throw thrown;
     return result;
   };
 }

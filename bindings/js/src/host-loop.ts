@@ -71,6 +71,8 @@ export interface Recovered {
   result: CallToolResult | JsonRpcErrorAnswer;
   /** Every call made, oldest first: its code, branch and the wait after it. */
   tried: HostAttempt[];
+  /** When `result` is a JSON-RPC error (`done`, `to-model`): what the client threw, for a caller that passes it on as it came. */
+  thrown?: unknown;
 }
 
 /** Options of `callToolWithRecovery`. */
@@ -134,12 +136,14 @@ export async function callToolWithRecovery(
   let tried: HostAttempt[] = [];
   for (;;) {
     let answer: CallToolResult | JsonRpcErrorAnswer;
+    let thrown: { error: unknown } | undefined;
     try {
       answer = (await client.callTool(params)) as CallToolResult;
-    } catch (thrown) {
-      const error = jsonRpcErrorOf(thrown);
-      if (error === undefined) throw thrown;
-      answer = error;
+    } catch (error) {
+      const rpcError = jsonRpcErrorOf(error);
+      if (rpcError === undefined) throw error;
+      answer = rpcError;
+      thrown = { error };
     }
     const step = hostStep({ name: params.name, result: answer, tool: options.tool, tried, budget: options.budget, format: options.format });
     tried = step.tried;
@@ -147,6 +151,7 @@ export async function callToolWithRecovery(
       await sleep(step.waitMs);
       continue;
     }
-    return { then: step.then, result: step.then === 'escalate' ? step.result : answer, tried };
+    if (step.then === 'escalate') return { then: step.then, result: step.result, tried };
+    return { then: step.then, result: answer, tried, ...(thrown === undefined ? {} : { thrown: thrown.error }) };
   }
 }

@@ -102,20 +102,8 @@ async function callWithRecovery(
   listing: ListedTool | undefined,
   options: LangChainRecoveryOptions,
 ): Promise<unknown> {
-  // What the last call threw, if it threw: a JSON-RPC error the loop read as an answer.
-  let thrown: { error: unknown } | undefined;
-  const caller = {
-    async callTool(call: { name: string; arguments?: Record<string, unknown> }) {
-      thrown = undefined;
-      try {
-        return await client.callTool(call, ...rest);
-      } catch (error) {
-        thrown = { error };
-        throw error;
-      }
-    },
-  };
-  const { then, result, tried } = await callToolWithRecovery(caller, params, {
+  const caller = { callTool: (call: { name: string; arguments?: Record<string, unknown> }) => client.callTool(call, ...rest) };
+  const { then, result, tried, thrown } = await callToolWithRecovery(caller, params, {
     tool: listing,
     budget: options.budget,
     format: options.format,
@@ -126,9 +114,8 @@ async function callWithRecovery(
     raised.add(escalation);
     throw new EscalationPassage(escalation);
   }
-  if (thrown !== undefined) throw thrown.error;
-  // The outcome (a warning, a partial result that obtained something) is the tool's result, not an error for the model.
-  if (then === 'done' && (result as CallToolResult).isError === true) return { ...result, isError: false };
+  // A JSON-RPC error goes on as the client threw it.
+  if (thrown !== undefined) throw thrown;
   return result;
 }
 
