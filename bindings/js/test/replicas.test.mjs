@@ -53,6 +53,26 @@ const stopped = (child) =>
     }
   });
 
+/** Waits until Redis has loaded its data: until then it answers every command with LOADING. */
+async function loaded(port) {
+  const client = await createClient({ socket: { port } })
+    .on('error', () => {})
+    .connect();
+  try {
+    for (let i = 0; i < 600; i++) {
+      try {
+        if ((await client.ping()) === 'PONG') return;
+      } catch (error) {
+        if (!String(error?.message).startsWith('LOADING')) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`Redis on port ${port} did not load its data within 30 s`);
+  } finally {
+    client.destroy();
+  }
+}
+
 async function redisServer(dir) {
   const port = await freePort();
   const server = {
@@ -64,6 +84,7 @@ async function redisServer(dir) {
         { stdio: 'ignore' },
       );
       await listening(port, this.child);
+      await loaded(port);
     },
     stop() {
       return stopped(this.child);
