@@ -26,6 +26,7 @@ if shutil.which("redis-server") is None:  # scripts/setup installs it; a bare ch
     pytest.skip("redis-server is not installed (scripts/setup installs it)", allow_module_level=True)
 
 from redis import Redis  # noqa: E402
+from redis.exceptions import BusyLoadingError  # noqa: E402
 
 TTL_SECONDS = 60  # the replicas' key expiry; the expiry test starts them with a short one
 SHORT_TTL_SECONDS = 3
@@ -62,6 +63,17 @@ class RedisServer:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         wait_for(self.port, self.process)
+        # Until it has loaded its data, Redis answers every command with LOADING.
+        probe = Redis(port=self.port)
+        try:
+            for _ in range(600):
+                try:
+                    probe.ping()
+                    break
+                except BusyLoadingError:
+                    time.sleep(0.05)
+        finally:
+            probe.close()
 
     def stop(self) -> None:
         assert self.process is not None
