@@ -62,6 +62,14 @@ impl Guest for Component {
         crate::recovery::user_error_json(&request).map_err(|e| e.0)
     }
 
+    fn handler_result(request: String) -> Result<String, String> {
+        crate::handler::handler_result_json(&request).map_err(|e| e.0)
+    }
+
+    fn idempotency_key_argument() -> String {
+        crate::handler::IDEMPOTENCY_KEY_ARGUMENT.to_owned()
+    }
+
     fn contract_lock(tools: String) -> Result<String, String> {
         crate::contract::lock_json(&tools).map_err(|e| e.0)
     }

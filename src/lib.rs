@@ -94,6 +94,7 @@ mod cut;
 pub mod decide;
 pub mod delta;
 mod error;
+pub mod handler;
 pub mod host_loop;
 pub mod idempotency;
 mod json;

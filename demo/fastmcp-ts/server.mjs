@@ -228,7 +228,7 @@ server.addTool({
         .customerMessage(`We can refund at most ${refundable} EUR on this invoice.`);
     }
     return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${booked.refund}).`);
-  }, { tool: 'refund_order', key: (args) => args.idempotency_key }),
+  }, { tool: 'refund_order' }),
 });
 
 const [flag, port] = process.argv.slice(2);

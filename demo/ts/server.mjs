@@ -232,7 +232,7 @@ function registerTools(server) {
         .customerMessage(`We can refund at most ${refundable} EUR on this invoice.`);
     }
     return text(`Refunded ${euros(cents)} EUR on ${id} (refund rf_${booked.refund}).`);
-  }, { tool: 'refund_order', key: (args) => args.idempotency_key }));
+  }, { tool: 'refund_order' }));
   return server;
 }
 

@@ -244,6 +244,8 @@ fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, Stri
         "host-step" => i.api.call_host_step(store, input),
         "span-attributes" => i.api.call_span_attributes(store, input),
         "after-trap" => i.api.call_after_trap(store, input),
+        "handler-result" => i.api.call_handler_result(store, input),
+        "idempotency-key-argument" => i.api.call_idempotency_key_argument(store).map(Ok),
         _ => return Err(format!("no component export for the call {name:?}")),
     }
     .map_err(trap)

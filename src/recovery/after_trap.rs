@@ -73,7 +73,7 @@ const MODEL_FACING: [(&str, bool); 8] = [
 ];
 
 /// Every other export: a call made again is as good as the first.
-const CALL_AGAIN: [&str; 20] = [
+const CALL_AGAIN: [&str; 21] = [
     "unknown-tool",
     "span-attributes",
     "host-step",
@@ -94,6 +94,7 @@ const CALL_AGAIN: [&str; 20] = [
     "ledger-key",
     "compare-and-set-script",
     "idempotency-key",
+    "idempotency-key-argument",
 ];
 
 /// What the call `call` answers after trapping with `trap` (the host's own
@@ -136,11 +137,14 @@ pub fn after_trap(
         return Ok((AfterTrap::Answer(answer), report.log));
     }
     let answer = match call {
-        "exception-result" | "ledger-failure" => {
+        "exception-result" | "ledger-failure" | "handler-result" => {
             let report = internal_error(call, trap, random, format, locale, tool)?;
             let mut answer = String::from("{\"result\":");
             answer.push_str(&report.result);
-            if call == "exception-result" {
+            if call == "handler-result" {
+                answer.push_str(",\"ledger\":\"observe\"");
+            }
+            if call != "ledger-failure" {
                 answer.push_str(",\"correlationId\":");
                 push_json_string(&mut answer, &report.correlation_id);
                 answer.push_str(",\"log\":");

@@ -157,6 +157,19 @@ struct ExceptionInput {
     locale: Option<Locale>,
 }
 
+/// The caller's correlation id when given (not empty), else a fresh one from
+/// `random`, the host's randomness in hex; refused when neither is given.
+pub(crate) fn correlation_id_of(given: Option<String>, random: Option<String>) -> Result<String, SpecError> {
+    match (given_text(given), given_text(random)) {
+        (Some(id), _) => Ok(id),
+        (None, Some(random)) => fresh_correlation_id(&random),
+        (None, None) => fail(
+            "missing \"correlationId\" or \"random\": give the caller's correlation id, \
+             or host randomness (at least 12 hex digits) for a fresh one",
+        ),
+    }
+}
+
 /// `exception-result`: `{"tool", "exception", "correlationId"?, "random"?,
 /// "format"?, "locale"?}` to `{"result": CallToolResult, "correlationId",
 /// "log"}`. The caller's `correlationId` wins over `random`; one of them is needed.
@@ -169,23 +182,13 @@ struct ExceptionInput {
 pub fn exception_result_json(text: &str) -> Result<String, SpecError> {
     let input: ExceptionInput = read_input(text, WHAT)?;
     let (format, chosen) = (input.format.unwrap_or(Format::Xml), input.locale.unwrap_or(Locale::En));
-    let (given_id, random) = (given_text(input.correlation_id), given_text(input.random));
     let Some(tool) = input.tool else {
         return fail("missing \"tool\": the name of the tool that raised the exception");
     };
     let Some(exception) = input.exception else {
         return fail("missing \"exception\": the exception's text, for the log line");
     };
-    let correlation_id = match (given_id, random) {
-        (Some(id), _) => id,
-        (None, Some(random)) => fresh_correlation_id(&random)?,
-        (None, None) => {
-            return fail(
-                "missing \"correlationId\" or \"random\": give the caller's correlation id, \
-                 or host randomness (at least 12 hex digits) for a fresh one",
-            )
-        }
-    };
+    let correlation_id = correlation_id_of(input.correlation_id, input.random)?;
     let report = exception_result(&tool, &exception, &correlation_id, format, chosen);
     let mut out = String::with_capacity(report.result.len() + report.log.len() + 64);
     out.push_str("{\"result\":");

@@ -50,6 +50,7 @@ mod user_error;
 pub use access::{access_error, access_error_json, AccessKind};
 pub use after_trap::{after_trap, after_trap_json, AfterTrap};
 pub use empty::{empty_result, empty_result_json, EmptyResult};
+pub(crate) use exception::correlation_id_of;
 pub use exception::{
     exception_error, exception_result, exception_result_json, fresh_correlation_id, ExceptionReport,
     CORRELATION_ID_RANDOM_BYTES,
@@ -60,7 +61,7 @@ pub use upstream::{
     upstream_error, upstream_error_json, RateLimitHeaders, UpstreamFailure, UpstreamLog, UpstreamReport,
     EXCERPT_DETAIL, INSUFFICIENT_SCOPE, SCOPES_DETAIL, UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,
 };
-pub use user_error::{user_error, user_error_json, TOOL_ERROR};
+pub use user_error::{user_error, user_error_json, user_error_result, TOOL_ERROR};
 
 /// An optional text where an empty string means "not given", as in a spec.
 fn given_text(text: Option<String>) -> Option<String> {

@@ -58,17 +58,18 @@ pub fn user_error_json(text: &str) -> Result<String, SpecError> {
     let Some(message) = input.message else {
         return fail("missing \"message\": the text of the framework's error");
     };
+    Ok(user_error_result(&message, input.format.unwrap_or(Format::Xml)))
+}
+
+/// The `CallToolResult` JSON for a framework's error whose text is `message`:
+/// a TOOL_ERROR envelope in `format` stating it, or the message itself when
+/// it already holds an envelope.
+pub fn user_error_result(message: &str, format: Format) -> String {
     if matches!(
-        read_unwrapped(&message),
+        read_unwrapped(message),
         Ok(Reading::ToolError(_) | Reading::ValidationError(_) | Reading::PartialResult(_))
     ) {
-        let text = serde_json::to_string(&message).unwrap_or_default();
-        return Ok(format!(
-            r#"{{"content":[{{"type":"text","text":{text}}}],"isError":true}}"#
-        ));
+        return crate::render::text_result(message, true);
     }
-    Ok(call_tool_result(
-        &user_error(&message),
-        input.format.unwrap_or(Format::Xml),
-    ))
+    call_tool_result(&user_error(message), format)
 }

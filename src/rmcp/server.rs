@@ -19,9 +19,10 @@ use super::input_schema::{ArgumentCheck, InputSchemas};
 use crate::contract::{diff, read_tools, tools_of};
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
+use crate::handler::{handler_answer, HandlerOutcome};
 use crate::ledger::Ledger;
 use crate::locale::Locale;
-use crate::recovery::{exception_result, fresh_correlation_id, unknown_tool_answer, UnknownToolAnswer};
+use crate::recovery::{exception_error, fresh_correlation_id, unknown_tool_answer, UnknownToolAnswer};
 use crate::render::Format;
 use crate::stores::{SharedLedger, StateStore};
 
@@ -46,7 +47,7 @@ pub type LogLine = Arc<dyn Fn(&str) + Send + Sync>;
 ///   found by the `jsonschema` crate, worded by the core);
 /// - a handler that panics, or returns a JSON-RPC internal error: an
 ///   INTERNAL_ERROR under a fresh correlation id, the panic or error text
-///   going only to the log line (`recovery::exception_result`), by default
+///   going only to the log line (`handler::handler_answer`, as every integration), by default
 ///   `tracing::error!` with target `mcp_envelope`.
 ///
 /// The other failures come back as an `isError` result. A successful call, a
@@ -464,9 +465,21 @@ pub(super) fn internal_error_result(
     // 16 hex digits, which fresh_correlation_id takes; were they refused,
     // the envelope goes without an id rather than not at all.
     let correlation_id = fresh_correlation_id(&random_hex()).unwrap_or_default();
-    let report = exception_result(tool, failure, &correlation_id, format, locale);
-    log(&report.log);
-    super::result_from_json(&report.result).unwrap_or_else(|_| super::call_tool_result(&report.error, format))
+    let answer = handler_answer(
+        tool,
+        HandlerOutcome::Exception(failure),
+        format,
+        locale,
+        &correlation_id,
+    );
+    if let Some(line) = &answer.log {
+        log(line);
+    }
+    super::result_from_json(&answer.result).unwrap_or_else(|_| {
+        // Not reached: the core writes a CallToolResult rmcp reads. Were it
+        // refused, the model still gets the same INTERNAL_ERROR.
+        super::call_tool_result(&exception_error(tool, &correlation_id, locale), format)
+    })
 }
 
 /// The repeat ledger an [`EnvelopeServer`] sends results through.

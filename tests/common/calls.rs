@@ -29,6 +29,9 @@ pub fn native(name: &str, input: &str) -> Result<String, String> {
         "host-step" => mcp_envelope::host_loop::host_step_json(input).map_err(|e| e.0),
         "span-attributes" => mcp_envelope::telemetry::span_attributes_json(input).map_err(|e| e.0),
         "after-trap" => mcp_envelope::recovery::after_trap_json(input).map_err(|e| e.0),
+        "handler-result" => mcp_envelope::handler::handler_result_json(input).map_err(|e| e.0),
+        // Takes nothing: the vector's input is null.
+        "idempotency-key-argument" => Ok(mcp_envelope::handler::IDEMPOTENCY_KEY_ARGUMENT.to_owned()),
         _ => panic!("no native function for the call {name:?}: add a row to tests/common/calls.rs"),
     }
 }

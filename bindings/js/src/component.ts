@@ -154,6 +154,10 @@ export const accessError = (input: string): string => call('access-error', (c) =
 export const emptyResult = (input: string): string => call('empty-result', (c) => c.emptyResult(input), TypeError, input);
 export const unknownTool = (input: string): string => call('unknown-tool', (c) => c.unknownTool(input), TypeError, input);
 export const userError = (input: string): string => call('user-error', (c) => c.userError(input), TypeError, input);
+/** The result to send for what a tool handler produced (docs/handler-outcomes.md), as JSON text. */
+export const handlerResult = (request: string): string => call('handler-result', (c) => c.handlerResult(request), TypeError, request);
+/** The argument a write's idempotency key comes in when the server names no other. */
+export const idempotencyKeyArgument = (): string => call('idempotency-key-argument', (c) => c.idempotencyKeyArgument());
 export const renderPartial = (spec: string): string => call('render-partial', (c) => c.renderPartial(spec), TypeError, spec);
 export const partialResult = (spec: string): string => call('partial-result', (c) => c.partialResult(spec), TypeError, spec);
 export const partialLimits = (request: string): string => call('partial-limits', (c) => c.partialLimits(request), TypeError, request);

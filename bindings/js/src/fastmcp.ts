@@ -12,7 +12,7 @@
 
 import { FastMCP, FastMCPSession } from 'fastmcp';
 import { answerUnknownTool, handlerMap, listedTools, wrapEntries } from './handler-map.js';
-import { unknownTool, userError } from './recovery.js';
+import { unknownTool } from './recovery.js';
 import { formatOf } from './render.js';
 import { tracedToolCall } from './telemetry.js';
 import type { OpenTelemetryApi } from './telemetry.js';
@@ -70,13 +70,13 @@ function isUserError(value: unknown): value is Error & { extras?: unknown } {
 }
 
 /**
- * A thrown `UserError` as this package's outcome: the core's `userError`
- * result, a TOOL_ERROR envelope stating its message, or the message itself
- * when it already is an envelope (`new UserError(String(error(...)))`).
+ * A thrown `UserError` as a framework's error for the model, by its text:
+ * the core answers a TOOL_ERROR envelope stating it, or the text itself when
+ * it already is an envelope (`new UserError(String(error(...)))`).
  */
-function withUserError(outcome: Outcome, format: Format): Outcome {
+function withUserError(outcome: Outcome): Outcome {
   if (!('thrown' in outcome) || !isUserError(outcome.thrown)) return outcome;
-  return { thrown: userError({ message: String(outcome.thrown.message), format }) };
+  return { userError: String(outcome.thrown.message) };
 }
 
 /** A `UserError`'s `extras` stay the result's `structuredContent`, as FastMCP sends them. */
@@ -173,7 +173,7 @@ export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = u
     ...(parameters === undefined ? {} : { parameters: acceptingAnything(parameters) }),
     execute: async (args: unknown, context: Context) => {
       const raw = await outcomeOf(() => run(args, context));
-      const result = await resultFor(asResult(withUserError(raw, formatOf(options))), name, args, options);
+      const result = await resultFor(asResult(withUserError(raw)), name, args, options);
       if (options.ledger !== undefined && !isResult(result)) {
         // A content item or structured output: a success FastMCP wraps itself.
         try {

@@ -6,7 +6,7 @@
 // runs the handler between `begin` and `finish`.
 
 import { isErrorBuilder } from './builder.js';
-import { idempotencyBegin, idempotencyFinish } from './component.js';
+import { idempotencyBegin, idempotencyFinish, idempotencyKeyArgument } from './component.js';
 import { formatOf, toJson } from './render.js';
 import { SharedIdempotency } from './stores.js';
 import type { CallToolResult, Format } from './types.js';
@@ -53,7 +53,7 @@ function nowOf(options: IdempotencyCallOptions): number {
  *
  * ```ts
  * const store = new Idempotency();      // 1,000 keys, 24 hours
- * return store.run('refund_order', args.idempotencyKey, args, () => refund(args));
+ * return store.run('refund_order', args.idempotency_key, args, () => refund(args));
  * ```
  * A replay gets the first outcome exactly and the write does not run again;
  * the same key with other arguments gets a VALIDATION_ERROR, a call while the
@@ -162,7 +162,7 @@ export class Idempotency {
 export interface WithIdempotencyOptions extends Omit<IdempotencyCallOptions, 'now'> {
   /** The tool's name: keys are scoped to it. */
   tool: string;
-  /** The key in the arguments; `args.idempotencyKey` by default. No key: the handler runs as usual. */
+  /** The key in the arguments; `args.idempotency_key` by default, the name the core gives every language. No key: the handler runs as usual. */
   key?: (args: Record<string, unknown>) => string | undefined | null;
 }
 
@@ -171,7 +171,7 @@ export interface WithIdempotencyOptions extends Omit<IdempotencyCallOptions, 'no
  * memory or a `SharedIdempotency` over a store replicas share:
  *
  * ```ts
- * server.registerTool('refund_order', { inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() } },
+ * server.registerTool('refund_order', { inputSchema: { orderId: z.string(), amountCents: z.number(), idempotency_key: z.string().optional() } },
  *   withIdempotency(store, async (args) => refund(args), { tool: 'refund_order' }));
  * ```
  */
@@ -186,7 +186,8 @@ export function withIdempotency<A extends Record<string, unknown>, X extends unk
   if (options === null || typeof options !== 'object' || typeof options.tool !== 'string') {
     throw new TypeError('withIdempotency needs options with the tool name: { tool: "refund_order" }');
   }
-  const keyOf = options.key ?? ((args) => args.idempotencyKey as string | undefined);
+  const argument = idempotencyKeyArgument();
+  const keyOf = options.key ?? ((args) => args[argument] as string | undefined);
   return async (args: A, ...rest: X) => {
     const key = keyOf(args);
     if (key === undefined || key === null) return handler(args, ...rest);

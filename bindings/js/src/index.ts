@@ -98,8 +98,10 @@ export {
 export { Ledger } from './ledger.js';
 export {
   afterTrapJson,
+  handlerResultJson,
   idempotencyBeginJson,
   idempotencyFinishJson,
+  idempotencyKeyArgument,
   idempotencyKeyJson,
   idempotencyStoreKey,
   ledgerFailureJson,

@@ -7,28 +7,45 @@
 // only maps its framework's types and hooks onto these.
 
 import { isErrorBuilder } from './builder.js';
+import type { ErrorBuilder } from './builder.js';
+import * as component from './component.js';
 import { EnvelopeError } from './read.js';
-import { exceptionResult } from './recovery.js';
-import { codeDefaults, formatOf } from './render.js';
+import { exceptionText } from './recovery.js';
+import { codeDefaults, formatOf, toJson } from './render.js';
 import type {
   CallToolResult,
   ContractDelta,
   EnvelopeToolOptions,
+  Format,
   InternalFailure,
   SessionLedger,
   StandardJSONSchemaV1,
   StandardSchemaV1,
 } from './types.js';
-import { validationError } from './validation.js';
+import { validationError, validationSpec } from './validation.js';
 
-/** A handler's outcome: what it returned, or what it threw (or its promise rejected with). */
-export type Outcome = { returned: unknown } | { thrown: unknown };
+/**
+ * A handler's outcome: what it returned, what it threw (or its promise
+ * rejected with), or a framework's own error for the model, by its text.
+ */
+export type Outcome = { returned: unknown } | { thrown: unknown } | { userError: string };
 
 /** One line on stderr: the component's logfmt line, the exception's stack in it as a JSON string. */
 const defaultLogger = (f: InternalFailure) => console.error(`[mcp-envelope] ${f.log}`);
 
 function isZodError(value: unknown): value is { issues: unknown[] } {
   return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
+}
+
+const isResult = (value: unknown): value is CallToolResult => Array.isArray((value as CallToolResult | null)?.content);
+
+/** Whether a value is our error builder; a hostile value (a Proxy whose traps throw) is not. */
+function isBuilder(value: unknown): value is ErrorBuilder {
+  try {
+    return isErrorBuilder(value);
+  } catch {
+    return false;
+  }
 }
 
 /** The outcome of calling `run`, a synchronous throw included. */
@@ -45,58 +62,81 @@ export function outcomeOf(run: () => unknown): Promise<Outcome> {
  * The result a handler's return value or exception becomes, passed through
  * `options.ledger` when there is one (a promise of it for a `SharedLedger`).
  * Exported for hosts other than the MCP SDK; `args` are the call's arguments.
+ *
+ * A returned result is sent as it is. Anything else is classified here (our
+ * error, a Zod error, an envelope raised again, a raised result, any other
+ * exception) and the core's `handler-result` says what it becomes and which
+ * step of the ledger it goes through (docs/handler-outcomes.md).
  */
 export function resultFor(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions = {}): unknown {
-  const source = 'returned' in outcome ? outcome.returned : outcome.thrown;
   const { ledger } = options;
-  if (ledger !== undefined && isErrorBuilder(source)) {
+  if ('returned' in outcome && !isBuilder(outcome.returned)) {
+    return ledger === undefined ? outcome.returned : observed(outcome.returned, tool, args, ledger);
+  }
+  const source = 'userError' in outcome ? undefined : 'returned' in outcome ? outcome.returned : outcome.thrown;
+  const answer = handlerAnswer(outcome, source, tool, args, options);
+  if (ledger === undefined) return answer.result;
+  if (answer.ledger === 'failure' && isBuilder(source)) {
     // A builder goes through the ledger as its own spec (its locale, caps and
-    // ToolFailure clock kept, as Python's raised ToolError does), rendered once.
-    // A refused spec: the builder's own result, as without a ledger.
-    const fallback = () => outcomeResult(outcome, tool, args, options);
+    // ToolFailure clock kept), rendered once; were the ledger to fail, the
+    // core's answer goes as it is.
     try {
       const sent = ledger.failure(tool, source, { arguments: args });
       // A shared ledger (SharedLedger) answers later.
-      return isPromise(sent) ? sent.then((answer) => answer, fallback) : sent;
+      return isPromise(sent)
+        ? sent.then(
+            (replaced) => replaced,
+            () => answer.result,
+          )
+        : sent;
     } catch {
-      return fallback();
+      return answer.result;
     }
   }
-  const result = outcomeResult(outcome, tool, args, options);
-  return ledger === undefined ? result : observed(result, tool, args, ledger);
+  return observed(answer.result, tool, args, ledger);
 }
 
-function outcomeResult(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions): unknown {
-  try {
-    // A builder is turned into its plain result, so nothing downstream depends on reading its getters.
-    if ('returned' in outcome) return isErrorBuilder(outcome.returned) ? outcome.returned.build() : outcome.returned;
-    const thrown = outcome.thrown;
-    if (isErrorBuilder(thrown)) return thrown.build();
-    // An error read from another tool's result (throwIfError) is passed on as it came.
-    if (thrown instanceof EnvelopeError) return { content: [{ type: 'text', text: thrown.raw }], isError: true };
-    if (isZodError(thrown)) return validationError(options.action ?? tool, thrown, { input: args, locale: options.locale });
-    if (Array.isArray((thrown as CallToolResult | null)?.content) && (thrown as CallToolResult).isError === true) return thrown;
-  } catch (conversionFailure) {
-    // A builder whose spec is refused, or a malformed envelope thrown by the handler, is itself an internal failure.
-    return internalError(conversionFailure, tool, options);
-  }
-  return internalError(outcome.thrown, tool, options);
+/** The core's `handler-result` answer. */
+interface HandlerAnswer {
+  result: CallToolResult;
+  ledger: 'failure' | 'observe';
+  correlationId?: string;
+  log?: string;
 }
 
-/** The component's INTERNAL_ERROR with a fresh correlation id; the exception goes to the logger only. */
-function internalError(error: unknown, tool: string, options: EnvelopeToolOptions): CallToolResult {
-  const { result, correlationId, log } = exceptionResult({
-    tool: String(tool),
-    exception: error,
-    format: formatOf(options),
-    locale: options.locale,
-  });
-  try {
-    (options.logger ?? defaultLogger)({ correlationId, tool, error, log });
-  } catch {
-    // A failing logger must not turn into a different error for the model.
+/** What kind of thing the handler produced, as the core's `handler-result` takes it. */
+function classified(outcome: Outcome, source: unknown, tool: string, args: unknown, options: EnvelopeToolOptions) {
+  if ('userError' in outcome) return { userError: outcome.userError };
+  if (isBuilder(source)) return { error: source.toSpec() };
+  // An error read from another tool's result (throwIfError) is passed on as it came.
+  if (source instanceof EnvelopeError) return { envelope: source.raw };
+  if (isZodError(source)) {
+    return { validation: validationSpec(options.action ?? tool, source, { input: args, locale: options.locale }) };
   }
-  return result;
+  if (isResult(source)) return { result: source };
+  return { exception: exceptionText(source) };
+}
+
+function handlerAnswer(outcome: Outcome, source: unknown, tool: string, args: unknown, options: EnvelopeToolOptions): HandlerAnswer {
+  // A builder renders in the format it was given; everything else in the server's.
+  const format: Format = isBuilder(source) ? source.selectedFormat : formatOf(options);
+  const request = { tool: String(tool), format, locale: options.locale, random: component.randomHex() };
+  let text: string;
+  try {
+    text = toJson({ ...request, outcome: classified(outcome, source, tool, args, options) }, 'the handler-result request');
+  } catch (unwritable) {
+    // What the handler produced cannot be written as JSON (a cycle, a BigInt in a spec): the tool's own failure.
+    text = toJson({ ...request, outcome: { exception: exceptionText(unwritable) } }, 'the handler-result request');
+  }
+  const answer = JSON.parse(component.handlerResult(text)) as HandlerAnswer;
+  if (answer.log !== undefined && answer.correlationId !== undefined) {
+    try {
+      (options.logger ?? defaultLogger)({ correlationId: answer.correlationId, tool, error: source, log: answer.log });
+    } catch {
+      // A failing logger must not turn into a different error for the model.
+    }
+  }
+  return answer;
 }
 
 /**

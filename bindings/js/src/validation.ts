@@ -165,15 +165,16 @@ export function toValidationIssues(issuesOrError: unknown): ValidationIssue[] {
   return items.some((raw) => isValibot(raw) || isArkType(raw)) ? fromStandardVendors(items) : items.map(fromZod);
 }
 
-/** The validation spec (docs/component-api.md, "Specs") as the component reads it. */
-function specJson(action: string, issuesOrError: unknown, options: ValidationOptions): string {
+/** The validation spec (docs/component-api.md, "Specs") as the component reads it, before its JSON text. */
+export function validationSpec(action: string, issuesOrError: unknown, options: ValidationOptions): Record<string, unknown> {
   const items = itemsOf(issuesOrError);
   const found = isAjv(items) ? { jsonSchemaErrors: items } : { issues: toValidationIssues(items) };
   const { input, inputSchema, deltas, maxFields, maxDeltas, locale, localizeSteering } = options;
-  return toJson(
-    { action, ...found, arguments: input, inputSchema, deltas, maxFields, maxDeltas, locale, localizeSteering },
-    'the validation spec',
-  );
+  return { action, ...found, arguments: input, inputSchema, deltas, maxFields, maxDeltas, locale, localizeSteering };
+}
+
+function specJson(action: string, issuesOrError: unknown, options: ValidationOptions): string {
+  return toJson(validationSpec(action, issuesOrError, options), 'the validation spec');
 }
 
 /**

@@ -29,7 +29,7 @@ function billing() {
   server.registerTool(
     'refund_order',
     {
-      inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() },
+      inputSchema: { orderId: z.string(), amountCents: z.number(), idempotency_key: z.string().optional() },
     },
     withIdempotency(
       shared,

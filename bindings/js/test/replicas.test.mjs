@@ -18,7 +18,7 @@ import { createClient } from 'redis';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 const CALLS = 20;
-const REFUND = { orderId: 'A-8812', amountCents: 3200, idempotencyKey: 'refund-A-8812-1' };
+const REFUND = { orderId: 'A-8812', amountCents: 3200, idempotency_key: 'refund-A-8812-1' };
 const folder = mkdtempSync(join(tmpdir(), 'replicas-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -168,7 +168,7 @@ test("a failure repeated on alternating replicas reaches the ledger's stop", {
 test('keys expire as configured', { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {
   const { urls, client, run } = await cluster(t, 3);
   await call(urls[0], REFUND);
-  const key = `${run}:mcp-envelope/idempotency/${JSON.stringify(['refund_order', REFUND.idempotencyKey])}`;
+  const key = `${run}:mcp-envelope/idempotency/${JSON.stringify(['refund_order', REFUND.idempotency_key])}`;
   const ttl = await client.pTTL(key);
   assert.ok(ttl > 0 && ttl <= 3000, `PTTL ${ttl}`);
   await new Promise((resolve) => setTimeout(resolve, 3200));
@@ -182,7 +182,7 @@ test('a Redis that is down never lets a write run, and loses nothing acknowledge
   const { redis, urls, run } = await cluster(t);
   const acknowledged = await call(urls[0], REFUND);
   await redis.stop();
-  const down = await call(urls[1], { ...REFUND, idempotencyKey: 'refund-A-8812-2' });
+  const down = await call(urls[1], { ...REFUND, idempotency_key: 'refund-A-8812-2' });
   assert.ok(
     text(down).startsWith(
       '<tool_error code="SERVER_BUSY" severity="error">\n  <message>The server could not use its idempotency ' +
@@ -207,7 +207,7 @@ test('a Redis that is down never lets a write run, and loses nothing acknowledge
   assert.deepEqual(replay, acknowledged);
   let retried;
   for (let i = 0; i < 50; i++) {
-    retried = await call(urls[0], { ...REFUND, idempotencyKey: 'refund-A-8812-2' });
+    retried = await call(urls[0], { ...REFUND, idempotency_key: 'refund-A-8812-2' });
     if (!text(retried).includes('SERVER_BUSY')) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

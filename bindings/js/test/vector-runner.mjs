@@ -282,6 +282,9 @@ const CALLS = {
   }),
   'unknown-tool': (api) => ({ json: api.unknownToolJson, native: api.unknownTool }),
   'user-error': (api) => ({ json: api.userErrorJson, native: api.userError }),
+  'handler-result': (api) => ({ json: api.handlerResultJson, native: (input) => JSON.parse(api.handlerResultJson(JSON.stringify(input))) }),
+  // Takes nothing: the vector's input is null.
+  'idempotency-key-argument': (api) => ({ json: () => api.idempotencyKeyArgument(), native: () => api.idempotencyKeyArgument() }),
   'contract-lock': (api) => ({ json: api.contractLockJson, native: api.contractLock }),
   'contract-diff': (api) => ({ json: api.contractDiffJson, native: (input) => api.contractDiff(input.lock, input.tools) }),
   'render-partial': (api) => ({ json: api.renderPartialJson, native: api.renderPartial }),

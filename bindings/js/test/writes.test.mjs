@@ -23,7 +23,7 @@ before(async () => {
   server.registerTool(
     'refund_order',
     {
-      inputSchema: { orderId: z.string(), amountCents: z.number(), idempotencyKey: z.string().optional() },
+      inputSchema: { orderId: z.string(), amountCents: z.number(), idempotency_key: z.string().optional() },
     },
     withIdempotency(
       store,
@@ -59,9 +59,12 @@ after(async () => {
 });
 
 test('a replay with the same key gets the first outcome and the refund runs once', async () => {
-  const args = { orderId: 'A-8812', amountCents: 3200, idempotencyKey: 'k-1' };
+  const args = { orderId: 'A-8812', amountCents: 3200, idempotency_key: 'k-1' };
   const first = await client.callTool({ name: 'refund_order', arguments: args });
-  const again = await client.callTool({ name: 'refund_order', arguments: { idempotencyKey: 'k-1', amountCents: 3200, orderId: 'A-8812' } });
+  const again = await client.callTool({
+    name: 'refund_order',
+    arguments: { idempotency_key: 'k-1', amountCents: 3200, orderId: 'A-8812' },
+  });
   assert.deepEqual(again, first);
   assert.deepEqual(refunds, [['A-8812', 3200]]);
   const other = await client.callTool({ name: 'refund_order', arguments: { ...args, amountCents: 4500 } });

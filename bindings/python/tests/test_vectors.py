@@ -264,6 +264,9 @@ CALLS = {
     "host-step": (me.host_step_json, None, None),
     "span-attributes": (me.span_attributes_json, me.span_attributes, spec_call),
     "after-trap": (me.after_trap_json, None, None),
+    "handler-result": (me.handler_result_json, None, None),  # JSON in and out: its text is its idiomatic form
+    # Takes nothing: the vector's input is null.
+    "idempotency-key-argument": (lambda _: me.idempotency_key_argument(), None, None),
 }
 
 

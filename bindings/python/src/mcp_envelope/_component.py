@@ -43,6 +43,7 @@ FUNCTIONS: dict[str, int | None] = {
     "idempotency-key": 1, "idempotency-begin": 1, "idempotency-finish": 1, "compare-and-set-script": None,
     "backoff": 1, "contract-lock": 1,
     "contract-diff": 1, "answer-for-revision": 1, "host-step": 1, "span-attributes": 1, "after-trap": 1,
+    "handler-result": 1, "idempotency-key-argument": None,
 }  # fmt: skip
 FORMATS = ("xml", "json", "text")
 # wasmtime's private ctypes bindings, for the direct path only; a later wasmtime without them means the public path.

@@ -6,19 +6,21 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import logging
+import os
 from collections.abc import Callable, Mapping, Sequence
 from importlib.util import find_spec
 from types import TracebackType
 from typing import Any, TypeVar, Union
 
-from ._component import ToolResult
+from ._component import ID_RANDOM_BYTES, ToolResult, tool_result
 from .envelope import Format, Locale, ToolError
 from .errors import SpecError
 from .ledger import Ledger
-from .recovery import UnknownToolOption, answer_for_revision, exception_result, unknown_tool, user_error
+from .recovery import UnknownToolOption, answer_for_revision, exception_text, handler_result_json, unknown_tool
 from .stores import SharedLedger
-from .validation import validation_error
+from .validation import validation_spec
 
 logger = logging.getLogger("mcp_envelope")
 
@@ -98,24 +100,22 @@ def user_error_answer(
     ledger: Ledger | None = None,
 ) -> ToolResult:  # fmt: skip
     """The answer to a framework's own error for the model (the `mcp` SDK's or FastMCP's `ToolError`), raised by
-    `tool` with `message`: the core's `user_error`, through the ledger's `observe` when there is one."""
-    answer = user_error(message, format=format)
-    return answer if ledger is None else observed(ledger, tool, answer, arguments) or answer
+    `tool` with `message`."""
+    return outcome_answer(tool, {"userError": message}, None, arguments, format, ledger=ledger)
 
 
 def error_answer(
     tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
     ledger: Ledger | None = None, locale: Locale | None = None,
 ) -> ToolResult:  # fmt: skip
-    """The answer to `error` raised by `tool`'s own code: a `ToolError` as its envelope (through the ledger's
-    `failure` when there is one); anything else, or a ToolError the component refuses, as `exception_answer`."""
+    """The answer to `error` raised by `tool`'s own code: a `ToolError` as its envelope, anything else as
+    INTERNAL_ERROR (`exception_answer`)."""
     if isinstance(error, ToolError):
         try:
-            if ledger is not None:
-                return ledger.failure(tool, error, arguments=arguments, format=format)
-            return error.to_result(format)
-        except Exception as refused:  # such as a ToolError whose spec the component refuses
-            error = refused
+            spec = error.to_spec()
+        except Exception as unreadable:  # a spec that cannot be read is the tool's own failure
+            return exception_answer(tool, unreadable, arguments, format, ledger=ledger, locale=locale)
+        return outcome_answer(tool, {"error": spec}, error, arguments, format, ledger=ledger, locale=locale)
     return exception_answer(tool, error, arguments, format, ledger=ledger, locale=locale)
 
 
@@ -127,30 +127,57 @@ def arguments_answer(
     """The answer to arguments that failed the framework's own check of the tool's signature (`error`, the pydantic
     ValidationError): the `<validation_error>`, its field lines worded from `input_schema` (the tool's schema as
     `tools/list` sends it) when given, with the tool's BREAKING and RISKY contract `deltas` (a lockfile's, the core
-    picks them). Outside the ledger: the core words a repeat of it itself."""
+    picks them)."""
     try:
-        return validation_error(tool, error, input=dict(arguments or {}), input_schema=input_schema, locale=locale,
-                                deltas=deltas)  # fmt: skip
-    except Exception as refused:
-        return exception_answer(tool, refused, arguments, format, ledger=ledger, locale=locale)
+        spec = validation_spec(tool, error, input=dict(arguments or {}), input_schema=input_schema, locale=locale,
+                               deltas=deltas)  # fmt: skip
+    except Exception as unreadable:
+        return exception_answer(tool, unreadable, arguments, format, ledger=ledger, locale=locale)
+    return outcome_answer(tool, {"validation": spec}, error, arguments, format, ledger=ledger, locale=locale)
 
 
 def exception_answer(
     tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
     ledger: Ledger | None = None, locale: Locale | None = None,
 ) -> ToolResult:  # fmt: skip
-    """The component's `exception_result`: INTERNAL_ERROR quoting a fresh correlation id, its log line (the
-    traceback) logged to the `mcp_envelope` logger and nothing of the exception in the result; through the
-    ledger's `observe` when there is one. `Unanswerable` when the component cannot answer at all."""
+    """INTERNAL_ERROR quoting a fresh correlation id, its log line (the traceback) logged to the `mcp_envelope`
+    logger and nothing of the exception in the result. `Unanswerable` when the component cannot answer at all."""
+    outcome = {"exception": exception_text(error)}
+    return outcome_answer(tool, outcome, error, arguments, format, ledger=ledger, locale=locale)
+
+
+def outcome_answer(
+    tool: str, outcome: dict[str, Any], raised: BaseException | None, arguments: Mapping[str, Any] | None,
+    format: Format, *, ledger: Ledger | None = None, locale: Locale | None = None,
+) -> ToolResult:  # fmt: skip
+    """What the core's `handler-result` answers for `outcome` (docs/handler-outcomes.md): the result to send, logged
+    when it is an INTERNAL_ERROR, through the ledger step it names when there is a ledger. This module only says
+    what kind of thing the tool produced."""
+    request = {"tool": tool, "outcome": outcome, "format": format, "random": os.urandom(ID_RANDOM_BYTES).hex()}
+    if locale is not None:
+        request["locale"] = locale
     try:
-        report = exception_result(tool, error, format=format, locale=locale)
+        try:
+            answer = json.loads(handler_result_json(request))
+        except SpecError as refused:  # what the tool produced cannot be written as JSON: its own failure
+            request["outcome"] = {"exception": exception_text(refused if raised is None else raised)}
+            answer = json.loads(handler_result_json(request))
     except Exception:  # the component itself is unusable
-        logger.error("tool %r failed", tool, exc_info=(type(error), error, error.__traceback__))
-        logger.exception("mcp-envelope could not build an INTERNAL_ERROR envelope")
+        if raised is not None:
+            logger.error("tool %r failed", tool, exc_info=(type(raised), raised, raised.__traceback__))
+        logger.exception("mcp-envelope could not answer a failure of tool %r", tool)
         raise Unanswerable from None
-    logger.error("%s", report["log"], extra={"correlation_id": report["correlationId"]})
-    result = report["result"]
-    return result if ledger is None else observed(ledger, tool, result, arguments) or result
+    if "log" in answer:
+        logger.error("%s", answer["log"], extra={"correlation_id": answer["correlationId"]})
+    result = tool_result(answer["result"])
+    if ledger is None:
+        return result
+    if answer["ledger"] == "failure" and isinstance(raised, ToolError):
+        try:  # the error itself, so that a repeat keeps its locale, caps and form
+            return ledger.failure(tool, raised, arguments=arguments, format=format)
+        except Exception:  # a ledger that fails: the core's answer goes as it is
+            return result
+    return observed(ledger, tool, result, arguments) or result
 
 
 def observed(ledger: Ledger, tool: str, result: Any, arguments: Mapping[str, Any] | None) -> ToolResult | None:

@@ -279,6 +279,20 @@ def user_error_json(spec: Mapping[str, Any] | str) -> str:
     return produce("user-error", spec, result=True)
 
 
+def handler_result_json(request: Mapping[str, Any] | str) -> str:
+    """`handler-result` for `{"tool", "outcome", "format"?, "locale"?, "correlationId"?, "random"?}` (a dict or its
+    JSON text): what a tool handler produced, as the result to send and the ledger step it goes through,
+    `{"result", "ledger", "correlationId"?, "log"?}` (docs/handler-outcomes.md), as the component's exact JSON text."""
+    return call_json("handler-result", request)
+
+
+def idempotency_key_argument() -> str:
+    """The argument a write's idempotency key comes in when the server names no other: `idempotency_key`, the
+    same name in every language."""
+    name: str = call("idempotency-key-argument")
+    return name
+
+
 def render_partial(spec: Mapping[str, Any] | str) -> str:
     """The `<partial_result>` envelope of a partial failure, in the spec's `format`: `{"task"?, "obtained",
     "failed": [{"item", "code", "message"?, "category"?, "retryable"?}], "tried"?, "recovery"?,

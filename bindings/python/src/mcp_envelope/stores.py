@@ -154,7 +154,7 @@ class SharedIdempotency:
         await self.finish(tool, key, begun["claim"], result)
         return result if isinstance(result, ToolResult) else tool_result(result)
 
-    def idempotent(self, *, tool: str | None = None, key: str = "idempotency_key", format: Format = "xml") -> Any:
+    def idempotent(self, *, tool: str | None = None, key: str | None = None, format: Format = "xml") -> Any:
         """A decorator for an MCP tool function (sync or async) returning a `CallToolResult`, as
         `Idempotency.idempotent`."""
         return idempotent_tool(self.run, tool=tool, key=key, format=format)

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from ._component import ToolResult, call_json, check_format, scrub, to_json, tool_result
 from ._state import HostState, step
 from .envelope import Format, ToolError
+from .recovery import idempotency_key_argument
 
 _U32 = 1 << 32
 F = TypeVar("F", bound=Callable[..., Any])
@@ -151,11 +152,12 @@ class Idempotency(HostState):
         return result if isinstance(result, ToolResult) else tool_result(result)
 
     def idempotent(
-        self, *, tool: str | None = None, key: str = "idempotency_key", format: Format = "xml"
+        self, *, tool: str | None = None, key: str | None = None, format: Format = "xml"
     ) -> Callable[[F], F]:
         """A decorator for an MCP tool function (sync or async) returning a `CallToolResult` (a ToolResult, such as
-        the package's helpers give, or raising a ToolError): the keyword argument `key` is the idempotency key;
-        without it the tool runs as usual. The arguments compared are the call's keyword arguments less the SDK's
+        the package's helpers give, or raising a ToolError): the keyword argument `key` (by default
+        `idempotency_key`, the name the core gives every language) is the idempotency key; without it the tool runs
+        as usual. The arguments compared are the call's keyword arguments less the SDK's
         Context. Put it under `@server.tool()`:
 
             @server.tool()
@@ -174,18 +176,20 @@ class Idempotency(HostState):
 
 
 def idempotent_tool(
-    run: Callable[..., Awaitable[ToolResult]], *, tool: str | None, key: str, format: Format
+    run: Callable[..., Awaitable[ToolResult]], *, tool: str | None, key: str | None, format: Format
 ) -> Callable[[F], F]:
     """The `idempotent()` decorator of a store whose `run(tool, key, arguments, write, format=...)` is `run`: the
     keyword argument `key` is the idempotency key (without it the tool runs as usual), and the arguments compared
     are the call's keyword arguments less the SDK's Context."""
+
+    argument = idempotency_key_argument() if key is None else key
 
     def wrap(fn: F) -> F:
         name = tool or fn.__name__
 
         @functools.wraps(fn)
         async def tool_fn(*args: Any, **kwargs: Any) -> Any:
-            given = kwargs.get(key)
+            given = kwargs.get(argument)
             if given is None:
                 return await _outcome(fn(*args, **kwargs))
             arguments = {k: v for k, v in kwargs.items() if not _is_context(v)}

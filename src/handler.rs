@@ -1,0 +1,256 @@
+//! What a tool handler's outcome becomes: the one place every integration
+//! (the TypeScript and Python packages, the rmcp server) learns which result
+//! to send for what a handler produced, and which step of the repeat ledger
+//! it goes through. An integration only classifies its native values into a
+//! [`HandlerOutcome`]; the answer to each kind is decided here.
+//!
+//! A result a handler returns is sent as it is and needs no answer from here:
+//! the integration passes it to the ledger's `observe` (which ends a streak
+//! on a success). Everything else comes here:
+//!
+//! | outcome | result sent | ledger step |
+//! |---|---|---|
+//! | our error (`ToolError`, a builder) | its envelope, `isError` as its severity says | `failure`, with the error |
+//! | arguments failing the tool's own check | the `<validation_error>` | `observe` |
+//! | a framework's error for the model | a TOOL_ERROR envelope stating its text | `observe` |
+//! | an envelope read back and raised again | its text, as it came | `observe` |
+//! | an error result raised as it is | that result | `observe` |
+//! | anything else raised | INTERNAL_ERROR under a correlation id; the text to the log only | `observe` |
+//!
+//! An error or validation spec the core refuses, and a raised value that is
+//! not an error result, are failures of the tool's own code: INTERNAL_ERROR,
+//! the refusal or the value in the log line.
+
+use crate::error::SpecError;
+use crate::json::push_json_string;
+use crate::locale::Locale;
+use crate::model::ToolError;
+use crate::recovery::{exception_result, user_error_result};
+use crate::render::{call_tool_result, text_result, Format};
+use crate::validation::{validation_from_json, validation_result, ValidationSpec};
+
+/// The name of the argument a write's idempotency key comes in when the
+/// server names no other, in every language (docs/idempotency-and-backoff.md).
+pub const IDEMPOTENCY_KEY_ARGUMENT: &str = "idempotency_key";
+
+/// What a tool handler produced, classified by the integration that ran it.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub enum HandlerOutcome<'a> {
+    /// Our error, returned or raised.
+    Error(&'a ToolError),
+    /// Arguments that failed the tool's own check, as issues in the neutral form.
+    Validation(&'a ValidationSpec),
+    /// A framework's own error for the model (FastMCP's `ToolError` and
+    /// `UserError`, the `mcp` SDK's `ToolError`): its text.
+    UserError(&'a str),
+    /// An envelope read from another tool's result and raised again: its text.
+    Envelope(&'a str),
+    /// A `CallToolResult` JSON raised as it is.
+    Result(&'a str),
+    /// Anything else raised: its text as the host writes it (type, message,
+    /// stack), for the log line only.
+    Exception(&'a str),
+}
+
+/// The ledger step a handler's result goes through, when the server keeps a
+/// repeat ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LedgerStep {
+    /// `failure` with the error itself, so a repeat keeps its locale, caps and form.
+    Failure,
+    /// `observe` with the result sent.
+    Observe,
+}
+
+impl LedgerStep {
+    fn name(self) -> &'static str {
+        match self {
+            LedgerStep::Failure => "failure",
+            LedgerStep::Observe => "observe",
+        }
+    }
+}
+
+/// What to send for a handler's outcome.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct HandlerAnswer {
+    /// The `CallToolResult` JSON to send.
+    pub result: String,
+    /// The ledger step it goes through.
+    pub ledger: LedgerStep,
+    /// For an INTERNAL_ERROR: the correlation id the result quotes.
+    pub correlation_id: Option<String>,
+    /// For an INTERNAL_ERROR: the log line holding the id and what was raised.
+    pub log: Option<String>,
+}
+
+/// The answer to `outcome` of a call of `tool`. `correlation_id` is the id an
+/// INTERNAL_ERROR quotes (a fresh one: [`crate::recovery::fresh_correlation_id`]).
+///
+/// ```
+/// use mcp_envelope::handler::{handler_answer, HandlerOutcome, LedgerStep};
+/// use mcp_envelope::{Format, Locale};
+/// let answer = handler_answer("charge", HandlerOutcome::Exception("KeyError: 'password'"), Format::Text, Locale::En, "err_0123456789ab");
+/// assert_eq!(answer.ledger, LedgerStep::Observe);
+/// assert!(answer.result.contains("err_0123456789ab") && !answer.result.contains("password"));
+/// assert_eq!(answer.log.unwrap(), r#"code=INTERNAL_ERROR correlationId="err_0123456789ab" tool="charge" exception="KeyError: 'password'""#);
+/// ```
+pub fn handler_answer(
+    tool: &str,
+    outcome: HandlerOutcome<'_>,
+    format: Format,
+    locale: Locale,
+    correlation_id: &str,
+) -> HandlerAnswer {
+    let sent = |result: String, ledger| HandlerAnswer {
+        result,
+        ledger,
+        correlation_id: None,
+        log: None,
+    };
+    match outcome {
+        HandlerOutcome::Error(error) => sent(call_tool_result(error, format), LedgerStep::Failure),
+        HandlerOutcome::Validation(spec) => sent(validation_result(spec), LedgerStep::Observe),
+        HandlerOutcome::UserError(message) => sent(user_error_result(message, format), LedgerStep::Observe),
+        HandlerOutcome::Envelope(text) => sent(text_result(text, true), LedgerStep::Observe),
+        HandlerOutcome::Result(result) if is_error_result(result) => {
+            sent(result.trim().to_owned(), LedgerStep::Observe)
+        }
+        HandlerOutcome::Result(raised) => {
+            let text = format!("a raised result that is not an error result: {}", raised.trim());
+            internal_error(tool, &text, format, locale, correlation_id)
+        }
+        HandlerOutcome::Exception(text) => internal_error(tool, text, format, locale, correlation_id),
+    }
+}
+
+fn internal_error(tool: &str, raised: &str, format: Format, locale: Locale, correlation_id: &str) -> HandlerAnswer {
+    let report = exception_result(tool, raised, correlation_id, format, locale);
+    HandlerAnswer {
+        result: report.result,
+        ledger: LedgerStep::Observe,
+        correlation_id: Some(report.correlation_id),
+        log: Some(report.log),
+    }
+}
+
+/// Whether `raw` is a `CallToolResult` with `content` and `isError: true`.
+fn is_error_result(raw: &str) -> bool {
+    crate::read::read_tool_result(raw, false).is_ok_and(|read| read.is_error)
+}
+
+/// The whole request, as a refusal names it.
+const WHAT: &str = "the handler-result request";
+
+/// A format's or locale's wire spelling read back, or refused naming it.
+fn wire<T>(text: &str, what: &str, from_wire: fn(&str) -> Option<T>) -> Result<T, SpecError> {
+    from_wire(text).ok_or_else(|| SpecError(format!("{what}: unknown value {text:?}")))
+}
+
+/// The kinds of outcome, as a refusal names them.
+const KINDS: &str = "error, validation, userError, envelope, result or exception";
+
+/// `handler-result`: `{"tool", "outcome", "format"?, "locale"?,
+/// "correlationId"?, "random"?}` to `{"result", "ledger": "failure" |
+/// "observe", "correlationId"?, "log"?}`. `outcome` is one of `{"error":
+/// <error spec>}`, `{"validation": <validation spec>}`, `{"userError":
+/// <text>}`, `{"envelope": <text>}`, `{"result": <CallToolResult>}` or
+/// `{"exception": <text>}`; an INTERNAL_ERROR quotes `correlationId`, or a
+/// fresh id from `random` (host randomness in hex).
+///
+/// ```
+/// use mcp_envelope::handler::handler_result_json;
+/// let out = handler_result_json(r#"{"tool":"get_invoice","outcome":{"error":{"code":"NOT_FOUND","message":"No invoice inv_9"}},"format":"text"}"#).unwrap();
+/// assert_eq!(out, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"ledger":"failure"}"#);
+/// ```
+pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
+    // Read member by member rather than into a derived struct: the same
+    // refusals in fewer bytes of component.
+    let (mut tool, mut outcome, mut format, mut locale, mut correlation_id, mut random) =
+        (None, None, Format::Xml, Locale::En, None, None);
+    for (key, value) in crate::json::object(request, &WHAT)? {
+        let what = format!("{WHAT}: {key}");
+        let text = || crate::json::string(&value, &what);
+        match key.as_ref() {
+            "tool" => tool = Some(text()?),
+            "outcome" => outcome = Some(value),
+            "format" => format = wire(&text()?, &what, Format::from_wire)?,
+            "locale" => locale = wire(&text()?, &what, Locale::from_wire)?,
+            "correlationId" => correlation_id = crate::json::optional_string(&value, &what)?,
+            "random" => random = crate::json::optional_string(&value, &what)?,
+            _ => return crate::json::fail(format!("{WHAT}: unknown field `{key}`")),
+        }
+    }
+    let (Some(tool), Some(outcome)) = (tool, outcome) else {
+        return crate::json::fail(format!("{WHAT}: \"tool\" and \"outcome\" are required"));
+    };
+    // A spec the core refuses is the tool's own failure: its refusal goes to the log.
+    let refused = |kind: &str, why: SpecError| format!("mcp-envelope refused the {kind} the handler gave: {why}");
+    // Set in the branch that uses each, so the outcome can borrow it.
+    let (error, validation, raised);
+    let members = crate::json::object(&outcome, &"\"outcome\"")?;
+    let [(kind, value)] = members.as_slice() else {
+        return crate::json::fail(format!("\"outcome\" must have one member, naming its kind: {KINDS}"));
+    };
+    let text = |what: &str| crate::json::string(value, &format!("\"outcome.{what}\""));
+    let given;
+    let outcome = match kind.as_ref() {
+        "error" => match crate::spec::from_json(value) {
+            Ok(read) => {
+                error = read;
+                HandlerOutcome::Error(&error)
+            }
+            Err(why) => {
+                raised = refused("error", why);
+                HandlerOutcome::Exception(&raised)
+            }
+        },
+        "validation" => match validation_from_json(value) {
+            Ok(read) => {
+                validation = read;
+                HandlerOutcome::Validation(&validation)
+            }
+            Err(why) => {
+                raised = refused("validation", why);
+                HandlerOutcome::Exception(&raised)
+            }
+        },
+        "result" => HandlerOutcome::Result(value),
+        "userError" => {
+            given = text("userError")?;
+            HandlerOutcome::UserError(&given)
+        }
+        "envelope" => {
+            given = text("envelope")?;
+            HandlerOutcome::Envelope(&given)
+        }
+        "exception" => {
+            given = text("exception")?;
+            HandlerOutcome::Exception(&given)
+        }
+        other => return crate::json::fail(format!("unknown outcome kind {other:?}: {KINDS}")),
+    };
+    let needs_id = matches!(outcome, HandlerOutcome::Exception(_))
+        || matches!(outcome, HandlerOutcome::Result(r) if !is_error_result(r));
+    let correlation_id = if needs_id {
+        crate::recovery::correlation_id_of(correlation_id, random)?
+    } else {
+        String::new()
+    };
+    let answer = handler_answer(&tool, outcome, format, locale, &correlation_id);
+    let mut out = String::with_capacity(answer.result.len() + 64);
+    out.push_str("{\"result\":");
+    out.push_str(&answer.result);
+    out.push_str(",\"ledger\":");
+    push_json_string(&mut out, answer.ledger.name());
+    if let (Some(id), Some(log)) = (&answer.correlation_id, &answer.log) {
+        out.push_str(",\"correlationId\":");
+        push_json_string(&mut out, id);
+        out.push_str(",\"log\":");
+        push_json_string(&mut out, log);
+    }
+    out.push('}');
+    Ok(out)
+}
