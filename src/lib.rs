@@ -97,6 +97,7 @@ mod error;
 pub mod host_loop;
 pub mod idempotency;
 mod json;
+pub mod json_schema;
 pub mod ledger;
 pub mod limits;
 pub mod locale;
