@@ -98,6 +98,7 @@ pub mod handler;
 pub mod host_loop;
 pub mod idempotency;
 mod json;
+pub mod json_schema;
 pub mod ledger;
 pub mod limits;
 pub mod locale;

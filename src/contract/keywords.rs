@@ -1,40 +1,20 @@
 //! What the schema walk reads off one JSON Schema node: its wrappers
-//! (`$ref`, `allOf` of one) taken off, its `anyOf`/`oneOf` branches, the
+//! taken off (`crate::json_schema`), its `anyOf`/`oneOf` branches, the
 //! types and values it accepts, its required fields, the bounding keywords
 //! (`RULES`) and the words each is told in.
 
 use crate::json::Value;
-
-/// `$ref` and `allOf` hops followed from one node.
-const MAX_HOPS: usize = 32;
+use crate::json_schema;
 
 /// A missing schema: any value (every keyword lookup on it finds nothing).
 pub(super) static ANY: Value = Value::Null;
 
-/// A node with its wrappers taken off (a local `$ref`, an `allOf` of one
-/// schema with no keywords beside it), and the last reference followed.
+/// A node with its wrappers taken off ([`json_schema::resolve`]), and the
+/// last reference followed. A `$ref` that cannot be followed stays on the
+/// node, for the diff to report.
 pub(super) fn resolve<'v>(root: &'v Value, node: &'v Value) -> (&'v Value, Option<&'v str>) {
-    let (mut here, mut via) = (node, None);
-    for _ in 0..MAX_HOPS {
-        let Some(object) = here.as_object() else {
-            break;
-        };
-        if let Some(Value::String(reference)) = object.get("$ref") {
-            match reference.strip_prefix('#').and_then(|p| root.pointer(p)) {
-                Some(next) => {
-                    (here, via) = (next, Some(reference.as_str()));
-                    continue;
-                }
-                None => break,
-            }
-        }
-        let own = ["type", "properties", "items", "enum", "const", "anyOf", "oneOf"];
-        match object.get("allOf").and_then(Value::as_array) {
-            Some(all) if all.len() == 1 && !own.iter().any(|k| object.contains_key(k)) => here = &all[0],
-            _ => break,
-        }
-    }
-    (here, via)
+    let resolved = json_schema::resolve(root, node);
+    (resolved.schema, resolved.via)
 }
 
 pub(super) fn has_reference(node: &Value) -> bool {

@@ -7,9 +7,9 @@
 //!
 //! The walk follows `properties`, `required`, `additionalProperties`,
 //! `items` and `prefixItems`, local `$ref`s (a pair of references already
-//! being compared is not entered again, so recursive schemas end), `allOf`
-//! of one schema, and `anyOf`/`oneOf` branches, matched equal first, then
-//! by type. Both schemas are canonical (keys sorted, numbers in one
+//! being compared is not entered again, so recursive schemas end) and the
+//! other wrappers `crate::json_schema` looks through, and `anyOf`/`oneOf`
+//! branches, matched equal first, then by type. Both schemas are canonical (keys sorted, numbers in one
 //! spelling), so equal parts are equal values.
 
 use crate::json::{Map, Value};
@@ -19,6 +19,7 @@ use super::keywords::{
     with_article, Types, ANY, RULES,
 };
 use crate::delta::{ContractDelta, DeltaSeverity};
+use crate::json_schema::{items, positions};
 use crate::validation::push_key;
 
 /// Nesting followed before the walk stops (a schema this deep has no
@@ -492,17 +493,10 @@ impl<'a> SchemaDiff<'a> {
     /// (`prefixItems`, or draft 4's `items` list: `point[0]`).
     fn items(&mut self, b: &'a Value, a: &'a Value, path: &Path, depth: usize) {
         let any = &ANY;
-        let items = |node: &'a Value| node.get("items").filter(|i| !i.is_array());
         match (items(b), items(a)) {
             (None, None) => {}
             (old, new) => self.node(old.unwrap_or(any), new.unwrap_or(any), &path.suffix("[]"), depth + 1),
         }
-        let positions = |node: &'a Value| {
-            let list = node
-                .get("prefixItems")
-                .or_else(|| node.get("items").filter(|i| i.is_array()));
-            list.and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])
-        };
         let (old, new) = (positions(b), positions(a));
         for i in 0..old.len().max(new.len()) {
             let field = path.suffix(&format!("[{i}]"));

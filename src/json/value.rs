@@ -280,29 +280,8 @@ impl Value {
         matches!(self, Value::Object(_))
     }
 
-    pub(crate) fn is_array(&self) -> bool {
-        matches!(self, Value::Array(_))
-    }
-
     pub(crate) fn is_null(&self) -> bool {
         matches!(self, Value::Null)
-    }
-
-    /// The value a JSON Pointer (RFC 6901) names; `""` is the value itself.
-    pub(crate) fn pointer(&self, pointer: &str) -> Option<&Value> {
-        if pointer.is_empty() {
-            return Some(self);
-        }
-        let mut here = self;
-        for token in pointer.strip_prefix('/')?.split('/') {
-            let token = token.replace("~1", "/").replace("~0", "~");
-            here = match here {
-                Value::Object(map) => map.get(&token)?,
-                Value::Array(items) => items.get(array_index(&token)?)?,
-                _ => return None,
-            };
-        }
-        Some(here)
     }
 
     /// The value `raw` holds: JSON text serde_json has already read, so
@@ -359,14 +338,6 @@ impl Value {
         }
         done
     }
-}
-
-/// An array index as JSON Pointer writes one: digits, no leading zero.
-fn array_index(token: &str) -> Option<usize> {
-    if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
-        return None;
-    }
-    token.parse().ok()
 }
 
 /// How deep serde_json reads a whole value before it refuses one.
@@ -443,8 +414,9 @@ mod tests {
         let text = r#"{"z":1.10,"a":[1e400,-0,123456789012345678901234567890],"m":{"b":true,"a":null}}"#;
         let value = read_value(text).unwrap();
         assert_eq!(value.to_string(), text);
-        assert_eq!(value.pointer("/a/0").and_then(Value::as_f64), None);
-        assert_eq!(value.pointer("/m/b"), Some(&Value::Bool(true)));
+        let first = value.get("a").and_then(Value::as_array).and_then(|a| a.first());
+        assert_eq!(first.and_then(Value::as_f64), None);
+        assert_eq!(value.get("m").and_then(|m| m.get("b")), Some(&Value::Bool(true)));
     }
 
     #[test]

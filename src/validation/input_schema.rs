@@ -11,22 +11,14 @@
 //! Written by hand because it reads a few keywords at one instance path and
 //! validates nothing: a JSON Schema crate would validate (and bring its own
 //! regex engine into the component) to answer a question it does not ask.
-//! The schema stays raw JSON text and each step reads one level, as the
-//! argument lookup does, so any nesting costs a walk down one path.
-
-use std::borrow::Cow;
-
-use serde_json::value::RawValue;
+//! The walk down the path is `crate::json_schema`'s, shared with the
+//! contract diff.
 
 use super::arguments::decimal_index;
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::path::PathSegment;
-use crate::json::{compact, items_of, parse_object, parse_string, A_SEQUENCE};
-
-/// `$ref`, `allOf` and single-branch `anyOf`/`oneOf` hops followed from one
-/// node before giving up: a schema whose references go round in a circle
-/// has no node to read, and the issue keeps the validator's words.
-const MAX_HOPS: usize = 32;
+use crate::json::{parse_value, Value};
+use crate::json_schema::{item, optional_of, property, resolve, resolve_non_null};
 
 /// Rewrites each issue's expectation from the sub-schema at its path in
 /// `schema` (the tool's `inputSchema`, raw JSON text of an object). An
@@ -35,12 +27,17 @@ const MAX_HOPS: usize = 32;
 /// the call's arguments: then an issue with no sent value is about a field
 /// that was not sent, whatever the validator called it.
 pub(crate) fn expect_from_schema(issues: &mut Vec<ValidationIssue>, schema: &str, arguments_given: bool) {
+    // Nested past serde_json's depth limit: no schema a model was shown.
+    let Ok(schema) = parse_value(schema) else {
+        return;
+    };
+    let schema = &schema;
     drop_null_branches(issues, schema);
     for issue in issues.iter_mut() {
         if matches!(issue.code, IssueCode::UnrecognizedKeys | IssueCode::InvalidUnion) {
             continue; // about the keys or branches sent, which the schema does not word
         }
-        let Some(node) = declared_at(schema, &issue.path).and_then(|raw| resolved(schema, raw)) else {
+        let Some(node) = declared_at(schema, &issue.path).and_then(|declared| resolved(schema, declared)) else {
             continue;
         };
         let Some(facts) = Facts::of(node) else {
@@ -63,11 +60,15 @@ pub(crate) fn expect_from_schema(issues: &mut Vec<ValidationIssue>, schema: &str
 /// `null` and matches no branch: true, and no help to the model. Those two
 /// go when the branch's own failure (at the field or inside it) is there to
 /// say what was expected.
-fn drop_null_branches(issues: &mut Vec<ValidationIssue>, schema: &str) {
+fn drop_null_branches(issues: &mut Vec<ValidationIssue>, schema: &Value) {
+    let is_optional = |declared| {
+        let here = resolve(schema, declared);
+        here.broken.is_none() && optional_of(here.schema).is_some()
+    };
     let optional: Vec<Vec<PathSegment>> = issues
         .iter()
         .filter(|i| i.code == IssueCode::InvalidUnion)
-        .filter(|i| declared_at(schema, &i.path).is_some_and(|raw| is_optional(schema, raw)))
+        .filter(|i| declared_at(schema, &i.path).is_some_and(is_optional))
         .map(|i| i.path.clone())
         .collect();
     if optional.is_empty() {
@@ -173,129 +174,26 @@ fn inclusive(value: &str) -> Bound {
 /// The sub-schema declared at `path`, as written there: through
 /// `properties` (then `additionalProperties`) for a key, `prefixItems`
 /// (then `items`) for an index, each node on the way resolved through
-/// references and wrappers ([`resolved`]), the last one not.
-fn declared_at<'a>(schema: &'a str, path: &[PathSegment]) -> Option<&'a str> {
+/// references, wrappers and optionals ([`resolved`]), the last one not.
+fn declared_at<'v>(schema: &'v Value, path: &[PathSegment]) -> Option<&'v Value> {
     let mut declared = schema;
     for segment in path {
         let here = resolved(schema, declared)?;
-        declared = child(&parse_object(here).ok()?, segment)?;
+        declared = match segment {
+            PathSegment::Index(i) => item(here, usize::try_from(*i).ok()?),
+            // A JSON Pointer's `0` into an array is a key.
+            PathSegment::Key(key) => property(here, key).or_else(|| item(here, decimal_index(key)?)),
+        }?;
     }
     Some(declared)
 }
 
-/// Whether a node is an optional: `anyOf`/`oneOf` of `null` and one schema.
-fn is_optional(root: &str, node: &str) -> bool {
-    let mut here = node;
-    for _ in 0..MAX_HOPS {
-        let Ok(members) = parse_object(here) else {
-            return false;
-        };
-        let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v);
-        if let Some(next) = member("$ref")
-            .and_then(|r| parse_string(r).ok())
-            .and_then(|r| pointer(root, &r))
-        {
-            here = next;
-            continue;
-        }
-        let Some(list) = member("anyOf").or_else(|| member("oneOf")) else {
-            return false;
-        };
-        let has_null = items_of::<&RawValue>(list, A_SEQUENCE).is_ok_and(|b| b.iter().any(|b| is_null_schema(b.get())));
-        return has_null && single(list, true).is_some();
-    }
-    false
-}
-
-fn child<'a>(node: &[(Cow<'_, str>, &'a str)], segment: &PathSegment) -> Option<&'a str> {
-    let member = |key: &str| node.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v);
-    let index = match segment {
-        PathSegment::Index(i) => usize::try_from(*i).ok(),
-        PathSegment::Key(key) => {
-            let property = member("properties")
-                .and_then(|p| parse_object(p).ok())
-                .and_then(|props| props.into_iter().rev().find(|(k, _)| k == key.as_str()).map(|(_, v)| v));
-            if let Some(property) = property {
-                return Some(property);
-            }
-            if member("items").is_none() && member("prefixItems").is_none() {
-                return member("additionalProperties").filter(|v| v.trim_start().starts_with('{'));
-            }
-            decimal_index(key) // a JSON Pointer's `0` into an array
-        }
-    }?;
-    let tuple = member("prefixItems").or_else(|| member("items").filter(|v| v.trim_start().starts_with('[')));
-    if let Some(tuple) = tuple {
-        let items: Vec<&RawValue> = items_of(tuple, A_SEQUENCE).ok()?;
-        if let Some(item) = items.get(index) {
-            return Some(item.get());
-        }
-    }
-    member("items").filter(|v| v.trim_start().starts_with('{'))
-}
-
-/// A node with its wrappers taken off: a local `$ref` (`#/$defs/Invoice`),
-/// an `allOf` of one schema (pydantic wraps a described `$ref` so), and an
-/// `anyOf`/`oneOf` whose branches are one schema and `null` (an optional
-/// field). `None` when it is not an object or the hops never end.
-fn resolved<'a>(root: &'a str, node: &'a str) -> Option<&'a str> {
-    let mut here = node;
-    for _ in 0..MAX_HOPS {
-        let members = parse_object(here).ok()?;
-        let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v);
-        let own_words = ["type", "format", "enum", "const", "properties", "items", "pattern"]
-            .iter()
-            .any(|k| member(k).is_some());
-        let next = if let Some(reference) = member("$ref") {
-            pointer(root, &parse_string(reference).ok()?)
-        } else if own_words {
-            None
-        } else if let Some(all) = member("allOf") {
-            single(all, false)
-        } else if let Some(any) = member("anyOf").or_else(|| member("oneOf")) {
-            single(any, true)
-        } else {
-            None
-        };
-        match next {
-            Some(next) => here = next,
-            None if member("$ref").is_some() => return None,
-            None => return Some(here),
-        }
-    }
-    None
-}
-
-/// The one branch of a list of schemas; with `skip_null`, `{"type":"null"}`
-/// branches do not count.
-fn single(list: &str, skip_null: bool) -> Option<&str> {
-    let branches: Vec<&RawValue> = items_of(list, A_SEQUENCE).ok()?;
-    let mut kept = branches
-        .iter()
-        .map(|b| b.get())
-        .filter(|b| !(skip_null && is_null_schema(b)));
-    match (kept.next(), kept.next()) {
-        (Some(only), None) => Some(only),
-        _ => None,
-    }
-}
-
-fn is_null_schema(node: &str) -> bool {
-    let Ok(members) = parse_object(node) else {
-        return false;
-    };
-    members.len() == 1 && members[0].0 == "type" && parse_string(members[0].1).is_ok_and(|t| t == "null")
-}
-
-/// The node a local reference names: `#` and a JSON Pointer into the root.
-fn pointer<'a>(root: &'a str, reference: &str) -> Option<&'a str> {
-    let pointer = reference.strip_prefix('#')?;
-    let mut here = root;
-    for token in pointer.split('/').skip(1) {
-        let key = token.replace("~1", "/").replace("~0", "~");
-        here = parse_object(here).ok()?.into_iter().rev().find(|(k, _)| *k == key)?.1;
-    }
-    Some(here)
+/// The schema a sent value is held to: `None` when a `$ref` on the way
+/// cannot be followed (remote, to nothing, or in a circle), and the issue
+/// keeps the validator's words.
+fn resolved<'v>(schema: &'v Value, node: &'v Value) -> Option<&'v Value> {
+    let here = resolve_non_null(schema, node);
+    here.broken.is_none().then_some(here.schema)
 }
 
 /// What one schema node says a value must be.
@@ -323,19 +221,22 @@ impl Facts {
     /// are looked up in one pass over the object, raw, rather than through
     /// a derived struct: a schema node's other keywords are many and
     /// ignored, and the component stays smaller without another visitor.
-    fn of(node: &str) -> Option<Facts> {
-        let members = parse_object(node).ok()?;
-        let raw = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| *v);
-        let text = |key: &str| raw(key).and_then(|r| parse_string(r).ok()).map(Cow::into_owned);
-        let number = |key: &str| raw(key).map(str::trim).filter(|t| is_number(t)).map(str::to_owned);
-        let values = match (raw("enum"), raw("const")) {
-            (_, Some(one)) => vec![compact(one)],
-            (Some(list), None) => items_of::<&RawValue>(list, A_SEQUENCE)
-                .map(|items| items.iter().map(|v| compact(v.get())).collect())
+    fn of(node: &Value) -> Option<Facts> {
+        node.as_object()?;
+        let text = |key: &str| node.get(key).and_then(Value::as_str).map(str::to_owned);
+        let number = |key: &str| match node.get(key) {
+            Some(Value::Number(n)) => Some(n.as_str().to_owned()),
+            _ => None,
+        };
+        let values = match (node.get("enum"), node.get("const")) {
+            (_, Some(one)) => vec![one.to_string()],
+            (Some(list), None) => list
+                .as_array()
+                .map(|items| items.iter().map(Value::to_string).collect())
                 .unwrap_or_default(),
             (None, None) => Vec::new(),
         };
-        let type_name = raw("type").and_then(type_name);
+        let type_name = node.get("type").and_then(type_name);
         // schemars writes `format: "int64"`, `"uint32"`, `"double"` on every
         // Rust number: a storage width, not a format a model can send.
         let format = text("format").filter(|_| !matches!(type_name.as_deref(), Some("integer" | "number" | "boolean")));
@@ -344,8 +245,8 @@ impl Facts {
             format,
             pattern: text("pattern"),
             values,
-            lower: number_bound(number("minimum"), raw("exclusiveMinimum"), true),
-            upper: number_bound(number("maximum"), raw("exclusiveMaximum"), false),
+            lower: number_bound(number("minimum"), node.get("exclusiveMinimum"), true),
+            upper: number_bound(number("maximum"), node.get("exclusiveMaximum"), false),
             min_length: number("minLength"),
             max_length: number("maxLength"),
             min_items: number("minItems"),
@@ -358,17 +259,17 @@ impl Facts {
 }
 
 /// `"integer"`, or the one type of `["integer", "null"]`.
-fn type_name(raw: &str) -> Option<String> {
-    if let Ok(one) = parse_string(raw) {
-        return Some(one.into_owned());
+fn type_name(value: &Value) -> Option<String> {
+    if let Some(one) = value.as_str() {
+        return Some(one.to_owned());
     }
-    let names: Vec<&RawValue> = items_of(raw, A_SEQUENCE).ok()?;
-    let mut kept = names
+    let mut kept = value
+        .as_array()?
         .iter()
-        .filter_map(|n| parse_string(n.get()).ok())
-        .filter(|n| n != "null");
+        .filter_map(Value::as_str)
+        .filter(|n| *n != "null");
     match (kept.next(), kept.next()) {
-        (Some(only), None) => Some(only.into_owned()),
+        (Some(only), None) => Some(only.to_owned()),
         _ => None,
     }
 }
@@ -376,20 +277,19 @@ fn type_name(raw: &str) -> Option<String> {
 /// The bound a number must keep: the tighter of `minimum` (inclusive) and a
 /// numeric `exclusiveMinimum` (2019-09 and later), or `minimum` made
 /// exclusive by draft 4's `"exclusiveMinimum": true`. Likewise for the upper.
-fn number_bound(plain: Option<String>, exclusive: Option<&str>, lower: bool) -> Option<Bound> {
-    let exclusive = exclusive.map(str::trim);
+fn number_bound(plain: Option<String>, exclusive: Option<&Value>, lower: bool) -> Option<Bound> {
     let bound = |value: String, inclusive| Bound {
         value,
         inclusive,
         exact: false,
     };
     match (plain, exclusive) {
-        (Some(value), Some("true")) => Some(bound(value, false)),
-        (plain, Some(e)) if is_number(e) => {
-            let strict = bound(e.to_owned(), false);
+        (Some(value), Some(Value::Bool(true))) => Some(bound(value, false)),
+        (plain, Some(Value::Number(e))) => {
+            let strict = bound(e.as_str().to_owned(), false);
             match plain {
                 Some(value) => {
-                    let (p, x) = (value.parse::<f64>().ok(), e.parse::<f64>().ok());
+                    let (p, x) = (value.parse::<f64>().ok(), e.as_str().parse::<f64>().ok());
                     let plain_tighter = matches!((p, x), (Some(p), Some(x)) if if lower { p > x } else { p < x });
                     Some(if plain_tighter { bound(value, true) } else { strict })
                 }
@@ -398,9 +298,4 @@ fn number_bound(plain: Option<String>, exclusive: Option<&str>, lower: bool) -> 
         }
         (plain, _) => plain.map(|value| bound(value, true)),
     }
-}
-
-/// A JSON number as written (already read as a JSON value, so well-formed).
-fn is_number(text: &str) -> bool {
-    text.starts_with(|c: char| c == '-' || c.is_ascii_digit())
 }

@@ -11,6 +11,7 @@
 //! values around a broken optional field.
 
 use mcp_envelope::decide::Branch;
+use mcp_envelope::json_schema;
 use serde_json::{json, Map, Value};
 
 /// A tool name no server has.
@@ -110,34 +111,11 @@ pub fn tool_probes(tool: &str, schema: &Value, read_only: bool) -> Vec<Call> {
     calls
 }
 
-/// A node through local `$ref`s and an optional's one non-null branch.
-pub fn resolve<'a>(root: &'a Value, node: &'a Value) -> &'a Value {
-    let mut here = node;
-    for _ in 0..32 {
-        if let Some(target) = here
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix('#'))
-        {
-            match root.pointer(target) {
-                Some(next) => here = next,
-                None => return here,
-            }
-            continue;
-        }
-        let branches = here
-            .get("anyOf")
-            .or_else(|| here.get("oneOf"))
-            .and_then(Value::as_array);
-        let non_null: Vec<&Value> = branches
-            .map(|b| b.iter().filter(|s| s.get("type") != Some(&json!("null"))).collect())
-            .unwrap_or_default();
-        match non_null.as_slice() {
-            [only] if here.get("type").is_none() => here = only,
-            _ => return here,
-        }
-    }
-    here
+/// The schema a value other than `null` is held to: through local `$ref`s,
+/// wrappers and an optional's one non-null branch. A `$ref` that cannot be
+/// followed leaves the node holding it, which no probe can break.
+fn resolve<'a>(root: &'a Value, node: &'a Value) -> &'a Value {
+    json_schema::resolve_non_null(root, node).schema
 }
 
 fn type_of(node: &Value) -> Option<&str> {
@@ -193,11 +171,11 @@ fn example(root: &Value, node: &Value, depth: usize) -> Value {
         Some("boolean") => json!(false),
         Some("array") => {
             let count = node.get("minItems").and_then(Value::as_u64).unwrap_or(0);
-            let item = node
-                .get("items")
-                .filter(|_| depth < 8)
-                .map(|i| example(root, i, depth + 1));
-            Value::Array(item.map(|i| vec![i; count as usize]).unwrap_or_default())
+            let items = (0..count).map_while(|i| {
+                let schema = json_schema::item(node, usize::try_from(i).ok()?).filter(|_| depth < 8)?;
+                Some(example(root, schema, depth + 1))
+            });
+            Value::Array(items.collect())
         }
         Some("object") if depth < 8 => {
             let properties = node
@@ -269,10 +247,9 @@ fn beyond_bound(root: &Value, node: &Value) -> Option<Value> {
             _ => None,
         },
         "array" => get("maxItems").map(|max| {
-            json!(vec![
-                example(root, node.get("items").unwrap_or(&json!({})), 1);
-                max as usize + 1
-            ])
+            let any = json!({});
+            let item = |i| example(root, json_schema::item(node, i).unwrap_or(&any), 1);
+            Value::Array((0..max as usize + 1).map(item).collect())
         }),
         _ => None,
     }
@@ -357,5 +334,38 @@ mod tests {
         assert_eq!(calls[0].arguments, json!({"id": "xxx"}));
         assert_eq!(calls[1].arguments, json!({"line": {"qty": 2}, "id": 42}));
         assert_eq!(probes(&[])[0].tool, UNKNOWN_TOOL);
+    }
+
+    #[test]
+    fn a_described_ref_wrapped_in_all_of_is_probed_as_its_definition() {
+        // pydantic writes a field's description beside an `allOf` of its `$ref`.
+        let schema = json!({
+            "type": "object",
+            "properties": {"currency": {"allOf": [{"$ref": "#/$defs/Currency"}], "description": "ISO code"}},
+            "required": ["currency"],
+            "$defs": {"Currency": {"type": "string", "enum": ["BRL", "USD"]}}
+        });
+        assert_eq!(
+            names_and_arguments(&tool_probes("t", &schema, false)),
+            [
+                ("t: missing currency".into(), "{}".into()),
+                ("t: wrong type for currency".into(), r#"{"currency":42}"#.into()),
+                (
+                    "t: currency not in its enum".into(),
+                    r#"{"currency":"mcp_envelope_audit_not_allowed"}"#.into()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tuple_example_holds_each_positions_value() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"point": {"type": "array", "minItems": 2, "prefixItems": [{"type": "integer"}, {"type": "boolean"}]}},
+            "required": ["point"]
+        });
+        assert_eq!(tool_probes("t", &schema, false)[1].arguments, json!({"point": "x"}));
+        assert_eq!(example(&schema, &schema["properties"]["point"], 0), json!([1, false]));
     }
 }
