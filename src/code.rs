@@ -2,12 +2,12 @@
 //!
 //! Codes are closed-then-open: these 17 are known (and have defaults), any
 //! other non-empty string is a custom code with no defaults. Each default
-//! recovery hint comes in every catalog (`en`, `pt-BR`); `defaults` gives the
-//! English one, `default_recovery` the one of a locale.
+//! recovery hint comes from the locale catalogs (`crate::locale`): `defaults`
+//! gives the English one, `default_recovery` the one of a locale.
 
 use crate::error::SpecError;
 use crate::json::{fail, read_input};
-use crate::locale::Locale;
+use crate::locale::{CodeRecovery, Locale};
 
 /// Which recovery branch a failure is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +86,7 @@ pub fn code_defaults_json(input: &str) -> Result<String, SpecError> {
 }
 
 macro_rules! canonical_codes {
-    ($($name:ident => $category:ident, $retryable:expr, $recovery:expr, $pt_br:expr;)*) => {
+    ($($name:ident => $hint:ident, $category:ident, $retryable:expr;)*) => {
         $(
             #[doc = concat!("The canonical code `", stringify!($name), "`.")]
             pub const $name: &str = stringify!($name);
@@ -95,99 +95,73 @@ macro_rules! canonical_codes {
         /// The canonical codes, in the order the envelope specification lists them.
         pub const CANONICAL_CODES: &[&str] = &[$($name),*];
 
-        /// The defaults of a canonical code, or `None` for a custom code.
-        ///
-        /// ```
-        /// use mcp_envelope::{code, Category};
-        /// let d = code::defaults(code::RATE_LIMITED).unwrap();
-        /// assert_eq!((d.category, d.retryable), (Category::Transient, true));
-        /// assert!(code::defaults("ORDER_NOT_FOUND").is_none());
-        /// ```
-        pub fn defaults(code: &str) -> Option<CodeDefaults> {
-            match code {
-                $($name => Some(CodeDefaults {
-                    category: Category::$category,
-                    retryable: $retryable,
-                    recovery: $recovery,
-                }),)*
-                _ => None,
-            }
-        }
-
-        /// The recovery hint a canonical code renders when the caller gives
-        /// none, in the locale's words; `None` for a custom code.
-        ///
-        /// ```
-        /// use mcp_envelope::{code, Locale};
-        /// assert_eq!(
-        ///     code::default_recovery(code::UNKNOWN_ACTION, Locale::PtBr),
-        ///     Some("Chame a tool de novo com uma das ações disponíveis.")
-        /// );
-        /// assert_eq!(code::default_recovery("ORDER_NOT_FOUND", Locale::PtBr), None);
-        /// ```
-        pub fn default_recovery(code: &str, locale: Locale) -> Option<&'static str> {
-            match (code, locale) {
-                $(($name, Locale::En) => Some($recovery),)*
-                $(($name, Locale::PtBr) => Some($pt_br),)*
-                _ => None,
-            }
-        }
+        /// Each canonical code with its category, whether it is retryable,
+        /// and where a catalog keeps its recovery hint: one table that both
+        /// lookups below read, so a code is matched by name in one place.
+        const ROWS: &[Row] = &[$(($name, Category::$category, $retryable, |hints| hints.$hint)),*];
     };
 }
 
-// Keep this table in step with docs/envelope.md's "Per-code defaults" table and
-// docs/locales.md's catalog. Each row: category, retryable, the English hint,
-// the pt-BR hint (same meaning and directness: these steer the model).
+/// A canonical code, its category, whether it is retryable, and its hint in a catalog.
+type Row = (&'static str, Category, bool, fn(&CodeRecovery) -> &'static str);
+
+/// The row of a canonical code; `None` for a custom code.
+fn row(code: &str) -> Option<&'static Row> {
+    ROWS.iter().find(|(name, ..)| *name == code)
+}
+
+/// The defaults of a canonical code, or `None` for a custom code.
+///
+/// ```
+/// use mcp_envelope::{code, Category};
+/// let d = code::defaults(code::RATE_LIMITED).unwrap();
+/// assert_eq!((d.category, d.retryable), (Category::Transient, true));
+/// assert!(code::defaults("ORDER_NOT_FOUND").is_none());
+/// ```
+pub fn defaults(code: &str) -> Option<CodeDefaults> {
+    let &(_, category, retryable, hint) = row(code)?;
+    Some(CodeDefaults {
+        category,
+        retryable,
+        recovery: hint(&Locale::En.words().recovery),
+    })
+}
+
+/// The recovery hint a canonical code renders when the caller gives
+/// none, in the locale's words; `None` for a custom code.
+///
+/// ```
+/// use mcp_envelope::{code, Locale};
+/// assert_eq!(
+///     code::default_recovery(code::UNKNOWN_ACTION, Locale::PtBr),
+///     Some("Chame a tool de novo com uma das ações disponíveis.")
+/// );
+/// assert_eq!(code::default_recovery("ORDER_NOT_FOUND", Locale::PtBr), None);
+/// ```
+pub fn default_recovery(code: &str, locale: Locale) -> Option<&'static str> {
+    let &(.., hint) = row(code)?;
+    Some(hint(&locale.words().recovery))
+}
+
+// Each row: the code, its hint in the catalogs (`Words::recovery`), its
+// category and whether it is retryable. Keep it in step with
+// docs/envelope.md's "Per-code defaults" table.
 canonical_codes! {
-    MISSING_DISCRIMINATOR => Validation, true,
-        "Add the action argument naming one of the available actions, then call the tool again.",
-        "Adicione o argumento action com o nome de uma das ações disponíveis e chame a tool de novo.";
-    UNKNOWN_ACTION => Validation, true,
-        "Call the tool again with one of the available actions.",
-        "Chame a tool de novo com uma das ações disponíveis.";
-    VALIDATION_ERROR => Validation, true,
-        "Fix the arguments named above and call the tool again.",
-        "Corrija os argumentos indicados acima e chame a tool de novo.";
-    MISSING_REQUIRED_FIELD => Validation, true,
-        "Add the missing field and call the tool again.",
-        "Adicione o campo que falta e chame a tool de novo.";
-    INTERNAL_ERROR => Internal, false,
-        "Do not retry blindly: the same call is likely to fail again. Tell the user the tool failed, quoting the correlation id if there is one.",
-        "Não tente de novo às cegas: a mesma chamada provavelmente vai falhar outra vez. Diga ao usuário que a tool falhou e informe o correlation id, se houver um.";
-    RATE_LIMITED => Transient, true,
-        "Wait for the retry-after period, then make the same call again.",
-        "Aguarde o período de retry-after e faça a mesma chamada de novo.";
-    UNAUTHORIZED => Permission, false,
-        "Do not retry. The credentials were rejected; ask the user to sign in again.",
-        "Não tente de novo. As credenciais foram rejeitadas; peça ao usuário que faça login de novo.";
-    FORBIDDEN => Permission, false,
-        "Do not retry or probe. Tell the user this needs access they do not have.",
-        "Não tente de novo nem procure outro caminho. Diga ao usuário que isto exige um acesso que ele não tem.";
-    NOT_FOUND => Business, false,
-        "Check the identifier: look the item up or list the available ones, then call again with a real one.",
-        "Confira o identificador: consulte o item ou liste os disponíveis e chame de novo com um que exista.";
-    CONFLICT => Business, false,
-        "Read the current state again, then decide whether the change still applies.",
-        "Leia o estado atual de novo e decida se a alteração ainda se aplica.";
-    TIMEOUT => Transient, true,
-        "Retry once after a short wait; if it times out again, tell the user the service is slow.",
-        "Tente de novo uma vez após uma breve espera; se o tempo esgotar outra vez, diga ao usuário que o serviço está lento.";
-    SERVER_BUSY => Transient, true,
-        "The server is shedding load: wait, then make the same call again.",
-        "O servidor está sobrecarregado e recusando chamadas: aguarde e faça a mesma chamada de novo.";
-    DEPRECATED => Validation, true,
-        "Use the replacement named in the message and call again.",
-        "Use o substituto indicado na mensagem e chame de novo.";
-    AUTH_REQUIRED => Permission, false,
-        "Ask the user to authenticate, then call again. Never pass credentials as tool arguments.",
-        "Peça ao usuário que se autentique e chame de novo. Nunca passe credenciais como argumentos da tool.";
-    HANDOFF_UPSTREAM_UNAVAILABLE => Transient, true,
-        "The upstream server is unavailable: wait, then make the same call again.",
-        "O servidor upstream está indisponível: aguarde e faça a mesma chamada de novo.";
-    HANDOFF_NAMESPACE_MISMATCH => Validation, true,
-        "Call the tool under the namespace named in the message.",
-        "Chame a tool no namespace indicado na mensagem.";
-    HANDOFF_CONNECTING => Transient, true,
-        "The upstream connection is still being set up: wait a moment, then make the same call again.",
-        "A conexão com o upstream ainda está sendo estabelecida: aguarde um momento e faça a mesma chamada de novo.";
+    MISSING_DISCRIMINATOR => missing_discriminator, Validation, true;
+    UNKNOWN_ACTION => unknown_action, Validation, true;
+    VALIDATION_ERROR => validation_error, Validation, true;
+    MISSING_REQUIRED_FIELD => missing_required_field, Validation, true;
+    INTERNAL_ERROR => internal_error, Internal, false;
+    RATE_LIMITED => rate_limited, Transient, true;
+    UNAUTHORIZED => unauthorized, Permission, false;
+    FORBIDDEN => forbidden, Permission, false;
+    NOT_FOUND => not_found, Business, false;
+    CONFLICT => conflict, Business, false;
+    TIMEOUT => timeout, Transient, true;
+    SERVER_BUSY => server_busy, Transient, true;
+    DEPRECATED => deprecated, Validation, true;
+    AUTH_REQUIRED => auth_required, Permission, false;
+    HANDOFF_UPSTREAM_UNAVAILABLE => handoff_upstream_unavailable, Transient, true;
+    HANDOFF_NAMESPACE_MISMATCH => handoff_namespace_mismatch, Validation, true;
+    HANDOFF_CONNECTING => handoff_connecting, Transient, true;
 }

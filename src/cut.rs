@@ -17,34 +17,38 @@ use crate::locale::Locale;
 /// The language of a cut marker: English, since markers steer the model,
 /// unless the spec asks for steering lines in its locale.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum Marker {
-    #[default]
-    English,
-    Portuguese,
-}
+pub(crate) struct Marker(Locale);
 
 /// What every marker starts with: U+2026, a space, a bracket.
 const OPENING: &str = "… [";
-/// The longest marker's length in bytes (20 digits, the pt-BR words): where
-/// to look for one at a text's end.
-const LONGEST_MARKER: usize = OPENING.len() + 20 + PT_WORDS.len();
-const EN_WORDS: &str = " characters cut]";
-const PT_WORDS: &str = " caracteres cortados]";
+/// The longest marker's length in bytes (20 digits, the longest words of
+/// any catalog): where to look for one at a text's end.
+const LONGEST_MARKER: usize = OPENING.len() + 20 + longest_words();
+
+const fn longest_words() -> usize {
+    let mut longest = 0;
+    let mut i = 0;
+    while i < Locale::ALL.len() {
+        let words = Locale::ALL[i].words().steering.cut.len();
+        if words > longest {
+            longest = words;
+        }
+        i += 1;
+    }
+    longest
+}
 
 impl Marker {
+    /// The marker of the lines that steer the model in every locale.
+    pub(crate) const ENGLISH: Marker = Marker(Locale::En);
+
     /// The marker for an error's locale and `localizeSteering`.
     pub(crate) fn of(locale: Locale, localize_steering: bool) -> Marker {
-        match (locale, localize_steering) {
-            (Locale::PtBr, true) => Marker::Portuguese,
-            _ => Marker::English,
-        }
+        Marker(locale.steering(localize_steering))
     }
 
     fn words(self) -> &'static str {
-        match self {
-            Marker::English => EN_WORDS,
-            Marker::Portuguese => PT_WORDS,
-        }
+        self.0.words().steering.cut
     }
 
     /// The marker's length in characters for `cut` characters cut.
@@ -126,7 +130,11 @@ impl<'a> Cut<'a> {
             return whole;
         };
         let rest = &text[at + OPENING.len()..];
-        let Some(number) = rest.strip_suffix(EN_WORDS).or_else(|| rest.strip_suffix(PT_WORDS)) else {
+        // A marker of any locale counts: a text is read back whatever its spec's locale.
+        let Some(number) = Locale::ALL
+            .iter()
+            .find_map(|locale| rest.strip_suffix(locale.words().steering.cut))
+        else {
             return whole;
         };
         let canonical = !number.is_empty() && !number.starts_with('0') && number.bytes().all(|b| b.is_ascii_digit());
@@ -207,7 +215,7 @@ mod tests {
     use super::*;
 
     fn cap(text: &str, max: usize) -> String {
-        capped(text, max, Marker::English).into_owned()
+        capped(text, max, Marker::ENGLISH).into_owned()
     }
 
     #[test]
@@ -232,7 +240,7 @@ mod tests {
         for len in 100..1200 {
             let shown = cap(&"y".repeat(len), 60);
             assert_eq!(shown.chars().count(), 60, "{len}");
-            let read = Cut::read(&shown, Marker::English);
+            let read = Cut::read(&shown, Marker::ENGLISH);
             assert_eq!(read.kept.len() + read.cut, len, "{len}");
         }
     }
@@ -261,21 +269,21 @@ mod tests {
             "a… [1x characters cut]",
             "a [5 characters cut]",
         ] {
-            assert_eq!(Cut::read(text, Marker::English).cut, 0, "{text}");
+            assert_eq!(Cut::read(text, Marker::ENGLISH).cut, 0, "{text}");
         }
-        let read = Cut::read("abc… [5 caracteres cortados]", Marker::English);
+        let read = Cut::read("abc… [5 caracteres cortados]", Marker::ENGLISH);
         assert_eq!((read.kept, read.cut), ("abc", 5));
     }
 
     #[test]
     fn the_portuguese_marker() {
-        let shown = capped(&"p".repeat(100), 40, Marker::Portuguese).into_owned();
+        let shown = capped(&"p".repeat(100), 40, Marker::of(Locale::PtBr, true)).into_owned();
         assert_eq!(shown, format!("{}… [86 caracteres cortados]", "p".repeat(14)));
     }
 
     #[test]
     fn shortened_keeps_at_most_what_it_is_told() {
-        let cut = Cut::whole("first line\nsecond line", Marker::English);
+        let cut = Cut::whole("first line\nsecond line", Marker::ENGLISH);
         let first = cut.shortened(22, 40, 10);
         assert_eq!(first.text(), "first line… [12 characters cut]");
     }

@@ -35,7 +35,7 @@ use std::collections::BTreeMap;
 use crate::error::SpecError;
 use crate::idempotency::digest;
 use crate::json::read_input;
-use crate::locale::Locale;
+use crate::locale::SteeringWords;
 use crate::model::{Severity, ToolError, ToolFailureMeta};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 use crate::render::{call_tool_result, Format};
@@ -369,10 +369,7 @@ pub fn ledger_observe_json(request: &str) -> Result<String, SpecError> {
 /// retryable, correlation id). The first envelope, still in the model's
 /// context, has the rest (actions, details, customer message).
 fn repeat(error: &ToolError, count: u32) -> ToolError {
-    let message = match steering_locale(error) {
-        Locale::PtBr => format!("Nada mudou desde a última tentativa: a mesma falha de novo ({count} seguidas)."),
-        Locale::En => format!("Nothing has changed since the last attempt: the same failure again ({count} in a row)."),
-    };
+    let message = (steering_words(error).repeat)(count);
     ToolError {
         severity: error.severity,
         category: error.category,
@@ -386,21 +383,13 @@ fn repeat(error: &ToolError, count: u32) -> ToolError {
 /// The envelope past the limit: critical, not retryable, telling the model
 /// to stop and report to the user.
 fn stop(error: &ToolError, count: u32) -> ToolError {
-    let (message, suggestion) = match steering_locale(error) {
-        Locale::PtBr => (
-            format!("Pare de tentar: esta chamada falhou do mesmo jeito {count} vezes seguidas e nada mudou."),
-            "Não faça esta chamada de novo. Diga ao usuário o que falhou e que tentar de novo não ajudou.",
-        ),
-        Locale::En => (
-            format!("Stop retrying: this call has failed the same way {count} times in a row and nothing has changed."),
-            "Do not make this call again. Tell the user what failed and that retrying did not help.",
-        ),
-    };
+    let words = steering_words(error);
+    let message = (words.stop)(count);
     ToolError {
         severity: Severity::Critical,
         category: error.category_or_default(),
         retryable: Some(false),
-        ..successor(error, message, Some(suggestion))
+        ..successor(error, message, Some(words.stop_recovery))
     }
     .minimal()
 }
@@ -423,12 +412,8 @@ fn successor(error: &ToolError, message: String, suggestion: Option<&str>) -> To
 
 /// The repeat and stop lines steer the model: English unless the error asks
 /// for its locale there too.
-fn steering_locale(error: &ToolError) -> Locale {
-    if error.localize_steering {
-        error.locale
-    } else {
-        Locale::En
-    }
+fn steering_words(error: &ToolError) -> &'static SteeringWords {
+    &error.locale.steering(error.localize_steering).words().steering
 }
 
 #[cfg(test)]

@@ -157,7 +157,7 @@ pub(crate) fn at_least(key: &str, given: Option<Count>, default: usize, least: u
 /// assert_eq!(cut_text(&"x".repeat(100), 40), format!("{}… [81 characters cut]", "x".repeat(19)));
 /// ```
 pub fn cut_text(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
-    crate::cut::capped(text, max_chars, crate::cut::Marker::English)
+    crate::cut::capped(text, max_chars, crate::cut::Marker::ENGLISH)
 }
 
 impl Default for Limits {

@@ -3,7 +3,7 @@
 
 use crate::args::{Audit, Cli, Command, ContractCommand, ContractDiff, Envelope, Input, Partial, Validate};
 use crate::{audit, contract};
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
 use mcp_envelope::partial::{partial_result_json, render_partial_json, to_json_as_stated};
 use mcp_envelope::validation::{self, ValidationOptions};
@@ -61,14 +61,10 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
     Ok(Outcome::Output(output))
 }
 
-/// A clap usage error as one line: clap's first paragraph (its lines joined),
-/// any tip it gives in parentheses, and where to look.
+/// A clap usage error as one line, built from the error's kind and context
+/// (what was wrong, then each suggestion in parentheses) and where to look.
 fn usage(e: &clap::Error, args: &[OsString]) -> Failure {
-    let rendered = e.render().to_string();
-    let mut paragraphs = rendered.split("\n\n").map(str::trim).filter(|p| !p.is_empty());
-    let flat = |paragraph: &str| paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
-    let first = paragraphs.next().unwrap_or("bad usage");
-    let mut message = flat(first.strip_prefix("error: ").unwrap_or(first));
+    let mut message = what_was_wrong(e);
     // The command (and subcommand: `contract diff`) the words name, whose help to point at.
     let words: Vec<&str> = args.iter().skip(1).filter_map(|a| a.to_str()).collect();
     let cli = Cli::command();
@@ -92,8 +88,8 @@ fn usage(e: &clap::Error, args: &[OsString]) -> Failure {
             None => format!("no command given (commands: {})", subcommand_names(here)),
         };
     }
-    for tip in paragraphs.filter_map(|p| p.strip_prefix("tip: ")) {
-        message.push_str(&format!(" ({})", flat(tip)));
+    for tip in tips(e) {
+        message.push_str(&format!(" ({tip})"));
     }
     let help = ["mcp-envelope"]
         .into_iter()
@@ -101,7 +97,134 @@ fn usage(e: &clap::Error, args: &[OsString]) -> Failure {
         .chain(["--help"])
         .collect::<Vec<_>>()
         .join(" ");
+    // One line whatever the values hold: a value given with a line break is shown with a space.
+    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
     (2, format!("{message}; see '{help}'"))
+}
+
+/// What was wrong, in clap's words for the error's kind, with the argument
+/// and value it names; the kind's generic words when the context is missing.
+fn what_was_wrong(e: &clap::Error) -> String {
+    let text = |kind| match e.get(kind) {
+        Some(ContextValue::String(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    let number = |kind| match e.get(kind) {
+        Some(ContextValue::Number(n)) => Some(*n),
+        _ => None,
+    };
+    let (arg, value) = (text(ContextKind::InvalidArg), text(ContextKind::InvalidValue));
+    let were = |n: isize| if n > 1 { "were" } else { "was" };
+    let said = match e.kind() {
+        ErrorKind::InvalidValue => match (arg, value) {
+            (Some(arg), Some("")) => Some(format!("a value is required for '{arg}' but none was supplied")),
+            (Some(arg), Some(value)) => Some(format!("invalid value '{value}' for '{arg}'")),
+            _ => None,
+        }
+        .map(|said| match e.get(ContextKind::ValidValue) {
+            Some(ContextValue::Strings(valid)) if !valid.is_empty() => {
+                let valid: Vec<String> = valid.iter().map(|v| escaped(v)).collect();
+                format!("{said} [possible values: {}]", valid.join(", "))
+            }
+            _ => said,
+        }),
+        ErrorKind::ValueValidation => match (arg, value) {
+            (Some(arg), Some(value)) => Some(match std::error::Error::source(e) {
+                Some(why) => format!("invalid value '{value}' for '{arg}': {why}"),
+                None => format!("invalid value '{value}' for '{arg}'"),
+            }),
+            _ => None,
+        },
+        ErrorKind::UnknownArgument => arg.map(|arg| format!("unexpected argument '{arg}' found")),
+        ErrorKind::InvalidSubcommand => {
+            text(ContextKind::InvalidSubcommand).map(|sub| format!("unrecognized subcommand '{sub}'"))
+        }
+        ErrorKind::MissingRequiredArgument => match e.get(ContextKind::InvalidArg) {
+            Some(ContextValue::Strings(missing)) => Some(format!(
+                "the following required arguments were not provided: {}",
+                missing.join(" ")
+            )),
+            _ => None,
+        },
+        ErrorKind::ArgumentConflict => arg.map(|arg| match e.get(ContextKind::PriorArg) {
+            Some(ContextValue::String(prior)) if prior == arg => {
+                format!("the argument '{arg}' cannot be used multiple times")
+            }
+            Some(ContextValue::String(prior)) => format!("the argument '{arg}' cannot be used with '{prior}'"),
+            Some(ContextValue::Strings(prior)) => {
+                format!("the argument '{arg}' cannot be used with: {}", prior.join(" "))
+            }
+            _ => format!("the argument '{arg}' cannot be used with one or more of the other specified arguments"),
+        }),
+        ErrorKind::NoEquals => arg.map(|arg| format!("equal sign is needed when assigning values to '{arg}'")),
+        ErrorKind::TooManyValues => match (arg, value) {
+            (Some(arg), Some(value)) => Some(format!(
+                "unexpected value '{value}' for '{arg}' found; no more were expected"
+            )),
+            _ => None,
+        },
+        ErrorKind::TooFewValues => match (
+            arg,
+            number(ContextKind::ActualNumValues),
+            number(ContextKind::MinValues),
+        ) {
+            (Some(arg), Some(given), Some(min)) => Some(format!(
+                "{min} values required by '{arg}'; only {given} {} provided",
+                were(given)
+            )),
+            _ => None,
+        },
+        ErrorKind::WrongNumberOfValues => match (
+            arg,
+            number(ContextKind::ActualNumValues),
+            number(ContextKind::ExpectedNumValues),
+        ) {
+            (Some(arg), Some(given), Some(wanted)) => Some(format!(
+                "{wanted} values required for '{arg}' but {given} {} provided",
+                were(given)
+            )),
+            _ => None,
+        },
+        _ => None,
+    };
+    said.or_else(|| e.kind().as_str().map(str::to_owned))
+        .or_else(|| std::error::Error::source(e).map(ToString::to_string))
+        .unwrap_or_else(|| "bad usage".to_owned())
+}
+
+/// clap's suggestions: a similar subcommand, argument or value, and its tips
+/// (how to pass a value that looks like a flag).
+fn tips(e: &clap::Error) -> Vec<String> {
+    let similar = [
+        (ContextKind::SuggestedSubcommand, "subcommand"),
+        (ContextKind::SuggestedArg, "argument"),
+        (ContextKind::SuggestedValue, "value"),
+    ];
+    let mut tips: Vec<String> = similar
+        .into_iter()
+        .filter_map(|(kind, what)| match e.get(kind)? {
+            ContextValue::String(one) => Some(format!("a similar {what} exists: '{one}'")),
+            ContextValue::Strings(some) if some.len() == 1 => Some(format!("a similar {what} exists: '{}'", some[0])),
+            ContextValue::Strings(some) if !some.is_empty() => {
+                let quoted: Vec<String> = some.iter().map(|s| format!("'{s}'")).collect();
+                Some(format!("some similar {what}s exist: {}", quoted.join(", ")))
+            }
+            _ => None,
+        })
+        .collect();
+    if let Some(ContextValue::StyledStrs(suggested)) = e.get(ContextKind::Suggested) {
+        tips.extend(suggested.iter().map(ToString::to_string));
+    }
+    tips
+}
+
+/// A possible value as clap lists it: quoted when empty or holding a space.
+fn escaped(value: &str) -> String {
+    if value.is_empty() || value.contains(char::is_whitespace) {
+        format!("{value:?}")
+    } else {
+        value.to_owned()
+    }
 }
 
 /// `render, result, …`: the subcommands of `command`.

@@ -162,9 +162,10 @@ pub(crate) fn compact_within(raw: &str, depth: usize, marker: Marker) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::locale::Locale;
 
     fn within(raw: &str, depth: usize) -> String {
-        compact_within(raw, depth, Marker::English)
+        compact_within(raw, depth, Marker::ENGLISH)
     }
 
     #[test]
@@ -213,7 +214,7 @@ mod tests {
     #[test]
     fn the_marker_speaks_the_envelope_s_language() {
         assert_eq!(
-            compact_within("[[1]]", 1, Marker::Portuguese),
+            compact_within("[[1]]", 1, Marker::of(Locale::PtBr, true)),
             r#"["… [3 caracteres cortados]"]"#
         );
     }

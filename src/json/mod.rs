@@ -208,7 +208,7 @@ pub(crate) fn parse_value(text: &str) -> Result<Value, Error> {
 /// deeper than that. Bad syntax is refused with its position in `text`.
 pub(crate) fn parse_content(text: &str, max_depth: usize) -> Result<Value, Error> {
     let raw = parse_raw(text)?;
-    parse_value(&compact_within(raw, max_depth, crate::cut::Marker::English))
+    parse_value(&compact_within(raw, max_depth, crate::cut::Marker::ENGLISH))
 }
 
 /// Checks that `text` is one JSON value, at any depth (a raw value is read

@@ -24,7 +24,7 @@ use crate::render::capped::{cut_by, cut_first_line_by, cut_to_first_line, overfl
 
 /// The marker of every cut in a partial result: English, since it steers the
 /// coordinating model, and the spec has no locale.
-const MARKER: Marker = Marker::English;
+const MARKER: Marker = Marker::ENGLISH;
 
 /// A failed item as an envelope shows it: its texts cut to their cap.
 pub(crate) struct ShownFailure<'a> {

@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use super::{given_text, words};
+use super::given_text;
 use crate::code;
 use crate::error::SpecError;
 use crate::json::{fail, given, read_input};
@@ -33,18 +33,6 @@ pub(crate) const HOST_SIGN_IN: &str =
 pub(crate) const AUTH_RECOVERY: &str = "Do not look for, ask for or pass a token, password or other credentials, \
 in tool arguments or in the chat. Tell the user they need to sign in; their app handles the sign-in.";
 
-/// The words for people (en, pt-BR) when the user must sign in.
-pub(crate) const AUTH_WORDS: (&str, &str) = (
-    "You need to sign in to continue.",
-    "Você precisa fazer login para continuar.",
-);
-
-/// The words for people (en, pt-BR) when access is denied: nothing about the object.
-pub(crate) const FORBIDDEN_WORDS: (&str, &str) = (
-    "You don't have permission to do this. If you need it, ask an administrator for access.",
-    "Você não tem permissão para fazer isso. Se precisar, peça acesso a um administrador.",
-);
-
 /// The error for an access failure. `action` is a verb ("refund"),
 /// `resource` what it applies to ("order A-8812"); either may be left out.
 /// The wording depends on nothing else, so it cannot tell whether the object
@@ -66,7 +54,7 @@ pub fn access_error(kind: AccessKind, action: Option<&str>, resource: Option<&st
             // The code's default recovery ("Do not retry or probe...") is the
             // one wanted: it is left to the code, and to the locale's catalog.
             ToolError::new(code::FORBIDDEN, format!("Not permitted: the caller may not {what}."))
-                .customer_message(words(locale, FORBIDDEN_WORDS))
+                .customer_message(locale.words().customer.forbidden)
                 .locale(locale)
         }
         AccessKind::AuthRequired => {
@@ -76,7 +64,7 @@ pub fn access_error(kind: AccessKind, action: Option<&str>, resource: Option<&st
                 format!("Authentication required{what}. {HOST_SIGN_IN}"),
             )
             .suggest(AUTH_RECOVERY)
-            .customer_message(words(locale, AUTH_WORDS))
+            .customer_message(locale.words().customer.sign_in)
             .locale(locale)
         }
     }

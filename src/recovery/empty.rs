@@ -41,27 +41,15 @@ impl EmptyResult<'_> {
     /// );
     /// ```
     pub fn text(&self) -> String {
-        let pt_br = self.localize_steering && self.locale == Locale::PtBr;
+        let words = &self.locale.steering(self.localize_steering).words().steering;
         let query = self
             .query
             .filter(|q| !q.is_empty())
             .map(|q| format!(" {q}"))
             .unwrap_or_default();
-        let mut text = if pt_br {
-            format!(
-                "Resultado: 0 {}{query}.\nA consulta foi executada e não encontrou nada: esta é uma resposta \
-                 válida, não um erro. Não repita a mesma consulta.",
-                self.what
-            )
-        } else {
-            format!(
-                "0 {} found{query}.\nThe query ran and matched nothing: this is a valid answer, not an error. \
-                 Do not repeat the same query.",
-                self.what
-            )
-        };
+        let mut text = (words.nothing_found)(self.what, &query);
         if let Some(suggestion) = self.suggestion.filter(|s| !s.is_empty()) {
-            text.push_str(if pt_br { "\nPróximo passo: " } else { "\nNext step: " });
+            text.push_str(words.next_step);
             text.push_str(suggestion);
         }
         text

@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use super::{given_text, words};
+use super::given_text;
 use crate::code;
 use crate::error::SpecError;
 use crate::json::{fail, given, push_json_string, read_input};
@@ -79,19 +79,11 @@ pub fn exception_error(tool: &str, correlation_id: &str, locale: Locale) -> Tool
     };
     let error = ToolError::new(code::INTERNAL_ERROR, message).locale(locale);
     if correlation_id.is_empty() {
-        return error.customer_message(words(locale, FAILED_WORDS));
+        return error.customer_message(locale.words().customer.failed);
     }
-    let customer = words(locale, FAILED_UNDER_ID_WORDS).replace("{id}", correlation_id);
+    let customer = (locale.words().customer.failed_under_id)(correlation_id);
     error.correlation_id(correlation_id).customer_message(customer)
 }
-
-/// The words for people (en, pt-BR) when there is no id to quote.
-const FAILED_WORDS: (&str, &str) = ("Something went wrong on our side.", "Algo deu errado do nosso lado.");
-/// The words for people (en, pt-BR), quoting the id: what support finds the log line by.
-const FAILED_UNDER_ID_WORDS: (&str, &str) = (
-    "Something went wrong on our side. It was recorded under the reference {id}.",
-    "Algo deu errado do nosso lado. O problema foi registrado com a referência {id}.",
-);
 
 /// The result, id and log line for an exception in `tool`, whose text is
 /// `exception`. `correlation_id` is the caller's or [`fresh_correlation_id`]'s.

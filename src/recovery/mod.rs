@@ -19,8 +19,8 @@
 //!
 //! Each has a typed function and a `*_json` entry point (one JSON object in,
 //! JSON text out) that the component exports. The words for people
-//! (customer messages) come in `en` and `pt-BR`; the sentences that steer the
-//! model stay English.
+//! (customer messages) come from the locale's catalog (`crate::locale`); the
+//! sentences that steer the model stay English.
 //!
 //! ```
 //! use mcp_envelope::recovery::{access_error, upstream_error, AccessKind, UpstreamFailure};
@@ -66,12 +66,4 @@ pub use user_error::{user_error, user_error_json, user_error_result, TOOL_ERROR}
 /// An optional text where an empty string means "not given", as in a spec.
 fn given_text(text: Option<String>) -> Option<String> {
     text.filter(|s| !s.is_empty())
-}
-
-/// The words for people, given as `(en, pt-BR)`, in the error's locale.
-fn words(locale: crate::locale::Locale, (en, pt_br): (&'static str, &'static str)) -> &'static str {
-    match locale {
-        crate::locale::Locale::En => en,
-        crate::locale::Locale::PtBr => pt_br,
-    }
 }

@@ -70,7 +70,7 @@ const NAME_CHARS: usize = 100;
 /// assert_eq!(unknown_tool_message("x", &[] as &[&str]), "Unknown tool: x. This server lists no tools.");
 /// ```
 pub fn unknown_tool_message<S: AsRef<str>>(tool: &str, tools: &[S]) -> String {
-    let name = capped(tool, NAME_CHARS, Marker::English);
+    let name = capped(tool, NAME_CHARS, Marker::ENGLISH);
     if tools.is_empty() {
         return format!("Unknown tool: {name}. This server lists no tools.");
     }
@@ -78,7 +78,7 @@ pub fn unknown_tool_message<S: AsRef<str>>(tool: &str, tools: &[S]) -> String {
     let names: Vec<_> = tools
         .iter()
         .take(shown)
-        .map(|t| capped(t.as_ref(), NAME_CHARS, Marker::English))
+        .map(|t| capped(t.as_ref(), NAME_CHARS, Marker::ENGLISH))
         .collect();
     let more = match tools.len().saturating_sub(shown) {
         0 => String::new(),

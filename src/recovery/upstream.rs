@@ -16,11 +16,11 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::access::{AUTH_RECOVERY, AUTH_WORDS, FORBIDDEN_WORDS, HOST_SIGN_IN};
+use super::access::{AUTH_RECOVERY, HOST_SIGN_IN};
 use super::challenge::bearer_challenge;
 use super::excerpt::{excerpt, MAX_EXCERPT_CHARS};
+use super::given_text;
 use super::retry_after::{read_retry_after, RetryAfter};
-use super::{given_text, words};
 use crate::code::{self, Category};
 use crate::error::SpecError;
 use crate::json::{
@@ -231,7 +231,7 @@ fn insufficient_scope(status: u16, subject: &str, scopes: Option<String>, locale
         .suggest(STEP_UP_RECOVERY)
         .category(Category::Permission)
         .retryable(false)
-        .customer_message(words(locale, STEP_UP_WORDS))
+        .customer_message(locale.words().customer.step_up)
         .locale(locale);
     match scopes {
         Some(scopes) => error.detail(SCOPES_DETAIL, scopes),
@@ -250,32 +250,31 @@ const REJECTED_RECOVERY: &str =
 /// Canonical codes keep their default recovery (and category) unless a
 /// better one is needed; the custom codes state theirs.
 fn mapped(status: u16, subject: &str, locale: Locale) -> ToolError {
+    let words = &locale.words().customer;
     let (code, failed, customer) = match status {
-        429 => (code::RATE_LIMITED, "is rate limiting requests", RATE_LIMITED_WORDS),
+        429 => (code::RATE_LIMITED, "is rate limiting requests", words.rate_limited),
         401 => (
             code::AUTH_REQUIRED,
             "refused the request as not authenticated",
-            AUTH_WORDS,
+            words.sign_in,
         ),
-        403 => (code::FORBIDDEN, "refused permission for this request", FORBIDDEN_WORDS),
+        403 => (code::FORBIDDEN, "refused permission for this request", words.forbidden),
         404 => (
             code::NOT_FOUND,
             "reported that what was asked for does not exist",
-            NOT_FOUND_WORDS,
+            words.not_found,
         ),
-        408 | 504 => (code::TIMEOUT, "did not answer in time", TIMEOUT_WORDS),
+        408 | 504 => (code::TIMEOUT, "did not answer in time", words.timeout),
         409 => (
             code::CONFLICT,
             "reported a conflict with the current state",
-            CONFLICT_WORDS,
+            words.conflict,
         ),
-        500..=599 => (UPSTREAM_UNAVAILABLE, "failed or is unavailable", UNAVAILABLE_WORDS),
-        _ => (UPSTREAM_REJECTED, "rejected the request", REJECTED_WORDS),
+        500..=599 => (UPSTREAM_UNAVAILABLE, "failed or is unavailable", words.unavailable),
+        _ => (UPSTREAM_REJECTED, "rejected the request", words.rejected),
     };
     let message = format!("{subject} {failed} (HTTP {status}).");
-    let error = ToolError::new(code, message)
-        .customer_message(words(locale, customer))
-        .locale(locale);
+    let error = ToolError::new(code, message).customer_message(customer).locale(locale);
     match code {
         // The same words as `access-error`'s: one wording per failure.
         code::AUTH_REQUIRED => ToolError {
@@ -294,36 +293,6 @@ fn mapped(status: u16, subject: &str, locale: Locale) -> ToolError {
         _ => error,
     }
 }
-
-// The words for people, (en, pt-BR), per code.
-const RATE_LIMITED_WORDS: (&str, &str) = (
-    "The service is receiving too many requests right now. Please try again in a moment.",
-    "O serviço está recebendo muitas solicitações agora. Tente novamente em instantes.",
-);
-const NOT_FOUND_WORDS: (&str, &str) = (
-    "We couldn't find what you asked for.",
-    "Não encontramos o que você pediu.",
-);
-const TIMEOUT_WORDS: (&str, &str) = (
-    "The service took too long to respond. Please try again in a moment.",
-    "O serviço demorou demais para responder. Tente novamente em instantes.",
-);
-const CONFLICT_WORDS: (&str, &str) = (
-    "This was changed by another request at the same time. Please check it and try again.",
-    "Isso foi alterado por outra solicitação ao mesmo tempo. Confira e tente novamente.",
-);
-const UNAVAILABLE_WORDS: (&str, &str) = (
-    "A service we depend on is unavailable right now. Please try again later.",
-    "Um serviço do qual dependemos está indisponível no momento. Tente novamente mais tarde.",
-);
-const STEP_UP_WORDS: (&str, &str) = (
-    "This needs access you have not granted yet. Please approve the permissions requested, then try again.",
-    "Isso precisa de um acesso que você ainda não concedeu. Aprove as permissões solicitadas e tente novamente.",
-);
-const REJECTED_WORDS: (&str, &str) = (
-    "The request could not be completed.",
-    "Não foi possível concluir a solicitação.",
-);
 
 const WHAT: &str = "the upstream-error input";
 

@@ -1,15 +1,14 @@
 //! The text of one `<field>` line, from the issue's structured fields through
 //! our own templates: what is wrong, `You sent: ..`, `Expected ..`, each a
-//! sentence, in the words of a locale's catalog (`field_words`). The
+//! sentence, in the words of a locale's catalog (`Words::field`). The
 //! validator's own words are used only where no template fits.
 
-use super::field_words::{field_words, FieldWords};
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::sent_value::{describe, quote, string_length, MAX_STRING_CHARS};
 use super::FIELD_CHARS;
 use crate::cut::{capped, Marker};
 use crate::json::canonical_number;
-use crate::locale::Locale;
+use crate::locale::{FieldWords, Locale};
 use std::borrow::Cow;
 
 /// Allowed values listed before "and N more".
@@ -43,14 +42,14 @@ pub fn field_text(issue: &ValidationIssue) -> String {
 /// tool error's are (cut markers steer the model).
 pub fn field_text_in(issue: &ValidationIssue, locale: Locale) -> String {
     let text = uncapped_field_text(issue, locale);
-    match capped(&text, FIELD_CHARS, Marker::English) {
+    match capped(&text, FIELD_CHARS, Marker::ENGLISH) {
         Cow::Borrowed(_) => text,
         Cow::Owned(cut) => cut,
     }
 }
 
 fn uncapped_field_text(issue: &ValidationIssue, locale: Locale) -> String {
-    let w = field_words(locale);
+    let w = &locale.words().field;
     let sent = describe(issue.input.as_deref(), w);
     let (wrong, expected) = match issue.code {
         IssueCode::MissingRequired => missing(issue, w),

@@ -5,7 +5,6 @@
 //! docs/component-api.md.
 
 use super::arguments::{decimal_index, is_array_at};
-use super::field_words::field_words;
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::path::PathSegment;
 use crate::error::SpecError;
@@ -241,7 +240,7 @@ fn keyword_issue(error: &RawError<'_>, locale: Locale) -> ValidationIssue {
         "propertyNames" => error.issue(IssueCode::InvalidKey),
         "uniqueItems" => {
             let mut issue = error.issue(IssueCode::Custom);
-            issue.message = Some(field_words(locale).duplicate_items.to_owned());
+            issue.message = Some(locale.words().field.duplicate_items.to_owned());
             issue
         }
         _ => error.issue(IssueCode::Custom),

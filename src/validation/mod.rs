@@ -12,7 +12,6 @@
 
 mod arguments;
 mod field_text;
-mod field_words;
 mod input_schema;
 mod json_schema;
 mod model;

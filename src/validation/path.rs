@@ -30,7 +30,7 @@ pub const ROOT_NAME: &str = "(arguments)";
 /// ```
 pub fn field_name(path: &[PathSegment]) -> String {
     let name = uncapped_field_name(path);
-    match capped(&name, super::FIELD_CHARS, Marker::English) {
+    match capped(&name, super::FIELD_CHARS, Marker::ENGLISH) {
         std::borrow::Cow::Borrowed(_) => name,
         std::borrow::Cow::Owned(cut) => cut,
     }

@@ -11,12 +11,12 @@ use crate::xml::{element, escape_attribute, escape_content};
 use std::borrow::Cow;
 
 /// The last line of every validation envelope, part of the wire format.
-pub const VALIDATION_RECOVERY: &str = "Fix the fields above and call the tool again. Do not explain the error.";
+pub const VALIDATION_RECOVERY: &str = Locale::En.words().steering.validation_recovery;
 
 /// The recovery line in pt-BR, rendered only when a spec asks for steering
 /// lines in its locale (`localizeSteering`): "Do not explain the error" is
 /// the instruction that keeps a model from apologising instead of calling again.
-pub const VALIDATION_RECOVERY_PT_BR: &str = "Corrija os campos acima e chame a tool de novo. Não explique o erro.";
+pub const VALIDATION_RECOVERY_PT_BR: &str = Locale::PtBr.words().steering.validation_recovery;
 
 /// The recovery line the options ask for: English unless `localize_steering`.
 ///
@@ -29,10 +29,12 @@ pub const VALIDATION_RECOVERY_PT_BR: &str = "Corrija os campos acima e chame a t
 /// assert!(validation_recovery(steered).starts_with("Corrija os campos acima"));
 /// ```
 pub fn validation_recovery(options: ValidationOptions) -> &'static str {
-    match (options.localize_steering, options.locale) {
-        (true, Locale::PtBr) => VALIDATION_RECOVERY_PT_BR,
-        _ => VALIDATION_RECOVERY,
-    }
+    options
+        .locale
+        .steering(options.localize_steering)
+        .words()
+        .steering
+        .validation_recovery
 }
 
 /// Renders the envelope: one `<field>` per issue (up to `max_fields`, then a
@@ -63,7 +65,7 @@ pub fn render_validation(
 ) -> String {
     let mut out = String::with_capacity(200 + 120 * issues.len().min(options.max_fields));
     out.push_str("<validation_error action=\"");
-    escape_attribute(&mut out, &capped(action, FIELD_CHARS, Marker::English));
+    escape_attribute(&mut out, &capped(action, FIELD_CHARS, Marker::ENGLISH));
     out.push_str("\">");
     for issue in issues.iter().take(options.max_fields) {
         out.push_str("\n  <field name=\"");
@@ -84,7 +86,7 @@ pub fn render_validation(
     let listed: Vec<Cow<'_, ContractDelta>> = applicable
         .into_iter()
         .take(options.max_deltas)
-        .map(|d| capped_delta(d, FIELD_CHARS, Marker::English))
+        .map(|d| capped_delta(d, FIELD_CHARS, Marker::ENGLISH))
         .collect();
     contract_awareness(&mut out, &listed.iter().map(|d| &**d).collect::<Vec<_>>(), omitted);
     element(&mut out, "  ", "recovery", validation_recovery(options));

@@ -2,8 +2,8 @@
 //! numbers in one spelling (number.rs), arrays and objects summarized. Works on the JSON text
 //! with a flat scanner, so no depth or size of value can overflow or flood.
 
-use super::field_words::FieldWords;
 use crate::json::parse_string;
+use crate::locale::FieldWords;
 
 /// Characters of a string shown before the cut.
 pub(crate) const MAX_STRING_CHARS: usize = 80;
