@@ -145,12 +145,13 @@ fn is_error_result(raw: &str) -> bool {
 const WHAT: &str = "the handler-result request";
 
 /// A format's or locale's wire spelling read back, or refused naming it.
-fn wire<T>(text: &str, what: &str, from_wire: fn(&str) -> Option<T>) -> Result<T, SpecError> {
+fn wire<T>(text: &str, what: &dyn std::fmt::Display, from_wire: fn(&str) -> Option<T>) -> Result<T, SpecError> {
     from_wire(text).ok_or_else(|| SpecError(format!("{what}: unknown value {text:?}")))
 }
 
-/// The kinds of outcome, as a refusal names them.
-const KINDS: &str = "error, validation, userError, envelope, result or exception";
+/// The refusal of an outcome that is not one member of a known kind.
+const ONE_KIND: &str =
+    "\"outcome\" must have one member, naming its kind: error, validation, userError, envelope, result or exception";
 
 /// `handler-result`: `{"tool", "outcome", "format"?, "locale"?,
 /// "correlationId"?, "random"?}` to `{"result", "ledger": "failure" |
@@ -171,7 +172,7 @@ pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
     let (mut tool, mut outcome, mut format, mut locale, mut correlation_id, mut random) =
         (None, None, Format::Xml, Locale::En, None, None);
     for (key, value) in crate::json::object(request, &WHAT)? {
-        let what = format!("{WHAT}: {key}");
+        let what = crate::json::Quoted(&key);
         let text = || crate::json::string(&value, &what);
         match key.as_ref() {
             "tool" => tool = Some(text()?),
@@ -192,9 +193,8 @@ pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
     let (error, validation, raised);
     let members = crate::json::object(&outcome, &"\"outcome\"")?;
     let [(kind, value)] = members.as_slice() else {
-        return crate::json::fail(format!("\"outcome\" must have one member, naming its kind: {KINDS}"));
+        return crate::json::fail(ONE_KIND);
     };
-    let text = |what: &str| crate::json::string(value, &format!("\"outcome.{what}\""));
     let given;
     let outcome = match kind.as_ref() {
         "error" => match crate::spec::from_json(value) {
@@ -218,19 +218,15 @@ pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
             }
         },
         "result" => HandlerOutcome::Result(value),
-        "userError" => {
-            given = text("userError")?;
-            HandlerOutcome::UserError(&given)
+        "userError" | "envelope" | "exception" => {
+            given = crate::json::string(value, &crate::json::Member(&"outcome", kind))?;
+            match kind.as_ref() {
+                "userError" => HandlerOutcome::UserError(&given),
+                "envelope" => HandlerOutcome::Envelope(&given),
+                _ => HandlerOutcome::Exception(&given),
+            }
         }
-        "envelope" => {
-            given = text("envelope")?;
-            HandlerOutcome::Envelope(&given)
-        }
-        "exception" => {
-            given = text("exception")?;
-            HandlerOutcome::Exception(&given)
-        }
-        other => return crate::json::fail(format!("unknown outcome kind {other:?}: {KINDS}")),
+        _ => return crate::json::fail(ONE_KIND),
     };
     let needs_id = matches!(outcome, HandlerOutcome::Exception(_))
         || matches!(outcome, HandlerOutcome::Result(r) if !is_error_result(r));
