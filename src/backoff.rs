@@ -22,7 +22,7 @@
 //!   `stop-and-tell`.
 //!
 //! ```
-//! let step = mcp_envelope::backoff::backoff_json(
+//! let step = mcp_envelope::api::backoff(
 //!     r#"{"attempt":1,"elapsedMs":40,"deadlineMs":3000,"failure":{"code":"TIMEOUT","message":"Billing is slow"}}"#,
 //! ).unwrap();
 //! assert_eq!(step, r#"{"waitMs":250,"progress":{"progress":1,"total":4,"message":"Attempt 1 of 4 failed (TIMEOUT); retrying in 250 ms."}}"#);
@@ -250,12 +250,8 @@ fn whole(key: &str, raw: &str, min: u64, max: u64) -> Result<u64, SpecError> {
     }
 }
 
-/// `backoff`: the request as JSON (`{"attempt", "elapsedMs", "deadlineMs",
-/// "failure", "baseMs"?, "maxAttempts"?, "random"?}`) to [`Step::to_json`];
-/// a spec failure's envelopes are XML (a handler's result keeps its form).
-/// Read member by member: a derived reader would cost the component more
-/// than these seven keys are worth.
-pub fn backoff_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::backoff`].
+pub(crate) fn backoff_json(text: &str) -> Result<String, SpecError> {
     let members = object(text, &"the backoff request")?;
     let (mut attempt, mut elapsed_ms, mut deadline_ms, mut failure) = (None, None, None, None);
     let mut request = Request {

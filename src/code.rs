@@ -52,18 +52,8 @@ impl CodeDefaults {
     }
 }
 
-/// `{"code", "locale"?}` in; the code's defaults as `code-defaults` gives
-/// them, with the recovery hint in that locale, out; `null` for a custom code.
-///
-/// ```
-/// use mcp_envelope::code::code_defaults_json;
-/// assert_eq!(
-///     code_defaults_json(r#"{"code":"CONFLICT","locale":"pt-BR"}"#).unwrap(),
-///     r#"{"category":"business","retryable":false,"recovery":"Leia o estado atual de novo e decida se a alteração ainda se aplica."}"#
-/// );
-/// assert_eq!(code_defaults_json(r#"{"code":"ORDER_NOT_FOUND"}"#).unwrap(), "null");
-/// ```
-pub fn code_defaults_json(input: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::code_defaults`].
+pub(crate) fn code_defaults_json(input: &str) -> Result<String, SpecError> {
     /// The `code-defaults` request as written.
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields, expecting = "a request object")]

@@ -1,9 +1,8 @@
 //! The WebAssembly component's glue: the only module that knows WIT. Each
-//! export reads its JSON text with the core's readers and calls the core;
+//! export calls its twin in `api.rs` (the same name, JSON text in and out);
 //! a refusal becomes `err` with the core's message, unchanged.
 
-use crate::validation::{render_validation_spec_json, validation_from_json, validation_result};
-use crate::{code, spec, Format, ProtocolErrorKind, Reading};
+use crate::{api, Format, ProtocolErrorKind};
 
 wit_bindgen::generate!({ path: "wit", world: "envelope" });
 
@@ -16,155 +15,147 @@ export!(Component);
 
 impl Guest for Component {
     fn canonical_codes() -> Vec<String> {
-        code::CANONICAL_CODES.iter().map(|c| c.to_string()).collect()
-    }
-
-    fn code_defaults(request: String) -> Result<String, String> {
-        code::code_defaults_json(&request).map_err(|e| e.0)
-    }
-
-    fn limits(request: String) -> Result<String, String> {
-        crate::limits::limits_json(&request).map_err(|e| e.0)
+        api::canonical_codes()
     }
 
     fn render(spec: String, format: wit::Format) -> Result<String, String> {
-        let error = spec::from_json(&spec).map_err(|e| e.0)?;
-        Ok(crate::render(&error, format_from_wit(format)))
+        api::render(&spec, format_from_wit(format)).map_err(|e| e.0)
     }
 
     fn call_tool_result(spec: String, format: wit::Format) -> Result<String, String> {
-        let error = spec::from_json(&spec).map_err(|e| e.0)?;
-        Ok(crate::call_tool_result(&error, format_from_wit(format)))
+        api::call_tool_result(&spec, format_from_wit(format)).map_err(|e| e.0)
     }
 
     fn protocol_error(kind: wit::ProtocolErrorKind, message: String, data: Option<String>) -> Result<String, String> {
-        let data = data.map(|spec| spec::from_json(&spec)).transpose().map_err(|e| e.0)?;
-        Ok(crate::protocol_error(kind_from_wit(kind), &message, data.as_ref()))
-    }
-
-    fn exception_result(spec: String) -> Result<String, String> {
-        crate::recovery::exception_result_json(&spec).map_err(|e| e.0)
-    }
-
-    fn upstream_error(spec: String) -> Result<String, String> {
-        crate::recovery::upstream_error_json(&spec).map_err(|e| e.0)
-    }
-
-    fn access_error(spec: String) -> Result<String, String> {
-        crate::recovery::access_error_json(&spec).map_err(|e| e.0)
-    }
-
-    fn empty_result(spec: String) -> Result<String, String> {
-        crate::recovery::empty_result_json(&spec).map_err(|e| e.0)
-    }
-
-    fn user_error(request: String) -> Result<String, String> {
-        crate::recovery::user_error_json(&request).map_err(|e| e.0)
-    }
-
-    fn handler_result(request: String) -> Result<String, String> {
-        crate::handler::handler_result_json(&request).map_err(|e| e.0)
-    }
-
-    fn idempotency_key_argument() -> String {
-        crate::handler::IDEMPOTENCY_KEY_ARGUMENT.to_owned()
-    }
-
-    fn contract_lock(tools: String) -> Result<String, String> {
-        crate::contract::lock_json(&tools).map_err(|e| e.0)
-    }
-
-    fn contract_diff(request: String) -> Result<String, String> {
-        crate::contract::diff_json(&request).map_err(|e| e.0)
-    }
-
-    fn decide(request: String) -> Result<String, String> {
-        crate::decide::decide_json(&request).map_err(|e| e.0)
-    }
-
-    fn answer_for_revision(request: String) -> Result<String, String> {
-        crate::revision::answer_for_revision_json(&request).map_err(|e| e.0)
-    }
-
-    fn host_step(request: String) -> Result<String, String> {
-        crate::host_loop::host_step_json(&request).map_err(|e| e.0)
-    }
-
-    fn span_attributes(tool_result: String) -> Result<String, String> {
-        crate::telemetry::span_attributes_json(&tool_result).map_err(|e| e.0)
-    }
-
-    fn backoff(request: String) -> Result<String, String> {
-        crate::backoff::backoff_json(&request).map_err(|e| e.0)
-    }
-
-    fn unknown_tool(request: String) -> Result<String, String> {
-        crate::recovery::unknown_tool_json(&request).map_err(|e| e.0)
-    }
-
-    fn render_partial(spec: String) -> Result<String, String> {
-        crate::partial::render_partial_json(&spec).map_err(|e| e.0)
-    }
-
-    fn partial_result(spec: String) -> Result<String, String> {
-        crate::partial::partial_result_json(&spec).map_err(|e| e.0)
-    }
-
-    fn partial_limits(request: String) -> Result<String, String> {
-        crate::partial::partial_limits_json(&request).map_err(|e| e.0)
-    }
-
-    fn render_validation(spec: String) -> Result<String, String> {
-        render_validation_spec_json(&spec).map_err(|e| e.0)
-    }
-
-    fn validation_result(spec: String) -> Result<String, String> {
-        let spec = validation_from_json(&spec).map_err(|e| e.0)?;
-        Ok(validation_result(&spec))
+        api::protocol_error(kind_from_wit(kind), &message, data.as_deref()).map_err(|e| e.0)
     }
 
     fn read_envelope(text: String) -> Result<String, String> {
-        crate::read_envelope(&text)
-            .map(|r: Reading| r.to_json())
-            .map_err(|e| e.to_string())
-    }
-
-    fn ledger_key(request: String) -> Result<String, String> {
-        crate::ledger::ledger_key_json(&request).map_err(|e| e.0)
-    }
-
-    fn ledger_failure(request: String) -> Result<String, String> {
-        crate::ledger::ledger_failure_json(&request).map_err(|e| e.0)
-    }
-
-    fn ledger_observe(request: String) -> Result<String, String> {
-        crate::ledger::ledger_observe_json(&request).map_err(|e| e.0)
-    }
-
-    fn compare_and_set_script() -> String {
-        crate::stores::COMPARE_AND_SET_SCRIPT.to_owned()
-    }
-
-    fn idempotency_key(request: String) -> Result<String, String> {
-        crate::idempotency::idempotency_key_json(&request).map_err(|e| e.0)
-    }
-
-    fn idempotency_begin(request: String) -> Result<String, String> {
-        crate::idempotency::idempotency_begin_json(&request).map_err(|e| e.0)
-    }
-
-    fn idempotency_finish(request: String) -> Result<String, String> {
-        crate::idempotency::idempotency_finish_json(&request).map_err(|e| e.0)
-    }
-
-    fn after_trap(request: String) -> Result<String, String> {
-        crate::recovery::after_trap_json(&request).map_err(|e| e.0)
+        api::read_envelope(&text).map_err(|e| e.to_string())
     }
 
     fn error_of_result(tool_result: String) -> Result<Option<String>, String> {
-        crate::error_of_result(&tool_result)
-            .map(|outcome| outcome.map(|o| o.to_json()))
-            .map_err(|e| e.0)
+        api::error_of_result(&tool_result).map_err(|e| e.0)
+    }
+
+    fn idempotency_key_argument() -> String {
+        api::idempotency_key_argument()
+    }
+
+    fn compare_and_set_script() -> String {
+        api::compare_and_set_script()
+    }
+
+    fn code_defaults(request: String) -> Result<String, String> {
+        api::code_defaults(&request).map_err(|e| e.0)
+    }
+
+    fn limits(request: String) -> Result<String, String> {
+        api::limits(&request).map_err(|e| e.0)
+    }
+
+    fn exception_result(request: String) -> Result<String, String> {
+        api::exception_result(&request).map_err(|e| e.0)
+    }
+
+    fn upstream_error(request: String) -> Result<String, String> {
+        api::upstream_error(&request).map_err(|e| e.0)
+    }
+
+    fn access_error(request: String) -> Result<String, String> {
+        api::access_error(&request).map_err(|e| e.0)
+    }
+
+    fn empty_result(request: String) -> Result<String, String> {
+        api::empty_result(&request).map_err(|e| e.0)
+    }
+
+    fn unknown_tool(request: String) -> Result<String, String> {
+        api::unknown_tool(&request).map_err(|e| e.0)
+    }
+
+    fn user_error(request: String) -> Result<String, String> {
+        api::user_error(&request).map_err(|e| e.0)
+    }
+
+    fn handler_result(request: String) -> Result<String, String> {
+        api::handler_result(&request).map_err(|e| e.0)
+    }
+
+    fn render_partial(request: String) -> Result<String, String> {
+        api::render_partial(&request).map_err(|e| e.0)
+    }
+
+    fn partial_result(request: String) -> Result<String, String> {
+        api::partial_result(&request).map_err(|e| e.0)
+    }
+
+    fn partial_limits(request: String) -> Result<String, String> {
+        api::partial_limits(&request).map_err(|e| e.0)
+    }
+
+    fn render_validation(request: String) -> Result<String, String> {
+        api::render_validation(&request).map_err(|e| e.0)
+    }
+
+    fn validation_result(request: String) -> Result<String, String> {
+        api::validation_result(&request).map_err(|e| e.0)
+    }
+
+    fn contract_lock(request: String) -> Result<String, String> {
+        api::contract_lock(&request).map_err(|e| e.0)
+    }
+
+    fn contract_diff(request: String) -> Result<String, String> {
+        api::contract_diff(&request).map_err(|e| e.0)
+    }
+
+    fn decide(request: String) -> Result<String, String> {
+        api::decide(&request).map_err(|e| e.0)
+    }
+
+    fn answer_for_revision(request: String) -> Result<String, String> {
+        api::answer_for_revision(&request).map_err(|e| e.0)
+    }
+
+    fn host_step(request: String) -> Result<String, String> {
+        api::host_step(&request).map_err(|e| e.0)
+    }
+
+    fn span_attributes(request: String) -> Result<String, String> {
+        api::span_attributes(&request).map_err(|e| e.0)
+    }
+
+    fn backoff(request: String) -> Result<String, String> {
+        api::backoff(&request).map_err(|e| e.0)
+    }
+
+    fn ledger_key(request: String) -> Result<String, String> {
+        api::ledger_key(&request).map_err(|e| e.0)
+    }
+
+    fn ledger_failure(request: String) -> Result<String, String> {
+        api::ledger_failure(&request).map_err(|e| e.0)
+    }
+
+    fn ledger_observe(request: String) -> Result<String, String> {
+        api::ledger_observe(&request).map_err(|e| e.0)
+    }
+
+    fn idempotency_key(request: String) -> Result<String, String> {
+        api::idempotency_key(&request).map_err(|e| e.0)
+    }
+
+    fn idempotency_begin(request: String) -> Result<String, String> {
+        api::idempotency_begin(&request).map_err(|e| e.0)
+    }
+
+    fn idempotency_finish(request: String) -> Result<String, String> {
+        api::idempotency_finish(&request).map_err(|e| e.0)
+    }
+
+    fn after_trap(request: String) -> Result<String, String> {
+        api::after_trap(&request).map_err(|e| e.0)
     }
 }
 

@@ -380,14 +380,8 @@ fn on_tool_error(error: &ToolError) -> Decision {
     decided
 }
 
-/// `decide` as JSON: `{"result", "tool"?}` (the result, and the tool's
-/// `tools/list` entry) to `{"branch", "code"?, "waitSeconds"?, "scopes"?, "why"}`.
-///
-/// ```
-/// let d = mcp_envelope::decide::decide_json(r#"{"result":{"content":[{"type":"text","text":"ENOENT: no such file"}],"isError":true}}"#).unwrap();
-/// assert_eq!(d, r#"{"branch":"stop-and-tell","why":"no envelope: nothing says whether a retry or another input can help"}"#);
-/// ```
-pub fn decide_json(request: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::decide`].
+pub(crate) fn decide_json(request: &str) -> Result<String, SpecError> {
     let members = repaired_object(request, |_, e| {
         SpecError(format!("the decide request must be {{\"result\", \"tool\"?}}: {e}"))
     })?;

@@ -63,15 +63,6 @@ pub enum LedgerStep {
     Observe,
 }
 
-impl LedgerStep {
-    fn name(self) -> &'static str {
-        match self {
-            LedgerStep::Failure => "failure",
-            LedgerStep::Observe => "observe",
-        }
-    }
-}
-
 /// What to send for a handler's outcome.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -80,9 +71,8 @@ pub struct HandlerAnswer {
     pub result: String,
     /// The ledger step it goes through.
     pub ledger: LedgerStep,
-    /// For an INTERNAL_ERROR: the correlation id the result quotes.
-    pub correlation_id: Option<String>,
-    /// For an INTERNAL_ERROR: the log line holding the id and what was raised.
+    /// For an INTERNAL_ERROR: the log line holding the correlation id given
+    /// and what was raised.
     pub log: Option<String>,
 }
 
@@ -107,7 +97,6 @@ pub fn handler_answer(
     let sent = |result: String, ledger| HandlerAnswer {
         result,
         ledger,
-        correlation_id: None,
         log: None,
     };
     match outcome {
@@ -131,7 +120,6 @@ fn internal_error(tool: &str, raised: &str, format: Format, locale: Locale, corr
     HandlerAnswer {
         result: report.result,
         ledger: LedgerStep::Observe,
-        correlation_id: Some(report.correlation_id),
         log: Some(report.log),
     }
 }
@@ -153,20 +141,8 @@ fn wire<T>(text: &str, what: &dyn std::fmt::Display, from_wire: fn(&str) -> Opti
 const ONE_KIND: &str =
     "\"outcome\" must have one member, naming its kind: error, validation, userError, envelope, result or exception";
 
-/// `handler-result`: `{"tool", "outcome", "format"?, "locale"?,
-/// "correlationId"?, "random"?}` to `{"result", "ledger": "failure" |
-/// "observe", "correlationId"?, "log"?}`. `outcome` is one of `{"error":
-/// <error spec>}`, `{"validation": <validation spec>}`, `{"userError":
-/// <text>}`, `{"envelope": <text>}`, `{"result": <CallToolResult>}` or
-/// `{"exception": <text>}`; an INTERNAL_ERROR quotes `correlationId`, or a
-/// fresh id from `random` (host randomness in hex).
-///
-/// ```
-/// use mcp_envelope::handler::handler_result_json;
-/// let out = handler_result_json(r#"{"tool":"get_invoice","outcome":{"error":{"code":"NOT_FOUND","message":"No invoice inv_9"}},"format":"text"}"#).unwrap();
-/// assert_eq!(out, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"ledger":"failure"}"#);
-/// ```
-pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::handler_result`].
+pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
     // Read member by member rather than into a derived struct: the same
     // refusals in fewer bytes of component.
     let (mut tool, mut outcome, mut format, mut locale, mut correlation_id, mut random) =
@@ -188,7 +164,7 @@ pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
         return crate::json::fail(format!("{WHAT}: \"tool\" and \"outcome\" are required"));
     };
     // A spec the core refuses is the tool's own failure: its refusal goes to the log.
-    let refused = |kind: &str, why: SpecError| format!("mcp-envelope refused the {kind} the handler gave: {why}");
+    let refused = |why: SpecError| String::from("mcp-envelope refused what the handler gave: ") + &why.0;
     // Set in the branch that uses each, so the outcome can borrow it.
     let (error, validation, raised);
     let members = crate::json::object(&outcome, &"\"outcome\"")?;
@@ -203,7 +179,7 @@ pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
                 HandlerOutcome::Error(&error)
             }
             Err(why) => {
-                raised = refused("error", why);
+                raised = refused(why);
                 HandlerOutcome::Exception(&raised)
             }
         },
@@ -213,7 +189,7 @@ pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
                 HandlerOutcome::Validation(&validation)
             }
             Err(why) => {
-                raised = refused("validation", why);
+                raised = refused(why);
                 HandlerOutcome::Exception(&raised)
             }
         },
@@ -240,10 +216,13 @@ pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
     out.push_str("{\"result\":");
     out.push_str(&answer.result);
     out.push_str(",\"ledger\":");
-    push_json_string(&mut out, answer.ledger.name());
-    if let (Some(id), Some(log)) = (&answer.correlation_id, &answer.log) {
+    out.push_str(match answer.ledger {
+        LedgerStep::Failure => "\"failure\"",
+        LedgerStep::Observe => "\"observe\"",
+    });
+    if let Some(log) = &answer.log {
         out.push_str(",\"correlationId\":");
-        push_json_string(&mut out, id);
+        push_json_string(&mut out, &correlation_id);
         out.push_str(",\"log\":");
         push_json_string(&mut out, log);
     }

@@ -206,22 +206,8 @@ struct Input {
     format: Option<Format>,
 }
 
-/// `host-step`: `{"name", "result", "tool"?, "tried"?, "budget"?:
-/// {"maxAttempts"?, "maxWaitMs"?}, "format"?}`, where `result` is the
-/// answer as `decide` takes it (a `CallToolResult`, or a JSON-RPC error) and
-/// `tool` the tool's `tools/list` entry, to `{"then": "retry",
-/// "waitMs", "tried"}`, `{"then": "done", "tried"}`, `{"then": "to-model",
-/// "tried"}` or `{"then": "escalate", "result": <CallToolResult of the
-/// record>, "tried"}`.
-///
-/// ```
-/// use mcp_envelope::host_loop::host_step_json;
-/// use mcp_envelope::{call_tool_result, Format, ToolError};
-/// let limited = call_tool_result(&ToolError::new("RATE_LIMITED", "Slow down.").retry_after(2), Format::Xml);
-/// let step = host_step_json(&format!(r#"{{"name":"get_invoice","result":{limited}}}"#)).unwrap();
-/// assert_eq!(step, r#"{"then":"retry","waitMs":2000,"tried":[{"code":"RATE_LIMITED","branch":"wait-and-retry","waitedMs":2000}]}"#);
-/// ```
-pub fn host_step_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::host_step`].
+pub(crate) fn host_step_json(text: &str) -> Result<String, SpecError> {
     let input: Input = read_input(text, "the host-step input")?;
     let Some(name) = input.name else {
         return fail("missing \"name\": the name of the tool called");

@@ -221,8 +221,8 @@ struct KeyRequest {
     key: String,
 }
 
-/// `idempotency-key`: `{"tool", "key"}` to the store key (plain text, not JSON).
-pub fn idempotency_key_json(request: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::idempotency_key`].
+pub(crate) fn idempotency_key_json(request: &str) -> Result<String, SpecError> {
     let request: KeyRequest = read_input(request, "the idempotency-key request")?;
     Ok(idempotency_key(&request.tool, &request.key))
 }
@@ -486,19 +486,8 @@ struct BeginRequest {
     format: Option<Format>,
 }
 
-/// `idempotency-begin`: `{"tool", "key", "arguments" (or "argumentsText", the
-/// text a host holds), "nowMs", "stored"?, "ttlSeconds"?, "format"?, "storeFailed"?}` to `{"outcome": "run",
-/// "record", "ttlMs"}` (store the record under [`idempotency_key`] if the key
-/// still holds `stored`, then run the write) or `{"outcome", "result"}` (send
-/// the result instead: `replay`, `reused`, `in-progress`, `invalid-key`, or
-/// `unavailable` when `storeFailed` is true).
-///
-/// ```
-/// use mcp_envelope::idempotency::idempotency_begin_json;
-/// let run = idempotency_begin_json(r#"{"tool":"refund","key":"k-1","arguments":{"cents":500},"nowMs":0,"ttlSeconds":60}"#).unwrap();
-/// assert_eq!(run, r#"{"outcome":"run","record":"{\"arguments\":\"bb185f9448bf07202ca794fb2d89004a\",\"expiresAtMs\":60000}","ttlMs":60000}"#);
-/// ```
-pub fn idempotency_begin_json(request: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::idempotency_begin`].
+pub(crate) fn idempotency_begin_json(request: &str) -> Result<String, SpecError> {
     let request: BeginRequest = read_input(request, "the idempotency-begin request")?;
     let format = request.format.unwrap_or(Format::Xml);
     let arguments = match (&request.arguments, &request.arguments_text) {
@@ -547,12 +536,8 @@ struct FinishRequest {
     ttl_seconds: Option<u32>,
 }
 
-/// `idempotency-finish`: `{"tool", "key", "claim", "result", "nowMs",
-/// "ttlSeconds"?}` (`result` `null` when the handler threw) to
-/// `{"finished": "stored", "record", "ttlMs"}` (put the record in the
-/// claim's place) or `{"finished": "released"}` (remove the claim: a retry
-/// with the key runs).
-pub fn idempotency_finish_json(request: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::idempotency_finish`].
+pub(crate) fn idempotency_finish_json(request: &str) -> Result<String, SpecError> {
     let request: FinishRequest = read_input(request, "the idempotency-finish request")?;
     let ttl_seconds = request.ttl_seconds.unwrap_or(Idempotency::DEFAULT_TTL_SECONDS);
     let result = request.result.as_ref().map(|r| r.get());

@@ -98,8 +98,8 @@ struct KeyRequest {
     tool: String,
 }
 
-/// `ledger-key`: `{"scope", "tool"}` to the store key (plain text, not JSON).
-pub fn ledger_key_json(request: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::ledger_key`].
+pub(crate) fn ledger_key_json(request: &str) -> Result<String, SpecError> {
     let request: KeyRequest = read_input(request, "the ledger-key request")?;
     Ok(ledger_key(&request.scope, &request.tool))
 }
@@ -302,17 +302,8 @@ fn arguments_of(request: &LedgerRequest) -> Result<Option<&str>, SpecError> {
     }
 }
 
-/// `ledger-failure`: `{"spec", "streak"?, "arguments"?, "stopAfter"?, "format"?}`
-/// to `{"result": <CallToolResult>, "streak"?: <record> | null, "ttlMs"?}`: the result
-/// to send and what to store under the tool's [`ledger_key`] (a record, or
-/// `null` to remove it; no `streak` member leaves the store as it is).
-///
-/// ```
-/// use mcp_envelope::ledger::ledger_failure_json;
-/// let first = ledger_failure_json(r#"{"spec":{"code":"NOT_FOUND","message":"No invoice inv_9"},"format":"text"}"#).unwrap();
-/// assert_eq!(first, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"streak":"{\"code\":\"NOT_FOUND\",\"arguments\":null,\"count\":1}","ttlMs":3600000}"#);
-/// ```
-pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::ledger_failure`].
+pub(crate) fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
     let request: LedgerRequest = read_input(request, "the ledger-failure request")?;
     if request.result.is_some() {
         return crate::json::fail(
@@ -333,15 +324,8 @@ pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
     Ok(out)
 }
 
-/// `ledger-observe`: `{"result", "streak"?, "arguments"?, "stopAfter"?}` to
-/// `{"result"?: <CallToolResult to send instead>, "streak"?: <record> | null, "ttlMs"?}`.
-///
-/// ```
-/// use mcp_envelope::ledger::ledger_observe_json;
-/// let ok = r#"{"content":[{"type":"text","text":"Paid"}],"isError":false}"#;
-/// assert_eq!(ledger_observe_json(&format!(r#"{{"result":{ok}}}"#)).unwrap(), r#"{"streak":null}"#);
-/// ```
-pub fn ledger_observe_json(request: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::ledger_observe`].
+pub(crate) fn ledger_observe_json(request: &str) -> Result<String, SpecError> {
     let request: LedgerRequest = read_input(request, "the ledger-observe request")?;
     if request.spec.is_some() || request.format.is_some() {
         return crate::json::fail(

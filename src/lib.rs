@@ -86,6 +86,7 @@ macro_rules! string_enum {
     };
 }
 
+pub mod api;
 pub mod backoff;
 pub mod code;
 pub mod contract;
@@ -148,9 +149,6 @@ pub use locale::Locale;
 pub use model::{Severity, ToolError, ToolFailureMeta};
 pub use parse::parse;
 pub use read::{error_of_result, read_envelope, ClientOutcome, Reading};
-pub use recovery::{
-    access_error_json, empty_result_json, exception_result_json, unknown_tool_json, upstream_error_json,
-};
 pub use render::{
     call_tool_result, protocol_error, render, render_json, render_text, render_xml, Format, ProtocolErrorKind,
     TOOL_FAILURE_KEY,

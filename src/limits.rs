@@ -74,19 +74,8 @@ impl Limits {
     }
 }
 
-/// The limits in force for a partial `limits` object (`null`: the
-/// defaults), every key written: what a package shows as its defaults and
-/// how it checks a caller's limits before any render.
-///
-/// ```
-/// use mcp_envelope::limits::limits_json;
-/// assert_eq!(
-///     limits_json(r#"{"messageChars":300}"#).unwrap(),
-///     r#"{"messageChars":300,"envelopeChars":2000,"actions":10,"details":10}"#
-/// );
-/// assert_eq!(limits_json("null").unwrap(), limits_json("{}").unwrap());
-/// ```
-pub fn limits_json(input: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::limits`].
+pub(crate) fn limits_json(input: &str) -> Result<String, SpecError> {
     Ok(limits_in_force(input, Limits::DEFAULT, Limits::from_json)?.to_json())
 }
 

@@ -68,18 +68,8 @@ pub fn is_stateless(revision: &str) -> Option<bool> {
     shaped.then(|| revision >= STATELESS_REVISION)
 }
 
-/// `answer-for-revision`: `{"revision", "answer": {"result": …} or {"error":
-/// …}}` to the answer to send, in the same shape (a result may become an
-/// error and an error a result).
-///
-/// ```
-/// use mcp_envelope::revision::answer_for_revision_json;
-/// let sent = answer_for_revision_json(
-///     r#"{"revision":"2026-07-28","answer":{"result":{"content":[],"isError":true}}}"#,
-/// ).unwrap();
-/// assert_eq!(sent, r#"{"result":{"content":[],"isError":true,"resultType":"complete"}}"#);
-/// ```
-pub fn answer_for_revision_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::answer_for_revision`].
+pub(crate) fn answer_for_revision_json(text: &str) -> Result<String, SpecError> {
     let input: Input = read_input(text, "the answer-for-revision input")?;
     let Some(revision) = input.revision else {
         return fail("missing \"revision\": the protocol revision the request negotiated, such as \"2025-11-25\"");

@@ -75,9 +75,8 @@ pub fn span_attributes(result: &str) -> Result<Vec<(&'static str, String)>, Spec
     Ok(attributes)
 }
 
-/// `span-attributes`: a `CallToolResult` JSON to the attributes for its
-/// call's span, as one JSON object (`{}` for a result that is not an error).
-pub fn span_attributes_json(result: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::span_attributes`].
+pub(crate) fn span_attributes_json(result: &str) -> Result<String, SpecError> {
     let attributes = span_attributes(result)?;
     let mut out = String::from("{");
     for (i, (name, value)) in attributes.iter().enumerate() {

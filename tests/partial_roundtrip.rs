@@ -114,8 +114,8 @@ fn any_partial_result_reads_back_in_every_form() {
 
 #[test]
 fn a_repeated_key_is_refused() {
-    use mcp_envelope::partial::render_partial_json;
-    let refused = |input: &str| render_partial_json(input).unwrap_err().0;
+    use mcp_envelope::api::render_partial;
+    let refused = |input: &str| render_partial(input).unwrap_err().0;
     assert_eq!(
         refused(r#"{"obtained":[],"obtained":[],"failed":[{"item":"C","code":"X"}]}"#),
         "the partial result spec: duplicate field `obtained`"

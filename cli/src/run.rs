@@ -5,12 +5,10 @@ use crate::args::{Audit, Cli, Command, ContractCommand, ContractDiff, Envelope, 
 use crate::{audit, contract};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
-use mcp_envelope::partial::{partial_result_json, render_partial_json, to_json_as_stated};
+use mcp_envelope::api;
+use mcp_envelope::partial::to_json_as_stated;
 use mcp_envelope::validation::{self, ValidationOptions};
-use mcp_envelope::{
-    access_error_json, call_tool_result, empty_result_json, exception_result_json, read_envelope, render, spec,
-    upstream_error_json, ParseError, Reading, SpecError, ToolError,
-};
+use mcp_envelope::{call_tool_result, read_envelope, render, spec, ParseError, Reading, SpecError, ToolError};
 use std::ffi::OsString;
 use std::io::Read;
 
@@ -41,20 +39,20 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
         Command::Validate(command) => validate(command)?,
         Command::Audit(command) => return audit(command),
         Command::Contract(command) => match command.command {
-            ContractCommand::Lock(input) => from_json(&input, mcp_envelope::contract::lock_json)?,
+            ContractCommand::Lock(input) => from_json(&input, api::contract_lock)?,
             ContractCommand::Diff(command) => return contract_diff(command),
         },
         Command::Parse(input) => parse_any(&read(&input)?)?,
-        Command::Exception(input) => from_json(&input, exception_result_json)?,
-        Command::Upstream(input) => from_json(&input, upstream_error_json)?,
-        Command::Access(input) => from_json(&input, access_error_json)?,
-        Command::Empty(input) => from_json(&input, empty_result_json)?,
+        Command::Exception(input) => from_json(&input, api::exception_result)?,
+        Command::Upstream(input) => from_json(&input, api::upstream_error)?,
+        Command::Access(input) => from_json(&input, api::access_error)?,
+        Command::Empty(input) => from_json(&input, api::empty_result)?,
         Command::Partial(Partial { envelope, input }) => from_json(
             &input,
             if envelope {
-                render_partial_json
+                api::render_partial
             } else {
-                partial_result_json
+                api::partial_result
             },
         )?,
     };
@@ -248,7 +246,7 @@ fn validate(
     let text = read(&input)?;
     let action = match action {
         Some(action) if !spec => action,
-        _ => return validation::render_validation_spec_json(&text).map_err(|e| bad(&input, e)),
+        _ => return api::render_validation(&text).map_err(|e| bad(&input, e)),
     };
     let options = ValidationOptions {
         max_fields,

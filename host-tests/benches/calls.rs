@@ -9,7 +9,7 @@
 //! comparing builds).
 
 use host_tests::{wit, Instance};
-use mcp_envelope::{read_envelope, render_xml, spec, validation};
+use mcp_envelope::{read_envelope, render_xml, spec};
 use serde_json::{json, Value};
 #[path = "../../benches/common/reference.rs"]
 mod reference;
@@ -51,7 +51,7 @@ fn main() {
         envelope,
         "the reference renderer differs from the core"
     );
-    let fields = validation::render_validation_spec_json(&validation_spec).unwrap();
+    let fields = mcp_envelope::api::render_validation(&validation_spec).unwrap();
     assert_eq!(
         reference::render_validation_20(),
         fields,
@@ -67,7 +67,7 @@ fn main() {
     let budget = Duration::from_millis(500);
     let native_render = time(budget, || render_xml(&spec::from_json(&render_spec).unwrap()));
     let native_validation = time(budget, || {
-        validation::render_validation_spec_json(&validation_spec).unwrap()
+        mcp_envelope::api::render_validation(&validation_spec).unwrap()
     });
     let native_read = time(budget, || read_envelope(&read_text).unwrap().to_json());
     let reference_render = time(budget, reference::render_seed);

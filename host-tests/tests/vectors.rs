@@ -10,7 +10,7 @@ use common::same;
 use common::vectors::{load_all, CaseKind, IdempotencyStep, LedgerStep, ParseOutcome, ValidationOutcome};
 use host_tests::{format_to_wit, kind_to_wit, wit, Instance};
 use libtest_mimic::{Arguments, Failed, Trial};
-use mcp_envelope::validation::{self, envelope_to_json};
+use mcp_envelope::validation::envelope_to_json;
 use mcp_envelope::{self as native, spec, Format, ProtocolErrorKind};
 
 fn main() {
@@ -119,7 +119,7 @@ fn run(kind: CaseKind) -> Outcome {
             outcome,
         } => {
             let rendered = i.api.call_render_validation(&mut i.store, &spec_text).map_err(trap)?;
-            let native_text = validation::render_validation_spec_json(&spec_text).map_err(|e| e.to_string());
+            let native_text = mcp_envelope::api::render_validation(&spec_text).map_err(|e| e.to_string());
             if rendered != native_text {
                 return Err(format!(
                     "render-validation gave {rendered:?}, the native core {native_text:?}"
@@ -318,9 +318,9 @@ fn run_ledger(i: &mut Instance, stop_after: Option<u32>, steps: Vec<LedgerStep>)
         .map_err(trap)?
         .map_err(|e| format!("step {n}: refused: {e}"))?;
         let native = if observe {
-            native::ledger::ledger_observe_json(&request)
+            native::api::ledger_observe(&request)
         } else {
-            native::ledger::ledger_failure_json(&request)
+            native::api::ledger_failure(&request)
         };
         if native.as_ref().ok() != Some(&answer) {
             return Err(format!(

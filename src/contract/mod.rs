@@ -136,23 +136,15 @@ struct DiffInput {
     tools: Value,
 }
 
-/// `contract-diff`: `{"lock": <lockfile, tools/list result or tools array>,
-/// "tools": <today's, in any of those forms>}` to the deltas, a JSON array.
-///
-/// ```
-/// use mcp_envelope::contract::diff_json;
-/// let deltas = diff_json(r#"{"lock":[{"name":"a","inputSchema":{"type":"object"}}],"tools":[]}"#).unwrap();
-/// assert_eq!(deltas, r#"[{"severity":"BREAKING","action":"a","field":"(tool)","description":"the tool a was removed"}]"#);
-/// ```
-pub fn diff_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::contract_diff`].
+pub(crate) fn diff_json(text: &str) -> Result<String, SpecError> {
     let input: DiffInput = read_input(text, "the contract-diff input")?;
     let before = tools_of_value(input.lock, "the lock")?;
     let after = tools_of_value(input.tools, "the tool list")?;
     Ok(serde_json::to_string(&diff(&before, &after)).unwrap_or_default())
 }
 
-/// `contract-lock`: a `tools/list` result (or its tools array, or a
-/// lockfile) to the lockfile's text (docs/contract-diff.md).
-pub fn lock_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::contract_lock`].
+pub(crate) fn lock_json(text: &str) -> Result<String, SpecError> {
     Ok(lockfile_text(&read_tools(text, "the tool list")?))
 }

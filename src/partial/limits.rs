@@ -60,19 +60,8 @@ impl Default for PartialLimits {
     }
 }
 
-/// The proposed export `partial-limits`: the limits in force for a partial
-/// `limits` object of a partial-result spec (`null`: the defaults), every key
-/// written, or the refusal.
-///
-/// ```
-/// use mcp_envelope::partial::partial_limits_json;
-/// assert_eq!(
-///     partial_limits_json(r#"{"items":5}"#).unwrap(),
-///     r#"{"messageChars":500,"envelopeChars":2000,"items":5}"#
-/// );
-/// assert_eq!(partial_limits_json("null").unwrap(), partial_limits_json("{}").unwrap());
-/// ```
-pub fn partial_limits_json(input: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::partial_limits`].
+pub(crate) fn partial_limits_json(input: &str) -> Result<String, SpecError> {
     Ok(limits_in_force(input, PartialLimits::DEFAULT, PartialLimits::from_json)?.to_json())
 }
 

@@ -6,8 +6,8 @@
 //! left").
 //!
 //! ```
-//! use mcp_envelope::partial::render_partial_json;
-//! let envelope = render_partial_json(r#"{"obtained":["Company A: 10-K 2024"],
+//! use mcp_envelope::api;
+//! let envelope = api::render_partial(r#"{"obtained":["Company A: 10-K 2024"],
 //!   "failed":[{"item":"Company C","code":"FORBIDDEN"}]}"#).unwrap();
 //! assert!(envelope.starts_with("<partial_result severity=\"warning\">\n  <summary>Obtained 1 of 2 items; 1 failed.</summary>"));
 //! assert!(envelope.contains("<failure item=\"Company C\" code=\"FORBIDDEN\" category=\"permission\" retryable=\"false\"/>"));
@@ -27,7 +27,8 @@ mod parse;
 mod render;
 mod spec;
 
-pub use limits::{partial_limits_json, PartialLimits};
+pub(crate) use limits::partial_limits_json;
+pub use limits::PartialLimits;
 pub use model::{FailedItem, PartialResult, PARTIAL_CODE, PARTIAL_RECOVERY};
 pub use parse::parse_partial;
 pub(crate) use parse::{markup_start, parse_markup, read_json_form};
@@ -53,25 +54,14 @@ pub fn partial_call_tool_result(partial: &PartialResult, format: Format) -> Stri
     crate::render::text_result(&render_partial(partial, format), partial.is_error())
 }
 
-/// The export `render-partial`: a partial-result spec (JSON) in, the envelope
-/// text out, in the spec's `format` (`xml` unless given).
-pub fn render_partial_json(input: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::render_partial`].
+pub(crate) fn render_partial_json(input: &str) -> Result<String, SpecError> {
     let (partial, format) = partial_from_json(input)?;
     Ok(render_partial(&partial, format))
 }
 
-/// The export `partial-result`: a partial-result spec (JSON) in, the
-/// `CallToolResult` JSON out; the spec's `structuredContent`, when given
-/// (any JSON value), goes beside the envelope, between `content` and
-/// `isError`.
-///
-/// ```
-/// use mcp_envelope::partial::partial_result_json;
-/// let result = partial_result_json(r#"{"obtained":[],"failed":[{"item":"Company C","code":"TIMEOUT"}],"format":"json"}"#).unwrap();
-/// assert!(result.starts_with(r#"{"content":[{"type":"text","text":"{\"kind\":\"partial_result\",\"severity\":\"error\""#));
-/// assert!(result.ends_with(r#""isError":true}"#));
-/// ```
-pub fn partial_result_json(input: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::partial_result`].
+pub(crate) fn partial_result_json(input: &str) -> Result<String, SpecError> {
     let (partial, format, structured) = spec::partial_result_from_json(input)?;
     let text = render_partial(&partial, format);
     Ok(crate::render::text_result_with(

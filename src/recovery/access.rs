@@ -99,18 +99,8 @@ struct AccessInput {
     locale: Option<Locale>,
 }
 
-/// `access-error`: `{"kind": "forbidden"|"auth-required", "action"?,
-/// "resource"?, "correlationId"?, "locale"?}` to the error spec (as
-/// `render` and `call-tool-result` take it).
-///
-/// ```
-/// use mcp_envelope::recovery::access_error_json;
-/// let spec = access_error_json(r#"{"kind":"forbidden","resource":"order A-8812"}"#).unwrap();
-/// assert!(spec.starts_with(
-///     r#"{"code":"FORBIDDEN","message":"Not permitted: the caller may not access order A-8812.""#
-/// ));
-/// ```
-pub fn access_error_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::access_error`].
+pub(crate) fn access_error_json(text: &str) -> Result<String, SpecError> {
     let input: AccessInput = read_input(text, WHAT)?;
     let (action, resource) = (given_text(input.action), given_text(input.resource));
     let chosen = input.locale.unwrap_or(Locale::En);

@@ -189,16 +189,8 @@ fn internal_error(
     Ok(exception_result(tool, &exception, &correlation_id, format, locale))
 }
 
-/// `after-trap`: `{"call", "trap", "random", "format"?, "locale"?, "tool"?,
-/// "key"?}` to `{"then":"answer","answer":<text>,"log"}` or
-/// `{"then":"call-again","again":<words>,"log"}`.
-///
-/// ```
-/// use mcp_envelope::recovery::after_trap_json;
-/// let out = after_trap_json(r#"{"call":"ledger-observe","trap":"unreachable","random":"0123456789abcdef"}"#).unwrap();
-/// assert_eq!(out, r#"{"then":"answer","answer":"{}","log":"code=TRAPPED call=\"ledger-observe\" then=\"send-as-is\" trap=\"unreachable\""}"#);
-/// ```
-pub fn after_trap_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::after_trap`].
+pub(crate) fn after_trap_json(text: &str) -> Result<String, SpecError> {
     let request: AfterTrapRequest = read_input(text, WHAT)?;
     let (then, log) = after_trap(
         &request.call,

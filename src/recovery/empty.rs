@@ -109,16 +109,8 @@ struct EmptyInput {
     localize_steering: Option<bool>,
 }
 
-/// `empty-result`: `{"what", "query"?, "suggestion"?, "structuredContent"?,
-/// "locale"?, "localizeSteering"?}` to the `CallToolResult` JSON.
-///
-/// ```
-/// use mcp_envelope::recovery::empty_result_json;
-/// let input = r#"{"what":"orders","suggestion":"Ask whether the customer used another email."}"#;
-/// let result = empty_result_json(input).unwrap();
-/// assert!(result.contains(r#"Do not repeat the same query.\nNext step: Ask whether"#));
-/// ```
-pub fn empty_result_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::empty_result`].
+pub(crate) fn empty_result_json(text: &str) -> Result<String, SpecError> {
     let input: EmptyInput = read_input(text, WHAT)?;
     let Some(what) = input.what else {
         return fail("missing \"what\": what was searched for, as a plural noun such as \"orders\"");

@@ -162,16 +162,8 @@ pub(crate) fn correlation_id_of(given: Option<String>, random: Option<String>) -
     }
 }
 
-/// `exception-result`: `{"tool", "exception", "correlationId"?, "random"?,
-/// "format"?, "locale"?}` to `{"result": CallToolResult, "correlationId",
-/// "log"}`. The caller's `correlationId` wins over `random`; one of them is needed.
-///
-/// ```
-/// use mcp_envelope::recovery::exception_result_json;
-/// let out = exception_result_json(r#"{"tool":"charge","exception":"boom","random":"0123456789abcdef"}"#).unwrap();
-/// assert!(out.contains(r#""correlationId":"err_0123456789ab""#));
-/// ```
-pub fn exception_result_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::exception_result`].
+pub(crate) fn exception_result_json(text: &str) -> Result<String, SpecError> {
     let input: ExceptionInput = read_input(text, WHAT)?;
     let (format, chosen) = (input.format.unwrap_or(Format::Xml), input.locale.unwrap_or(Locale::En));
     let Some(tool) = input.tool else {

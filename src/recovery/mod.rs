@@ -47,21 +47,26 @@ mod unknown_tool;
 mod upstream;
 mod user_error;
 
-pub use access::{access_error, access_error_json, AccessKind};
-pub use after_trap::{after_trap, after_trap_json, AfterTrap};
-pub use empty::{empty_result, empty_result_json, EmptyResult};
-pub(crate) use exception::correlation_id_of;
+pub(crate) use access::access_error_json;
+pub use access::{access_error, AccessKind};
+pub(crate) use after_trap::after_trap_json;
+pub use after_trap::{after_trap, AfterTrap};
+pub(crate) use empty::empty_result_json;
+pub use empty::{empty_result, EmptyResult};
+pub(crate) use exception::{correlation_id_of, exception_result_json};
 pub use exception::{
-    exception_error, exception_result, exception_result_json, fresh_correlation_id, ExceptionReport,
-    CORRELATION_ID_RANDOM_BYTES,
+    exception_error, exception_result, fresh_correlation_id, ExceptionReport, CORRELATION_ID_RANDOM_BYTES,
 };
 pub use excerpt::{excerpt, MAX_EXCERPT_CHARS};
-pub use unknown_tool::{unknown_tool, unknown_tool_answer, unknown_tool_json, unknown_tool_message, UnknownToolAnswer};
+pub(crate) use unknown_tool::unknown_tool_json;
+pub use unknown_tool::{unknown_tool, unknown_tool_answer, unknown_tool_message, UnknownToolAnswer};
+pub(crate) use upstream::upstream_error_json;
 pub use upstream::{
-    upstream_error, upstream_error_json, RateLimitHeaders, UpstreamFailure, UpstreamLog, UpstreamReport,
-    EXCERPT_DETAIL, INSUFFICIENT_SCOPE, SCOPES_DETAIL, UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,
+    upstream_error, RateLimitHeaders, UpstreamFailure, UpstreamLog, UpstreamReport, EXCERPT_DETAIL, INSUFFICIENT_SCOPE,
+    SCOPES_DETAIL, UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,
 };
-pub use user_error::{user_error, user_error_json, user_error_result, TOOL_ERROR};
+pub(crate) use user_error::user_error_json;
+pub use user_error::{user_error, user_error_result, TOOL_ERROR};
 
 /// An optional text where an empty string means "not given", as in a spec.
 fn given_text(text: Option<String>) -> Option<String> {

@@ -138,18 +138,8 @@ struct UnknownToolInput {
     answer: Option<UnknownToolAnswer>,
 }
 
-/// `unknown-tool`: `{"tool", "tools", "format"?, "answer"?}` to
-/// `{"error": <JSON-RPC error>}` (`"answer": "protocol-error"`, the default)
-/// or `{"result": <CallToolResult, isError true>}` (`"answer":
-/// "tool-result"`; `format` is its envelope's form). `tools` is the server's
-/// tool names as its `tools/list` gives them; an empty list is allowed.
-///
-/// ```
-/// use mcp_envelope::recovery::unknown_tool_json;
-/// let answer = unknown_tool_json(r#"{"tool":"refund_orders","tools":["list_invoices"],"format":"text","answer":"tool-result"}"#).unwrap();
-/// assert!(answer.starts_with(r#"{"result":{"content":[{"type":"text","text":"error_code: UNKNOWN_ACTION\nwhat_failed: No tool named 'refund_orders' on this server."#));
-/// ```
-pub fn unknown_tool_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::unknown_tool`].
+pub(crate) fn unknown_tool_json(text: &str) -> Result<String, SpecError> {
     let input: UnknownToolInput = read_input(text, WHAT)?;
     let Some(tool) = input.tool else {
         return fail("missing \"tool\": the tool name the call asked for");

@@ -315,22 +315,8 @@ struct UpstreamInput {
     locale: Option<Locale>,
 }
 
-/// `upstream-error`: `{"status", "headers"?: {name: value}, "body"?,
-/// "now"?, "service"?, "excerptChars"?, "correlationId"?, "locale"?}` to
-/// `{"error": <error spec>, "log": {"status", "body", "retryAfterIgnored"?}}`.
-/// Header names are case-insensitive; `Retry-After`, `retry-after-ms`,
-/// `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and
-/// `WWW-Authenticate` are read. The log has `"rateLimit"` (those headers as
-/// given) and, for a step-up, `"wwwAuthenticate"`.
-///
-/// ```
-/// use mcp_envelope::recovery::upstream_error_json;
-/// let out = upstream_error_json(r#"{"status":503,"headers":{"retry-after":"120"},"body":"<h1>down</h1>"}"#).unwrap();
-/// assert!(out.starts_with(r#"{"error":{"code":"UPSTREAM_UNAVAILABLE","message":"The upstream service failed"#));
-/// assert!(out.contains(r#""retryAfter":120,"category":"transient","retryable":true,"#));
-/// assert!(out.ends_with(r#""log":{"status":503,"body":"<h1>down</h1>"}}"#));
-/// ```
-pub fn upstream_error_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::upstream_error`].
+pub(crate) fn upstream_error_json(text: &str) -> Result<String, SpecError> {
     let input: UpstreamInput = read_input(text, WHAT)?;
     let mut failure = UpstreamFailure {
         now: match &input.now {

@@ -39,21 +39,8 @@ struct UserErrorInput {
     format: Option<Format>,
 }
 
-/// `user-error`: `{"message", "format"?}` to the `CallToolResult` JSON
-/// (`isError: true`): a TOOL_ERROR envelope stating the message, or the
-/// message itself when it already holds an envelope (a broken one is text
-/// like any other).
-///
-/// ```
-/// use mcp_envelope::recovery::user_error_json;
-/// let quoted = user_error_json(r#"{"message":"Locked by another refund.","format":"text"}"#).unwrap();
-/// assert_eq!(quoted, r#"{"content":[{"type":"text","text":"error_code: TOOL_ERROR\nwhat_failed: Locked by another refund.\nretryable: false"}],"isError":true}"#);
-/// let envelope = "<tool_error code=\"NOT_FOUND\">\n  <message>No invoice</message>\n</tool_error>";
-/// let sent = user_error_json(&serde_json::json!({ "message": envelope }).to_string()).unwrap();
-/// let text = serde_json::to_string(envelope).unwrap();
-/// assert_eq!(sent, format!(r#"{{"content":[{{"type":"text","text":{text}}}],"isError":true}}"#));
-/// ```
-pub fn user_error_json(text: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::user_error`].
+pub(crate) fn user_error_json(text: &str) -> Result<String, SpecError> {
     let input: UserErrorInput = read_input(text, "the user-error input")?;
     let Some(message) = input.message else {
         return fail("missing \"message\": the text of the framework's error");

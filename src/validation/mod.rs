@@ -4,8 +4,8 @@
 //! contract needs to hear about.
 //!
 //! ```
-//! use mcp_envelope::validation::{render_validation_spec_json};
-//! let envelope = render_validation_spec_json(r#"{"action":"billing.get_invoice",
+//! use mcp_envelope::api;
+//! let envelope = api::render_validation(r#"{"action":"billing.get_invoice",
 //!   "issues":[{"path":["id"],"code":"invalid_format","format":"email","input":"not-an-email"}]}"#).unwrap();
 //! assert!(envelope.contains("<field name=\"id\">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>"));
 //! ```
@@ -46,8 +46,8 @@ pub fn validation_result(spec: &ValidationSpec) -> String {
     crate::render::text_result(&text, true)
 }
 
-/// Renders the envelope for a JSON validation spec.
-pub fn render_validation_spec_json(spec: &str) -> Result<String, SpecError> {
+/// The JSON entry point behind [`crate::api::render_validation`].
+pub(crate) fn render_validation_spec_json(spec: &str) -> Result<String, SpecError> {
     let spec = validation_from_json(spec)?;
     Ok(render_validation(
         &spec.action,

@@ -281,4 +281,4 @@ def test_a_tool_error_the_component_refuses_is_internal_error(caplog):
     [record] = [r for r in caplog.records if r.name == "mcp_envelope"]
     assert spec["correlationId"] in record.getMessage()
     # The core words the refusal, the same in every language (vectors/handler-results.json).
-    assert 'exception="mcp-envelope refused the error the handler gave: \\"code\\" must not be empty"' in record.getMessage()
+    assert 'exception="mcp-envelope refused what the handler gave: \\"code\\" must not be empty"' in record.getMessage()

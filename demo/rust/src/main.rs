@@ -15,7 +15,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mcp_envelope::backoff::{backoff, Request, Step, DEFAULT_BASE_MS, DEFAULT_MAX_ATTEMPTS};
 use mcp_envelope::idempotency::{Begin, Idempotency};
-use mcp_envelope::partial::partial_result_json;
+use mcp_envelope::api;
 use mcp_envelope::recovery::{access_error, empty_result, upstream_error, AccessKind, EmptyResult, UpstreamFailure};
 use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer, UnknownToolAnswer};
 use mcp_envelope::stores::{RedisStore, SharedBegin, SharedFinish, SharedIdempotency, SharedLedger};
@@ -221,7 +221,7 @@ impl Billing {
             return denied;
         }
         match customer {
-            "partial@example.com" => from_core(partial_result_json(
+            "partial@example.com" => from_core(api::partial_result(
                 r#"{"task":"invoices for partial@example.com","obtained":["inv_7: 10.00 EUR, open"],"failed":[{"item":"the 2025 archive","code":"TIMEOUT","message":"The archive did not answer in time."}]}"#,
             )),
             "flaky@example.com" => error_result(&upstream_error_spec(503, None)),
