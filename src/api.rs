@@ -12,7 +12,7 @@
 //! ```
 
 use crate::error::{ParseError, SpecError};
-use crate::render::{Format, ProtocolErrorKind};
+use crate::tool_error::render::{Format, ProtocolErrorKind};
 
 /// The canonical codes, in the seed's order.
 pub fn canonical_codes() -> Vec<String> {
@@ -47,22 +47,25 @@ pub fn code_defaults(request: &str) -> Result<String, SpecError> {
 /// assert_eq!(api::limits("null").unwrap(), api::limits("{}").unwrap());
 /// ```
 pub fn limits(request: &str) -> Result<String, SpecError> {
-    crate::limits::limits_json(request)
+    crate::tool_error::limits::limits_json(request)
 }
 
 /// The envelope of an error spec, in `format`.
 pub fn render(spec: &str, format: Format) -> Result<String, SpecError> {
-    Ok(crate::render(&crate::spec::from_json(spec)?, format))
+    Ok(crate::render(&crate::tool_error::spec::from_json(spec)?, format))
 }
 
 /// The MCP `CallToolResult` JSON carrying the envelope of an error spec.
 pub fn call_tool_result(spec: &str, format: Format) -> Result<String, SpecError> {
-    Ok(crate::call_tool_result(&crate::spec::from_json(spec)?, format))
+    Ok(crate::call_tool_result(
+        &crate::tool_error::spec::from_json(spec)?,
+        format,
+    ))
 }
 
 /// A JSON-RPC error object; `data`, an error spec, is carried in its JSON form.
 pub fn protocol_error(kind: ProtocolErrorKind, message: &str, data: Option<&str>) -> Result<String, SpecError> {
-    let data = data.map(crate::spec::from_json).transpose()?;
+    let data = data.map(crate::tool_error::spec::from_json).transpose()?;
     Ok(crate::protocol_error(kind, message, data.as_ref()))
 }
 

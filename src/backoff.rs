@@ -30,9 +30,9 @@
 
 use crate::error::SpecError;
 use crate::json::{fail, object, push_json_string};
-use crate::model::{Severity, ToolError, ToolFailureMeta};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
-use crate::render::{call_tool_result, Format};
+use crate::tool_error::model::{Severity, ToolError, ToolFailureMeta};
+use crate::tool_error::render::{call_tool_result, Format};
 
 /// The first wait when the failure states no retry-after.
 pub const DEFAULT_BASE_MS: u64 = 250;
@@ -151,7 +151,7 @@ enum Failure {
 fn failure_of(failure: &str, format: Format) -> Result<Failure, SpecError> {
     let is_result = object(failure, &"\"failure\"")?.iter().any(|(key, _)| key == "content");
     if !is_result {
-        let error = crate::spec::from_json(failure)?;
+        let error = crate::tool_error::spec::from_json(failure)?;
         if error.is_error() && error.is_retryable() {
             return Ok(Failure::Retryable {
                 error: Box::new(error),
@@ -166,7 +166,7 @@ fn failure_of(failure: &str, format: Format) -> Result<Failure, SpecError> {
     match read_unwrapped(&text) {
         Ok(Reading::ToolError(error)) if read.is_error && error.is_retryable() => Ok(Failure::Retryable {
             error: Box::new(error),
-            form: crate::parse::form_of(&text),
+            form: crate::tool_error::parse::form_of(&text),
             meta: read.tool_failure_meta,
         }),
         _ => Ok(Failure::AsItIs(crate::json::compact(failure))),

@@ -44,8 +44,8 @@
 use crate::code::{self, Category};
 use crate::error::SpecError;
 use crate::json::{parse_value, push_json_string, repaired_object, Members, Value};
-use crate::model::{Severity, ToolError};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
+use crate::tool_error::model::{Severity, ToolError};
 
 /// What a rule-based client does next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,7 +247,7 @@ fn by_result_type(members: &Members<'_>) -> Option<Result<Decision, SpecError>> 
 /// An error result without an envelope, by its SEP-3313 `toolFailure` metadata.
 fn tool_failure_of(members: &Members<'_>) -> Option<Decision> {
     let meta = parse_value(&member_of(members, "_meta")?).ok()?;
-    let failure = meta.get(crate::render::TOOL_FAILURE_KEY)?;
+    let failure = meta.get(crate::tool_error::render::TOOL_FAILURE_KEY)?;
     let code = failure.get("code").and_then(Value::as_str);
     let retryable = failure.get("retryable").and_then(Value::as_bool) == Some(true);
     let decided = match (failure.get("class").and_then(Value::as_str)?, code) {

@@ -24,9 +24,9 @@
 use crate::error::SpecError;
 use crate::json::push_json_string;
 use crate::locale::Locale;
-use crate::model::ToolError;
 use crate::recovery::{exception_result, user_error_result};
-use crate::render::{call_tool_result, text_result, Format};
+use crate::tool_error::model::ToolError;
+use crate::tool_error::render::{call_tool_result, text_result, Format};
 use crate::validation::{validation_from_json, validation_result, ValidationSpec};
 
 /// The name of the argument a write's idempotency key comes in when the
@@ -108,7 +108,7 @@ pub fn handler_answer(
             sent(result.trim().to_owned(), LedgerStep::Observe)
         }
         HandlerOutcome::Result(raised) => {
-            let text = format!("a raised result that is not an error result: {}", raised.trim());
+            let text = String::from("a raised result that is not an error result: ") + raised.trim();
             internal_error(tool, &text, format, locale, correlation_id)
         }
         HandlerOutcome::Exception(text) => internal_error(tool, text, format, locale, correlation_id),
@@ -157,11 +157,11 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
             "locale" => locale = wire(&text()?, &what, Locale::from_wire)?,
             "correlationId" => correlation_id = crate::json::optional_string(&value, &what)?,
             "random" => random = crate::json::optional_string(&value, &what)?,
-            _ => return crate::json::fail(format!("{WHAT}: unknown field `{key}`")),
+            _ => return crate::json::fail(String::from("the handler-result request: unknown field `") + &key + "`"),
         }
     }
     let (Some(tool), Some(outcome)) = (tool, outcome) else {
-        return crate::json::fail(format!("{WHAT}: \"tool\" and \"outcome\" are required"));
+        return crate::json::fail("the handler-result request: \"tool\" and \"outcome\" are required");
     };
     // A spec the core refuses is the tool's own failure: its refusal goes to the log.
     let refused = |why: SpecError| String::from("mcp-envelope refused what the handler gave: ") + &why.0;
@@ -173,7 +173,7 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
     };
     let given;
     let outcome = match kind.as_ref() {
-        "error" => match crate::spec::from_json(value) {
+        "error" => match crate::tool_error::spec::from_json(value) {
             Ok(read) => {
                 error = read;
                 HandlerOutcome::Error(&error)

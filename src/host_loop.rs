@@ -20,7 +20,7 @@ use crate::error::SpecError;
 use crate::json::{fail, given, read_input, to_json, Value};
 use crate::partial::{partial_call_tool_result, FailedItem, PartialResult};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
-use crate::render::Format;
+use crate::tool_error::render::Format;
 
 /// How many calls, and how much waiting in all, the host spends before it escalates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

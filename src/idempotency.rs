@@ -60,9 +60,9 @@ use std::collections::{BTreeMap, VecDeque};
 use crate::code;
 use crate::error::SpecError;
 use crate::json::{parse_content, push_json_string, read_input, to_json};
-use crate::model::ToolError;
 use crate::read::{read_tool_result, read_unwrapped, Reading};
-use crate::render::{call_tool_result, Format};
+use crate::tool_error::model::ToolError;
+use crate::tool_error::render::{call_tool_result, Format};
 
 /// The longest key accepted, in characters (Stripe's and the IETF draft's bound).
 pub const MAX_KEY_CHARS: usize = 255;
@@ -637,7 +637,7 @@ const UNKNOWN_OUTCOME: [&str; 2] = [
 /// assert_eq!(canonical(&deep).unwrap(), shown);
 /// ```
 pub fn canonical(arguments: &str) -> Result<String, SpecError> {
-    let value = parse_content(arguments, crate::limits::MAX_DEPTH)
+    let value = parse_content(arguments, crate::tool_error::limits::MAX_DEPTH)
         .map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
     Ok(to_json(&value.into_canonical()))
 }

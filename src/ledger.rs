@@ -36,9 +36,9 @@ use crate::error::SpecError;
 use crate::idempotency::digest;
 use crate::json::read_input;
 use crate::locale::SteeringWords;
-use crate::model::{Severity, ToolError, ToolFailureMeta};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
-use crate::render::{call_tool_result, Format};
+use crate::tool_error::model::{Severity, ToolError, ToolFailureMeta};
+use crate::tool_error::render::{call_tool_result, Format};
 
 /// One tool's run of identical failures: the record a store keeps.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -184,7 +184,7 @@ pub fn observe_step(
     if read.tool_failure_meta && error.correlation_id_text().is_some() {
         error.tool_failure = Some(ToolFailureMeta::default());
     }
-    let form = crate::parse::form_of(&text);
+    let form = crate::tool_error::parse::form_of(&text);
     Ok((Some(call_tool_result(&sent(&error, count, stop_after), form)), change))
 }
 
@@ -313,7 +313,7 @@ pub(crate) fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
     let Some(spec) = &request.spec else {
         return crate::json::fail("missing \"spec\": the error spec of the failure");
     };
-    let error = crate::spec::from_json(spec.get())?;
+    let error = crate::tool_error::spec::from_json(spec.get())?;
     let arguments = arguments_of(&request)?;
     let stop_after = request.stop_after.unwrap_or(Ledger::DEFAULT_STOP_AFTER);
     let (sent, change) = failure_step(request.streak.as_deref(), &error, arguments, stop_after)?;

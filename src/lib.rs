@@ -101,21 +101,17 @@ pub mod idempotency;
 mod json;
 pub mod json_schema;
 pub mod ledger;
-pub mod limits;
 pub mod locale;
-mod model;
-mod parse;
 pub mod partial;
 mod read;
 pub mod recovery;
-mod render;
 pub mod revision;
 // rmcp is never built for wasm32 (Cargo.toml), so neither is its glue.
 #[cfg(all(feature = "rmcp", not(target_arch = "wasm32")))]
 pub mod rmcp;
-pub mod spec;
 pub mod stores;
 pub mod telemetry;
+mod tool_error;
 pub mod validation;
 mod xml;
 
@@ -146,11 +142,13 @@ pub use json::repair_lone_surrogates;
 pub use ledger::{ledger_key, Ledger, StreakChange};
 pub use limits::Limits;
 pub use locale::Locale;
-pub use model::{Severity, ToolError, ToolFailureMeta};
-pub use parse::parse;
+// The `<tool_error>` modules callers name by path: `mcp_envelope::spec::from_json`, `mcp_envelope::limits::Limits`.
 pub use read::{error_of_result, read_envelope, ClientOutcome, Reading};
-pub use render::{
+pub use tool_error::model::{Severity, ToolError, ToolFailureMeta};
+pub use tool_error::parse::parse;
+pub use tool_error::render::{
     call_tool_result, protocol_error, render, render_json, render_text, render_xml, Format, ProtocolErrorKind,
     TOOL_FAILURE_KEY,
 };
+pub use tool_error::{limits, spec};
 pub use xml::REPLACEMENT;

@@ -14,10 +14,10 @@
 use crate::code::Category;
 use crate::error::{ParseError, SpecError};
 use crate::json::{kind_of_text, parse_value, push_json_string, repaired_object, Value};
-use crate::model::{Severity, ToolError};
-use crate::parse::json::joined_text_blocks;
-use crate::parse::JsonText;
 use crate::partial::{PartialResult, PARTIAL_CODE};
+use crate::tool_error::model::{Severity, ToolError};
+use crate::tool_error::parse::json::joined_text_blocks;
+use crate::tool_error::parse::JsonText;
 use crate::validation::{envelope_to_json, ValidationEnvelope};
 
 /// The code a `<validation_error>` reads as.
@@ -45,7 +45,7 @@ pub enum Reading {
 /// mentions only holds none. A broken envelope is an error saying what is
 /// wrong and where.
 pub fn read_envelope(text: &str) -> Result<Reading, ParseError> {
-    match crate::parse::tool_result_text(text) {
+    match crate::tool_error::parse::tool_result_text(text) {
         Some(inner) => read_unwrapped(&inner),
         None => read_unwrapped(text),
     }
@@ -56,7 +56,7 @@ pub(crate) fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
     // markup, which its strings may hold.
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
-        match crate::parse::read_json_text(trimmed)? {
+        match crate::tool_error::parse::read_json_text(trimmed)? {
             JsonText::ToolError(error) => return Ok(Reading::ToolError(*error)),
             // One level only: a result inside a result is not an envelope.
             JsonText::ToolResult => return Ok(Reading::None),
@@ -71,9 +71,9 @@ pub(crate) fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
     // text. Each start skips mentions of its tag (`crate::xml::envelope_start`);
     // a reader that still finds no envelope there gives way to the next.
     // Past the JSON object the text opens with, if any: its strings are data.
-    let from = crate::parse::markup_from(text);
+    let from = crate::tool_error::parse::markup_from(text);
     let mut starts = [
-        (crate::parse::markup_start(text, from), Kind::ToolError),
+        (crate::tool_error::parse::markup_start(text, from), Kind::ToolError),
         (
             crate::validation::validation_markup_start(text, from),
             Kind::ValidationError,
@@ -83,7 +83,7 @@ pub(crate) fn read_unwrapped(text: &str) -> Result<Reading, ParseError> {
     starts.sort_by_key(|(at, _)| at.unwrap_or(usize::MAX));
     for (_, kind) in starts.iter().filter(|(at, _)| at.is_some()) {
         let reading = match kind {
-            Kind::ToolError => crate::parse::parse_markup(text, from).map(Reading::ToolError),
+            Kind::ToolError => crate::tool_error::parse::parse_markup(text, from).map(Reading::ToolError),
             Kind::ValidationError => {
                 crate::validation::parse_validation_unwrapped(text, from).map(Reading::ValidationError)
             }
@@ -162,7 +162,7 @@ impl Reading {
         match self {
             Reading::ToolError(e) => {
                 out.push_str(",\"error\":");
-                out.push_str(&crate::spec::to_json_as_stated(e));
+                out.push_str(&crate::tool_error::spec::to_json_as_stated(e));
             }
             Reading::ValidationError(v) => {
                 out.push_str(",\"validation\":");
@@ -279,7 +279,7 @@ pub(crate) fn read_tool_result(result: &str, text_of_success: bool) -> Result<To
     };
     let is_error = member("isError") == Some("true");
     let tool_failure_meta = match member("_meta").map(parse_value) {
-        Some(Ok(meta)) => meta.get(crate::render::TOOL_FAILURE_KEY).is_some(),
+        Some(Ok(meta)) => meta.get(crate::tool_error::render::TOOL_FAILURE_KEY).is_some(),
         _ => false,
     };
     let text = (is_error || text_of_success).then(|| joined_text_blocks(&content).unwrap_or_default());

@@ -19,8 +19,8 @@ use super::model::{FailedItem, PartialResult};
 use crate::code::Category;
 use crate::count;
 use crate::cut::{capped, Cut, Marker};
-use crate::model::Severity;
-use crate::render::capped::{cut_by, cut_first_line_by, cut_to_first_line, overflow};
+use crate::tool_error::model::Severity;
+use crate::tool_error::render::capped::{cut_by, cut_first_line_by, cut_to_first_line, overflow};
 
 /// The marker of every cut in a partial result: English, since it steers the
 /// coordinating model, and the spec has no locale.

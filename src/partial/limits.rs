@@ -6,7 +6,7 @@ use crate::error::SpecError;
 use serde::{Deserialize, Serialize};
 
 use crate::json::{read_member, Count, Object};
-use crate::limits::{at_least, limits_in_force, text_caps, Limits};
+use crate::tool_error::limits::{at_least, limits_in_force, text_caps, Limits};
 
 /// The caps one partial result is rendered under.
 ///

@@ -36,7 +36,7 @@ pub use render::{render_partial, render_partial_json_form, render_partial_text, 
 pub use spec::{partial_from_json, to_json_as_stated};
 
 use crate::error::SpecError;
-use crate::render::Format;
+use crate::tool_error::render::Format;
 
 /// The `CallToolResult` carrying the envelope as its one text block.
 /// `isError` is `false` when something was obtained (the call returned
@@ -51,7 +51,7 @@ use crate::render::Format;
 /// assert!(partial_call_tool_result(&some, Format::Text).ends_with(r#""isError":false}"#));
 /// ```
 pub fn partial_call_tool_result(partial: &PartialResult, format: Format) -> String {
-    crate::render::text_result(&render_partial(partial, format), partial.is_error())
+    crate::tool_error::render::text_result(&render_partial(partial, format), partial.is_error())
 }
 
 /// The JSON entry point behind [`crate::api::render_partial`].
@@ -64,7 +64,7 @@ pub(crate) fn render_partial_json(input: &str) -> Result<String, SpecError> {
 pub(crate) fn partial_result_json(input: &str) -> Result<String, SpecError> {
     let (partial, format, structured) = spec::partial_result_from_json(input)?;
     let text = render_partial(&partial, format);
-    Ok(crate::render::text_result_with(
+    Ok(crate::tool_error::render::text_result_with(
         &text,
         structured.as_deref(),
         partial.is_error(),

@@ -14,7 +14,7 @@
 use super::limits::PartialLimits;
 use crate::code::{self, Category};
 use crate::count;
-use crate::model::Severity;
+use crate::tool_error::model::Severity;
 
 /// The code a partial result reads as (`read_envelope`, `error_of_result`).
 pub const PARTIAL_CODE: &str = "PARTIAL_RESULT";

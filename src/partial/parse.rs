@@ -23,7 +23,7 @@ const TEXT_LINE: &str = "partial_result: ";
 /// }
 /// ```
 pub fn parse_partial(text: &str) -> Result<PartialResult, ParseError> {
-    let inner = crate::parse::tool_result_text(text);
+    let inner = crate::tool_error::parse::tool_result_text(text);
     let text = inner.as_deref().unwrap_or(text);
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
@@ -31,17 +31,17 @@ pub fn parse_partial(text: &str) -> Result<PartialResult, ParseError> {
             return Ok(partial);
         }
     }
-    parse_markup(text, crate::parse::markup_from(text))
+    parse_markup(text, crate::tool_error::parse::markup_from(text))
 }
 
 /// Where the earliest `<partial_result>` envelope starts: a mention of the
 /// tag is text (`crate::xml::envelope_start` has the rule).
 fn xml_start(text: &str, from: usize) -> Option<usize> {
-    crate::parse::find_from(text, from, |t| crate::xml::envelope_start(t, "partial_result"))
+    crate::tool_error::parse::find_from(text, from, |t| crate::xml::envelope_start(t, "partial_result"))
 }
 
 /// Where the earliest partial result in the XML or text form starts, from
-/// byte `from` (`crate::parse::markup_from`) on.
+/// byte `from` (`crate::tool_error::parse::markup_from`) on.
 pub(crate) fn markup_start(text: &str, from: usize) -> Option<usize> {
     match (xml_start(text, from), text_start(text, from)) {
         (Some(x), Some(t)) => Some(x.min(t)),
@@ -50,17 +50,19 @@ pub(crate) fn markup_start(text: &str, from: usize) -> Option<usize> {
 }
 
 /// A `partial_result:` line whose lines hold no `failed:` is a mention
-/// (`crate::parse::envelope_start` has the rule).
+/// (`crate::tool_error::parse::envelope_start` has the rule).
 fn text_start(text: &str, from: usize) -> Option<usize> {
-    crate::parse::find_from(text, from, |t| crate::parse::envelope_start(t, TEXT_LINE, "failed"))
+    crate::tool_error::parse::find_from(text, from, |t| {
+        crate::tool_error::parse::envelope_start(t, TEXT_LINE, "failed")
+    })
 }
 
 /// Reads the earliest partial result in the XML or text form, from byte
-/// `from` (`crate::parse::markup_from`) on.
+/// `from` (`crate::tool_error::parse::markup_from`) on.
 pub(crate) fn parse_markup(text: &str, from: usize) -> Result<PartialResult, ParseError> {
     match (xml_start(text, from), text_start(text, from)) {
         (Some(x), Some(t)) if t < x => parse_text(&text[t..]),
-        (Some(x), _) => parse_xml(&text[x..]).map_err(|e| crate::parse::shift(e, x)),
+        (Some(x), _) => parse_xml(&text[x..]).map_err(|e| crate::tool_error::parse::shift(e, x)),
         (None, Some(t)) => parse_text(&text[t..]),
         (None, None) => Err(ParseError::NoEnvelope),
     }
@@ -197,7 +199,7 @@ fn failure(i: usize, value: &Value) -> Result<FailedItem, String> {
 /// continued on lines indented by two spaces; it ends at the first line that
 /// is neither.
 fn parse_text(text: &str) -> Result<PartialResult, ParseError> {
-    let fields = crate::parse::text_fields(text);
+    let fields = crate::tool_error::parse::text_fields(text);
     let mut partial = PartialResult::default();
     let list = |key: &str, value: &str| -> Result<Value, ParseError> {
         match parse_value(value) {

@@ -14,7 +14,7 @@
 use super::capped::{render_capped, Shown, ShownFailure, Writer};
 use super::model::PartialResult;
 use crate::json::{push_json_array, push_json_string};
-use crate::render::{push_text_line, Format};
+use crate::tool_error::render::{push_text_line, Format};
 use crate::xml::{element, escape_attribute, escape_content, more_line};
 
 const XML: Writer = Writer {

@@ -10,7 +10,7 @@ use super::model::{FailedItem, PartialResult};
 use crate::code::Category;
 use crate::error::SpecError;
 use crate::json::{fail, given, is_zero, read_input, to_json, Count, Object};
-use crate::render::Format;
+use crate::tool_error::render::Format;
 
 const WHAT: &str = "the partial result spec";
 

@@ -12,7 +12,7 @@ use crate::code;
 use crate::error::SpecError;
 use crate::json::{fail, given, read_input};
 use crate::locale::Locale;
-use crate::model::ToolError;
+use crate::tool_error::model::ToolError;
 
 /// Which access failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,5 +109,5 @@ pub(crate) fn access_error_json(text: &str) -> Result<String, SpecError> {
     };
     let mut error = access_error(kind, action.as_deref(), resource.as_deref(), chosen);
     error.correlation_id = given_text(input.correlation_id);
-    Ok(crate::spec::to_json(&error))
+    Ok(crate::tool_error::spec::to_json(&error))
 }

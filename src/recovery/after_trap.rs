@@ -29,7 +29,7 @@ use crate::idempotency::unavailable;
 use crate::json::push_json_string;
 use crate::json::read_input;
 use crate::locale::Locale;
-use crate::render::Format;
+use crate::tool_error::render::Format;
 
 const WHAT: &str = "the after-trap request";
 
@@ -130,7 +130,7 @@ pub fn after_trap(
     if let Some(&(_, envelope_text)) = MODEL_FACING.iter().find(|(name, _)| *name == call) {
         let report = internal_error(call, trap, random, format, locale, tool)?;
         let answer = if envelope_text {
-            crate::render::render(&report.error, format)
+            crate::tool_error::render::render(&report.error, format)
         } else {
             report.result
         };

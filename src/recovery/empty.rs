@@ -83,7 +83,7 @@ pub fn empty_result(empty: &EmptyResult) -> Result<String, SpecError> {
         // 2025-11-25 expects an object, which is the caller's to give it.
         Some(Ok(raw)) => Some(compact(raw)),
     };
-    Ok(crate::render::text_result_with(
+    Ok(crate::tool_error::render::text_result_with(
         &empty.text(),
         structured.as_deref(),
         false,

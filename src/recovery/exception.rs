@@ -12,8 +12,8 @@ use crate::code;
 use crate::error::SpecError;
 use crate::json::{fail, given, push_json_string, read_input};
 use crate::locale::Locale;
-use crate::model::ToolError;
-use crate::render::{call_tool_result, Format};
+use crate::tool_error::model::ToolError;
+use crate::tool_error::render::{call_tool_result, Format};
 
 /// How many random bytes a fresh correlation id holds: every host gives
 /// this many from its operating system's randomness (Rust `getrandom`, JS

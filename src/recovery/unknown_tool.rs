@@ -13,9 +13,9 @@ use crate::code;
 use crate::cut::{capped, Marker};
 use crate::error::SpecError;
 use crate::json::{fail, given, push_json_string, read_input};
-use crate::limits::Limits;
-use crate::model::ToolError;
-use crate::render::{call_tool_result, protocol_error, Format, ProtocolErrorKind};
+use crate::tool_error::limits::Limits;
+use crate::tool_error::model::ToolError;
+use crate::tool_error::render::{call_tool_result, protocol_error, Format, ProtocolErrorKind};
 
 /// The error for a call of `tool` on a server whose tools are `tools`, in
 /// the order the server lists them (the cap on actions counts the rest).

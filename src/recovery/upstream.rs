@@ -27,7 +27,7 @@ use crate::json::{
     fail, given, parse_string, push_json_string, raw_kind, read_input, value, without_position, Count, Quoted, Value,
 };
 use crate::locale::Locale;
-use crate::model::ToolError;
+use crate::tool_error::model::ToolError;
 
 /// Any other 5xx: the upstream failed or is down. A custom code (the
 /// canonical list stays the specification's 17), transient and retryable.
@@ -358,7 +358,7 @@ pub(crate) fn upstream_error_json(text: &str) -> Result<String, SpecError> {
     failure.correlation_id = correlation_id.as_deref();
     let report = upstream_error(&failure)?;
     let mut out = String::from("{\"error\":");
-    out.push_str(&crate::spec::to_json(&report.error));
+    out.push_str(&crate::tool_error::spec::to_json(&report.error));
     out.push_str(&format!(",\"log\":{{\"status\":{},\"body\":", report.log.status));
     push_json_string(&mut out, report.log.body);
     if let Some(ignored) = report.log.retry_after_ignored {

@@ -10,9 +10,9 @@ use serde::Deserialize;
 
 use crate::error::SpecError;
 use crate::json::{fail, given, read_input};
-use crate::model::ToolError;
 use crate::read::{read_unwrapped, Reading};
-use crate::render::{call_tool_result, Format};
+use crate::tool_error::model::ToolError;
+use crate::tool_error::render::{call_tool_result, Format};
 
 /// The code of a framework's own error for the model. Not a canonical code:
 /// nothing is known of it but its text, so it says nothing of retrying, and
@@ -56,7 +56,7 @@ pub fn user_error_result(message: &str, format: Format) -> String {
         read_unwrapped(message),
         Ok(Reading::ToolError(_) | Reading::ValidationError(_) | Reading::PartialResult(_))
     ) {
-        return crate::render::text_result(message, true);
+        return crate::tool_error::render::text_result(message, true);
     }
     call_tool_result(&user_error(message), format)
 }

@@ -12,7 +12,7 @@ use ::rmcp::model::{CallToolRequestParams, CallToolResponse, Tool};
 use ::rmcp::service::{Peer, RoleClient, ServiceError};
 
 use crate::host_loop::{host_step, Attempt, Budget, Step};
-use crate::render::Format;
+use crate::tool_error::render::Format;
 
 /// How a call through the host loop ended.
 #[derive(Debug, Clone, PartialEq, Eq)]

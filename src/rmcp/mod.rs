@@ -42,14 +42,14 @@ use ::rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
 use ::rmcp::ErrorData;
 
 use crate::error::SpecError;
-use crate::model::ToolError;
-use crate::render::{render, Format, ProtocolErrorKind};
+use crate::tool_error::model::ToolError;
+use crate::tool_error::render::{render, Format, ProtocolErrorKind};
 
 /// The `CallToolResult` carrying the error's envelope in `format` as its one
 /// text block, as rmcp's type: what [`crate::call_tool_result`] writes
 /// (`isError` from the severity, the ToolFailure `_meta` when set).
 pub fn call_tool_result(error: &ToolError, format: Format) -> CallToolResult {
-    let json = crate::render::call_tool_result(error, format);
+    let json = crate::tool_error::render::call_tool_result(error, format);
     result_from_json(&json).unwrap_or_else(|_| {
         // Not reached: the core writes a CallToolResult rmcp reads. Were it
         // refused, the model still gets the same envelope text.
@@ -81,7 +81,7 @@ pub fn result_from_json(json: &str) -> Result<CallToolResult, SpecError> {
 /// request's own faults only (see `render::result`): a tool that ran and
 /// failed answers with [`call_tool_result`].
 pub fn protocol_error(kind: ProtocolErrorKind, message: &str, data: Option<&ToolError>) -> ErrorData {
-    let json = crate::render::protocol_error(kind, message, data);
+    let json = crate::tool_error::render::protocol_error(kind, message, data);
     serde_json::from_str(&json).unwrap_or_else(|_| ErrorData::new(ErrorCode(kind.code()), message.to_owned(), None))
 }
 

@@ -23,8 +23,8 @@ use crate::handler::{handler_answer, HandlerOutcome};
 use crate::ledger::Ledger;
 use crate::locale::Locale;
 use crate::recovery::{exception_error, fresh_correlation_id, unknown_tool_answer, UnknownToolAnswer};
-use crate::render::Format;
 use crate::stores::{SharedLedger, StateStore};
+use crate::tool_error::render::Format;
 
 /// How many pages of `tools/list` are read to find a tool by name, for a
 /// handler without `get_tool`: a bound against a cursor that never ends.

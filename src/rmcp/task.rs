@@ -16,7 +16,7 @@ use futures::FutureExt;
 
 use super::server::{internal_error_result, panic_text};
 use crate::locale::Locale;
-use crate::render::Format;
+use crate::tool_error::render::Format;
 
 /// `operation`, the work of a call of `tool` that runs as a task, answering
 /// as a call outside a task is answered: a result it returns (an envelope

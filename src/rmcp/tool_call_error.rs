@@ -7,8 +7,8 @@ use ::rmcp::handler::server::tool::IntoCallToolResult;
 use ::rmcp::model::{CallToolResponse, CallToolResult};
 use ::rmcp::ErrorData;
 
-use crate::model::ToolError;
-use crate::render::Format;
+use crate::tool_error::model::ToolError;
+use crate::tool_error::render::Format;
 
 /// A tool's failure as the model reads it: the error and the envelope form
 /// it is rendered in (XML unless set).

@@ -43,8 +43,8 @@ use std::time::Instant;
 use crate::error::SpecError;
 use crate::idempotency::{begin_step, finish_step, idempotency_key, unavailable, Begin, Finish};
 use crate::ledger::{failure_step, ledger_key, observe_step, StreakChange, STREAK_TTL_SECONDS};
-use crate::model::ToolError;
-use crate::render::Format;
+use crate::tool_error::model::ToolError;
+use crate::tool_error::render::Format;
 
 /// The conditional write as a Lua script for Redis and the stores that speak
 /// its scripting (Valkey, KeyDB): `KEYS[1]` the key; `ARGV` whether a value is

@@ -38,12 +38,12 @@ use crate::error::SpecError;
 /// The most characters of any one text a `<validation_error>` shows (the
 /// action, a field's name, a field's line, a contract change's text): the
 /// default `messageChars` of a tool error, cut the same way and marked.
-pub const FIELD_CHARS: usize = crate::limits::Limits::DEFAULT.message_chars;
+pub const FIELD_CHARS: usize = crate::tool_error::limits::Limits::DEFAULT.message_chars;
 
 /// The `CallToolResult` carrying a validation envelope (always `isError: true`).
 pub fn validation_result(spec: &ValidationSpec) -> String {
     let text = render_validation(&spec.action, &spec.issues, &spec.deltas, spec.options);
-    crate::render::text_result(&text, true)
+    crate::tool_error::render::text_result(&text, true)
 }
 
 /// The JSON entry point behind [`crate::api::render_validation`].

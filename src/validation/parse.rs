@@ -45,16 +45,16 @@ impl ValidationEnvelope {
 /// assert_eq!((e.action.as_str(), e.fields[0].0.as_str()), ("a", "id"));
 /// ```
 pub fn parse_validation(text: &str) -> Result<ValidationEnvelope, ParseError> {
-    let inner = crate::parse::tool_result_text(text);
+    let inner = crate::tool_error::parse::tool_result_text(text);
     let text = inner.as_deref().unwrap_or(text);
-    parse_envelope(text, crate::parse::markup_from(text))
+    parse_envelope(text, crate::tool_error::parse::markup_from(text))
 }
 
 /// Where the first `<validation_error>` envelope starts, from byte `from`
-/// (`crate::parse::markup_from`) on: a mention of the tag is text
+/// (`crate::tool_error::parse::markup_from`) on: a mention of the tag is text
 /// (`crate::xml::envelope_start` has the rule).
 pub(crate) fn markup_start(text: &str, from: usize) -> Option<usize> {
-    crate::parse::find_from(text, from, |t| crate::xml::envelope_start(t, "validation_error"))
+    crate::tool_error::parse::find_from(text, from, |t| crate::xml::envelope_start(t, "validation_error"))
 }
 
 /// `parse_validation` without unwrapping a `CallToolResult` (the caller

@@ -8,7 +8,7 @@
 use super::ParseError;
 use crate::code::Category;
 use crate::json::{items_of, members, Text, A_JSON_OBJECT, A_SEQUENCE};
-use crate::model::{Severity, ToolError};
+use crate::tool_error::model::{Severity, ToolError};
 
 const START: &str = "error_code: ";
 

@@ -13,7 +13,7 @@ use super::capped::{render_capped, Capped};
 use crate::code::Category;
 use crate::delta::ContractDelta;
 use crate::json::{is_zero, to_json, Pairs};
-use crate::model::{Severity, ToolError};
+use crate::tool_error::model::{Severity, ToolError};
 
 /// Renders the JSON form, compact, keys in a fixed order.
 ///

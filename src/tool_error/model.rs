@@ -8,8 +8,8 @@ use crate::code::Category;
 use crate::code::{self, CodeDefaults};
 use crate::count;
 use crate::delta::{shown_deltas, ContractDelta, DEFAULT_MAX_DELTAS};
-use crate::limits::Limits;
 use crate::locale::Locale;
+use crate::tool_error::limits::Limits;
 
 /// How bad the failure is. `Error` and `Critical` mark the result `isError: true`;
 /// `Warning` is guidance on a result that still succeeded.

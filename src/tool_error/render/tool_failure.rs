@@ -15,7 +15,7 @@
 use crate::code::{self, Category};
 use crate::cut::{capped, Marker};
 use crate::json::push_json_string;
-use crate::model::ToolError;
+use crate::tool_error::model::ToolError;
 
 /// The `_meta` member key the proposal names.
 pub const TOOL_FAILURE_KEY: &str = "io.modelcontextprotocol/toolFailure";

@@ -3,7 +3,7 @@
 use super::ParseError;
 use crate::code::Category;
 use crate::json::{kind_of, leading_raw, members as read_members, parse_value, repaired_object, Value, A_JSON_OBJECT};
-use crate::model::{Severity, ToolError};
+use crate::tool_error::model::{Severity, ToolError};
 
 pub(super) enum JsonEnvelope {
     /// Boxed: a `ToolError` is far larger than the text variant.

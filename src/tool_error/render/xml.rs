@@ -9,7 +9,7 @@
 
 use super::capped::{render_capped, Capped};
 use crate::delta::{contract_awareness, ContractDelta};
-use crate::model::ToolError;
+use crate::tool_error::model::ToolError;
 use crate::xml::{element, escape_attribute, escape_content, more_line};
 use std::fmt::Write;
 
@@ -74,7 +74,12 @@ fn write(view: &Capped<'_>) -> String {
         out.push_str("\n  </details>");
     }
     if let Some(seconds) = error.retry_after {
-        element(&mut out, "  ", "retry_after", &crate::render::seconds_text(seconds));
+        element(
+            &mut out,
+            "  ",
+            "retry_after",
+            &crate::tool_error::render::seconds_text(seconds),
+        );
     }
     if let Some(category) = error.category {
         element(&mut out, "  ", "category", category.as_str());

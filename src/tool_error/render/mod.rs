@@ -22,7 +22,7 @@ pub use text::render_text;
 pub use tool_failure::TOOL_FAILURE_KEY;
 pub use xml::render_xml;
 
-use crate::model::ToolError;
+use crate::tool_error::model::ToolError;
 
 /// The three renderings of one error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

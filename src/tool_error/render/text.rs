@@ -10,7 +10,7 @@ use super::capped::{render_capped, Capped};
 use super::seconds_text;
 use crate::delta::push_deltas_json;
 use crate::json::{push_json_array, push_json_object};
-use crate::model::{Severity, ToolError};
+use crate::tool_error::model::{Severity, ToolError};
 use crate::xml::replace_forbidden;
 
 /// Renders the text form.

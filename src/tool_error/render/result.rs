@@ -9,7 +9,7 @@
 
 use super::{render, render_json, Format};
 use crate::json::push_json_string;
-use crate::model::ToolError;
+use crate::tool_error::model::ToolError;
 
 /// The MCP `CallToolResult` carrying the envelope as its one text block.
 /// `isError` follows the severity. There is never a `structuredContent`: a

@@ -17,7 +17,7 @@ pub(crate) mod xml;
 pub(crate) use text::{envelope_start, text_fields};
 
 pub use crate::error::ParseError;
-use crate::model::ToolError;
+use crate::tool_error::model::ToolError;
 
 /// Reads the first envelope in `text`.
 ///
@@ -124,8 +124,8 @@ pub(crate) fn parse_markup(text: &str, from: usize) -> Result<ToolError, ParseEr
 }
 
 /// The form of the earliest tool error in `text` (XML when there is none).
-pub(crate) fn form_of(text: &str) -> crate::render::Format {
-    use crate::render::Format;
+pub(crate) fn form_of(text: &str) -> crate::tool_error::render::Format {
+    use crate::tool_error::render::Format;
     if text.trim_start().starts_with('{') {
         return Format::Json;
     }

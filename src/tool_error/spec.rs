@@ -21,9 +21,9 @@ use crate::delta::ContractDelta;
 use crate::json::{
     compact_within, fail, given, is_false, is_zero, parse_string, read_input, repeated_key, Count, Object, Pairs,
 };
-use crate::limits::{Limits, LimitsInput, MAX_DEPTH};
 use crate::locale::Locale;
-use crate::model::{Severity, ToolError, ToolFailureMeta};
+use crate::tool_error::limits::{Limits, LimitsInput, MAX_DEPTH};
+use crate::tool_error::model::{Severity, ToolError, ToolFailureMeta};
 
 pub use crate::error::SpecError;
 

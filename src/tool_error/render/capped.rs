@@ -16,8 +16,8 @@ use std::borrow::Cow;
 use crate::count;
 use crate::cut::{capped, Cut, Marker};
 use crate::delta::{capped_delta, ContractDelta};
-use crate::limits::Limits;
-use crate::model::ToolError;
+use crate::tool_error::limits::Limits;
+use crate::tool_error::model::ToolError;
 use crate::xml::replace_forbidden;
 
 /// The least a cut of the total step leaves of the customer message or the

@@ -3,7 +3,7 @@
 use crate::code::Category;
 use crate::delta::read_contract_awareness;
 use crate::error::ParseError;
-use crate::model::{Severity, ToolError};
+use crate::tool_error::model::{Severity, ToolError};
 use crate::xml::{Event, XmlReader};
 
 /// `30 seconds` or `1 second` back to a number.
