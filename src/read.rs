@@ -27,6 +27,7 @@ pub const UNKNOWN_CODE: &str = "UNKNOWN_ERROR";
 
 /// What a text holds.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Reading {
     /// A `<tool_error>`, in its XML, JSON or text form.
     ToolError(ToolError),
@@ -195,6 +196,7 @@ fn validation_message(v: &ValidationEnvelope) -> String {
 
 /// What a client throws for an error result.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ClientOutcome {
     /// The code to branch on: the envelope's, `VALIDATION_ERROR`, `PARTIAL_RESULT`, or
     /// `UNKNOWN_ERROR` when no envelope could be read.

@@ -139,24 +139,22 @@ fn tool_error() -> impl Strategy<Value = ToolError> {
         for (key, value) in details {
             e = e.detail(key, value);
         }
-        ToolError {
-            suggestion,
-            available_actions: actions,
-            omitted_actions,
-            omitted_details,
-            retry_after,
-            severity,
-            category,
-            retryable,
-            customer_message,
-            correlation_id,
-            deltas,
-            omitted_deltas,
-            locale,
-            localize_steering,
-            limits,
-            ..e
-        }
+        e.suggestion = suggestion;
+        e.available_actions = actions;
+        e.omitted_actions = omitted_actions;
+        e.omitted_details = omitted_details;
+        e.retry_after = retry_after;
+        e.severity = severity;
+        e.category = category;
+        e.retryable = retryable;
+        e.customer_message = customer_message;
+        e.correlation_id = correlation_id;
+        e.deltas = deltas;
+        e.omitted_deltas = omitted_deltas;
+        e.locale = locale;
+        e.localize_steering = localize_steering;
+        e.limits = limits;
+        e
     })
 }
 

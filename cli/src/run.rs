@@ -315,7 +315,8 @@ fn parse_any(input: &str) -> Result<String, Failure> {
         Ok(Reading::ToolError(error)) => Ok(spec::to_json(&error)),
         Ok(Reading::ValidationError(envelope)) => Ok(validation::envelope_to_json(&envelope)),
         Ok(Reading::PartialResult(partial)) => Ok(to_json_as_stated(&partial)),
-        Ok(Reading::None) => Err((1, ParseError::NoEnvelope.to_string())),
+        // `Reading::None`, or a kind this command does not know yet.
+        Ok(_) => Err((1, ParseError::NoEnvelope.to_string())),
         Err(malformed) => Err((2, malformed.to_string())),
     }
 }

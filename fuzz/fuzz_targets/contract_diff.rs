@@ -8,7 +8,8 @@
 
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use mcp_envelope::contract::{diff, diff_json, lock_json, read_tools, tools_of};
+use mcp_envelope::api::{contract_diff, contract_lock};
+use mcp_envelope::contract::{diff, read_tools, tools_of};
 use mcp_envelope_fuzz::{json_value, text_of};
 use serde_json::{json, Value};
 
@@ -94,7 +95,7 @@ fn tools(u: &mut Unstructured<'_>) -> Result<Value> {
 fuzz_target!(|data: &[u8]| {
     let (lock, now) = if data.first() == Some(&b'{') {
         let text = text_of(data);
-        let _ = diff_json(&text);
+        let _ = contract_diff(&text);
         match serde_json::from_str::<Value>(&text) {
             Ok(Value::Object(mut input)) => (input.remove("lock"), input.remove("tools")),
             _ => return,
@@ -106,14 +107,14 @@ fuzz_target!(|data: &[u8]| {
             _ => return,
         }
     };
-    let _ = diff_json(&json!({"lock": lock, "tools": now}).to_string());
+    let _ = contract_diff(&json!({"lock": lock, "tools": now}).to_string());
     for list in [lock, now].into_iter().flatten() {
         let Ok(tools) = tools_of(list.clone(), "the list") else {
             continue;
         };
         assert!(diff(&tools, &tools).is_empty(), "a list differs from itself: {list}");
-        let locked = lock_json(&list.to_string()).unwrap_or_else(|e| panic!("{list} does not lock: {e}"));
-        let relocked = lock_json(&locked).unwrap_or_else(|e| panic!("the lockfile does not read: {e}\n{locked}"));
+        let locked = contract_lock(&list.to_string()).unwrap_or_else(|e| panic!("{list} does not lock: {e}"));
+        let relocked = contract_lock(&locked).unwrap_or_else(|e| panic!("the lockfile does not read: {e}\n{locked}"));
         assert_eq!(relocked, locked, "a lockfile does not lock to itself");
         // Read as the core reads it: its numbers exactly as the lock spells them.
         let from_lock =

@@ -33,6 +33,7 @@ fuzz_target!(|data: &[u8]| {
             !matches!(parsed, Ok(_)),
             "read_envelope holds no envelope where parse reads {parsed:?}"
         ),
+        Ok(other) => panic!("a reading of a kind this target does not know: {other:?}"),
         Err(ParseError::NoEnvelope) => panic!("read_envelope gives NoEnvelope, not Reading::None"),
         Err(ParseError::Malformed(_)) => {}
     }

@@ -25,6 +25,7 @@ const ID_HEX_DIGITS: usize = 2 * CORRELATION_ID_RANDOM_BYTES;
 
 /// What an exception becomes.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ExceptionReport {
     /// The error the result carries.
     pub error: ToolError,

@@ -96,6 +96,7 @@ impl RateLimitHeaders<'_> {
 
 /// The error and what the log keeps.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct UpstreamReport<'a> {
     /// The error for the model, mapped from the status.
     pub error: ToolError,
@@ -106,6 +107,7 @@ pub struct UpstreamReport<'a> {
 /// What stays out of the envelope, for the log (borrowed from the failure:
 /// a body of megabytes is not copied).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UpstreamLog<'a> {
     /// The HTTP status the upstream answered with.
     pub status: u16,

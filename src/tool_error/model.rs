@@ -52,6 +52,7 @@ impl Severity {
 /// envelope lists count, with how many more it counts. Texts compare whole:
 /// an error and its envelope with a text cut (see `Limits`) differ.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ToolError {
     /// The stable code the model branches on: canonical (`NOT_FOUND`) or custom.
     pub code: String,
