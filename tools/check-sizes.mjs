@@ -47,7 +47,14 @@
 // attempts it keeps (read and written with serde) and the escalation record
 // (a partial result made of them), added 16.9 KB raw, 6.6 KB gzip: 526,709 /
 // 231,980; `span-attributes` (what a failed call's span says) 1.9 KB more:
-// 528,627 / 232,557.
+// 528,627 / 232,557. The one canonical JSON (one std sort over positions):
+// 533,573 / 234,384. Then, with the budget held: one JSON Schema navigator
+// for the diff and the validation wording took off 3.8 KB, one catalog of
+// words per locale 0.1 KB, and the crates' paths in panic locations losing
+// the builder's cargo home (scripts/build-component) 1.1 KB; `handler-result`,
+// what a tool handler's outcome becomes in every integration (its request
+// read member by member, its refusals written without `format!` where that
+// fits), and `idempotency-key-argument` put back 5.5 KB: 533,943 / 234,545.
 // The budget is 535 KB / 235 KB.
 //   node tools/check-sizes.mjs [build/mcp-envelope.wasm] [--rows OUT.json] [--no-budget]
 // With --rows it also writes the sizes as rows for BENCHMARKS.md (scripts/bench).

@@ -154,7 +154,7 @@ fn push_failure_xml(out: &mut String, failed: &ShownFailure<'_>) {
 }
 
 /// The JSON form: one object opening with `"kind":"partial_result"`, failed
-/// items in seed 003's names (`errorCategory`, `isRetryable`, `reason`).
+/// items in the names of `<tool_error>`'s JSON form (`errorCategory`, `isRetryable`, `reason`).
 /// `obtained` and `failed` are always there, so the shape is fixed.
 ///
 /// ```
@@ -211,7 +211,7 @@ fn push_failures_json(out: &mut String, failures: &[ShownFailure<'_>]) {
     out.push(']');
 }
 
-/// One failed item as a JSON object, in seed 003's names.
+/// One failed item as a JSON object, in the names of `<tool_error>`'s JSON form.
 fn push_failure_json(out: &mut String, failed: &ShownFailure<'_>) {
     out.push_str("{\"item\":");
     push_json_string(out, &failed.item);

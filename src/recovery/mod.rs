@@ -1,6 +1,5 @@
 //! Recovery helpers: the failures every tool meets, each turned into the
-//! envelope that puts the model on the right branch (issue 10: items 2, 3, 5
-//! and 7; docs/recovery-helpers.md).
+//! envelope that puts the model on the right branch (docs/recovery-helpers.md).
 //!
 //! - [`upstream_error`]: an upstream HTTP failure mapped onto our codes, its
 //!   body kept out of the envelope (an opt-in sanitized excerpt aside) and

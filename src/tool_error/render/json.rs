@@ -1,4 +1,4 @@
-//! The JSON form: one object with seed 003's names (`errorCategory`,
+//! The JSON form: one object with the agent-facing names (`errorCategory`,
 //! `isRetryable`, `reason`, `customerMessage`) plus every other field set.
 //!
 //! Unlike the XML and text forms it always states the effective category and

@@ -30,7 +30,7 @@ pub enum Format {
     /// The `<tool_error>` envelope (the default).
     #[default]
     Xml,
-    /// One JSON object with seed 003's field names.
+    /// One JSON object with the JSON form's field names.
     Json,
     /// `key: value` lines, `error_code` first.
     Text,
