@@ -313,7 +313,7 @@ pub fn error_of_result(tool_result: &str) -> Result<Option<String>, SpecError> {
 }
 
 /// `backoff`: the request as JSON (`{"attempt", "elapsedMs", "deadlineMs",
-/// "failure", "baseMs"?, "maxAttempts"?, "random"?}`) to [`Step::to_json`];
+/// "failure", "baseMs"?, "maxAttempts"?, "random"?}`) to [`crate::backoff::Step::to_json`];
 /// a spec failure's envelopes are XML (a handler's result keeps its form).
 /// Read member by member: a derived reader would cost the component more
 /// than these seven keys are worth.

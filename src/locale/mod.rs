@@ -13,7 +13,7 @@
 //! wording steers the model (`Words::steering`: the validation recovery line,
 //! the repeat and stop lines, the empty-result text, the cut markers) stay
 //! English unless a spec asks for them in its locale (`localizeSteering`),
-//! which [`Locale::steering`] decides. Words that never change with the
+//! which `Locale::steering` decides. Words that never change with the
 //! locale (the envelope format, messages for the host and the logs) stay in
 //! the module that writes them.
 
