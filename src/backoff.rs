@@ -162,7 +162,7 @@ fn failure_of(failure: &str, format: Format) -> Result<Failure, SpecError> {
         return Ok(Failure::AsItIs(call_tool_result(&error, format)));
     }
     let read = read_tool_result(failure, false)?;
-    let text = read.text.unwrap_or_default();
+    let text = read.text;
     match read_unwrapped(&text) {
         Ok(Reading::ToolError(error)) if read.is_error && error.is_retryable() => Ok(Failure::Retryable {
             error: Box::new(error),

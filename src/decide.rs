@@ -128,7 +128,7 @@ pub fn decide(result: &str) -> Result<Decision, SpecError> {
         return decided;
     }
     let read = read_tool_result(result, true)?;
-    let text = read.text.unwrap_or_default();
+    let text = read.text;
     if !read.is_error {
         return Ok(decision(Branch::Accept, None, "a success is the answer"));
     }

@@ -144,10 +144,7 @@ pub fn host_step(
 /// answer obtained (a partial result's lines), the tool failed with the last
 /// code, each attempt, and what the branch leaves to do.
 fn escalation(tool: &str, answer: &str, tried: &[Attempt], decision: &Decision, why: &str, format: Format) -> String {
-    let text = read_tool_result(answer, true)
-        .ok()
-        .and_then(|r| r.text)
-        .unwrap_or_default();
+    let text = read_tool_result(answer, true).map(|r| r.text).unwrap_or_default();
     let obtained = match read_unwrapped(&text) {
         Ok(Reading::PartialResult(partial)) => partial.obtained,
         _ => Vec::new(),

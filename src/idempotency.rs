@@ -7,7 +7,7 @@
 //! - A key is scoped to its tool, 1 to 255 characters ([`MAX_KEY_CHARS`]);
 //!   an empty or longer one is answered with a VALIDATION_ERROR envelope.
 //! - The arguments compare by their canonical form (object keys sorted,
-//!   compact, numbers as written), so `{"a":1,"b":2}` and `{"b":2,"a":1}`
+//!   compact, numbers in the core's one spelling: [`ToolArguments`]), so `{"a":1,"b":2}` and `{"b":2,"a":1}`
 //!   are the same request in every host.
 //! - The same key with other arguments is refused with a VALIDATION_ERROR
 //!   envelope saying the key belongs to another request (IETF's
@@ -39,16 +39,17 @@
 //! finds when another call got there first.
 //!
 //! ```
-//! use mcp_envelope::idempotency::{Begin, Finish, Idempotency};
+//! use mcp_envelope::idempotency::{ToolArguments, Begin, Finish, Idempotency};
 //! use mcp_envelope::Format;
 //!
 //! let mut store = Idempotency::default();
-//! let args = r#"{"order":"A-1","cents":500}"#;
-//! assert!(matches!(store.begin("refund", "k-1", args, 0, Format::Xml), Ok(Begin::Run(_))));
+//! let args = ToolArguments::from_json(r#"{"order":"A-1","cents":500}"#).unwrap();
+//! assert!(matches!(store.begin("refund", "k-1", &args, 0, Format::Xml), Begin::Run(_)));
 //! let refunded = r#"{"content":[{"type":"text","text":"Refunded 500 cents"}],"isError":false}"#;
 //! assert!(matches!(store.finish("refund", "k-1", Some(refunded), 10), Ok(Finish::Stored(_))));
 //! // The replay: the first outcome, and the write does not run again.
-//! let again = store.begin("refund", "k-1", r#"{"cents":500,"order":"A-1"}"#, 20, Format::Xml).unwrap();
+//! let same = ToolArguments::from_value(&serde_json::json!({"cents": 500, "order": "A-1"}));
+//! let again = store.begin("refund", "k-1", &same, 20, Format::Xml);
 //! assert_eq!(again, Begin::Replay(refunded.to_owned()));
 //! ```
 
@@ -61,6 +62,7 @@ use crate::code;
 use crate::error::SpecError;
 use crate::json::{parse_content, push_json_string, read_input, to_json};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
+use crate::tool_error::limits::MAX_DEPTH;
 use crate::tool_error::model::ToolError;
 use crate::tool_error::render::{call_tool_result, Format};
 
@@ -231,30 +233,30 @@ fn ttl_ms(ttl_seconds: u32) -> u64 {
     u64::from(ttl_seconds.max(1)) * 1000
 }
 
-/// A call of `tool` with `key` and `arguments` (JSON text) at `now_ms`, the
+/// A call of `tool` with `key` and `arguments` at `now_ms`, the
 /// key's stored record being `stored` (`None` when the store holds none):
 /// [`Begin::Run`] with the claim to store (only if the key still holds
 /// `stored`), or the result to send instead; a stored text that is not a
 /// record is answered as a store that cannot be read ([`Begin::Unavailable`]). `format` is the form of the
-/// envelopes this store words. Arguments that are not JSON are refused.
+/// envelopes this store words.
 pub fn begin_step(
     stored: Option<&str>,
     tool: &str,
     key: &str,
-    arguments: &str,
+    arguments: &ToolArguments,
     now_ms: u64,
     ttl_seconds: u32,
     format: Format,
-) -> Result<Begin, SpecError> {
-    let arguments = digest(arguments)?;
+) -> Begin {
+    let arguments = arguments.digest().to_owned();
     let chars = key.chars().count();
     if chars == 0 || chars > MAX_KEY_CHARS {
         let [message, suggestion] = INVALID_KEY;
         let error = ToolError::new(code::VALIDATION_ERROR, message).suggest(suggestion);
-        return Ok(Begin::InvalidKey(call_tool_result(&error, format)));
+        return Begin::InvalidKey(call_tool_result(&error, format));
     }
     let Ok(live) = Record::live(stored, now_ms) else {
-        return Ok(Begin::Unavailable(unavailable(tool, key, format)));
+        return Begin::Unavailable(unavailable(tool, key, format));
     };
     let Some(record) = live else {
         let ttl = ttl_ms(ttl_seconds);
@@ -263,26 +265,19 @@ pub fn begin_step(
             expires_at_ms: now_ms.saturating_add(ttl),
             result: None,
         };
-        return Ok(Begin::Run(running.claim(ttl)));
+        return Begin::Run(running.claim(ttl));
     };
     if record.arguments != arguments {
         let [message, suggestion] = REUSED;
-        return Ok(Begin::Reused(envelope(
-            tool,
-            key,
-            code::VALIDATION_ERROR,
-            message,
-            suggestion,
-            format,
-        )));
+        return Begin::Reused(envelope(tool, key, code::VALIDATION_ERROR, message, suggestion, format));
     }
-    Ok(match record.result {
+    match record.result {
         Some(result) => Begin::Replay(result.get().to_owned()),
         None => {
             let [message, suggestion] = IN_PROGRESS;
             Begin::InProgress(envelope(tool, key, code::CONFLICT, message, suggestion, format))
         }
-    })
+    }
 }
 
 /// The outcome of the call whose [`Begin::Run`] stored `claim`: its
@@ -383,19 +378,12 @@ impl Idempotency {
         self.records.is_empty()
     }
 
-    /// A call of `tool` with `key` and `arguments` (JSON text) at `now_ms`
+    /// A call of `tool` with `key` and `arguments` at `now_ms`
     /// ([`begin_step`]); a claim is stored at once.
-    pub fn begin(
-        &mut self,
-        tool: &str,
-        key: &str,
-        arguments: &str,
-        now_ms: u64,
-        format: Format,
-    ) -> Result<Begin, SpecError> {
+    pub fn begin(&mut self, tool: &str, key: &str, arguments: &ToolArguments, now_ms: u64, format: Format) -> Begin {
         let store_key = idempotency_key(tool, key);
         let stored = self.records.get(&store_key).map(String::as_str);
-        let begun = begin_step(stored, tool, key, arguments, now_ms, self.ttl_seconds, format)?;
+        let begun = begin_step(stored, tool, key, arguments, now_ms, self.ttl_seconds, format);
         if let Begin::Run(claim) = &begun {
             if self.records.insert(store_key.clone(), claim.record.clone()).is_some() {
                 self.order.retain(|k| *k != store_key);
@@ -407,7 +395,7 @@ impl Idempotency {
                 }
             }
         }
-        Ok(begun)
+        begun
     }
 
     /// The outcome of the call that `begin` let run ([`finish_step`]);
@@ -445,6 +433,66 @@ fn push_claim(out: &mut String, claim: &Claim) {
     out.push_str(&claim.ttl_ms.to_string());
 }
 
+/// A call's arguments as the idempotency store and the repeat ledger compare
+/// them: by their [`digest`], so object members in any order are the same
+/// arguments, and numbers compare in the core's one spelling (`1` and `1.0`
+/// are one number).
+///
+/// ```
+/// use mcp_envelope::idempotency::ToolArguments;
+/// let held = serde_json::json!({"b": [2], "a": 1});
+/// assert_eq!(ToolArguments::from_value(&held), ToolArguments::from_json(r#"{ "a": 1.0, "b": [2] }"#).unwrap());
+/// assert!(ToolArguments::from_json("{oops").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolArguments {
+    digest: String,
+}
+
+impl ToolArguments {
+    /// ToolArguments as JSON text, such as the model's own (numbers as written);
+    /// a text that is not JSON is refused.
+    pub fn from_json(text: &str) -> Result<ToolArguments, SpecError> {
+        Ok(ToolArguments { digest: digest(text)? })
+    }
+
+    /// ToolArguments a Rust caller holds: rmcp's `JsonObject` as
+    /// `Value::Object`, or any value. Never refused.
+    pub fn from_value(value: &serde_json::Value) -> ToolArguments {
+        match crate::json::Value::from_serde(value, MAX_DEPTH) {
+            Some(value) => ToolArguments::from_canonical(value),
+            // Deeper than the core reads: its text, cut there as any text is.
+            None => ToolArguments {
+                digest: digest_of(&canonical(&value.to_string()).unwrap_or_default()),
+            },
+        }
+    }
+
+    fn from_canonical(value: crate::json::Value) -> ToolArguments {
+        ToolArguments {
+            digest: digest_of(&to_json(&value.into_canonical())),
+        }
+    }
+
+    /// An arguments object a Rust caller holds (rmcp's `JsonObject`).
+    pub fn from_object(object: &serde_json::Map<String, serde_json::Value>) -> ToolArguments {
+        // One level down, so the object itself is not copied into a `Value`.
+        let members = object
+            .iter()
+            .map(|(key, item)| Some((key.clone(), crate::json::Value::from_serde(item, MAX_DEPTH - 1)?)))
+            .collect::<Option<crate::json::Map>>();
+        match members {
+            Some(members) => ToolArguments::from_canonical(crate::json::Value::Object(members)),
+            None => ToolArguments::from_value(&serde_json::Value::Object(object.clone())),
+        }
+    }
+
+    /// The [`digest`]: what a stored record keeps.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+}
+
 /// Whether two calls have the same arguments, as a short text: the first
 /// 128 bits of the SHA-256 of their [`canonical`] form, in lowercase hex.
 /// The idempotency store and the repeat ledger compare arguments by it.
@@ -456,11 +504,14 @@ fn push_claim(out: &mut String, claim: &Claim) {
 /// assert_eq!(digest("{}").unwrap().len(), 32);
 /// ```
 pub fn digest(arguments: &str) -> Result<String, SpecError> {
-    let canonical = canonical(arguments)?;
-    Ok(Sha256::digest(canonical.as_bytes())[..16]
+    Ok(digest_of(&canonical(arguments)?))
+}
+
+fn digest_of(canonical: &str) -> String {
+    Sha256::digest(canonical.as_bytes())[..16]
         .iter()
         .map(|b| format!("{b:02x}"))
-        .collect())
+        .collect()
 }
 
 /// An `idempotency-begin` request as written.
@@ -498,25 +549,26 @@ pub(crate) fn idempotency_begin_json(request: &str) -> Result<String, SpecError>
         }
         _ => return crate::json::fail("give the arguments once: \"arguments\" or \"argumentsText\""),
     };
+    let arguments = ToolArguments::from_json(arguments)?;
     if request.store_failed {
         // The key's validity comes first: a broken key is the model's to fix.
-        let begun = begin_step(None, &request.tool, &request.key, arguments, 0, 1, format)?;
+        let begun = begin_step(None, &request.tool, &request.key, &arguments, 0, 1, format);
         if let Begin::InvalidKey(_) = begun {
             return Ok(begun.to_json());
         }
         return Ok(Begin::Unavailable(unavailable(&request.tool, &request.key, format)).to_json());
     }
     let ttl_seconds = request.ttl_seconds.unwrap_or(Idempotency::DEFAULT_TTL_SECONDS);
-    begin_step(
+    let begun = begin_step(
         request.stored.as_deref(),
         &request.tool,
         &request.key,
-        arguments,
+        &arguments,
         request.now_ms,
         ttl_seconds,
         format,
-    )
-    .map(|begun| begun.to_json_with(true))
+    );
+    Ok(begun.to_json_with(true))
 }
 
 /// An `idempotency-finish` request as written.
@@ -565,7 +617,7 @@ fn kept(result: &str) -> Result<bool, SpecError> {
     if !read.is_error {
         return Ok(true);
     }
-    Ok(match read_unwrapped(&read.text.unwrap_or_default()) {
+    Ok(match read_unwrapped(&read.text) {
         Ok(Reading::ToolError(error)) => !error.is_retryable(),
         Ok(Reading::ValidationError(_)) => false,
         _ => true,
@@ -623,7 +675,7 @@ const UNKNOWN_OUTCOME: [&str; 2] = [
 
 /// The canonical form of a JSON text, compact: the core's one canonical JSON
 /// (object keys sorted by code point, each once with its last value, every
-/// number in one spelling, strings as serde_json writes them). Arguments of any depth are taken, each array or object past
+/// number in one spelling, strings as serde_json writes them). ToolArguments of any depth are taken, each array or object past
 /// `limits::MAX_DEPTH` levels as its cut marker (`"… [N characters cut]"`),
 /// so two calls that differ only that deep, in values of the same length,
 /// compare as the same arguments.
@@ -637,14 +689,18 @@ const UNKNOWN_OUTCOME: [&str; 2] = [
 /// assert_eq!(canonical(&deep).unwrap(), shown);
 /// ```
 pub fn canonical(arguments: &str) -> Result<String, SpecError> {
-    let value = parse_content(arguments, crate::tool_error::limits::MAX_DEPTH)
-        .map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
+    let value =
+        parse_content(arguments, MAX_DEPTH).map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
     Ok(to_json(&value.into_canonical()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn args(text: &str) -> ToolArguments {
+        ToolArguments::from_json(text).unwrap()
+    }
 
     const OK: &str = r#"{"content":[{"type":"text","text":"done"}],"isError":false}"#;
     const LIMITED: &str =
@@ -653,9 +709,9 @@ mod tests {
     #[test]
     fn a_retryable_failure_frees_the_key() {
         let mut s = Idempotency::default();
-        assert!(matches!(s.begin("t", "k", "{}", 0, Format::Xml), Ok(Begin::Run(_))));
+        assert!(matches!(s.begin("t", "k", &args("{}"), 0, Format::Xml), Begin::Run(_)));
         assert_eq!(s.finish("t", "k", Some(LIMITED), 1), Ok(Finish::Released));
-        assert!(matches!(s.begin("t", "k", "{}", 2, Format::Xml), Ok(Begin::Run(_))));
+        assert!(matches!(s.begin("t", "k", &args("{}"), 2, Format::Xml), Begin::Run(_)));
         assert!(matches!(s.finish("t", "k", Some(OK), 3), Ok(Finish::Stored(_))));
         assert_eq!(s.finish("t", "k", Some(OK), 4), Ok(Finish::Absent));
     }
@@ -664,51 +720,76 @@ mod tests {
     fn keys_expire_and_the_oldest_goes_first() {
         let mut s = Idempotency::new(2, 1);
         for key in ["a", "b", "c"] {
-            assert!(matches!(s.begin("t", key, "1", 0, Format::Xml), Ok(Begin::Run(_))));
+            assert!(matches!(s.begin("t", key, &args("1"), 0, Format::Xml), Begin::Run(_)));
             s.finish("t", key, Some(OK), 0).unwrap();
         }
         assert_eq!(s.len(), 2);
         // "a" was evicted; running it again evicts "b".
-        assert!(matches!(s.begin("t", "a", "1", 10, Format::Xml), Ok(Begin::Run(_))));
-        assert!(matches!(s.begin("t", "c", "1", 999, Format::Xml), Ok(Begin::Replay(_))));
-        assert!(matches!(s.begin("t", "c", "1", 1000, Format::Xml), Ok(Begin::Run(_))));
+        assert!(matches!(s.begin("t", "a", &args("1"), 10, Format::Xml), Begin::Run(_)));
+        assert!(matches!(
+            s.begin("t", "c", &args("1"), 999, Format::Xml),
+            Begin::Replay(_)
+        ));
+        assert!(matches!(
+            s.begin("t", "c", &args("1"), 1000, Format::Xml),
+            Begin::Run(_)
+        ));
         // Another tool's key of the same name is another entry.
-        assert!(matches!(s.begin("u", "b", "1", 1000, Format::Xml), Ok(Begin::Run(_))));
+        assert!(matches!(
+            s.begin("u", "b", &args("1"), 1000, Format::Xml),
+            Begin::Run(_)
+        ));
     }
 
     #[test]
     fn a_result_that_is_not_one_is_refused_and_the_call_stays_running() {
         let mut s = Idempotency::default();
-        s.begin("t", "k", "{}", 0, Format::Xml).unwrap();
+        s.begin("t", "k", &args("{}"), 0, Format::Xml);
         assert!(s.finish("t", "k", Some("[]"), 0).is_err());
         assert!(matches!(
-            s.begin("t", "k", "{}", 0, Format::Xml),
-            Ok(Begin::InProgress(_))
+            s.begin("t", "k", &args("{}"), 0, Format::Xml),
+            Begin::InProgress(_)
         ));
     }
 
     #[test]
     fn a_claim_is_stored_only_where_the_key_is_free() {
-        let run = begin_step(None, "t", "k", r#"{"b":1,"a":2}"#, 5, 60, Format::Xml).unwrap();
+        let run = begin_step(None, "t", "k", &args(r#"{"b":1,"a":2}"#), 5, 60, Format::Xml);
         let Begin::Run(claim) = run else { panic!("{run:?}") };
         assert_eq!(claim.ttl_ms, 60_000);
         // Another replica reading the claim: in progress, and after it expires, free.
-        let again = begin_step(Some(&claim.record), "t", "k", r#"{"a":2,"b":1}"#, 6, 60, Format::Xml).unwrap();
+        let again = begin_step(
+            Some(&claim.record),
+            "t",
+            "k",
+            &args(r#"{"a":2,"b":1}"#),
+            6,
+            60,
+            Format::Xml,
+        );
         assert!(matches!(again, Begin::InProgress(_)));
         assert!(matches!(
-            begin_step(Some(&claim.record), "t", "k", "{}", 60_005, 60, Format::Xml),
-            Ok(Begin::Run(_))
+            begin_step(Some(&claim.record), "t", "k", &args("{}"), 60_005, 60, Format::Xml),
+            Begin::Run(_)
         ));
         let Finish::Stored(done) = finish_step(&claim.record, "t", "k", Some(OK), 7, 60).unwrap() else {
             panic!()
         };
-        let replay = begin_step(Some(&done.record), "t", "k", r#"{"a":2,"b":1}"#, 8, 60, Format::Xml).unwrap();
+        let replay = begin_step(
+            Some(&done.record),
+            "t",
+            "k",
+            &args(r#"{"a":2,"b":1}"#),
+            8,
+            60,
+            Format::Xml,
+        );
         assert_eq!(replay, Begin::Replay(OK.to_owned()));
         assert!(finish_step(&done.record, "t", "k", Some(OK), 9, 60).is_err());
         // A record that is not one of ours guards nothing: the write does not run.
         assert!(matches!(
-            begin_step(Some("garbage"), "t", "k", "{}", 0, 60, Format::Xml),
-            Ok(Begin::Unavailable(_))
+            begin_step(Some("garbage"), "t", "k", &args("{}"), 0, 60, Format::Xml),
+            Begin::Unavailable(_)
         ));
     }
 }

@@ -7,20 +7,20 @@
 //!
 //! let mut ledger = Ledger::new(Ledger::DEFAULT_STOP_AFTER);
 //! let e = ToolError::new(code::NOT_FOUND, "No invoice inv_9");
-//! let first = ledger.failure("get_invoice", &e, None).unwrap();
+//! let first = ledger.failure("get_invoice", &e, None);
 //! assert_eq!(first.message, "No invoice inv_9");
-//! let second = ledger.failure("get_invoice", &e, None).unwrap();
+//! let second = ledger.failure("get_invoice", &e, None);
 //! assert!(second.message.starts_with("Nothing has changed since the last attempt"));
-//! let third = ledger.failure("get_invoice", &e, None).unwrap();
+//! let third = ledger.failure("get_invoice", &e, None);
 //! assert!(third.message.starts_with("Stop retrying"));
 //! ledger.success("get_invoice"); // the streak ends
-//! assert_eq!(ledger.failure("get_invoice", &e, None).unwrap().message, "No invoice inv_9");
+//! assert_eq!(ledger.failure("get_invoice", &e, None).message, "No invoice inv_9");
 //! ```
 //!
 //! Failures are identical when the tool, the code and (if given) the
 //! arguments match, arguments compared as the idempotency store compares
-//! them ([`crate::idempotency::digest`]): object members in any order are
-//! the same arguments; numbers count as written (`1` and `1.0` differ).
+//! them ([`ToolArguments`]): object members in any order are the same
+//! arguments, and `1` and `1.0` are one number.
 //!
 //! The rules are pure functions of (a tool's streak, the failure) returning
 //! (what to send, the new streak), so that the streak can live wherever the
@@ -33,10 +33,10 @@ use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 
 use crate::error::SpecError;
-use crate::idempotency::digest;
+use crate::idempotency::ToolArguments;
 use crate::json::read_input;
 use crate::locale::SteeringWords;
-use crate::read::{read_tool_result, read_unwrapped, Reading};
+use crate::read::{read_unwrapped, Reading, ResultText};
 use crate::tool_error::model::{Severity, ToolError, ToolFailureMeta};
 use crate::tool_error::render::{call_tool_result, Format};
 
@@ -105,7 +105,8 @@ pub(crate) fn ledger_key_json(request: &str) -> Result<String, SpecError> {
 }
 
 /// The streak after this failure, and how many identical ones in a row it makes.
-fn counted(streak: Option<&str>, code: &str, arguments: Option<String>) -> (u32, StreakChange) {
+fn counted(streak: Option<&str>, code: &str, arguments: Option<&ToolArguments>) -> (u32, StreakChange) {
+    let arguments = arguments.map(|a| a.digest().to_owned());
     let count = match Streak::read(streak) {
         Some(s) if s.code == code && s.arguments == arguments => s.count.saturating_add(1),
         _ => 1,
@@ -121,71 +122,83 @@ fn counted(streak: Option<&str>, code: &str, arguments: Option<String>) -> (u32,
 /// One failure of a tool whose stored streak is `streak`: the error to send
 /// (the error itself the first time, a short "nothing has changed" error for
 /// an identical failure up to `stop_after`, a critical "stop retrying" error
-/// beyond) and the streak to store. `arguments` is the call's arguments as
-/// JSON text (refused when it is not JSON). A warning is returned as it is:
+/// beyond) and the streak to store; a failure given without its
+/// `arguments` matches on the code alone. A warning is returned as it is:
 /// it rides on a success, so it neither counts nor ends a streak.
 pub fn failure_step(
     streak: Option<&str>,
     error: &ToolError,
-    arguments: Option<&str>,
+    arguments: Option<&ToolArguments>,
     stop_after: u32,
-) -> Result<(ToolError, StreakChange), SpecError> {
-    let arguments = arguments.map(digest).transpose()?;
+) -> (ToolError, StreakChange) {
     if !error.is_error() {
-        return Ok((error.clone(), StreakChange::Keep));
+        return (error.clone(), StreakChange::Keep);
     }
     let (count, change) = counted(streak, &error.code, arguments);
-    Ok((sent(error, count, stop_after), change))
+    (sent(error, count, stop_after), change)
 }
 
-/// Watches a result a tool handler produced (`CallToolResult` JSON), the
-/// tool's stored streak being `streak`: what an MCP integration calls after
-/// every handler, whatever built the result.
+/// What a repeated failure sends instead of the result its handler
+/// produced: the shorter error, in the form the handler used.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Replacement {
+    /// The repeat or stop envelope's error.
+    pub error: ToolError,
+    /// The handler's own form.
+    pub format: Format,
+}
+
+impl Replacement {
+    /// The `CallToolResult` JSON to send.
+    pub fn call_tool_result(&self) -> String {
+        call_tool_result(&self.error, self.format)
+    }
+}
+
+/// Watches a result a tool handler produced, the tool's stored streak
+/// being `streak`: what an MCP integration calls after every handler,
+/// whatever built the result.
 ///
 /// - An error result holding a `<tool_error>` (any form) is a failure: the
 ///   first of a streak gives `None` (send the result as it is); a repeat
-///   or a stop gives the `CallToolResult` JSON to send instead, in the
-///   form the handler used, with the ToolFailure metadata if it had some
-///   (without `retryNotBefore`: the result does not say what `now` was).
+///   or a stop gives the [`Replacement`] to send instead, in the form the
+///   handler used, with the ToolFailure metadata if it had some (without
+///   `retryNotBefore`: the result does not say what `now` was).
 /// - A success ends the tool's streak; a warning rides on a success and
 ///   leaves it alone, as do a `<validation_error>`, a partial result and an
 ///   error result without an envelope (nothing says what failed).
-///
-/// A text that is not a `CallToolResult` is refused.
 pub fn observe_step(
     streak: Option<&str>,
-    result: &str,
-    arguments: Option<&str>,
+    result: &ResultText,
+    arguments: Option<&ToolArguments>,
     stop_after: u32,
-) -> Result<(Option<String>, StreakChange), SpecError> {
-    let arguments = arguments.map(digest).transpose()?;
-    // The result is read once: whether it failed, its text, its `_meta`.
-    let read = read_tool_result(result, true)?;
-    let text = read.text.unwrap_or_default();
-    let reading = read_unwrapped(&text);
-    if !read.is_error {
+) -> (Option<Replacement>, StreakChange) {
+    let reading = read_unwrapped(&result.text);
+    if !result.is_error {
         let warning = matches!(&reading, Ok(Reading::ToolError(warning)) if !warning.is_error());
-        return Ok((
-            None,
-            if warning {
-                StreakChange::Keep
-            } else {
-                StreakChange::Delete
-            },
-        ));
+        let change = if warning {
+            StreakChange::Keep
+        } else {
+            StreakChange::Delete
+        };
+        return (None, change);
     }
     let Ok(Reading::ToolError(mut error)) = reading else {
-        return Ok((None, StreakChange::Keep));
+        return (None, StreakChange::Keep);
     };
     let (count, change) = counted(streak, &error.code, arguments);
     if count == 1 {
-        return Ok((None, change));
+        return (None, change);
     }
-    if read.tool_failure_meta && error.correlation_id_text().is_some() {
+    if result.tool_failure_meta && error.correlation_id_text().is_some() {
         error.tool_failure = Some(ToolFailureMeta::default());
     }
-    let form = crate::tool_error::parse::form_of(&text);
-    Ok((Some(call_tool_result(&sent(&error, count, stop_after), form)), change))
+    let replacement = Replacement {
+        error: sent(&error, count, stop_after),
+        format: crate::tool_error::parse::form_of(&result.text),
+    };
+    (Some(replacement), change)
 }
 
 /// What the n-th identical failure in a row sends.
@@ -201,11 +214,11 @@ fn sent(error: &ToolError, count: u32, stop_after: u32) -> ToolError {
 /// the module documentation.
 ///
 /// ```
-/// use mcp_envelope::Ledger;
+/// use mcp_envelope::{Ledger, ResultText};
 /// let mut ledger = Ledger::new(2);
-/// let failed = r#"{"content":[{"type":"text","text":"error_code: TIMEOUT\nwhat_failed: Billing is slow\nretryable: true"}],"isError":true}"#;
-/// assert_eq!(ledger.observe("pay", failed, None), Ok(None));
-/// let again = ledger.observe("pay", failed, None).unwrap().unwrap();
+/// let failed = ResultText::new(true, ["error_code: TIMEOUT\nwhat_failed: Billing is slow\nretryable: true"], false);
+/// assert_eq!(ledger.observe("pay", &failed, None), None);
+/// let again = ledger.observe("pay", &failed, None).unwrap().call_tool_result();
 /// assert!(again.contains("what_failed: Nothing has changed since the last attempt"));
 /// ```
 #[derive(Debug, Clone)]
@@ -241,20 +254,25 @@ impl Ledger {
     }
 
     /// The error to send for this failure of `tool` ([`failure_step`]).
-    pub fn failure(&mut self, tool: &str, error: &ToolError, arguments: Option<&str>) -> Result<ToolError, SpecError> {
+    pub fn failure(&mut self, tool: &str, error: &ToolError, arguments: Option<&ToolArguments>) -> ToolError {
         let streak = self.streaks.get(tool).map(String::as_str);
-        let (sent, change) = failure_step(streak, error, arguments, self.stop_after)?;
+        let (sent, change) = failure_step(streak, error, arguments, self.stop_after);
         self.apply(tool, change);
-        Ok(sent)
+        sent
     }
 
     /// Watches a result a tool handler produced ([`observe_step`]): `None`
-    /// to send it as it is, or the `CallToolResult` JSON to send instead.
-    pub fn observe(&mut self, tool: &str, result: &str, arguments: Option<&str>) -> Result<Option<String>, SpecError> {
+    /// to send it as it is, or what to send instead.
+    pub fn observe(
+        &mut self,
+        tool: &str,
+        result: &ResultText,
+        arguments: Option<&ToolArguments>,
+    ) -> Option<Replacement> {
         let streak = self.streaks.get(tool).map(String::as_str);
-        let (sent, change) = observe_step(streak, result, arguments, self.stop_after)?;
+        let (sent, change) = observe_step(streak, result, arguments, self.stop_after);
         self.apply(tool, change);
-        Ok(sent)
+        sent
     }
 
     /// A success for `tool`: its streak ends.
@@ -294,12 +312,13 @@ struct LedgerRequest {
 }
 
 /// The call's arguments: `arguments` as written, or `argumentsText` (not both).
-fn arguments_of(request: &LedgerRequest) -> Result<Option<&str>, SpecError> {
-    match (&request.arguments, &request.arguments_text) {
-        (Some(_), Some(_)) => crate::json::fail("give the arguments once: \"arguments\" or \"argumentsText\""),
-        (Some(raw), None) => Ok(Some(raw.get())),
-        (None, text) => Ok(text.as_deref()),
-    }
+fn arguments_of(request: &LedgerRequest) -> Result<Option<ToolArguments>, SpecError> {
+    let text = match (&request.arguments, &request.arguments_text) {
+        (Some(_), Some(_)) => return crate::json::fail("give the arguments once: \"arguments\" or \"argumentsText\""),
+        (Some(raw), None) => Some(raw.get()),
+        (None, text) => text.as_deref(),
+    };
+    text.map(ToolArguments::from_json).transpose()
 }
 
 /// The JSON entry point behind [`crate::api::ledger_failure`].
@@ -316,7 +335,7 @@ pub(crate) fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
     let error = crate::tool_error::spec::from_json(spec.get())?;
     let arguments = arguments_of(&request)?;
     let stop_after = request.stop_after.unwrap_or(Ledger::DEFAULT_STOP_AFTER);
-    let (sent, change) = failure_step(request.streak.as_deref(), &error, arguments, stop_after)?;
+    let (sent, change) = failure_step(request.streak.as_deref(), &error, arguments.as_ref(), stop_after);
     let mut out = String::from("{\"result\":");
     out.push_str(&call_tool_result(&sent, request.format.unwrap_or(Format::Xml)));
     push_change(&mut out, &change);
@@ -337,11 +356,12 @@ pub(crate) fn ledger_observe_json(request: &str) -> Result<String, SpecError> {
     };
     let arguments = arguments_of(&request)?;
     let stop_after = request.stop_after.unwrap_or(Ledger::DEFAULT_STOP_AFTER);
-    let (sent, change) = observe_step(request.streak.as_deref(), result.get(), arguments, stop_after)?;
+    let result = ResultText::from_json(result.get())?;
+    let (sent, change) = observe_step(request.streak.as_deref(), &result, arguments.as_ref(), stop_after);
     let mut out = String::from("{");
     if let Some(sent) = sent {
         out.push_str("\"result\":");
-        out.push_str(&sent);
+        out.push_str(&sent.call_tool_result());
     }
     push_change(&mut out, &change);
     let out = out.replacen("{,", "{", 1);
@@ -404,11 +424,14 @@ fn steering_words(error: &ToolError) -> &'static SteeringWords {
 mod tests {
     use super::*;
 
+    fn args(text: &str) -> Option<ToolArguments> {
+        Some(ToolArguments::from_json(text).unwrap())
+    }
+
     #[test]
     fn arguments_that_are_not_json_are_refused() {
-        let mut ledger = Ledger::new(2);
-        let e = ToolError::new("X", "m");
-        let refused = ledger.failure("t", &e, Some("{oops")).unwrap_err();
+        let refused =
+            ledger_failure_json(r#"{"spec":{"code":"X","message":"m"},"argumentsText":"{oops"}"#).unwrap_err();
         assert!(refused.0.starts_with("the arguments are not JSON: "), "{refused}");
     }
 
@@ -417,23 +440,23 @@ mod tests {
         let mut ledger = Ledger::new(2);
         let a = ToolError::new("A", "first");
         let b = ToolError::new("B", "second");
-        assert_eq!(ledger.failure("t", &a, None).unwrap(), a);
-        assert_eq!(ledger.failure("t", &b, None).unwrap(), b);
-        assert_ne!(ledger.failure("t", &b, None).unwrap(), b);
-        assert_eq!(ledger.failure("t", &a, Some("{}")).unwrap(), a);
-        assert_ne!(ledger.failure("t", &a, Some("{}")).unwrap(), a);
-        assert_eq!(ledger.failure("t", &a, Some("{\"x\":1}")).unwrap(), a);
+        assert_eq!(ledger.failure("t", &a, None), a);
+        assert_eq!(ledger.failure("t", &b, None), b);
+        assert_ne!(ledger.failure("t", &b, None), b);
+        assert_eq!(ledger.failure("t", &a, args("{}").as_ref()), a);
+        assert_ne!(ledger.failure("t", &a, args("{}").as_ref()), a);
+        assert_eq!(ledger.failure("t", &a, args("{\"x\":1}").as_ref()), a);
         // Another tool has a streak of its own.
-        assert_eq!(ledger.failure("u", &a, Some("{\"x\":1}")).unwrap(), a);
+        assert_eq!(ledger.failure("u", &a, args("{\"x\":1}").as_ref()), a);
         ledger.success("t");
-        assert_eq!(ledger.failure("t", &a, Some("{\"x\":1}")).unwrap(), a);
+        assert_eq!(ledger.failure("t", &a, args("{\"x\":1}").as_ref()), a);
     }
 
     #[test]
     fn a_stored_streak_that_is_not_one_starts_a_new_streak() {
         let e = ToolError::new("A", "first");
         for broken in ["", "{", "[]", r#"{"code":"A","arguments":null,"count":-1}"#] {
-            let (sent, change) = failure_step(Some(broken), &e, None, 2).unwrap();
+            let (sent, change) = failure_step(Some(broken), &e, None, 2);
             assert_eq!(sent, e);
             assert_eq!(
                 change,

@@ -130,6 +130,16 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/recovery-features.md")]
 pub struct RecoveryFeaturesDoctests;
 
+/// The repeat ledger's and the idempotency store's Rust examples, as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/repeat-ledger.md")]
+pub struct RepeatLedgerDoctests;
+
+/// See [`RepeatLedgerDoctests`].
+#[cfg(doctest)]
+#[doc = include_str!("../docs/idempotency-and-backoff.md")]
+pub struct IdempotencyDoctests;
+
 /// The contract diff's Rust example (docs/contract-diff.md), as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/contract-diff.md")]
@@ -137,13 +147,13 @@ pub struct ContractDiffDoctests;
 
 pub use code::{Category, CodeDefaults, CANONICAL_CODES};
 pub use error::{ParseError, SpecError};
-pub use idempotency::Idempotency;
+pub use idempotency::{Idempotency, ToolArguments};
 pub use json::repair_lone_surrogates;
-pub use ledger::{ledger_key, Ledger, StreakChange};
+pub use ledger::{ledger_key, Ledger, Replacement, StreakChange};
 pub use limits::Limits;
 pub use locale::Locale;
 // The `<tool_error>` modules callers name by path: `mcp_envelope::spec::from_json`, `mcp_envelope::limits::Limits`.
-pub use read::{error_of_result, read_envelope, ClientOutcome, Reading};
+pub use read::{error_of_result, read_envelope, ClientOutcome, Reading, ResultText};
 pub use tool_error::model::{Severity, ToolError, ToolFailureMeta};
 pub use tool_error::parse::parse;
 pub use tool_error::render::{

@@ -240,9 +240,10 @@ impl ClientOutcome {
 /// ```
 pub fn error_of_result(result: &str) -> Result<Option<ClientOutcome>, SpecError> {
     let read = read_tool_result(result, false)?;
-    let Some(text) = read.text.filter(|_| read.is_error) else {
+    if !read.is_error {
         return Ok(None);
-    };
+    }
+    let text = read.text;
     let outcome = match read_unwrapped(&text) {
         Ok(Reading::None) => unknown(text, None),
         Ok(reading) => ClientOutcome {
@@ -256,19 +257,53 @@ pub fn error_of_result(result: &str) -> Result<Option<ClientOutcome>, SpecError>
     Ok(Some(outcome))
 }
 
-/// A `CallToolResult` JSON, read once: what `error_of_result` and the
-/// ledger's `observe` need of it.
-pub(crate) struct ToolResultRead {
+/// A `CallToolResult` as the library reads it: whether it is an error, its
+/// text, and whether its `_meta` carries the ToolFailure metadata. What the
+/// repeat ledger watches and `decide` reads; a Rust integration builds it
+/// from its SDK's result with [`ResultText::new`], a JSON caller reads it
+/// with [`ResultText::from_json`].
+///
+/// ```
+/// use mcp_envelope::ResultText;
+/// let read = ResultText::from_json(r#"{"content":[{"type":"text","text":"a"},{"type":"image","data":""},{"type":"text","text":"b"}],"isError":true}"#).unwrap();
+/// assert_eq!(read, ResultText::new(true, ["a", "b"], false));
+/// assert_eq!(read.text, "a\nb");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ResultText {
+    /// `isError` is `true`.
     pub is_error: bool,
-    /// The text blocks joined with a newline: for an error result always,
-    /// for a success only when asked for (a copy `error_of_result` skips).
-    pub text: Option<String>,
-    /// Whether `_meta` carries the ToolFailure metadata.
+    /// The text blocks joined with a newline (an envelope may follow a block
+    /// of partial output); empty when there is none.
+    pub text: String,
+    /// `_meta` carries the ToolFailure metadata (`TOOL_FAILURE_KEY`).
     pub tool_failure_meta: bool,
 }
 
-/// Reads a `CallToolResult` JSON; anything else is refused.
-pub(crate) fn read_tool_result(result: &str, text_of_success: bool) -> Result<ToolResultRead, SpecError> {
+impl ResultText {
+    /// A result from its parts: `text_blocks` are its text blocks' texts, in order.
+    pub fn new<'a>(
+        is_error: bool,
+        text_blocks: impl IntoIterator<Item = &'a str>,
+        tool_failure_meta: bool,
+    ) -> ResultText {
+        ResultText {
+            is_error,
+            text: text_blocks.into_iter().collect::<Vec<_>>().join("\n"),
+            tool_failure_meta,
+        }
+    }
+
+    /// Reads a `CallToolResult` JSON; anything else is refused.
+    pub fn from_json(result: &str) -> Result<ResultText, SpecError> {
+        read_tool_result(result, true)
+    }
+}
+
+/// Reads a `CallToolResult` JSON; anything else is refused. A success's text
+/// is left empty unless `text_of_success` (a copy `error_of_result` skips).
+pub(crate) fn read_tool_result(result: &str, text_of_success: bool) -> Result<ResultText, SpecError> {
     let refused = || SpecError("the result must be a CallToolResult: a JSON object with a \"content\" array".into());
     let members = repaired_object(result, |text, e| match kind_of_text(text, &e) {
         Some(_) => refused(),
@@ -284,8 +319,12 @@ pub(crate) fn read_tool_result(result: &str, text_of_success: bool) -> Result<To
         Some(Ok(meta)) => meta.get(crate::tool_error::render::TOOL_FAILURE_KEY).is_some(),
         _ => false,
     };
-    let text = (is_error || text_of_success).then(|| joined_text_blocks(&content).unwrap_or_default());
-    Ok(ToolResultRead {
+    let text = if is_error || text_of_success {
+        joined_text_blocks(&content).unwrap_or_default()
+    } else {
+        String::new()
+    };
+    Ok(ResultText {
         is_error,
         text,
         tool_failure_meta,

@@ -39,20 +39,20 @@ pub fn span_attributes(result: &str) -> Result<Vec<(&'static str, String)>, Spec
         return Ok(Vec::new());
     }
     let mut attributes = vec![("error.type", to_json(&TOOL_ERROR_TYPE))];
-    let (code, category, retryable, correlation_id) = match read.text.as_deref().map(read_unwrapped) {
-        Some(Ok(Reading::ToolError(e))) => (
+    let (code, category, retryable, correlation_id) = match read_unwrapped(&read.text) {
+        Ok(Reading::ToolError(e)) => (
             Some(e.code.clone()),
             e.category_or_default().map(|c| c.as_str()),
             Some(e.is_retryable()),
             e.correlation_id_text().map(str::to_owned),
         ),
-        Some(Ok(Reading::ValidationError(_))) => (
+        Ok(Reading::ValidationError(_)) => (
             Some(crate::read::VALIDATION_CODE.to_owned()),
             Some("validation"),
             Some(true),
             None,
         ),
-        Some(Ok(Reading::PartialResult(p))) => (
+        Ok(Reading::PartialResult(p)) => (
             Some(crate::partial::PARTIAL_CODE.to_owned()),
             None,
             Some(p.any_retryable()),

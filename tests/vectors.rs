@@ -11,7 +11,7 @@ use mcp_envelope::partial;
 use mcp_envelope::validation::{self, envelope_to_json, parse_validation, validation_from_json, validation_result};
 use mcp_envelope::{
     call_tool_result, error_of_result, parse, protocol_error, read_envelope, render, spec, Format, Idempotency, Ledger,
-    ParseError, ProtocolErrorKind,
+    ParseError, ProtocolErrorKind, ResultText, ToolArguments,
 };
 
 fn main() {
@@ -173,9 +173,12 @@ fn run(kind: CaseKind) -> Result<(), String> {
                         result,
                     } => {
                         let error = spec::from_json(&spec_text).map_err(|e| format!("step {i}: spec refused: {e}"))?;
-                        let sent = ledger
-                            .failure(&tool, &error, arguments.as_deref())
+                        let arguments = arguments
+                            .as_deref()
+                            .map(ToolArguments::from_json)
+                            .transpose()
                             .map_err(|e| format!("step {i}: refused: {e}"))?;
+                        let sent = ledger.failure(&tool, &error, arguments.as_ref());
                         same(
                             &format!("step {i} result"),
                             &call_tool_result(&sent, format(&f)),
@@ -188,9 +191,15 @@ fn run(kind: CaseKind) -> Result<(), String> {
                         arguments,
                         replaced,
                     } => {
-                        let got = ledger
-                            .observe(&tool, &result, arguments.as_deref())
+                        let arguments = arguments
+                            .as_deref()
+                            .map(ToolArguments::from_json)
+                            .transpose()
                             .map_err(|e| format!("step {i}: refused: {e}"))?;
+                        let read = ResultText::from_json(&result).map_err(|e| format!("step {i}: refused: {e}"))?;
+                        let got = ledger
+                            .observe(&tool, &read, arguments.as_ref())
+                            .map(|replaced| replaced.call_tool_result());
                         if got != replaced {
                             return Err(format!("step {i}: observe gave {got:?}, want {replaced:?}"));
                         }
@@ -241,9 +250,8 @@ fn run_idempotency(capacity: Option<u32>, ttl_seconds: Option<u32>, steps: Vec<I
                 format: f,
                 answer,
             } => {
-                let got = store
-                    .begin(&tool, &key, &arguments, now_ms, format(&f))
-                    .map_err(|e| format!("step {i}: refused: {e}"))?;
+                let arguments = ToolArguments::from_json(&arguments).map_err(|e| format!("step {i}: refused: {e}"))?;
+                let got = store.begin(&tool, &key, &arguments, now_ms, format(&f));
                 same(&format!("step {i} answer"), &got.to_json(), &answer)?;
             }
             IdempotencyStep::Finish {

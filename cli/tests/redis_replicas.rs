@@ -13,9 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use mcp_envelope::rmcp::EnvelopeServer;
+use mcp_envelope::rmcp::{call_tool_result, EnvelopeServer};
 use mcp_envelope::stores::{RedisStore, SharedBegin, SharedIdempotency, SharedLedger};
-use mcp_envelope::{call_tool_result, code, Format, ToolError};
+use mcp_envelope::{code, Format, ToolError};
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -88,16 +88,15 @@ fn now_ms() -> u64 {
 impl Billing {
     #[tool(description = "Refund an order, at most once per idempotency key.")]
     async fn refund_order(&self, Parameters(request): Parameters<RefundOrder>) -> CallToolResult {
-        let arguments = serde_json::to_string(&request).unwrap_or_default();
+        let arguments = mcp_envelope::ToolArguments::from_value(&serde_json::to_value(&request).unwrap_or_default());
         let key = request.idempotency_key.as_str();
         let begun = self
             .shared
             .begin("refund_order", key, &arguments, now_ms(), Format::Xml)
             .await;
         let claim = match begun {
-            Ok(SharedBegin::Run(claim)) => claim,
-            Ok(SharedBegin::Send(_, result)) => return serde_json::from_str(&result).expect("the core's result"),
-            Err(refused) => panic!("the arguments were refused: {refused}"),
+            SharedBegin::Run(claim) => claim,
+            SharedBegin::Send(_, result) => return serde_json::from_str(&result).expect("the core's result"),
         };
         let mut redis = self.redis.clone();
         let writes: i64 = redis::cmd("INCR")
@@ -121,14 +120,10 @@ impl Billing {
 
     #[tool(description = "An invoice by its ID (none exists here).")]
     async fn get_invoice(&self, Parameters(request): Parameters<GetInvoice>) -> CallToolResult {
-        let arguments = serde_json::to_string(&request).unwrap_or_default();
+        let arguments = mcp_envelope::ToolArguments::from_value(&serde_json::to_value(&request).unwrap_or_default());
         let error = ToolError::new(code::NOT_FOUND, format!("No invoice {}", request.id));
-        let sent = self
-            .ledger
-            .failure("get_invoice", &error, Some(&arguments))
-            .await
-            .expect("a spec");
-        serde_json::from_str(&call_tool_result(&sent, Format::Xml)).expect("the core's result")
+        let sent = self.ledger.failure("get_invoice", &error, Some(&arguments)).await;
+        call_tool_result(&sent, Format::Xml)
     }
 }
 

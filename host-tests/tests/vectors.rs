@@ -394,9 +394,8 @@ fn run_idempotency(
                         }
                     }
                 }
-                let native = beside
-                    .begin(&tool, &key, &arguments, now_ms, format(&f))
-                    .map(|b| b.to_json())
+                let native = mcp_envelope::ToolArguments::from_json(&arguments)
+                    .map(|arguments| beside.begin(&tool, &key, &arguments, now_ms, format(&f)).to_json())
                     .map_err(|e| e.0)?;
                 // What a store answers: the outcome and the result, without the claim.
                 let outcome = member(&got, "outcome").flatten().unwrap_or_default();

@@ -202,6 +202,30 @@ fn order_of(texts: &[&str]) -> Vec<usize> {
 }
 
 impl Value {
+    /// A value a Rust caller holds as serde_json's, down to `max_depth`
+    /// levels; `None` past it (the caller reads its text instead, where a
+    /// deeper part is cut with a marker). A number is its serde_json spelling.
+    pub(crate) fn from_serde(value: &serde_json::Value, max_depth: usize) -> Option<Value> {
+        Some(match value {
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(Number(n.to_string())),
+            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|item| Value::from_serde(item, max_depth.checked_sub(1)?))
+                    .collect::<Option<_>>()?,
+            ),
+            serde_json::Value::Object(members) => Value::Object(Map(members
+                .iter()
+                .map(|(key, item)| Some((key.clone(), Value::from_serde(item, max_depth.checked_sub(1)?)?)))
+                .collect::<Option<_>>()?)),
+        })
+    }
+}
+
+impl Value {
     /// The one canonical form of a JSON value: every object's keys sorted by
     /// code point, every number in the core's one spelling (`1.0` and `1`,
     /// `1e2` and `100` are one number). The contract lockfile is written in

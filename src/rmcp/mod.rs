@@ -38,10 +38,11 @@ pub use server::{EnvelopeServer, LogLine};
 pub use task::enveloped_task;
 pub use tool_call_error::ToolCallError;
 
-use ::rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
+use ::rmcp::model::{CallToolResult, ContentBlock, ErrorCode, MetaObject};
 use ::rmcp::ErrorData;
 
 use crate::error::SpecError;
+use crate::read::ResultText;
 use crate::tool_error::model::ToolError;
 use crate::tool_error::render::{render, Format, ProtocolErrorKind};
 
@@ -49,17 +50,38 @@ use crate::tool_error::render::{render, Format, ProtocolErrorKind};
 /// text block, as rmcp's type: what [`crate::call_tool_result`] writes
 /// (`isError` from the severity, the ToolFailure `_meta` when set).
 pub fn call_tool_result(error: &ToolError, format: Format) -> CallToolResult {
-    let json = crate::tool_error::render::call_tool_result(error, format);
-    result_from_json(&json).unwrap_or_else(|_| {
-        // Not reached: the core writes a CallToolResult rmcp reads. Were it
-        // refused, the model still gets the same envelope text.
-        let text = vec![ContentBlock::text(render(error, format))];
-        if error.is_error() {
-            CallToolResult::error(text)
-        } else {
-            CallToolResult::success(text)
-        }
-    })
+    let text = vec![ContentBlock::text(render(error, format))];
+    let mut result = if error.is_error() {
+        CallToolResult::error(text)
+    } else {
+        CallToolResult::success(text)
+    };
+    // As the core's JSON reads: no `resultType` (the revision's answer adds it).
+    result.result_type = None;
+    if error.tool_failure.is_some() {
+        // The metadata object is written once, by the core, and read here.
+        let mut member = String::new();
+        crate::tool_error::render::push_tool_failure_meta(&mut member, error);
+        result.meta = member
+            .strip_prefix(",\"_meta\":")
+            .and_then(|meta| serde_json::from_str::<MetaObject>(meta).ok());
+    }
+    result
+}
+
+/// What the library reads of an rmcp result ([`ResultText`]), taken from its
+/// fields: the repeat ledger watches every result, so no JSON is written.
+pub(crate) fn result_text(result: &CallToolResult) -> ResultText {
+    let texts = result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text())
+        .map(|t| t.text.as_str());
+    let tool_failure_meta = result
+        .meta
+        .as_ref()
+        .is_some_and(|meta| meta.0.contains_key(crate::tool_error::render::TOOL_FAILURE_KEY));
+    ResultText::new(result.is_error == Some(true), texts, tool_failure_meta)
 }
 
 /// Reads any `CallToolResult` JSON the core writes (`validation_result`,

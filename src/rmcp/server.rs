@@ -20,8 +20,10 @@ use crate::contract::{diff, read_tools, tools_of};
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
 use crate::handler::{handler_answer, HandlerOutcome};
-use crate::ledger::Ledger;
+use crate::idempotency::ToolArguments;
+use crate::ledger::{Ledger, Replacement};
 use crate::locale::Locale;
+use crate::read::ResultText;
 use crate::recovery::{exception_error, fresh_correlation_id, unknown_tool_answer, UnknownToolAnswer};
 use crate::stores::{SharedLedger, StateStore};
 use crate::tool_error::render::Format;
@@ -221,15 +223,16 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             },
         };
         let name = request.name.clone();
-        let arguments = request
-            .arguments
-            .as_ref()
-            .map(|a| serde_json::Value::Object(a.clone()).to_string());
+        // Only a ledger compares arguments.
+        let arguments = match (&self.ledger, &request.arguments) {
+            (Some(_), Some(given)) => Some(ToolArguments::from_object(given)),
+            _ => None,
+        };
         let revision = context.protocol_version();
         let answer = for_revision(revision.as_ref(), self.answer(tool, request, context).await);
         match (answer, &self.ledger) {
             (Ok(CallToolResponse::Complete(result)), Some(ledger)) => {
-                Ok(ledger.observed(&name, result, arguments.as_deref()).await.into())
+                Ok(ledger.observed(&name, result, arguments.as_ref()).await.into())
             }
             (answer, _) => answer,
         }
@@ -496,18 +499,18 @@ trait ObserveShared: Send + Sync {
     fn observe<'a>(
         &'a self,
         tool: &'a str,
-        result: &'a str,
-        arguments: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<Option<String>, SpecError>>;
+        result: &'a ResultText,
+        arguments: Option<&'a ToolArguments>,
+    ) -> BoxFuture<'a, Option<Replacement>>;
 }
 
 impl<S: StateStore + 'static> ObserveShared for SharedLedger<S> {
     fn observe<'a>(
         &'a self,
         tool: &'a str,
-        result: &'a str,
-        arguments: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<Option<String>, SpecError>> {
+        result: &'a ResultText,
+        arguments: Option<&'a ToolArguments>,
+    ) -> BoxFuture<'a, Option<Replacement>> {
         Box::pin(SharedLedger::observe(self, tool, result, arguments))
     }
 }
@@ -516,21 +519,19 @@ impl HeldLedger {
     /// A result as the ledger answers it: a repeated failure replaced, in
     /// the result's own form; anything else sent as it is (a success ends
     /// the streak).
-    async fn observed(&self, tool: &str, result: CallToolResult, arguments: Option<&str>) -> CallToolResult {
-        let Ok(json) = serde_json::to_string(&result) else {
-            return result;
-        };
+    async fn observed(&self, tool: &str, result: CallToolResult, arguments: Option<&ToolArguments>) -> CallToolResult {
+        let read = super::result_text(&result);
         let replaced = match self {
             HeldLedger::Memory(ledger) => {
                 // A poisoned lock only means another call panicked while holding it; the ledger's state is still whole.
                 let mut ledger = ledger.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                ledger.observe(tool, &json, arguments)
+                ledger.observe(tool, &read, arguments)
             }
-            HeldLedger::Shared(ledger) => ledger.observe(tool, &json, arguments).await,
+            HeldLedger::Shared(ledger) => ledger.observe(tool, &read, arguments).await,
         };
         match replaced {
-            Ok(Some(replaced)) => super::result_from_json(&replaced).unwrap_or(result),
-            _ => result,
+            Some(replaced) => super::call_tool_result(&replaced.error, replaced.format),
+            None => result,
         }
     }
 }

@@ -9,16 +9,17 @@
 //! shared.
 //!
 //! ```
+//! use mcp_envelope::idempotency::ToolArguments;
 //! use mcp_envelope::stores::{MemoryStore, SharedBegin, SharedIdempotency};
 //! use mcp_envelope::Format;
 //!
 //! let shared = SharedIdempotency::new(MemoryStore::default(), 86_400);
 //! # futures_lite_block_on(async {
-//! let args = r#"{"orderId":"A-1"}"#;
-//! let SharedBegin::Run(claim) = shared.begin("refund_order", "k-1", args, 0, Format::Xml).await.unwrap() else { panic!() };
+//! let args = ToolArguments::from_json(r#"{"orderId":"A-1"}"#).unwrap();
+//! let SharedBegin::Run(claim) = shared.begin("refund_order", "k-1", &args, 0, Format::Xml).await else { panic!() };
 //! let refunded = r#"{"content":[{"type":"text","text":"Refunded"}],"isError":false}"#;
 //! shared.finish("refund_order", "k-1", &claim, Some(refunded), 5).await.unwrap();
-//! let again = shared.begin("refund_order", "k-1", args, 9, Format::Xml).await.unwrap();
+//! let again = shared.begin("refund_order", "k-1", &args, 9, Format::Xml).await;
 //! assert_eq!(again, SharedBegin::Send("replay", refunded.to_owned()));
 //! # });
 //! # fn futures_lite_block_on<F: std::future::Future>(f: F) -> F::Output {
@@ -41,8 +42,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::error::SpecError;
-use crate::idempotency::{begin_step, finish_step, idempotency_key, unavailable, Begin, Finish};
-use crate::ledger::{failure_step, ledger_key, observe_step, StreakChange, STREAK_TTL_SECONDS};
+use crate::idempotency::{begin_step, finish_step, idempotency_key, unavailable, Begin, Finish, ToolArguments};
+use crate::ledger::{failure_step, ledger_key, observe_step, Replacement, StreakChange, STREAK_TTL_SECONDS};
+use crate::read::ResultText;
 use crate::tool_error::model::ToolError;
 use crate::tool_error::render::Format;
 
@@ -228,17 +230,17 @@ impl<S: StateStore> SharedIdempotency<S> {
         &self.store
     }
 
-    /// A call of `tool` with `key` and `arguments` (JSON text) at `now_ms`:
-    /// run it, or the result to send instead. A store that cannot answer
-    /// gets the core's retryable SERVER_BUSY: the write does not run.
+    /// A call of `tool` with `key` and `arguments` at `now_ms`: run it, or
+    /// the result to send instead. A store that cannot answer gets the
+    /// core's retryable SERVER_BUSY: the write does not run.
     pub async fn begin(
         &self,
         tool: &str,
         key: &str,
-        arguments: &str,
+        arguments: &ToolArguments,
         now_ms: u64,
         format: Format,
-    ) -> Result<SharedBegin, SpecError> {
+    ) -> SharedBegin {
         let at = idempotency_key(tool, key);
         for _ in 0..CLAIM_ATTEMPTS {
             let Ok(stored) = self.store.get(&at).await else { break };
@@ -250,29 +252,26 @@ impl<S: StateStore> SharedIdempotency<S> {
                 now_ms,
                 self.ttl_seconds,
                 format,
-            )?;
+            );
             let Begin::Run(claim) = begun else {
-                return Ok(SharedBegin::Send(
-                    begun.outcome(),
-                    begun.result().unwrap_or_default().to_owned(),
-                ));
+                return SharedBegin::Send(begun.outcome(), begun.result().unwrap_or_default().to_owned());
             };
             match self
                 .store
                 .compare_and_set(&at, stored.as_deref(), Some(&claim.record), claim.ttl_ms)
                 .await
             {
-                Ok(true) => return Ok(SharedBegin::Run(claim.record)),
+                Ok(true) => return SharedBegin::Run(claim.record),
                 Ok(false) => continue,
                 Err(_) => break,
             }
         }
         // A broken key is the model's to fix even when the store is down.
-        let checked = begin_step(None, tool, key, arguments, 0, 1, format)?;
+        let checked = begin_step(None, tool, key, arguments, 0, 1, format);
         if let Begin::InvalidKey(result) = checked {
-            return Ok(SharedBegin::Send("invalid-key", result));
+            return SharedBegin::Send("invalid-key", result);
         }
-        Ok(SharedBegin::Send("unavailable", unavailable(tool, key, format)))
+        SharedBegin::Send("unavailable", unavailable(tool, key, format))
     }
 
     /// The outcome of the call whose `begin` answered run with `claim`: its
@@ -329,19 +328,15 @@ impl<S: StateStore> SharedLedger<S> {
     /// One step on `tool`'s streak with the record the store holds, written
     /// back only while the streak is still the one read; `None` when the
     /// store cannot answer or keeps changing.
-    async fn step<T>(
-        &self,
-        tool: &str,
-        step: impl Fn(Option<&str>) -> Result<(T, StreakChange), SpecError>,
-    ) -> Result<Option<T>, SpecError> {
+    async fn step<T>(&self, tool: &str, step: impl Fn(Option<&str>) -> (T, StreakChange)) -> Option<T> {
         let at = ledger_key(&self.scope, tool);
         for _ in 0..CLAIM_ATTEMPTS {
             let Ok(streak) = self.store.get(&at).await else {
-                return Ok(None);
+                return None;
             };
-            let (sent, change) = step(streak.as_deref())?;
+            let (sent, change) = step(streak.as_deref());
             let written = match &change {
-                StreakChange::Keep => return Ok(Some(sent)),
+                StreakChange::Keep => return Some(sent),
                 StreakChange::Set(record) => {
                     let ttl_ms = u64::from(STREAK_TTL_SECONDS) * 1000;
                     self.store
@@ -351,44 +346,35 @@ impl<S: StateStore> SharedLedger<S> {
                 StreakChange::Delete => self.store.compare_and_set(&at, streak.as_deref(), None, 1).await,
             };
             match written {
-                Ok(true) => return Ok(Some(sent)),
+                Ok(true) => return Some(sent),
                 Ok(false) => continue,
-                Err(_) => return Ok(None),
+                Err(_) => return None,
             }
         }
-        Ok(None)
+        None
     }
 
     /// The error to send for this failure of `tool` ([`crate::ledger::failure_step`]).
-    pub async fn failure(
-        &self,
-        tool: &str,
-        error: &ToolError,
-        arguments: Option<&str>,
-    ) -> Result<ToolError, SpecError> {
+    pub async fn failure(&self, tool: &str, error: &ToolError, arguments: Option<&ToolArguments>) -> ToolError {
         let stop_after = self.stop_after;
         let sent = self
             .step(tool, |streak| failure_step(streak, error, arguments, stop_after))
-            .await?;
-        match sent {
-            Some(sent) => Ok(sent),
-            None => failure_step(None, error, arguments, stop_after).map(|(sent, _)| sent),
-        }
+            .await;
+        sent.unwrap_or_else(|| failure_step(None, error, arguments, stop_after).0)
     }
 
-    /// `None` to send a handler's result as it is, or the `CallToolResult`
-    /// JSON to send instead ([`crate::ledger::observe_step`]).
+    /// `None` to send a handler's result as it is, or what to send instead
+    /// ([`crate::ledger::observe_step`]).
     pub async fn observe(
         &self,
         tool: &str,
-        result: &str,
-        arguments: Option<&str>,
-    ) -> Result<Option<String>, SpecError> {
+        result: &ResultText,
+        arguments: Option<&ToolArguments>,
+    ) -> Option<Replacement> {
         let stop_after = self.stop_after;
-        let sent = self
-            .step(tool, |streak| observe_step(streak, result, arguments, stop_after))
-            .await?;
-        Ok(sent.flatten())
+        self.step(tool, |streak| observe_step(streak, result, arguments, stop_after))
+            .await
+            .flatten()
     }
 
     /// A success for `tool`: its streak ends (nothing happens when the store cannot answer).

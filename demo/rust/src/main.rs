@@ -19,7 +19,7 @@ use mcp_envelope::api;
 use mcp_envelope::recovery::{access_error, empty_result, upstream_error, AccessKind, EmptyResult, UpstreamFailure};
 use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer, UnknownToolAnswer};
 use mcp_envelope::stores::{RedisStore, SharedBegin, SharedFinish, SharedIdempotency, SharedLedger};
-use mcp_envelope::{code, Category, Format, Ledger, Locale, Severity, ToolError};
+use mcp_envelope::{code, Category, Format, Ledger, Locale, Severity, ToolArguments, ToolError};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, ServerCapabilities, ServerConfig};
@@ -309,7 +309,7 @@ impl Billing {
         annotations(idempotent_hint = true)
     )]
     async fn refund_order(&self, Parameters(request): Parameters<RefundOrder>) -> CallToolResult {
-        let arguments = serde_json::to_string(&request).unwrap_or_default();
+        let arguments = ToolArguments::from_value(&serde_json::to_value(&request).unwrap_or_default());
         let key = request.idempotency_key.as_str();
         match &self.state {
             State::Memory { idempotency, .. } => {
@@ -317,10 +317,8 @@ impl Billing {
                     let mut store = idempotency.lock().unwrap_or_else(|p| p.into_inner());
                     store.begin("refund_order", key, &arguments, now_ms(), Format::Xml)
                 };
-                match begun {
-                    Ok(Begin::Run(_)) => {}
-                    Ok(other) => return from_core(Ok(other.result().unwrap_or_default().to_owned())),
-                    Err(refused) => panic!("the idempotency store refused the arguments: {refused}"),
+                if !matches!(begun, Begin::Run(_)) {
+                    return from_core(Ok(begun.result().unwrap_or_default().to_owned()));
                 }
                 let result = self.refund(&request).await;
                 let json = serde_json::to_string(&result).unwrap_or_default();
@@ -335,9 +333,8 @@ impl Billing {
                     .begin("refund_order", key, &arguments, now_ms(), Format::Xml)
                     .await
                 {
-                    Ok(SharedBegin::Run(claim)) => claim,
-                    Ok(SharedBegin::Send(_, result)) => return from_core(Ok(result)),
-                    Err(refused) => panic!("the idempotency store refused the arguments: {refused}"),
+                    SharedBegin::Run(claim) => claim,
+                    SharedBegin::Send(_, result) => return from_core(Ok(result)),
                 };
                 let result = self.refund(&request).await;
                 let json = serde_json::to_string(&result).unwrap_or_default();

@@ -19,6 +19,8 @@ pub use result::{call_tool_result, protocol_error, ProtocolErrorKind};
 pub(crate) use result::{text_result, text_result_with};
 pub(crate) use text::line as push_text_line;
 pub use text::render_text;
+#[cfg(all(feature = "rmcp", not(target_arch = "wasm32")))]
+pub(crate) use tool_failure::push_tool_failure_meta;
 pub use tool_failure::TOOL_FAILURE_KEY;
 pub use xml::render_xml;
 
