@@ -6,6 +6,8 @@
 //! Ours: the wording around serde's messages, [`Object`] (a struct read from
 //! an object only), [`Count`], and [`given`] (present but not `null`).
 
+#[cfg(feature = "schema")]
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{DeserializeOwned, Visitor};
@@ -183,5 +185,36 @@ pub(crate) fn raw_kind(text: &str) -> &'static str {
         Some(b'n') => "null",
         Some(b'{') => "an object",
         _ => "a number",
+    }
+}
+
+/// What serde reads through `Object<T>` is `T`'s object: the same schema.
+#[cfg(feature = "schema")]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Object<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// A count as the reader takes it: a whole number, 0 or more.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Count {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> Cow<'static, str> {
+        "Count".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "integer", "minimum": 0 })
     }
 }
