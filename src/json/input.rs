@@ -6,8 +6,6 @@
 //! Ours: the wording around serde's messages, [`Object`] (a struct read from
 //! an object only), [`Count`], and [`given`] (present but not `null`).
 
-#[cfg(feature = "schema")]
-use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{DeserializeOwned, Visitor};
@@ -194,10 +192,10 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Object<T> {
     fn inline_schema() -> bool {
         T::inline_schema()
     }
-    fn schema_name() -> Cow<'static, str> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
         T::schema_name()
     }
-    fn schema_id() -> Cow<'static, str> {
+    fn schema_id() -> std::borrow::Cow<'static, str> {
         T::schema_id()
     }
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -211,7 +209,7 @@ impl schemars::JsonSchema for Count {
     fn inline_schema() -> bool {
         true
     }
-    fn schema_name() -> Cow<'static, str> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
         "Count".into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
