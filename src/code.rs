@@ -36,12 +36,18 @@ string_enum!(Category {
 /// succeed, and the recovery hint rendered when the caller gives none (in
 /// English here: the `code-defaults` export's shape; see [`default_recovery`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(description = "A canonical code's defaults, the recovery in the asked locale.")
+)]
 pub struct CodeDefaults {
     /// The recovery branch the code implies when the caller sets no category.
     pub category: Category,
     /// Whether another call can succeed when the caller does not say.
     pub retryable: bool,
-    /// The English recovery hint rendered when the caller gives no suggestion.
+    /// The recovery hint rendered when the caller gives no suggestion (English
+    /// here; the `code-defaults` export gives it in the asked locale).
     pub recovery: &'static str,
 }
 

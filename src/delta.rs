@@ -36,10 +36,11 @@ string_enum!(DeltaSeverity { Breaking = "BREAKING", Risky = "RISKY", Safe = "SAF
 /// Its JSON is the spec's `deltas` item, written in this order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a contract delta object")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ContractDelta {
     /// How much the change can break a caller; envelopes show only BREAKING and RISKY ones.
     pub severity: DeltaSeverity,
-    /// The action it concerns; `None` for a tool-wide change.
+    /// The action it concerns; absent (`None`) for a change that is tool-wide.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
     /// The argument or field that changed (`amount`).

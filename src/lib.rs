@@ -44,6 +44,11 @@
 
 #![warn(missing_docs)]
 
+// The component never carries schemars: its bytes are the same with or without
+// the generated types (Cargo.toml, `schema`).
+#[cfg(all(feature = "schema", target_arch = "wasm32"))]
+compile_error!("the `schema` feature is for native builds (the wrappers' generated types), never the component");
+
 /// Gives a fieldless enum its wire spelling: `ALL`, `as_str`, `from_wire`, `Display`.
 macro_rules! string_enum {
     ($ty:ident { $($variant:ident = $text:literal),* }) => {
@@ -72,6 +77,20 @@ macro_rules! string_enum {
         impl serde::Serialize for $ty {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())
+            }
+        }
+
+        /// Its wire spellings, the only strings serde reads (the `schema` feature).
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($ty).into()
+            }
+            fn schema_id() -> std::borrow::Cow<'static, str> {
+                concat!(module_path!(), "::", stringify!($ty)).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!({ "type": "string", "enum": [$($text),*] })
             }
         }
 
@@ -113,6 +132,8 @@ pub mod stores;
 pub mod telemetry;
 mod tool_error;
 pub mod validation;
+#[cfg(feature = "schema")]
+mod wire_schema;
 mod xml;
 
 #[cfg(target_arch = "wasm32")]
@@ -161,4 +182,6 @@ pub use tool_error::render::{
     TOOL_FAILURE_KEY,
 };
 pub use tool_error::{limits, spec};
+#[cfg(feature = "schema")]
+pub use wire_schema::wire_schema;
 pub use xml::REPLACEMENT;

@@ -185,3 +185,34 @@ pub(crate) fn raw_kind(text: &str) -> &'static str {
         _ => "a number",
     }
 }
+
+/// What serde reads through `Object<T>` is `T`'s object: the same schema.
+#[cfg(feature = "schema")]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Object<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// A count as the reader takes it: a whole number, 0 or more.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Count {
+    fn inline_schema() -> bool {
+        true
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Count".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "integer", "minimum": 0 })
+    }
+}

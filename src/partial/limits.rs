@@ -12,9 +12,18 @@ use crate::tool_error::limits::{at_least, limits_in_force, text_caps, Limits};
 ///
 /// `message_chars` and `envelope_chars` mean what they mean in `Limits`,
 /// with the same defaults and least values; `items` caps each of the three
-/// lists (obtained, failed, tried), the rest counted.
+/// lists (obtained, failed, tried), the rest counted. The wrappers'
+/// `PartialLimitsInForce` (Python's `PartialLimits`): every key written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "PartialLimitsInForce",
+        description = "A partial result's caps in force, every key written (docs/size-caps.md)."
+    )
+)]
 pub struct PartialLimits {
     /// The most characters of any single text, marker included.
     pub message_chars: usize,
@@ -65,12 +74,25 @@ pub(crate) fn partial_limits_json(input: &str) -> Result<String, SpecError> {
     Ok(limits_in_force(input, PartialLimits::DEFAULT, PartialLimits::from_json)?.to_json())
 }
 
-/// A partial result's `limits` object as written: each cap optional.
+/// A partial result's `limits` object as written: each cap optional. The
+/// wrappers' `PartialLimits`: a partial result's caps (docs/size-caps.md, "The
+/// partial result"); an absent key keeps the core's default.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a limits object")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "PartialLimits",
+        description = "A partial result's caps: each text, the whole envelope, the entries listed per list; an absent key keeps the core's default (docs/size-caps.md, \"The partial result\")."
+    )
+)]
 pub(crate) struct PartialLimitsInput {
+    /// The most characters of any single text, marker included.
     message_chars: Option<Count>,
+    /// The most characters of the whole envelope, where the kept parts allow.
     envelope_chars: Option<Count>,
+    /// The most entries each list shows; the rest are counted.
     items: Option<Count>,
 }
 

@@ -29,6 +29,8 @@ mod spec;
 
 pub(crate) use limits::partial_limits_json;
 pub use limits::PartialLimits;
+#[cfg(feature = "schema")]
+pub(crate) use limits::PartialLimitsInput;
 pub use model::{FailedItem, PartialResult, PARTIAL_CODE, PARTIAL_RECOVERY};
 pub use parse::parse_partial;
 pub(crate) use parse::{markup_start, parse_markup, read_json_form};

@@ -37,8 +37,17 @@ pub const MAX_DEPTH: usize = 64;
 pub use crate::count::MAX_COUNT;
 
 /// The caps one envelope is rendered under; written as the spec's `limits`.
+/// The wrappers' `LimitsInForce` (Python's `Limits`): what `limits` gives, every key written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "LimitsInForce",
+        description = "The size caps in force, every key written (docs/size-caps.md)."
+    )
+)]
 pub struct Limits {
     /// The most characters of the message, or of any other single text.
     pub message_chars: usize,
@@ -93,12 +102,26 @@ pub(crate) fn limits_in_force<T>(
 }
 
 /// A `limits` object as written: each cap optional, `null` the default.
+/// The wrappers' `Limits`: size caps of one envelope; an absent key keeps the
+/// core's default (docs/size-caps.md).
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a limits object")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "Limits",
+        description = "Size caps of one envelope; an absent key keeps the core's default (docs/size-caps.md)."
+    )
+)]
 pub(crate) struct LimitsInput {
+    /// The most characters of the message, or of any other single text; longer ones are cut with a marker.
     message_chars: Option<Count>,
+    /// The most characters of the whole envelope, where the kept parts allow.
     envelope_chars: Option<Count>,
+    /// The most available actions listed; the rest are counted.
     actions: Option<Count>,
+    /// The most details listed; the rest are counted.
     details: Option<Count>,
 }
 

@@ -29,29 +29,67 @@ pub use crate::error::SpecError;
 
 /// A spec as written: every key optional to serde, so that a missing `code`
 /// or `message` is refused in words of our own.
+///
+/// With the `schema` feature it is also the wrappers' `EnvelopeSpec`
+/// (`wire_schema`): one error, as the CLI's JSON spec; `null` or absent means
+/// not set. Its field docs are the generated types' docs.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a spec object")]
-struct SpecInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "EnvelopeSpec",
+        description = "One error, as the CLI's JSON spec: `null` or absent means not set.",
+        extend("required" = ["code", "message"])
+    )
+)]
+pub(crate) struct SpecInput {
+    /// A canonical code or a custom one: any non-empty string.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     code: Option<String>,
+    /// What failed, for the model.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     message: Option<String>,
+    /// The next step; the code's default recovery when absent.
     suggestion: Option<String>,
+    /// The calls the model can make instead.
     available_actions: Option<Vec<String>>,
+    /// How many more actions there were than the envelope lists (a capped envelope read back states it).
     omitted_actions: Option<Count>,
+    /// Shown in key order. A value is shown as text: a string as itself, a
+    /// number or a boolean as written, `null` as `null`, an object or array as
+    /// its compact JSON.
     details: Option<Details>,
+    /// How many more details there were than the envelope lists.
     omitted_details: Option<Count>,
+    /// Whole seconds; a fraction rounds up.
     retry_after: Option<Seconds>,
+    /// `error` (the default) and `critical` mark the result `isError: true`; `warning` rides on a success.
     severity: Option<Severity>,
+    /// The recovery branch; the code's own when absent.
     category: Option<Category>,
+    /// Whether another call can succeed; the code's own when absent.
     retryable: Option<bool>,
+    /// The words for the person behind the model.
     customer_message: Option<String>,
+    /// The id that finds this failure in the server's log.
     correlation_id: Option<String>,
+    /// Contract changes since the model learned the tool; the BREAKING and RISKY ones are shown.
     deltas: Option<Vec<Object<ContractDelta>>>,
+    /// How many more contract changes there were than the envelope lists.
     omitted_deltas: Option<Count>,
+    /// The catalog of the code's default recovery and of the words the core writes (English by default).
     locale: Option<Locale>,
+    /// With `pt-BR`: the lines that steer the model (repeat and stop lines, among others) in Portuguese too.
     localize_steering: Option<bool>,
+    /// Size caps for this envelope; the core's defaults apply without it.
     limits: Option<Object<LimitsInput>>,
+    /// Adds the ToolFailure metadata to the `CallToolResult` (`true`, or
+    /// `{"now": epoch milliseconds}` to also get `retryNotBefore`; needs a
+    /// `correlationId`); the envelope text is unchanged.
     tool_failure: Option<ToolFailureInput>,
 }
 
@@ -322,6 +360,63 @@ impl<'de> Deserialize<'de> for ToolFailureInput {
                 "must be true, false or {{\"now\": milliseconds}}, not {}",
                 crate::json::raw_kind(raw.get())
             ))),
+        }
+    }
+}
+
+/// The members read by hand above, as what they accept.
+#[cfg(feature = "schema")]
+mod schema {
+    use std::borrow::Cow;
+
+    use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+
+    /// `details`: an object of any JSON values.
+    impl JsonSchema for super::Details {
+        fn inline_schema() -> bool {
+            true
+        }
+        fn schema_name() -> Cow<'static, str> {
+            "Details".into()
+        }
+        fn json_schema(_: &mut SchemaGenerator) -> Schema {
+            json_schema!({ "type": "object", "additionalProperties": true })
+        }
+    }
+
+    /// `retryAfter`: seconds, 0 or more, a fraction allowed.
+    impl JsonSchema for super::Seconds {
+        fn inline_schema() -> bool {
+            true
+        }
+        fn schema_name() -> Cow<'static, str> {
+            "Seconds".into()
+        }
+        fn json_schema(_: &mut SchemaGenerator) -> Schema {
+            json_schema!({ "type": "number", "minimum": 0 })
+        }
+    }
+
+    /// `toolFailure`: `true`, `false` (off) or `{"now": epoch milliseconds}`.
+    impl JsonSchema for super::ToolFailureInput {
+        fn schema_name() -> Cow<'static, str> {
+            "ToolFailureRequest".into()
+        }
+        fn schema_id() -> Cow<'static, str> {
+            concat!(module_path!(), "::ToolFailureRequest").into()
+        }
+        fn json_schema(_: &mut SchemaGenerator) -> Schema {
+            json_schema!({
+                "description": "Asks for `_meta[\"io.modelcontextprotocol/toolFailure\"]` on the result: `true`, or `{ now }` in Unix epoch milliseconds to also get `retryNotBefore`. Needs a correlationId.",
+                "anyOf": [
+                    { "type": "boolean" },
+                    {
+                        "type": "object",
+                        "properties": { "now": { "type": ["integer", "null"], "minimum": 0 } },
+                        "additionalProperties": false
+                    }
+                ]
+            })
         }
     }
 }

@@ -4,7 +4,7 @@
 
 import * as component from './component.js';
 import { toJson } from './render.js';
-import type { CallToolResult, PartialLimits, PartialSpec } from './types.js';
+import type { CallToolResult, PartialLimits, PartialLimitsInForce, PartialSpec } from './types.js';
 
 /**
  * The `<partial_result>` envelope text (in the spec's `format`, xml by default).
@@ -34,8 +34,8 @@ export const renderPartialJson = (specText: string): string => component.renderP
 export const partialResultJson = (specText: string): string => component.partialResult(String(specText));
 
 /** The caps a partial result is rendered under for these `limits` (`null`: the defaults); TypeError when refused. */
-export function partialLimitsInForce(limits: PartialLimits | null = null): Required<PartialLimits> {
-  return JSON.parse(partialLimitsInForceJson(toJson(limits, 'the limits'))) as Required<PartialLimits>;
+export function partialLimitsInForce(limits: PartialLimits | null = null): PartialLimitsInForce {
+  return JSON.parse(partialLimitsInForceJson(toJson(limits, 'the limits'))) as PartialLimitsInForce;
 }
 
 /** `partialLimitsInForce` with the limits as JSON text; gives JSON text. */

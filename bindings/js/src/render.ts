@@ -11,6 +11,7 @@ import type {
   ErrorOptions,
   Format,
   Limits,
+  LimitsInForce,
   Locale,
   ProtocolError,
   ProtocolErrorKind,
@@ -113,8 +114,8 @@ export const codeDefaultsJson = (requestText: string): string => component.codeD
  * limitsInForce();                       // the defaults
  * ```
  */
-export function limitsInForce(limits: Limits | null = null): Required<Limits> {
-  return JSON.parse(limitsInForceJson(toJson(limits, 'the limits'))) as Required<Limits>;
+export function limitsInForce(limits: Limits | null = null): LimitsInForce {
+  return JSON.parse(limitsInForceJson(toJson(limits, 'the limits'))) as LimitsInForce;
 }
 
 /** `limitsInForce` with the limits as JSON text (`null` for the defaults); gives JSON text. */

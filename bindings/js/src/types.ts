@@ -1,35 +1,30 @@
 // The shapes the public API speaks: the error spec (the CLI's JSON object),
 // the MCP CallToolResult, the readings `parseEnvelope` gives and the outcome
 // `throwIfError` throws (docs/component-api.md). Types only: no code.
+//
+// The wire shapes the core's structs declare (the spec, limits, contract
+// deltas, code defaults, the string enums) are generated from the core's JSON
+// Schema into generated/wire.ts by scripts/build.mjs and re-exported here
+// under their public names; the rest is written here (ARCHITECTURE.md, "The
+// generated types").
+
+import type * as Wire from './generated/wire.js';
+
+import type { ContractDelta, PartialLimits } from './generated/wire.js';
+
+export type { CodeDefaults, ContractDelta, Limits, LimitsInForce, PartialLimits, PartialLimitsInForce } from './generated/wire.js';
 
 /** The rendering: `xml` (`<tool_error>`, the default), `json` or `text`. */
-export type Format = 'xml' | 'json' | 'text';
+export type Format = Wire.Format;
 
 /** `error` and `critical` mark the result `isError: true`; `warning` rides on a success. */
-export type Severity = 'error' | 'critical' | 'warning';
+export type Severity = Wire.Severity;
 
 /** Which recovery branch a failure is on. */
-export type Category = 'transient' | 'validation' | 'business' | 'permission' | 'internal';
+export type Category = Wire.Category;
 
 /** The 17 canonical codes; any other non-empty string is a custom code. */
-export type CanonicalCode =
-  | 'MISSING_DISCRIMINATOR'
-  | 'UNKNOWN_ACTION'
-  | 'VALIDATION_ERROR'
-  | 'MISSING_REQUIRED_FIELD'
-  | 'INTERNAL_ERROR'
-  | 'RATE_LIMITED'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'TIMEOUT'
-  | 'SERVER_BUSY'
-  | 'DEPRECATED'
-  | 'AUTH_REQUIRED'
-  | 'HANDOFF_UPSTREAM_UNAVAILABLE'
-  | 'HANDOFF_NAMESPACE_MISMATCH'
-  | 'HANDOFF_CONNECTING';
+export type CanonicalCode = Wire.CanonicalCode;
 
 /**
  * The catalog of words for people: `en` (the default) or `pt-BR`, spelled
@@ -37,26 +32,14 @@ export type CanonicalCode =
  * steer the model stay English unless `localizeSteering` is set
  * (docs/locales.md).
  */
-export type Locale = 'en' | 'pt-BR';
-
-/** Size caps of one envelope; an absent key keeps the core's default (docs/size-caps.md). */
-export interface Limits {
-  /** The most characters of the message, or of any other single text; longer ones are cut with a marker. */
-  messageChars?: number;
-  /** The most characters of the whole envelope, where the kept parts allow. */
-  envelopeChars?: number;
-  /** The most available actions listed; the rest are counted. */
-  actions?: number;
-  /** The most details listed; the rest are counted. */
-  details?: number;
-}
+export type Locale = Wire.Locale;
 
 /**
  * Asks for `_meta["io.modelcontextprotocol/toolFailure"]` on the result
  * (SEP-3313, a draft; docs/tool-failure-meta.md): `true`, or `{ now }` in
  * Unix epoch milliseconds to also get `retryNotBefore`. Needs a correlationId.
  */
-export type ToolFailureRequest = boolean | { now: number };
+export type ToolFailureRequest = Wire.ToolFailureRequest;
 
 /** A canonical code, with autocomplete, or a custom one. */
 export type Code = CanonicalCode | (string & {});
@@ -68,40 +51,16 @@ export type Code = CanonicalCode | (string & {});
  */
 export type DetailValue = unknown;
 
+/** A wire shape as a caller passes it: its lists may be readonly. */
+type Input<T> = { [K in keyof T]: ReadonlyList<T[K]> };
+type ReadonlyList<V> = V extends (infer Item)[] ? readonly Item[] : V;
+
 /** Everything but the code: the options of `toolError(code, options)`. */
-export interface ErrorOptions {
-  message: string;
-  suggestion?: string | null;
-  availableActions?: readonly string[] | null;
-  /** Shown in key order; `undefined` values are left out. */
-  details?: Readonly<Record<string, DetailValue>> | null;
-  /** Whole seconds; a fraction rounds up. */
-  retryAfter?: number | null;
-  severity?: Severity | null;
-  category?: Category | null;
-  retryable?: boolean | null;
-  customerMessage?: string | null;
-  correlationId?: string | null;
-  /** Contract changes since the model learned the tool; the BREAKING and RISKY ones are shown. */
-  deltas?: readonly ContractDelta[] | null;
-  /** How many more actions there were than the envelope lists (a capped envelope read back states it). */
-  omittedActions?: number | null;
-  /** How many more details there were than the envelope lists. */
-  omittedDetails?: number | null;
-  /** How many more contract changes there were than the envelope lists. */
-  omittedDeltas?: number | null;
-  /** The catalog of the code's default recovery and of the words the core writes (English by default). */
-  locale?: Locale | null;
-  /** With `pt-BR`: the lines that steer the model (repeat and stop lines, among others) in Portuguese too. */
-  localizeSteering?: boolean | null;
-  /** Size caps for this envelope; the core's defaults apply without it. */
-  limits?: Limits | null;
-  /** Adds the ToolFailure metadata to the `CallToolResult`; the envelope text is unchanged. */
-  toolFailure?: ToolFailureRequest | null;
-}
+export interface ErrorOptions extends Input<Omit<Wire.EnvelopeSpec, 'code'>> {}
 
 /** One error, as the CLI's JSON spec: `null` or absent means not set. */
 export interface EnvelopeSpec extends ErrorOptions {
+  /** A canonical code, with autocomplete, or a custom one: any non-empty string. */
   code: Code;
 }
 
@@ -123,17 +82,6 @@ export type CallToolResult = {
   /** Result metadata: the ToolFailure classification when the spec asks for it. */
   _meta?: Record<string, unknown>;
 };
-
-/** A contract change since the last known-good lockfile, shown in `<contract_awareness>`. */
-export interface ContractDelta {
-  /** The action it concerns; `null` or absent for a change that is tool-wide. */
-  action?: string | null;
-  severity: 'BREAKING' | 'RISKY' | 'SAFE' | 'COSMETIC';
-  field: string;
-  description: string;
-  before?: string;
-  after?: string;
-}
 
 /** The sent-versus-expected line of one field of a `<validation_error>`. */
 export interface ValidationField {
@@ -218,13 +166,6 @@ export interface PartialSpec {
   omittedTried?: number | null;
 }
 
-/** A partial result's caps: each text, the whole envelope, the entries listed per list. */
-export interface PartialLimits {
-  messageChars?: number;
-  envelopeChars?: number;
-  items?: number;
-}
-
 /** A partial result as read back: the spec as stated, each item's category and retryability filled in. */
 export interface PartialReport {
   task?: string;
@@ -266,19 +207,7 @@ export interface ErrorOutcome {
 }
 
 /** What kind of failure a neutral issue is (Zod 4's codes, plus `missing_required`). */
-export type IssueCode =
-  | 'invalid_type'
-  | 'too_small'
-  | 'too_big'
-  | 'invalid_format'
-  | 'not_multiple_of'
-  | 'unrecognized_keys'
-  | 'invalid_union'
-  | 'invalid_key'
-  | 'invalid_element'
-  | 'invalid_value'
-  | 'custom'
-  | 'missing_required';
+export type IssueCode = Wire.IssueCode;
 
 /** One failed check, independent of the validator that found it (docs/validation.md, "The issue model"). */
 export interface ValidationIssue {
@@ -331,7 +260,7 @@ export interface RenderOptions {
 }
 
 /** The JSON-RPC error kinds, for failures of the request itself. */
-export type ProtocolErrorKind = 'parse-error' | 'invalid-request' | 'method-not-found' | 'invalid-params' | 'internal-error';
+export type ProtocolErrorKind = Wire.ProtocolErrorKind;
 
 /** A JSON-RPC 2.0 error object. */
 export interface ProtocolError {
@@ -442,7 +371,7 @@ export interface UpstreamReport {
 }
 
 /** `forbidden` (not allowed) or `auth-required` (not signed in). */
-export type AccessKind = 'forbidden' | 'auth-required';
+export type AccessKind = Wire.AccessKind;
 
 /** Options of `accessError`: the caller's words only, never whether the object exists. */
 export interface AccessOptions {
@@ -527,13 +456,6 @@ export interface EmptyResultOptions {
   locale?: Locale | null;
   /** With `pt-BR`: the text (which steers the model) in Portuguese too. */
   localizeSteering?: boolean | null;
-}
-
-/** A canonical code's defaults, the recovery in the asked locale. */
-export interface CodeDefaults {
-  category: Category;
-  retryable: boolean;
-  recovery: string;
 }
 
 /** Options of `Ledger.failure`. */

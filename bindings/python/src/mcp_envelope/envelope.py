@@ -6,25 +6,23 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal, TypedDict, get_args
+from typing import Any, get_args
 
 from ._component import ToolResult, call, call_json, produce, read, scrub, spec_text, to_json, tool_result
+
+# The wire shapes, generated from the core's structs (hatch_build.py): `Limits` is the caps in force.
+from ._wire import Category as Category
+from ._wire import CodeDefaults as CodeDefaults
+from ._wire import Format as Format
+from ._wire import LimitsInForce
+from ._wire import Locale as Locale
+from ._wire import ProtocolErrorKind as ProtocolErrorKind
+from ._wire import Severity as Severity
 from .errors import EnvelopeError
 
-Format = Literal["xml", "json", "text"]
-ProtocolErrorKind = Literal["parse-error", "invalid-request", "method-not-found", "invalid-params", "internal-error"]
 PROTOCOL_ERROR_KINDS: tuple[str, ...] = get_args(ProtocolErrorKind)
-Severity = Literal["error", "critical", "warning"]
-Category = Literal["transient", "validation", "business", "permission", "internal"]
-Locale = Literal["en", "pt-BR"]
-
-
-class CodeDefaults(TypedDict):
-    """What a canonical code implies when the error does not say (`code-defaults`)."""
-
-    category: Category
-    retryable: bool
-    recovery: str
+# The size caps in force (docs/size-caps.md), every key written: what `limits_in_force` gives.
+Limits = LimitsInForce
 
 
 def render(spec: Mapping[str, Any] | str, format: Format = "xml") -> str:
@@ -68,16 +66,6 @@ def defaults_for(code: str, locale: Locale | None = None) -> CodeDefaults | None
     request = {"code": code} if locale is None else {"code": code, "locale": locale}
     found: CodeDefaults | None = json.loads(code_defaults_json(request))
     return found
-
-
-class Limits(TypedDict):
-    """The size caps in force (docs/size-caps.md): the most characters of any one text and of the whole envelope,
-    the most actions and details listed (the rest are counted)."""
-
-    messageChars: int
-    envelopeChars: int
-    actions: int
-    details: int
 
 
 # The `limits` keys by their Python names; other keys go to the component as given (it names a wrong one).

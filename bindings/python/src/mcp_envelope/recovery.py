@@ -22,12 +22,14 @@ from typing import Any, Literal, TypedDict
 
 from ._component import ID_RANDOM_BYTES, ToolResult, call, call_json, produce, spec_text, to_json, tool_result
 from ._values import UNREADABLE
+from ._wire import AccessKind as AccessKind
+from ._wire import PartialLimitsInForce
 from .envelope import Format, Locale, call_tool_result, limits_spec
-
-AccessKind = Literal["forbidden", "auth-required"]
 
 # JSON-RPC's "internal error", the answer when even the component cannot answer.
 INTERNAL_ERROR = -32603
+# A partial result's caps in force (docs/size-caps.md), every key written: what `partial_limits_in_force` gives.
+PartialLimits = PartialLimitsInForce
 
 
 class ExceptionReport(TypedDict):
@@ -36,15 +38,6 @@ class ExceptionReport(TypedDict):
     result: ToolResult
     correlationId: str
     log: str
-
-
-class PartialLimits(TypedDict):
-    """The size caps of a partial result (docs/size-caps.md): the most characters of any one text and of the whole
-    envelope, and the most entries listed in each list (the rest are counted)."""
-
-    messageChars: int
-    envelopeChars: int
-    items: int
 
 
 class UpstreamReport(TypedDict):
