@@ -285,7 +285,9 @@ pub(crate) fn backoff_json(text: &str) -> Result<String, SpecError> {
     let (Some(attempt), Some(elapsed_ms), Some(deadline_ms), Some(failure)) =
         (attempt, elapsed_ms, deadline_ms, failure)
     else {
-        return fail("the backoff request needs \"attempt\" (from 1), \"elapsedMs\", \"deadlineMs\" and \"failure\"");
+        return crate::json::missing(
+            "the backoff request needs \"attempt\" (from 1), \"elapsedMs\", \"deadlineMs\" and \"failure\"",
+        );
     };
     (
         request.attempt,

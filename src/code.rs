@@ -6,7 +6,7 @@
 //! gives the English one, `default_recovery` the one of a locale.
 
 use crate::error::SpecError;
-use crate::json::{fail, read_input};
+use crate::json::{fail, missing, read_input};
 use crate::locale::{CodeRecovery, Locale};
 
 /// Which recovery branch a failure is on.
@@ -73,7 +73,7 @@ pub(crate) fn code_defaults_json(input: &str) -> Result<String, SpecError> {
     let code = match code {
         Some(code) if code.is_empty() => return fail("\"code\" must not be empty"),
         Some(code) => code,
-        None => return fail("missing \"code\": name the code whose defaults you want"),
+        None => return missing("missing \"code\": name the code whose defaults you want"),
     };
     Ok(match (defaults(&code), default_recovery(&code, locale)) {
         (Some(d), Some(recovery)) => CodeDefaults { recovery, ..d }.to_json(),

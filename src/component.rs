@@ -19,15 +19,15 @@ impl Guest for Component {
     }
 
     fn render(spec: String, format: wit::Format) -> Result<String, String> {
-        api::render(&spec, format_from_wit(format)).map_err(|e| e.0)
+        api::render(&spec, format_from_wit(format)).map_err(String::from)
     }
 
     fn call_tool_result(spec: String, format: wit::Format) -> Result<String, String> {
-        api::call_tool_result(&spec, format_from_wit(format)).map_err(|e| e.0)
+        api::call_tool_result(&spec, format_from_wit(format)).map_err(String::from)
     }
 
     fn protocol_error(kind: wit::ProtocolErrorKind, message: String, data: Option<String>) -> Result<String, String> {
-        api::protocol_error(kind_from_wit(kind), &message, data.as_deref()).map_err(|e| e.0)
+        api::protocol_error(kind_from_wit(kind), &message, data.as_deref()).map_err(String::from)
     }
 
     fn read_envelope(text: String) -> Result<String, String> {
@@ -35,7 +35,7 @@ impl Guest for Component {
     }
 
     fn error_of_result(tool_result: String) -> Result<Option<String>, String> {
-        api::error_of_result(&tool_result).map_err(|e| e.0)
+        api::error_of_result(&tool_result).map_err(String::from)
     }
 
     fn idempotency_key_argument() -> String {
@@ -47,115 +47,115 @@ impl Guest for Component {
     }
 
     fn code_defaults(request: String) -> Result<String, String> {
-        api::code_defaults(&request).map_err(|e| e.0)
+        api::code_defaults(&request).map_err(String::from)
     }
 
     fn limits(request: String) -> Result<String, String> {
-        api::limits(&request).map_err(|e| e.0)
+        api::limits(&request).map_err(String::from)
     }
 
     fn exception_result(request: String) -> Result<String, String> {
-        api::exception_result(&request).map_err(|e| e.0)
+        api::exception_result(&request).map_err(String::from)
     }
 
     fn upstream_error(request: String) -> Result<String, String> {
-        api::upstream_error(&request).map_err(|e| e.0)
+        api::upstream_error(&request).map_err(String::from)
     }
 
     fn access_error(request: String) -> Result<String, String> {
-        api::access_error(&request).map_err(|e| e.0)
+        api::access_error(&request).map_err(String::from)
     }
 
     fn empty_result(request: String) -> Result<String, String> {
-        api::empty_result(&request).map_err(|e| e.0)
+        api::empty_result(&request).map_err(String::from)
     }
 
     fn unknown_tool(request: String) -> Result<String, String> {
-        api::unknown_tool(&request).map_err(|e| e.0)
+        api::unknown_tool(&request).map_err(String::from)
     }
 
     fn user_error(request: String) -> Result<String, String> {
-        api::user_error(&request).map_err(|e| e.0)
+        api::user_error(&request).map_err(String::from)
     }
 
     fn handler_result(request: String) -> Result<String, String> {
-        api::handler_result(&request).map_err(|e| e.0)
+        api::handler_result(&request).map_err(String::from)
     }
 
     fn render_partial(request: String) -> Result<String, String> {
-        api::render_partial(&request).map_err(|e| e.0)
+        api::render_partial(&request).map_err(String::from)
     }
 
     fn partial_result(request: String) -> Result<String, String> {
-        api::partial_result(&request).map_err(|e| e.0)
+        api::partial_result(&request).map_err(String::from)
     }
 
     fn partial_limits(request: String) -> Result<String, String> {
-        api::partial_limits(&request).map_err(|e| e.0)
+        api::partial_limits(&request).map_err(String::from)
     }
 
     fn render_validation(request: String) -> Result<String, String> {
-        api::render_validation(&request).map_err(|e| e.0)
+        api::render_validation(&request).map_err(String::from)
     }
 
     fn validation_result(request: String) -> Result<String, String> {
-        api::validation_result(&request).map_err(|e| e.0)
+        api::validation_result(&request).map_err(String::from)
     }
 
     fn contract_lock(request: String) -> Result<String, String> {
-        api::contract_lock(&request).map_err(|e| e.0)
+        api::contract_lock(&request).map_err(String::from)
     }
 
     fn contract_diff(request: String) -> Result<String, String> {
-        api::contract_diff(&request).map_err(|e| e.0)
+        api::contract_diff(&request).map_err(String::from)
     }
 
     fn decide(request: String) -> Result<String, String> {
-        api::decide(&request).map_err(|e| e.0)
+        api::decide(&request).map_err(String::from)
     }
 
     fn answer_for_revision(request: String) -> Result<String, String> {
-        api::answer_for_revision(&request).map_err(|e| e.0)
+        api::answer_for_revision(&request).map_err(String::from)
     }
 
     fn host_step(request: String) -> Result<String, String> {
-        api::host_step(&request).map_err(|e| e.0)
+        api::host_step(&request).map_err(String::from)
     }
 
     fn span_attributes(request: String) -> Result<String, String> {
-        api::span_attributes(&request).map_err(|e| e.0)
+        api::span_attributes(&request).map_err(String::from)
     }
 
     fn backoff(request: String) -> Result<String, String> {
-        api::backoff(&request).map_err(|e| e.0)
+        api::backoff(&request).map_err(String::from)
     }
 
     fn ledger_key(request: String) -> Result<String, String> {
-        api::ledger_key(&request).map_err(|e| e.0)
+        api::ledger_key(&request).map_err(String::from)
     }
 
     fn ledger_failure(request: String) -> Result<String, String> {
-        api::ledger_failure(&request).map_err(|e| e.0)
+        api::ledger_failure(&request).map_err(String::from)
     }
 
     fn ledger_observe(request: String) -> Result<String, String> {
-        api::ledger_observe(&request).map_err(|e| e.0)
+        api::ledger_observe(&request).map_err(String::from)
     }
 
     fn idempotency_key(request: String) -> Result<String, String> {
-        api::idempotency_key(&request).map_err(|e| e.0)
+        api::idempotency_key(&request).map_err(String::from)
     }
 
     fn idempotency_begin(request: String) -> Result<String, String> {
-        api::idempotency_begin(&request).map_err(|e| e.0)
+        api::idempotency_begin(&request).map_err(String::from)
     }
 
     fn idempotency_finish(request: String) -> Result<String, String> {
-        api::idempotency_finish(&request).map_err(|e| e.0)
+        api::idempotency_finish(&request).map_err(String::from)
     }
 
     fn after_trap(request: String) -> Result<String, String> {
-        api::after_trap(&request).map_err(|e| e.0)
+        api::after_trap(&request).map_err(String::from)
     }
 }
 

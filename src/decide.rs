@@ -193,7 +193,11 @@ pub fn decide_for(result: &str, tool: Option<&str>) -> Result<Decision, SpecErro
 /// Whether a tool's annotations let a client repeat a call: read-only, or
 /// idempotent. Absent hints are MCP's defaults (neither).
 fn retry_is_safe(tool: &str) -> Result<bool, SpecError> {
-    let refused = |why: &str| Err(SpecError(format!("the tool must be its tools/list entry: {why}")));
+    let refused = |why: &str| {
+        Err(SpecError::invalid(format!(
+            "the tool must be its tools/list entry: {why}"
+        )))
+    };
     let Ok(Value::Object(entry)) = parse_value(tool) else {
         return refused("a JSON object");
     };
@@ -205,7 +209,7 @@ fn retry_is_safe(tool: &str) -> Result<bool, SpecError> {
     let hint = |name: &str| match annotations.get(name) {
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(set)) => Ok(*set),
-        Some(_) => Err(SpecError(format!(
+        Some(_) => Err(SpecError::invalid(format!(
             "the tool must be its tools/list entry: \"annotations.{name}\" is true or false"
         ))),
     };
@@ -235,7 +239,7 @@ fn by_result_type(members: &Members<'_>) -> Option<Result<Decision, SpecError>> 
     match text_of("status")?.as_str() {
         "completed" => Some(match member("result") {
             Some(inner) => decide(&inner),
-            None => Err(SpecError("a completed task must hold its \"result\"".into())),
+            None => Err(SpecError::missing("a completed task must hold its \"result\"".into())),
         }),
         "working" => branch(Branch::PollTask, "the task is still working: poll it again"),
         "input_required" => branch(Branch::ProvideInput, input_required),
@@ -383,7 +387,7 @@ fn on_tool_error(error: &ToolError) -> Decision {
 /// The JSON entry point behind [`crate::api::decide`].
 pub(crate) fn decide_json(request: &str) -> Result<String, SpecError> {
     let members = repaired_object(request, |_, e| {
-        SpecError(format!("the decide request must be {{\"result\", \"tool\"?}}: {e}"))
+        SpecError::invalid(format!("the decide request must be {{\"result\", \"tool\"?}}: {e}"))
     })?;
     let mut result = None;
     let mut tool = None;
@@ -393,14 +397,14 @@ pub(crate) fn decide_json(request: &str) -> Result<String, SpecError> {
             "tool" if value.as_ref() != "null" => tool = Some(value.as_ref()),
             "tool" => tool = None,
             other => {
-                return Err(SpecError(format!(
+                return Err(SpecError::invalid(format!(
                     "the decide request: unknown member {other:?}, expected \"result\" or \"tool\""
                 )))
             }
         }
     }
     let Some(result) = result else {
-        return Err(SpecError(
+        return Err(SpecError::missing(
             "the decide request: missing \"result\", the CallToolResult (or JSON-RPC error) to decide on".into(),
         ));
     };

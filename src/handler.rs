@@ -134,7 +134,7 @@ const WHAT: &str = "the handler-result request";
 
 /// A format's or locale's wire spelling read back, or refused naming it.
 fn wire<T>(text: &str, what: &dyn std::fmt::Display, from_wire: fn(&str) -> Option<T>) -> Result<T, SpecError> {
-    from_wire(text).ok_or_else(|| SpecError(format!("{what}: unknown value {text:?}")))
+    from_wire(text).ok_or_else(|| SpecError::invalid(format!("{what}: unknown value {text:?}")))
 }
 
 /// The refusal of an outcome that is not one member of a known kind.
@@ -161,10 +161,10 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
         }
     }
     let (Some(tool), Some(outcome)) = (tool, outcome) else {
-        return crate::json::fail("the handler-result request: \"tool\" and \"outcome\" are required");
+        return crate::json::missing("the handler-result request: \"tool\" and \"outcome\" are required");
     };
     // A spec the core refuses is the tool's own failure: its refusal goes to the log.
-    let refused = |why: SpecError| String::from("mcp-envelope refused what the handler gave: ") + &why.0;
+    let refused = |why: SpecError| String::from("mcp-envelope refused what the handler gave: ") + why.message();
     // Set in the branch that uses each, so the outcome can borrow it.
     let (error, validation, raised);
     let members = crate::json::object(&outcome, &"\"outcome\"")?;

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::decide::{decide_for, Branch, Decision};
 use crate::error::SpecError;
-use crate::json::{fail, given, read_input, to_json, Value};
+use crate::json::{fail, given, missing, read_input, to_json, Value};
 use crate::partial::{partial_call_tool_result, FailedItem, PartialResult};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 use crate::tool_error::render::Format;
@@ -207,10 +207,10 @@ struct Input {
 pub(crate) fn host_step_json(text: &str) -> Result<String, SpecError> {
     let input: Input = read_input(text, "the host-step input")?;
     let Some(name) = input.name else {
-        return fail("missing \"name\": the name of the tool called");
+        return missing("missing \"name\": the name of the tool called");
     };
     let Some(answer) = input.result else {
-        return fail("missing \"result\": the call's CallToolResult, or its JSON-RPC error");
+        return missing("missing \"result\": the call's CallToolResult, or its JSON-RPC error");
     };
     if input.budget.max_attempts == 0 {
         return fail("\"budget.maxAttempts\" must be at least 1: the first call counts");

@@ -545,7 +545,9 @@ pub(crate) fn idempotency_begin_json(request: &str) -> Result<String, SpecError>
         (Some(raw), None) => raw.get(),
         (None, Some(text)) => text.as_str(),
         (None, None) => {
-            return crate::json::fail("missing \"arguments\": the call's arguments (or \"argumentsText\", their text)")
+            return crate::json::missing(
+                "missing \"arguments\": the call's arguments (or \"argumentsText\", their text)",
+            )
         }
         _ => return crate::json::fail("give the arguments once: \"arguments\" or \"argumentsText\""),
     };
@@ -683,14 +685,14 @@ const UNKNOWN_OUTCOME: [&str; 2] = [
 /// ```
 /// use mcp_envelope::idempotency::canonical;
 /// assert_eq!(canonical(r#"{ "b": [1.0, {"y":2,"x":1e2}], "a": "é" }"#).unwrap(), r#"{"a":"é","b":[1,{"x":100,"y":2}]}"#);
-/// assert!(canonical("{oops").unwrap_err().0.starts_with("the arguments are not JSON: "));
+/// assert!(canonical("{oops").unwrap_err().message().starts_with("the arguments are not JSON: "));
 /// let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
 /// let shown = format!("{}\"… [9872 characters cut]\"{}", "[".repeat(64), "]".repeat(64));
 /// assert_eq!(canonical(&deep).unwrap(), shown);
 /// ```
 pub fn canonical(arguments: &str) -> Result<String, SpecError> {
-    let value =
-        parse_content(arguments, MAX_DEPTH).map_err(|e| SpecError(format!("the arguments are not JSON: {e}")))?;
+    let value = parse_content(arguments, MAX_DEPTH)
+        .map_err(|e| SpecError::not_json(format!("the arguments are not JSON: {e}")))?;
     Ok(to_json(&value.into_canonical()))
 }
 

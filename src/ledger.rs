@@ -330,7 +330,7 @@ pub(crate) fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
         );
     }
     let Some(spec) = &request.spec else {
-        return crate::json::fail("missing \"spec\": the error spec of the failure");
+        return crate::json::missing("missing \"spec\": the error spec of the failure");
     };
     let error = crate::tool_error::spec::from_json(spec.get())?;
     let arguments = arguments_of(&request)?;
@@ -352,7 +352,7 @@ pub(crate) fn ledger_observe_json(request: &str) -> Result<String, SpecError> {
         );
     }
     let Some(result) = &request.result else {
-        return crate::json::fail("missing \"result\": the CallToolResult the handler produced");
+        return crate::json::missing("missing \"result\": the CallToolResult the handler produced");
     };
     let arguments = arguments_of(&request)?;
     let stop_after = request.stop_after.unwrap_or(Ledger::DEFAULT_STOP_AFTER);
@@ -432,7 +432,10 @@ mod tests {
     fn arguments_that_are_not_json_are_refused() {
         let refused =
             ledger_failure_json(r#"{"spec":{"code":"X","message":"m"},"argumentsText":"{oops"}"#).unwrap_err();
-        assert!(refused.0.starts_with("the arguments are not JSON: "), "{refused}");
+        assert!(
+            refused.message().starts_with("the arguments are not JSON: "),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -167,7 +167,7 @@ pub struct IdempotencyDoctests;
 pub struct ContractDiffDoctests;
 
 pub use code::{Category, CodeDefaults, CANONICAL_CODES};
-pub use error::{ParseError, SpecError};
+pub use error::{ParseError, SpecError, SpecErrorKind};
 pub use idempotency::{Idempotency, ToolArguments};
 pub use json::repair_lone_surrogates;
 pub use ledger::{ledger_key, Ledger, Replacement, StreakChange};

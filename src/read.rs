@@ -304,10 +304,11 @@ impl ResultText {
 /// Reads a `CallToolResult` JSON; anything else is refused. A success's text
 /// is left empty unless `text_of_success` (a copy `error_of_result` skips).
 pub(crate) fn read_tool_result(result: &str, text_of_success: bool) -> Result<ResultText, SpecError> {
-    let refused = || SpecError("the result must be a CallToolResult: a JSON object with a \"content\" array".into());
+    let refused =
+        || SpecError::wrong_kind("the result must be a CallToolResult: a JSON object with a \"content\" array".into());
     let members = repaired_object(result, |text, e| match kind_of_text(text, &e) {
         Some(_) => refused(),
-        None => SpecError(format!("invalid CallToolResult JSON: {e}")),
+        None => SpecError::not_json(format!("invalid CallToolResult JSON: {e}")),
     })?;
     let member = |key: &str| members.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_ref());
     let content = match member("content").map(parse_value) {

@@ -31,7 +31,7 @@
 use serde::Deserialize;
 
 use crate::error::SpecError;
-use crate::json::{fail, given, read_input, to_json, Map, Number, Value};
+use crate::json::{fail, given, missing, read_input, to_json, Map, Number, Value};
 
 /// The first revision with `resultType` and the reserved code range.
 pub const STATELESS_REVISION: &str = "2026-07-28";
@@ -72,10 +72,10 @@ pub fn is_stateless(revision: &str) -> Option<bool> {
 pub(crate) fn answer_for_revision_json(text: &str) -> Result<String, SpecError> {
     let input: Input = read_input(text, "the answer-for-revision input")?;
     let Some(revision) = input.revision else {
-        return fail("missing \"revision\": the protocol revision the request negotiated, such as \"2025-11-25\"");
+        return missing("missing \"revision\": the protocol revision the request negotiated, such as \"2025-11-25\"");
     };
     let Some(answer) = input.answer else {
-        return fail("missing \"answer\": {\"result\": <the result>} or {\"error\": <the JSON-RPC error>}");
+        return missing("missing \"answer\": {\"result\": <the result>} or {\"error\": <the JSON-RPC error>}");
     };
     let Some(stateless) = is_stateless(&revision) else {
         return fail(format!(

@@ -124,7 +124,7 @@ mod tests {
     fn the_spec_schema_has_exactly_the_keys_the_spec_reader_accepts() {
         let refusal = crate::spec::from_json(r#"{"code":"X","message":"m","notAKey":1}"#)
             .unwrap_err()
-            .0;
+            .to_string();
         assert_eq!(properties("EnvelopeSpec"), accepted_keys(&refusal));
         let schema = wire_schema();
         assert_eq!(schema["$defs"]["EnvelopeSpec"]["required"], json!(["code", "message"]));
@@ -148,10 +148,10 @@ mod tests {
 
     #[test]
     fn the_limits_schemas_have_exactly_the_keys_their_readers_accept() {
-        let refusal = Limits::from_json(r#"{"notAKey":1}"#).unwrap_err().0;
+        let refusal = Limits::from_json(r#"{"notAKey":1}"#).unwrap_err().to_string();
         assert_eq!(properties("Limits"), accepted_keys(&refusal));
         assert_eq!(properties("LimitsInForce"), accepted_keys(&refusal));
-        let refusal = PartialLimits::from_json(r#"{"notAKey":1}"#).unwrap_err().0;
+        let refusal = PartialLimits::from_json(r#"{"notAKey":1}"#).unwrap_err().to_string();
         assert_eq!(properties("PartialLimits"), accepted_keys(&refusal));
         assert_eq!(properties("PartialLimitsInForce"), accepted_keys(&refusal));
     }
@@ -160,7 +160,7 @@ mod tests {
     fn the_delta_schema_has_exactly_the_keys_the_delta_reader_accepts() {
         let refusal = crate::spec::from_json(r#"{"code":"X","message":"m","deltas":[{"notAKey":1}]}"#)
             .unwrap_err()
-            .0;
+            .to_string();
         assert_eq!(properties("ContractDelta"), accepted_keys(&refusal));
     }
 

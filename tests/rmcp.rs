@@ -315,7 +315,7 @@ fn a_lockfile_the_core_cannot_read_is_refused_at_start() {
         panic!("a lockfile without tools is refused")
     };
     assert_eq!(
-        refused.0,
+        refused.to_string(),
         "the lockfile has no \"tools\" array: give a tools/list result, its tools array or a lockfile"
     );
 }

@@ -25,7 +25,7 @@ fn main() {
 /// A partial result's envelope read back renders the same bytes under the
 /// spec's limits, in its format: caps cut once.
 fn partial_renders_again(input: &str, envelope: &str) -> Result<(), String> {
-    let (spec, format) = partial::partial_from_json(input).map_err(|e| e.0)?;
+    let (spec, format) = partial::partial_from_json(input).map_err(String::from)?;
     let mut back = partial::parse_partial(envelope).map_err(|e| format!("the envelope does not read back: {e}"))?;
     back.limits = spec.limits;
     same(
@@ -264,7 +264,7 @@ fn run_idempotency(capacity: Option<u32>, ttl_seconds: Option<u32>, steps: Vec<I
                 let got = store
                     .finish(&tool, &key, result.as_deref(), now_ms)
                     .map(|f| f.as_str().to_owned())
-                    .map_err(|e| e.0);
+                    .map_err(String::from);
                 if got != outcome {
                     return Err(format!("step {i}: finish gave {got:?}, want {outcome:?}"));
                 }

@@ -294,8 +294,8 @@ fn contract_diff(command: ContractDiff) -> Result<Outcome, Failure> {
     use mcp_envelope::delta::DeltaSeverity;
     let lock_name = command.lock.display().to_string();
     let lock = std::fs::read_to_string(&command.lock).map_err(|e| (2, format!("cannot read {lock_name}: {e}")))?;
-    let before = read_tools(&lock, &lock_name).map_err(|e| (2, e.0))?;
-    let after = read_tools(&read(&command.input)?, &source_name(&command.input)).map_err(|e| (2, e.0))?;
+    let before = read_tools(&lock, &lock_name).map_err(|e| (2, e.into()))?;
+    let after = read_tools(&read(&command.input)?, &source_name(&command.input)).map_err(|e| (2, e.into()))?;
     let deltas = diff(&before, &after);
     let output = if command.format == "text" {
         contract::deltas_text(&deltas)

@@ -396,7 +396,7 @@ fn run_idempotency(
                 }
                 let native = mcp_envelope::ToolArguments::from_json(&arguments)
                     .map(|arguments| beside.begin(&tool, &key, &arguments, now_ms, format(&f)).to_json())
-                    .map_err(|e| e.0)?;
+                    .map_err(String::from)?;
                 // What a store answers: the outcome and the result, without the claim.
                 let outcome = member(&got, "outcome").flatten().unwrap_or_default();
                 let answered = match member(&got, "result") {
@@ -448,7 +448,12 @@ fn run_idempotency(
                         })
                     }
                 };
-                if got != native.as_ref().map(|f| f.as_str().to_owned()).map_err(|e| e.0.clone()) {
+                if got
+                    != native
+                        .as_ref()
+                        .map(|f| f.as_str().to_owned())
+                        .map_err(|e| e.to_string())
+                {
                     return Err(format!("step {n}: finish gave {got:?}, the native store {native:?}"));
                 }
                 if got != outcome {

@@ -37,7 +37,7 @@ pub struct Tool {
 /// canonical and sorted by name. `what` names the input in refusals.
 pub fn read_tools(text: &str, what: &str) -> Result<Vec<Tool>, SpecError> {
     let text = crate::json::repair_lone_surrogates(text);
-    let value = parse_value(&text).map_err(|e| SpecError(format!("invalid JSON in {what}: {e}")))?;
+    let value = parse_value(&text).map_err(|e| SpecError::not_json(format!("invalid JSON in {what}: {e}")))?;
     tools_of_value(value, what)
 }
 

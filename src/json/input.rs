@@ -63,10 +63,14 @@ fn read_as<T: DeserializeOwned>(text: &str, what: &str, shape: Shape, member: bo
 
 fn refusal(text: &str, what: &str, shape: Shape, member: bool, path: &str, e: serde_json::Error) -> SpecError {
     if e.classify() != serde_json::error::Category::Data {
-        return SpecError(format!("invalid JSON in {what}: {e}"));
+        return SpecError::not_json(format!("invalid JSON in {what}: {e}"));
     }
     let message = without_position(&e);
     // An unknown key's path ends with the key itself, which the message names.
+    let refused = match message.starts_with("missing field") {
+        true => SpecError::missing,
+        false => SpecError::invalid,
+    };
     let last = path.rfind(['.', '[']).map_or(path, |at| &path[at + 1..]);
     let path = match message.starts_with(&format!("unknown field `{last}`")) {
         true => path.rfind(['.', '[']).map_or(".", |at| &path[..at]),
@@ -74,13 +78,13 @@ fn refusal(text: &str, what: &str, shape: Shape, member: bool, path: &str, e: se
     };
     let path = if path.is_empty() { "." } else { path };
     if path.starts_with('[') && member {
-        return SpecError(format!("{what}{path}: {message}"));
+        return refused(format!("{what}{path}: {message}"));
     }
     if path != "." && member {
-        return SpecError(format!("{what}.{path}: {message}"));
+        return refused(format!("{what}.{path}: {message}"));
     }
     if path != "." {
-        return SpecError(format!("{path}: {message}"));
+        return refused(format!("{path}: {message}"));
     }
     let (opener, noun) = match shape {
         Shape::Object => (b'{', "a JSON object"),
@@ -88,9 +92,9 @@ fn refusal(text: &str, what: &str, shape: Shape, member: bool, path: &str, e: se
     };
     match text.trim_start().as_bytes().first() {
         Some(b) if *b != opener && !(shape == Shape::Array && *b == b'n') => {
-            SpecError(format!("{what} must be {noun}, not {}", raw_kind(text)))
+            SpecError::wrong_kind(format!("{what} must be {noun}, not {}", raw_kind(text)))
         }
-        _ => SpecError(format!("{what}: {message}")),
+        _ => refused(format!("{what}: {message}")),
     }
 }
 

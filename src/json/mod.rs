@@ -395,16 +395,22 @@ impl fmt::Display for Quoted<'_> {
     }
 }
 
+/// Refuses what a member or the whole holds ([`SpecError::invalid`]).
 pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T, SpecError> {
-    Err(SpecError(message.into()))
+    Err(SpecError::invalid(message.into()))
+}
+
+/// Refuses a spec that lacks a required member ([`SpecError::missing`]).
+pub(crate) fn missing<T>(message: impl Into<String>) -> Result<T, SpecError> {
+    Err(SpecError::missing(message.into()))
 }
 
 /// Reads `text` (lone surrogates repaired first) as an object whose values
 /// stay raw JSON text, refusing a repeated key.
 pub(crate) fn object<'a>(text: &'a str, what: &dyn fmt::Display) -> Result<Members<'a>, SpecError> {
     let members = repaired_object(text, |text, e| match kind_of_text(text, &e) {
-        Some(kind) => SpecError(format!("{what} must be a JSON object, not {kind}")),
-        None => SpecError(format!("invalid JSON in {what}: {e}")),
+        Some(kind) => SpecError::wrong_kind(format!("{what} must be a JSON object, not {kind}")),
+        None => SpecError::not_json(format!("invalid JSON in {what}: {e}")),
     })?;
     if let Some(key) = repeated_key(&members) {
         return fail(format!("{what} has the key {key:?} twice"));
@@ -432,7 +438,7 @@ pub(crate) fn repaired_object<E>(text: &str, refused: impl FnOnce(&str, Error) -
 }
 
 pub(crate) fn value(raw: &str, what: &dyn fmt::Display) -> Result<Value, SpecError> {
-    parse_value(raw).map_err(|e| SpecError(format!("invalid JSON in {what}: {e}")))
+    parse_value(raw).map_err(|e| SpecError::not_json(format!("invalid JSON in {what}: {e}")))
 }
 
 /// The items of an array, each as its raw JSON text.
@@ -443,9 +449,11 @@ pub(crate) fn array<'a>(raw: &'a str, what: &dyn fmt::Display) -> Result<Vec<&'a
 fn items<'a>(raw: &'a str, what: &dyn fmt::Display, noun: &str) -> Result<Vec<&'a str>, SpecError> {
     let items: Result<Vec<&RawValue>, Error> = items_of(raw, A_SEQUENCE);
     let items = items.map_err(|e| match kind_of_text(raw, &e) {
-        Some(kind) => SpecError(format!("{what} must be {noun}, not {kind}")),
-        None if raw.trim_start().starts_with('{') => SpecError(format!("{what} must be {noun}, not an object")),
-        None => SpecError(format!("invalid JSON in {what}: {e}")),
+        Some(kind) => SpecError::wrong_kind(format!("{what} must be {noun}, not {kind}")),
+        None if raw.trim_start().starts_with('{') => {
+            SpecError::wrong_kind(format!("{what} must be {noun}, not an object"))
+        }
+        None => SpecError::not_json(format!("invalid JSON in {what}: {e}")),
     })?;
     Ok(items.into_iter().map(RawValue::get).collect())
 }

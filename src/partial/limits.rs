@@ -51,7 +51,7 @@ impl PartialLimits {
     /// ```
     /// use mcp_envelope::partial::PartialLimits;
     /// assert_eq!(PartialLimits::from_json(r#"{"items":5}"#).unwrap().items, 5);
-    /// assert_eq!(PartialLimits::from_json(r#"{"items":0}"#).unwrap_err().0, "limits.items must be at least 1");
+    /// assert_eq!(PartialLimits::from_json(r#"{"items":0}"#).unwrap_err().to_string(), "limits.items must be at least 1");
     /// ```
     pub fn from_json(raw: &str) -> Result<PartialLimits, SpecError> {
         read_member::<Object<PartialLimitsInput>>(raw, "limits")?.0.in_force()

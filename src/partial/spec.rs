@@ -9,7 +9,7 @@ use super::limits::PartialLimitsInput;
 use super::model::{FailedItem, PartialResult};
 use crate::code::Category;
 use crate::error::SpecError;
-use crate::json::{fail, given, is_zero, read_input, to_json, Count, Object};
+use crate::json::{fail, given, is_zero, missing, read_input, to_json, Count, Object};
 use crate::tool_error::render::Format;
 
 const WHAT: &str = "the partial result spec";
@@ -77,10 +77,10 @@ pub fn partial_from_json(text: &str) -> Result<(PartialResult, Format), SpecErro
 pub(crate) fn partial_result_from_json(text: &str) -> Result<(PartialResult, Format, Option<String>), SpecError> {
     let input: PartialInput = read_input(text, WHAT)?;
     let Some(obtained) = input.obtained else {
-        return fail("missing \"obtained\": list what was obtained, one line each ([] when nothing was)");
+        return missing("missing \"obtained\": list what was obtained, one line each ([] when nothing was)");
     };
     let Some(failed) = input.failed else {
-        return fail("missing \"failed\": list the items that failed, each with its code");
+        return missing("missing \"failed\": list the items that failed, each with its code");
     };
     if failed.is_empty() {
         return fail(
@@ -112,13 +112,13 @@ pub(crate) fn partial_result_from_json(text: &str) -> Result<(PartialResult, For
 /// One failed item, the `i`th; missing or empty names refused in our words.
 fn failed_item(input: FailedInput, i: usize) -> Result<FailedItem, SpecError> {
     let item = match input.item {
-        None => return fail(format!("failed[{i}] has no \"item\": name what could not be obtained")),
+        None => return missing(format!("failed[{i}] has no \"item\": name what could not be obtained")),
         Some(item) if item.is_empty() => return fail(format!("failed[{i}].item must not be empty")),
         Some(item) => item,
     };
     let code = match input.code {
         None => {
-            return fail(format!(
+            return missing(format!(
                 "failed[{i}] has no \"code\": give its error code, canonical or custom"
             ))
         }

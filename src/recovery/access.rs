@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::given_text;
 use crate::code;
 use crate::error::SpecError;
-use crate::json::{fail, given, read_input};
+use crate::json::{given, missing, read_input};
 use crate::locale::Locale;
 use crate::tool_error::model::ToolError;
 
@@ -105,7 +105,7 @@ pub(crate) fn access_error_json(text: &str) -> Result<String, SpecError> {
     let (action, resource) = (given_text(input.action), given_text(input.resource));
     let chosen = input.locale.unwrap_or(Locale::En);
     let Some(kind) = input.kind else {
-        return fail("missing \"kind\": \"forbidden\" (not allowed) or \"auth-required\" (not signed in)");
+        return missing("missing \"kind\": \"forbidden\" (not allowed) or \"auth-required\" (not signed in)");
     };
     let mut error = access_error(kind, action.as_deref(), resource.as_deref(), chosen);
     error.correlation_id = given_text(input.correlation_id);

@@ -155,7 +155,7 @@ pub fn after_trap(
         }
         "idempotency-begin" => {
             let Some(key) = key else {
-                return Err(SpecError(format!(
+                return Err(SpecError::invalid(format!(
                     "{WHAT}: an idempotency-begin that trapped needs \"tool\" and \"key\", for its unavailable answer"
                 )));
             };
@@ -170,7 +170,7 @@ pub fn after_trap(
             let again = format!("mcp-envelope: {call} trapped twice, on a fresh instance too; it was not answered");
             return Ok((AfterTrap::CallAgain(again), short_log("call-again")));
         }
-        _ => return Err(SpecError(format!("{WHAT}: no export is named {call:?}"))),
+        _ => return Err(SpecError::invalid(format!("{WHAT}: no export is named {call:?}"))),
     };
     Ok((AfterTrap::Answer(answer.0), answer.1))
 }

@@ -8,7 +8,7 @@ use serde_json::value::RawValue;
 
 use super::given_text;
 use crate::error::SpecError;
-use crate::json::{compact, fail, given, parse_raw, read_input};
+use crate::json::{compact, fail, given, missing, parse_raw, read_input};
 use crate::locale::Locale;
 
 /// A query that matched nothing.
@@ -113,7 +113,7 @@ struct EmptyInput {
 pub(crate) fn empty_result_json(text: &str) -> Result<String, SpecError> {
     let input: EmptyInput = read_input(text, WHAT)?;
     let Some(what) = input.what else {
-        return fail("missing \"what\": what was searched for, as a plural noun such as \"orders\"");
+        return missing("missing \"what\": what was searched for, as a plural noun such as \"orders\"");
     };
     let (query, suggestion) = (given_text(input.query), given_text(input.suggestion));
     empty_result(&EmptyResult {

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::given_text;
 use crate::code;
 use crate::error::SpecError;
-use crate::json::{fail, given, push_json_string, read_input};
+use crate::json::{fail, given, missing, push_json_string, read_input};
 use crate::locale::Locale;
 use crate::tool_error::model::ToolError;
 use crate::tool_error::render::{call_tool_result, Format};
@@ -156,7 +156,7 @@ pub(crate) fn correlation_id_of(given: Option<String>, random: Option<String>) -
     match (given_text(given), given_text(random)) {
         (Some(id), _) => Ok(id),
         (None, Some(random)) => fresh_correlation_id(&random),
-        (None, None) => fail(
+        (None, None) => missing(
             "missing \"correlationId\" or \"random\": give the caller's correlation id, \
              or host randomness (at least 12 hex digits) for a fresh one",
         ),
@@ -168,10 +168,10 @@ pub(crate) fn exception_result_json(text: &str) -> Result<String, SpecError> {
     let input: ExceptionInput = read_input(text, WHAT)?;
     let (format, chosen) = (input.format.unwrap_or(Format::Xml), input.locale.unwrap_or(Locale::En));
     let Some(tool) = input.tool else {
-        return fail("missing \"tool\": the name of the tool that raised the exception");
+        return missing("missing \"tool\": the name of the tool that raised the exception");
     };
     let Some(exception) = input.exception else {
-        return fail("missing \"exception\": the exception's text, for the log line");
+        return missing("missing \"exception\": the exception's text, for the log line");
     };
     let correlation_id = correlation_id_of(input.correlation_id, input.random)?;
     let report = exception_result(&tool, &exception, &correlation_id, format, chosen);

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::code;
 use crate::cut::{capped, Marker};
 use crate::error::SpecError;
-use crate::json::{fail, given, push_json_string, read_input};
+use crate::json::{given, missing, push_json_string, read_input};
 use crate::tool_error::limits::Limits;
 use crate::tool_error::model::ToolError;
 use crate::tool_error::render::{call_tool_result, protocol_error, Format, ProtocolErrorKind};
@@ -142,10 +142,10 @@ struct UnknownToolInput {
 pub(crate) fn unknown_tool_json(text: &str) -> Result<String, SpecError> {
     let input: UnknownToolInput = read_input(text, WHAT)?;
     let Some(tool) = input.tool else {
-        return fail("missing \"tool\": the tool name the call asked for");
+        return missing("missing \"tool\": the tool name the call asked for");
     };
     let Some(tools) = input.tools else {
-        return fail("missing \"tools\": the names of the server's tools, as tools/list gives them");
+        return missing("missing \"tools\": the names of the server's tools, as tools/list gives them");
     };
     let answer = input.answer.unwrap_or_default();
     Ok(unknown_tool_answer(

@@ -24,7 +24,8 @@ use super::retry_after::{read_retry_after, RetryAfter};
 use crate::code::{self, Category};
 use crate::error::SpecError;
 use crate::json::{
-    fail, given, parse_string, push_json_string, raw_kind, read_input, value, without_position, Count, Quoted, Value,
+    fail, given, missing, parse_string, push_json_string, raw_kind, read_input, value, without_position, Count, Quoted,
+    Value,
 };
 use crate::locale::Locale;
 use crate::tool_error::model::ToolError;
@@ -335,7 +336,7 @@ pub(crate) fn upstream_error_json(text: &str) -> Result<String, SpecError> {
     let body = input.body.unwrap_or_default();
     let (service, correlation_id) = (given_text(input.service), given_text(input.correlation_id));
     let Some(Count(status)) = input.status else {
-        return fail("missing \"status\": the upstream's HTTP status code, 400 to 599");
+        return missing("missing \"status\": the upstream's HTTP status code, 400 to 599");
     };
     failure.status = match u16::try_from(status) {
         Ok(status) => status,

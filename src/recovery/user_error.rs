@@ -9,7 +9,7 @@
 use serde::Deserialize;
 
 use crate::error::SpecError;
-use crate::json::{fail, given, read_input};
+use crate::json::{given, missing, read_input};
 use crate::read::{read_unwrapped, Reading};
 use crate::tool_error::model::ToolError;
 use crate::tool_error::render::{call_tool_result, Format};
@@ -43,7 +43,7 @@ struct UserErrorInput {
 pub(crate) fn user_error_json(text: &str) -> Result<String, SpecError> {
     let input: UserErrorInput = read_input(text, "the user-error input")?;
     let Some(message) = input.message else {
-        return fail("missing \"message\": the text of the framework's error");
+        return missing("missing \"message\": the text of the framework's error");
     };
     Ok(user_error_result(&message, input.format.unwrap_or(Format::Xml)))
 }

@@ -39,8 +39,8 @@ impl Failure {
     pub(crate) fn result(mut self, deltas: &[ContractDelta]) -> Result<CallToolResult, String> {
         self.0["deltas"] = json!(deltas);
         let spec = validation_from_json(&self.0.to_string())
-            .map_err(|refused| format!("the validation spec was refused: {}", refused.0))?;
-        super::result_from_json(&validation_result(&spec)).map_err(|refused| refused.0)
+            .map_err(|refused| format!("the validation spec was refused: {}", refused))?;
+        super::result_from_json(&validation_result(&spec)).map_err(String::from)
     }
 }
 

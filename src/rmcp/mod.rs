@@ -95,7 +95,7 @@ pub(crate) fn result_text(result: &CallToolResult) -> ResultText {
 /// assert!(result_from_json("[]").is_err());
 /// ```
 pub fn result_from_json(json: &str) -> Result<CallToolResult, SpecError> {
-    serde_json::from_str(json).map_err(|e| SpecError(format!("not a CallToolResult rmcp reads: {e}")))
+    serde_json::from_str(json).map_err(|e| SpecError::invalid(format!("not a CallToolResult rmcp reads: {e}")))
 }
 
 /// The JSON-RPC error, as rmcp's [`ErrorData`]: what [`crate::protocol_error`]

@@ -305,7 +305,7 @@ impl<H: ServerHandler> EnvelopeServer<H> {
     ) -> &'c [ContractDelta] {
         if contract.deltas.get().is_none() {
             let listed = self.listed_tools(context).await.unwrap_or_default();
-            let current = serde_json::to_value(&listed).map_err(|e| SpecError(e.to_string()));
+            let current = serde_json::to_value(&listed).map_err(|e| SpecError::invalid(e.to_string()));
             match current.and_then(|tools| tools_of(tools, "the listed tools")) {
                 Ok(current) => {
                     let _ = contract.deltas.set(diff(&contract.locked, &current));

@@ -19,7 +19,8 @@ use crate::code::Category;
 use crate::cut::Marker;
 use crate::delta::ContractDelta;
 use crate::json::{
-    compact_within, fail, given, is_false, is_zero, parse_string, read_input, repeated_key, Count, Object, Pairs,
+    compact_within, fail, given, is_false, is_zero, missing, parse_string, read_input, repeated_key, Count, Object,
+    Pairs,
 };
 use crate::locale::Locale;
 use crate::tool_error::limits::{Limits, LimitsInput, MAX_DEPTH};
@@ -99,10 +100,10 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
     let code = match spec.code {
         Some(code) if code.is_empty() => return fail("\"code\" must not be empty"),
         Some(code) => code,
-        None => return fail("missing \"code\": every error needs a code, canonical or custom"),
+        None => return missing("missing \"code\": every error needs a code, canonical or custom"),
     };
     let Some(message) = spec.message else {
-        return fail("missing \"message\": say what failed");
+        return missing("missing \"message\": say what failed");
     };
     let locale = spec.locale.unwrap_or(Locale::En);
     let localize_steering = spec.localize_steering.unwrap_or(false);
@@ -129,7 +130,7 @@ pub fn from_json(text: &str) -> Result<ToolError, SpecError> {
         tool_failure: spec.tool_failure.and_then(|t| t.0),
     };
     if error.tool_failure.is_some() && error.correlation_id_text().is_none() {
-        return fail("\"toolFailure\" needs a \"correlationId\": the proposal requires one, to match the failure with the server's log");
+        return missing("\"toolFailure\" needs a \"correlationId\": the proposal requires one, to match the failure with the server's log");
     }
     Ok(error)
 }

@@ -8,7 +8,7 @@ use super::arguments::{decimal_index, is_array_at};
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::path::PathSegment;
 use crate::error::SpecError;
-use crate::json::{array, fail, members, object, parse_object, parse_value, Error, Value, A_MAP};
+use crate::json::{array, members, missing, object, parse_object, parse_value, Error, Value, A_MAP};
 use crate::locale::Locale;
 use std::borrow::Cow;
 
@@ -342,7 +342,7 @@ fn read_error<'a>(raw: &'a str, at: &str, arguments: Option<&str>) -> Result<Raw
         }
     }
     if !has_keyword {
-        return fail(format!("{at} has no \"keyword\""));
+        return missing(format!("{at} has no \"keyword\""));
     }
     Ok(error)
 }

@@ -89,7 +89,7 @@ pub(crate) fn read_path(raw: &str, what: &dyn std::fmt::Display) -> Result<Vec<P
     array(raw, what)?
         .iter()
         .enumerate()
-        .map(|(i, raw)| segment(raw).map_err(|why| SpecError(format!("{what}[{i}] {why}"))))
+        .map(|(i, raw)| segment(raw).map_err(|why| SpecError::invalid(format!("{what}[{i}] {why}"))))
         .collect()
 }
 

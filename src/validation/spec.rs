@@ -17,7 +17,7 @@ use super::path::PathSegment;
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
 use crate::json::{
-    fail, given, is_zero, parse_string, raw_kind, read_input, read_list, read_member, to_json, Count, Object,
+    fail, given, is_zero, missing, parse_string, raw_kind, read_input, read_list, read_member, to_json, Count, Object,
 };
 use crate::locale::Locale;
 
@@ -74,7 +74,7 @@ pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
     let action = match input.action {
         Some(a) if !a.is_empty() => a,
         Some(_) => return fail("\"action\" must not be empty"),
-        None => return fail("missing \"action\": name the action (or tool) whose arguments failed"),
+        None => return missing("missing \"action\": name the action (or tool) whose arguments failed"),
     };
     let arguments = input.arguments.as_deref().map(RawValue::get);
     let schema_issues = match &input.json_schema_errors {
@@ -86,7 +86,7 @@ pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
         None => None,
     };
     let mut issues = match (input.issues, schema_issues) {
-        (None, None) => return fail("missing \"issues\": list what failed (or give \"jsonSchemaErrors\")"),
+        (None, None) => return missing("missing \"issues\": list what failed (or give \"jsonSchemaErrors\")"),
         (issues, schema_issues) => {
             let issues = issues.unwrap_or_default().into_iter().map(|i| i.0.into_issue());
             issues.chain(schema_issues.unwrap_or_default()).collect::<Vec<_>>()
@@ -131,7 +131,7 @@ pub fn issues_and_deltas_from_json(text: &str) -> Result<(Vec<ValidationIssue>, 
     let input: IssuesAndDeltas = read_input(text, "the input")?;
     let issues = input
         .issues
-        .ok_or_else(|| SpecError("missing \"issues\": list what failed".into()))?;
+        .ok_or_else(|| SpecError::missing("missing \"issues\": list what failed".into()))?;
     Ok((
         into_issues(issues),
         input.deltas.unwrap_or_default().into_iter().map(|d| d.0).collect(),

@@ -89,7 +89,7 @@ pub(super) fn parse_json(text: &str) -> Result<JsonEnvelope, ParseError> {
                 }
                 other => return malformed(format!("\"availableActions\" is {}, not an array", kind_of(&other))),
             },
-            "contractDeltas" => error.deltas = crate::delta::deltas_from_json(raw).or_else(|e| malformed(e.0))?,
+            "contractDeltas" => error.deltas = crate::delta::deltas_from_json(raw).or_else(|e| malformed(e.into()))?,
             "omittedActions" => error.omitted_actions = count(key, &value)?,
             "omittedDetails" => error.omitted_details = count(key, &value)?,
             "omittedDeltas" => error.omitted_deltas = count(key, &value)?,
