@@ -38,9 +38,10 @@ pub use server::{EnvelopeServer, LogLine};
 pub use task::enveloped_task;
 pub use tool_call_error::ToolCallError;
 
-use ::rmcp::model::{CallToolResult, ContentBlock, ErrorCode, MetaObject};
+use ::rmcp::model::{CallToolResult, ContentBlock, ErrorCode, MetaObject, Tool};
 use ::rmcp::ErrorData;
 
+use crate::decide::{decide_for, Branch, Decision};
 use crate::error::SpecError;
 use crate::read::ResultText;
 use crate::tool_error::model::ToolError;
@@ -96,6 +97,48 @@ pub(crate) fn result_text(result: &CallToolResult) -> ResultText {
 /// ```
 pub fn result_from_json(json: &str) -> Result<CallToolResult, SpecError> {
     serde_json::from_str(json).map_err(|e| SpecError::invalid(format!("not a CallToolResult rmcp reads: {e}")))
+}
+
+/// What a rule-based client does next on an rmcp result ([`crate::decide`]),
+/// knowing the tool called when `tool` is given: its annotations say whether
+/// a retry may repeat a write.
+///
+/// The rules read the result as it travelled (`resultType`, the ToolFailure
+/// `_meta`, the text blocks), so rmcp's result is written back as that JSON
+/// once here; an agent host decides after a call, not inside one.
+///
+/// ```
+/// use mcp_envelope::decide::Branch;
+/// use mcp_envelope::rmcp::{call_tool_result, decide};
+/// use mcp_envelope::{code, Format, ToolError};
+/// use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+///
+/// let busy = ToolError::new(code::RATE_LIMITED, "Too many requests").retry_after(30);
+/// let result = call_tool_result(&busy, Format::Xml);
+/// let decided = decide(&result, None);
+/// assert_eq!((decided.branch, decided.wait_seconds), (Branch::WaitAndRetry, Some(30)));
+///
+/// // A write with MCP's default annotations (neither read-only nor idempotent).
+/// let refund = Tool::new("refund", "Refund an order", JsonObject::new());
+/// assert_eq!(decide(&result, Some(&refund)).branch, Branch::VerifyBeforeRetry);
+/// let lookup = refund.annotate(ToolAnnotations::new().read_only(true));
+/// assert_eq!(decide(&result, Some(&lookup)).branch, Branch::WaitAndRetry);
+/// ```
+pub fn decide(result: &CallToolResult, tool: Option<&Tool>) -> Decision {
+    let listing = tool.and_then(|t| serde_json::to_string(t).ok());
+    let decided = serde_json::to_string(result)
+        .map_err(|e| SpecError::invalid(e.to_string()))
+        .and_then(|json| decide_for(&json, listing.as_deref()));
+    // rmcp's types always write a result and a listing the rules read; a
+    // refusal could only come from a serializer failing, and nothing then
+    // says a retry could help.
+    decided.unwrap_or(Decision {
+        branch: Branch::StopAndTell,
+        code: None,
+        wait_seconds: None,
+        scopes: Vec::new(),
+        why: "the result could not be read",
+    })
 }
 
 /// The JSON-RPC error, as rmcp's [`ErrorData`]: what [`crate::protocol_error`]
