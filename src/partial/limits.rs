@@ -3,34 +3,44 @@
 //! entries each list shows (`items`).
 
 use crate::error::SpecError;
-use serde::{Deserialize, Serialize};
 
-use crate::json::{read_member, Count, Object};
-use crate::tool_error::limits::{at_least, limits_in_force, text_caps, Limits};
+use crate::json::{read_member, Object};
+use crate::tool_error::limits::{at_least, caps, limits_in_force, text_caps, Limits};
 
-/// The caps one partial result is rendered under.
-///
-/// `message_chars` and `envelope_chars` mean what they mean in `Limits`,
-/// with the same defaults and least values; `items` caps each of the three
-/// lists (obtained, failed, tried), the rest counted. The wrappers'
-/// `PartialLimitsInForce` (Python's `PartialLimits`): every key written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(
-        rename = "PartialLimitsInForce",
-        description = "A partial result's caps in force, every key written (docs/size-caps.md)."
-    )
-)]
-pub struct PartialLimits {
-    /// The most characters of any single text, marker included.
-    pub message_chars: usize,
-    /// The most characters of the whole envelope, where the kept parts allow.
-    pub envelope_chars: usize,
-    /// The most entries each list shows; the rest are counted.
-    pub items: usize,
+caps! {
+    /// The caps one partial result is rendered under.
+    ///
+    /// `message_chars` and `envelope_chars` mean what they mean in `Limits`,
+    /// with the same defaults and least values; `items` caps each of the three
+    /// lists (obtained, failed, tried), the rest counted. The wrappers'
+    /// `PartialLimitsInForce` (Python's `PartialLimits`): every key written.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(
+            rename = "PartialLimitsInForce",
+            description = "A partial result's caps in force, every key written (docs/size-caps.md)."
+        )
+    )]
+    pub struct PartialLimits;
+    /// A partial result's `limits` object as written: each cap optional. The
+    /// wrappers' `PartialLimits`: a partial result's caps (docs/size-caps.md, "The
+    /// partial result"); an absent key keeps the core's default.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(
+            rename = "PartialLimits",
+            description = "A partial result's caps: each text, the whole envelope, the entries listed per list; an absent key keeps the core's default (docs/size-caps.md, \"The partial result\")."
+        )
+    )]
+    pub(crate) struct PartialLimitsInput;
+    fields {
+        /// The most characters of any single text, marker included.
+        message_chars,
+        /// The most characters of the whole envelope, where the kept parts allow.
+        envelope_chars,
+        /// The most entries each list shows; the rest are counted.
+        items,
+    }
 }
 
 impl PartialLimits {
@@ -72,28 +82,6 @@ impl Default for PartialLimits {
 /// The JSON entry point behind [`crate::api::partial_limits`].
 pub(crate) fn partial_limits_json(input: &str) -> Result<String, SpecError> {
     Ok(limits_in_force(input, PartialLimits::DEFAULT, PartialLimits::from_json)?.to_json())
-}
-
-/// A partial result's `limits` object as written: each cap optional. The
-/// wrappers' `PartialLimits`: a partial result's caps (docs/size-caps.md, "The
-/// partial result"); an absent key keeps the core's default.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a limits object")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(
-        rename = "PartialLimits",
-        description = "A partial result's caps: each text, the whole envelope, the entries listed per list; an absent key keeps the core's default (docs/size-caps.md, \"The partial result\")."
-    )
-)]
-pub(crate) struct PartialLimitsInput {
-    /// The most characters of any single text, marker included.
-    message_chars: Option<Count>,
-    /// The most characters of the whole envelope, where the kept parts allow.
-    envelope_chars: Option<Count>,
-    /// The most entries each list shows; the rest are counted.
-    items: Option<Count>,
 }
 
 impl PartialLimitsInput {

@@ -14,7 +14,6 @@
 //! ```
 
 use crate::error::SpecError;
-use serde::{Deserialize, Serialize};
 
 use crate::json::{fail, read_member, Count, Object};
 
@@ -36,27 +35,69 @@ pub const MAX_DEPTH: usize = 64;
 
 pub use crate::count::MAX_COUNT;
 
-/// The caps one envelope is rendered under; written as the spec's `limits`.
-/// The wrappers' `LimitsInForce` (Python's `Limits`): what `limits` gives, every key written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(
-        rename = "LimitsInForce",
-        description = "The size caps in force, every key written (docs/size-caps.md)."
-    )
-)]
-pub struct Limits {
-    /// The most characters of the message, or of any other single text.
-    pub message_chars: usize,
-    /// The most characters of the whole envelope, where the kept parts allow.
-    pub envelope_chars: usize,
-    /// The most available actions listed; the rest are counted.
-    pub actions: usize,
-    /// The most details listed; the rest are counted.
-    pub details: usize,
+/// Declares one set of caps twice from one list of fields, so that each
+/// field's doc is written once: the caps in force (each a `usize`, every key
+/// written) and the `limits` object a spec gives (each cap optional, absent
+/// or `null` its default, an unknown key refused).
+macro_rules! caps {
+    (
+        $(#[$in_force:meta])*
+        pub struct $InForce:ident;
+        $(#[$input:meta])*
+        pub(crate) struct $Input:ident;
+        fields { $( $(#[doc = $doc:literal])+ $field:ident, )+ }
+    ) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        $(#[$in_force])*
+        pub struct $InForce {
+            $( $(#[doc = $doc])+ pub $field: usize, )+
+        }
+
+        #[derive(Debug, Default, serde::Deserialize)]
+        #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a limits object")]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        $(#[$input])*
+        pub(crate) struct $Input {
+            $( $(#[doc = $doc])+ $field: Option<crate::json::Count>, )+
+        }
+    };
+}
+pub(crate) use caps;
+
+caps! {
+    /// The caps one envelope is rendered under; written as the spec's `limits`.
+    /// The wrappers' `LimitsInForce` (Python's `Limits`): what `limits` gives, every key written.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(
+            rename = "LimitsInForce",
+            description = "The size caps in force, every key written (docs/size-caps.md)."
+        )
+    )]
+    pub struct Limits;
+    /// A `limits` object as written: each cap optional, `null` the default.
+    /// The wrappers' `Limits`: size caps of one envelope; an absent key keeps the
+    /// core's default (docs/size-caps.md).
+    #[cfg_attr(
+        feature = "schema",
+        schemars(
+            rename = "Limits",
+            description = "Size caps of one envelope; an absent key keeps the core's default (docs/size-caps.md)."
+        )
+    )]
+    pub(crate) struct LimitsInput;
+    fields {
+        /// The most characters of the message, or of any other single text; longer ones are cut with a marker.
+        message_chars,
+        /// The most characters of the whole envelope, where the kept parts allow.
+        envelope_chars,
+        /// The most available actions listed; the rest are counted.
+        actions,
+        /// The most details listed; the rest are counted.
+        details,
+    }
 }
 
 impl Limits {
@@ -99,30 +140,6 @@ pub(crate) fn limits_in_force<T>(
         return Ok(default);
     }
     read(input)
-}
-
-/// A `limits` object as written: each cap optional, `null` the default.
-/// The wrappers' `Limits`: size caps of one envelope; an absent key keeps the
-/// core's default (docs/size-caps.md).
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a limits object")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(
-        rename = "Limits",
-        description = "Size caps of one envelope; an absent key keeps the core's default (docs/size-caps.md)."
-    )
-)]
-pub(crate) struct LimitsInput {
-    /// The most characters of the message, or of any other single text; longer ones are cut with a marker.
-    message_chars: Option<Count>,
-    /// The most characters of the whole envelope, where the kept parts allow.
-    envelope_chars: Option<Count>,
-    /// The most available actions listed; the rest are counted.
-    actions: Option<Count>,
-    /// The most details listed; the rest are counted.
-    details: Option<Count>,
 }
 
 impl LimitsInput {
