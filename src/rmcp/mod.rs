@@ -85,9 +85,9 @@ pub(crate) fn result_text(result: &CallToolResult) -> ResultText {
     ResultText::new(result.is_error == Some(true), texts, tool_failure_meta)
 }
 
-/// Reads any `CallToolResult` JSON the core writes (`validation_result`,
-/// `recovery::empty_result_json`, `partial::partial_result_json`, ...) into
-/// rmcp's type.
+/// Reads any `CallToolResult` JSON the core writes
+/// ([`crate::validation::validation_result`], [`crate::recovery::empty_result`],
+/// [`crate::partial::partial_call_tool_result`], ...) into rmcp's type.
 ///
 /// ```
 /// use mcp_envelope::rmcp::result_from_json;
