@@ -399,3 +399,78 @@ pub fn idempotency_finish(request: &str) -> Result<String, SpecError> {
 pub fn after_trap(request: &str) -> Result<String, SpecError> {
     crate::recovery::after_trap_json(request)
 }
+
+/// An export that takes one JSON request.
+type RequestExport = fn(&str) -> Result<String, SpecError>;
+
+/// The exports above that take one JSON request, by their WIT name, in the
+/// WIT's order: what [`call`] finds.
+const REQUEST_EXPORTS: &[(&str, RequestExport)] = &[
+    ("code-defaults", code_defaults),
+    ("limits", limits),
+    ("exception-result", exception_result),
+    ("upstream-error", upstream_error),
+    ("access-error", access_error),
+    ("empty-result", empty_result),
+    ("unknown-tool", unknown_tool),
+    ("user-error", user_error),
+    ("handler-result", handler_result),
+    ("render-partial", render_partial),
+    ("partial-result", partial_result),
+    ("partial-limits", partial_limits),
+    ("render-validation", render_validation),
+    ("validation-result", validation_result),
+    ("contract-lock", contract_lock),
+    ("contract-diff", contract_diff),
+    ("decide", decide),
+    ("answer-for-revision", answer_for_revision),
+    ("host-step", host_step),
+    ("span-attributes", span_attributes),
+    ("backoff", backoff),
+    ("ledger-key", ledger_key),
+    ("ledger-failure", ledger_failure),
+    ("ledger-observe", ledger_observe),
+    ("idempotency-key", idempotency_key),
+    ("idempotency-begin", idempotency_begin),
+    ("idempotency-finish", idempotency_finish),
+    ("after-trap", after_trap),
+];
+
+/// Calls the export named `export` (its WIT name, `"decide"`,
+/// `"ledger-failure"`) with one JSON request: `None` when no export of one
+/// request has that name. `mcp-envelope call` and the vector runners find
+/// exports this way, so a new export is one row here.
+///
+/// ```
+/// use mcp_envelope::api;
+/// let out = api::call("code-defaults", r#"{"code":"TIMEOUT"}"#).unwrap().unwrap();
+/// assert!(out.starts_with(r#"{"category":"transient","retryable":true,"#));
+/// assert!(api::call("no-such-export", "{}").is_none());
+/// ```
+pub fn call(export: &str, request: &str) -> Option<Result<String, SpecError>> {
+    REQUEST_EXPORTS
+        .iter()
+        .find(|(name, _)| *name == export)
+        .map(|(_, function)| function(request))
+}
+
+/// The names [`call`] knows, in the WIT's order.
+pub fn request_exports() -> impl Iterator<Item = &'static str> {
+    REQUEST_EXPORTS.iter().map(|(name, _)| *name)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn call_knows_every_export_of_one_request_in_the_wit_order() {
+        // `read-envelope` refuses with a ParseError (no envelope, or a broken
+        // one), which `call`'s one error type does not say.
+        let wit: Vec<&str> = include_str!("../wit/api.wit")
+            .lines()
+            .filter_map(|line| line.trim().strip_suffix(": string) -> result<string, string>;"))
+            .filter_map(|head| head.split_once(": func(").map(|(name, _)| name))
+            .filter(|name| *name != "read-envelope")
+            .collect();
+        assert_eq!(super::request_exports().collect::<Vec<_>>(), wit);
+    }
+}

@@ -106,6 +106,22 @@ pub enum Command {
     /// BREAKING, RISKY, SAFE or COSMETIC, and exits 1 when one is BREAKING
     /// (docs/contract-diff.md).
     Contract(Contract),
+    /// Calls any export of the library's API that takes one JSON request.
+    ///
+    /// EXPORT is its name in the WIT interface (`decide`, `ledger-failure`,
+    /// `answer-for-revision`, ...); the input is its request and the output
+    /// its answer, exactly as every package's JSON function gives them
+    /// (docs/component-api.md lists each).
+    Call(Call),
+}
+
+#[derive(Debug, Args)]
+pub struct Call {
+    /// The export's WIT name.
+    #[arg(value_name = "EXPORT", value_parser = PossibleValuesParser::new(mcp_envelope::api::request_exports()))]
+    pub export: String,
+    #[command(flatten)]
+    pub input: Input,
 }
 
 #[derive(Debug, Args)]

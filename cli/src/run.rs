@@ -1,7 +1,7 @@
 //! The command's work: parse the arguments, read the input, call the library
 //! and say what happened in one line when it fails.
 
-use crate::args::{Audit, Cli, Command, ContractCommand, ContractDiff, Envelope, Input, Partial, Validate};
+use crate::args::{Audit, Call, Cli, Command, ContractCommand, ContractDiff, Envelope, Input, Partial, Validate};
 use crate::{audit, contract};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
@@ -47,6 +47,14 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
         Command::Upstream(input) => from_json(&input, api::upstream_error)?,
         Command::Access(input) => from_json(&input, api::access_error)?,
         Command::Empty(input) => from_json(&input, api::empty_result)?,
+        Command::Call(Call { export, input }) => {
+            let request = read(&input)?;
+            // The parser took only names `api::call` knows.
+            match api::call(&export, &request) {
+                Some(answer) => answer.map_err(|e| bad(&input, e))?,
+                None => return Err((2, format!("no export {export:?} takes one request"))),
+            }
+        }
         Command::Partial(Partial { envelope, input }) => from_json(
             &input,
             if envelope {

@@ -1110,3 +1110,43 @@ score: 6/8 points, 75%
         );
     }
 }
+
+#[test]
+fn call_runs_any_export_of_one_request_by_its_wit_name() {
+    let run = cli(
+        &["call", "decide"],
+        r#"{"result":{"content":[{"type":"text","text":"error_code: RATE_LIMITED\nwhat_failed: Slow down\nretryable: true\nretry_after: 30 seconds"}],"isError":true}}"#,
+    );
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            0,
+            "{\"branch\":\"wait-and-retry\",\"code\":\"RATE_LIMITED\",\"waitSeconds\":30,\"why\":\"transient and retryable\"}\n",
+            ""
+        )
+    );
+    let run = cli(&["call", "code-defaults"], r#"{"code":"X","colour":1}"#);
+    assert_eq!(
+        (run.status, run.stdout.as_str(), run.stderr.as_str()),
+        (
+            2,
+            "",
+            "mcp-envelope: stdin: the request: unknown field `colour`, expected `code` or `locale`\n"
+        )
+    );
+    let run = cli(&["call", "decid"], "{}");
+    assert_eq!((run.status, run.stdout.as_str()), (2, ""));
+    assert!(
+        run.stderr.starts_with(
+            "mcp-envelope: invalid value 'decid' for '<EXPORT>' [possible values: code-defaults, limits, "
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .ends_with(" (a similar value exists: 'decide'); see 'mcp-envelope call --help'\n"),
+        "{}",
+        run.stderr
+    );
+}

@@ -47,6 +47,7 @@ pub struct Instance {
     pub store: Store<()>,
     /// The exported `api` interface's functions.
     pub api: exports::mcp::envelope::api::Guest,
+    instance: wasmtime::component::Instance,
 }
 
 impl Instance {
@@ -60,12 +61,45 @@ impl Instance {
         let mut store = Store::new(engine, ());
         // The world imports nothing, so an empty linker must do.
         let linker = Linker::new(engine);
-        let envelope = Envelope::instantiate(&mut store, component, &linker).expect("instantiate the component");
+        let instance = linker
+            .instantiate(&mut store, component)
+            .expect("instantiate the component");
+        let envelope = Envelope::new(&mut store, &instance).expect("the component has the envelope world's exports");
         Instance {
             store,
             api: envelope.mcp_envelope_api().clone(),
+            instance,
         }
     }
+
+    /// Calls the `api` export named `export` (its WIT name) with one JSON
+    /// request, found by name as a host in any language finds it: `None`
+    /// when the interface has no export of that name.
+    pub fn call_export(&mut self, export: &str, request: &str) -> wasmtime::Result<Option<Result<String, String>>> {
+        let interface = api_interface();
+        let api = self
+            .instance
+            .get_export_index(&mut self.store, None, &interface)
+            .ok_or_else(|| wasmtime::format_err!("the component exports no {interface}"))?;
+        let Some(index) = self.instance.get_export_index(&mut self.store, Some(&api), export) else {
+            return Ok(None);
+        };
+        let function = self
+            .instance
+            .get_typed_func::<(&str,), (Result<String, String>,)>(&mut self.store, &index)?;
+        let (answer,) = function.call(&mut self.store, (request,))?;
+        Ok(Some(answer))
+    }
+}
+
+/// The `api` interface's name as the component exports it, versioned as the
+/// WIT package (`package mcp:envelope@0.8.0;` gives `mcp:envelope/api@0.8.0`).
+fn api_interface() -> String {
+    let package = include_str!("../../wit/api.wit")
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("package mcp:envelope@")?.strip_suffix(';'))
+        .expect("wit/api.wit names its package");
+    format!("mcp:envelope/api@{package}")
 }
 
 impl Default for Instance {

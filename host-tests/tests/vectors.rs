@@ -215,40 +215,16 @@ fn run(kind: CaseKind) -> Outcome {
     }
 }
 
-/// The component's export for a `call` vector.
+/// The component's export for a `call` vector, found by its WIT name.
 fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, String>, String> {
-    let store = &mut i.store;
-    match name {
-        "code-defaults" => i.api.call_code_defaults(store, input),
-        "limits" => i.api.call_limits(store, input),
-        "exception-result" => i.api.call_exception_result(store, input),
-        "upstream-error" => i.api.call_upstream_error(store, input),
-        "access-error" => i.api.call_access_error(store, input),
-        "empty-result" => i.api.call_empty_result(store, input),
-        "backoff" => i.api.call_backoff(store, input),
-        "decide" => i.api.call_decide(store, input),
-        "unknown-tool" => i.api.call_unknown_tool(store, input),
-        "user-error" => i.api.call_user_error(store, input),
-        "contract-lock" => i.api.call_contract_lock(store, input),
-        "contract-diff" => i.api.call_contract_diff(store, input),
-        "render-partial" => i.api.call_render_partial(store, input),
-        "partial-result" => i.api.call_partial_result(store, input),
-        "partial-limits" => i.api.call_partial_limits(store, input),
-        "ledger-key" => i.api.call_ledger_key(store, input),
-        "ledger-failure" => i.api.call_ledger_failure(store, input),
-        "ledger-observe" => i.api.call_ledger_observe(store, input),
-        "idempotency-key" => i.api.call_idempotency_key(store, input),
-        "idempotency-begin" => i.api.call_idempotency_begin(store, input),
-        "idempotency-finish" => i.api.call_idempotency_finish(store, input),
-        "answer-for-revision" => i.api.call_answer_for_revision(store, input),
-        "host-step" => i.api.call_host_step(store, input),
-        "span-attributes" => i.api.call_span_attributes(store, input),
-        "after-trap" => i.api.call_after_trap(store, input),
-        "handler-result" => i.api.call_handler_result(store, input),
-        "idempotency-key-argument" => i.api.call_idempotency_key_argument(store).map(Ok),
-        _ => return Err(format!("no component export for the call {name:?}")),
+    // Takes nothing: the vector's input is null.
+    if name == "idempotency-key-argument" {
+        return i.api.call_idempotency_key_argument(&mut i.store).map(Ok).map_err(trap);
     }
-    .map_err(trap)
+    match i.call_export(name, input).map_err(trap)? {
+        Some(answer) => Ok(answer),
+        None => Err(format!("no component export for the call {name:?}")),
+    }
 }
 
 /// A JSON string's text.
