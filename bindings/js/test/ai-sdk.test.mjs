@@ -22,6 +22,7 @@ import {
   partialInvoices,
   timeout504,
   timeoutRecord,
+  timeoutTried,
 } from './billing-demo.mjs';
 
 before(checkDemoCopy);
@@ -110,11 +111,7 @@ describe('recoveringTools with generateText', () => {
     assert.equal(result.steps.length, 1);
     const escalation = escalationOf(result);
     assert.deepEqual([escalation.tool, escalation.arguments], ['get_invoice', jo('inv_504')]);
-    assert.deepEqual(escalation.tried, [
-      { code: 'TIMEOUT', branch: 'wait-and-retry', waitedMs: 500 },
-      { code: 'TIMEOUT', branch: 'wait-and-retry', waitedMs: 1000 },
-      { code: 'TIMEOUT', branch: 'stop-and-tell' },
-    ]);
+    assert.deepEqual(escalation.tried, timeoutTried);
     assert.deepEqual(escalation.result, { content: [{ type: 'text', text: timeoutRecord }], isError: true });
     // The record is the step's tool result too, as the SDK keeps it in the run's messages.
     assert.equal(result.steps[0].toolResults[0].output, escalation.result);

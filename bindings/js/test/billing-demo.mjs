@@ -1,6 +1,7 @@
 // What the agent-framework tests share: the demo's billing server over stdio
 // (demo/ts/server.mjs, demo/billing.md), its answers and the host loop's
-// records as the core words them, and a check that the server runs this
+// records as the core words them (demo/expected-answers.json, which the
+// Python package's tests read too), and a check that the server runs this
 // build of the package (demo/ts installs it as a copy: scripts/test-js
 // installs it again whenever the build changed).
 import { createHash } from 'node:crypto';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const demo = fileURLToPath(new URL('../../../demo/ts/', import.meta.url));
+const answers = JSON.parse(readFileSync(new URL('../../../demo/expected-answers.json', import.meta.url), 'utf8'));
 
 /** The command that starts the billing server: one process, one repeat ledger, per call of a test. */
 export const billingServer = { command: process.execPath, args: [join(demo, 'server.mjs')] };
@@ -37,72 +39,24 @@ export function checkDemoCopy() {
 export const invoice1 = 'inv_1: 120.00 EUR, paid';
 
 /** get_invoice of inv_404 for jo@example.com: NOT_FOUND, for the model to fix. */
-export const notFound404 = `<tool_error code="NOT_FOUND" severity="error">
-  <message>No invoice inv_404 for jo@example.com.</message>
-  <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>
-  <available_actions>
-    <action>list_invoices</action>
-  </available_actions>
-  <details>
-    <detail key="invoiceId">inv_404</detail>
-  </details>
-</tool_error>`;
+export const notFound404 = answers.toolErrors.notFound;
 
 /** list_invoices of partial@example.com: a partial result that obtained something, the outcome. */
-export const partialInvoices = `<partial_result severity="warning">
-  <summary>Obtained 1 of 2 items; 1 failed.</summary>
-  <task>invoices for partial@example.com</task>
-  <obtained>
-    <item>inv_7: 10.00 EUR, open</item>
-  </obtained>
-  <failed>
-    <failure item="the 2025 archive" code="TIMEOUT" category="transient" retryable="true">The archive did not answer in time.</failure>
-  </failed>
-  <recovery>Keep what was obtained and do not repeat what was tried. Retry only the failed items marked retryable; for the others, get access, use another source, or report the gap.</recovery>
-</partial_result>`;
+export const partialInvoices = answers.partialResult;
 
 /**
  * get_invoice of inv_504 through the host loop: two upstream timeouts waited
  * out (500 ms, then 1000 ms), and the third answer the server's repeat ledger
- * turns into a stop.
+ * turns into a stop; `timeoutTried` is the escalation's `tried`.
  */
-export const timeoutRecord = `<partial_result severity="error">
-  <summary>Obtained 0 of 1 item; 1 failed.</summary>
-  <task>call get_invoice: critical: stop</task>
-  <failed>
-    <failure item="get_invoice" code="TIMEOUT" category="transient" retryable="true"/>
-  </failed>
-  <tried>
-    <attempt>call 1: TIMEOUT (wait-and-retry), then waited 500 ms</attempt>
-    <attempt>call 2: TIMEOUT (wait-and-retry), then waited 1000 ms</attempt>
-    <attempt>call 3: TIMEOUT (stop-and-tell)</attempt>
-  </tried>
-  <recovery>Do not call it again: tell the user what failed, with what was obtained.</recovery>
-</partial_result>`;
+export const timeoutRecord = answers.escalations.timeout.get_invoice.record;
+export const timeoutTried = answers.escalations.timeout.get_invoice.tried;
 
 /** get_invoice for blocked@example.com through the host loop: FORBIDDEN, stop-and-tell at once. */
-export const forbiddenRecord = `<partial_result severity="error">
-  <summary>Obtained 0 of 1 item; 1 failed.</summary>
-  <task>call get_invoice: not permitted: tell the user</task>
-  <failed>
-    <failure item="get_invoice" code="FORBIDDEN" category="permission" retryable="false"/>
-  </failed>
-  <tried>
-    <attempt>call 1: FORBIDDEN (stop-and-tell)</attempt>
-  </tried>
-  <recovery>Do not call it again: tell the user what failed, with what was obtained.</recovery>
-</partial_result>`;
+export const forbiddenRecord = answers.escalations.forbidden.get_invoice.record;
 
 /** get_invoice of inv_504, the first answer: the upstream timed out (HTTP 504). */
-export const timeout504 = `<tool_error code="TIMEOUT" severity="error">
-  <message>billing-api did not answer in time (HTTP 504).</message>
-  <recovery>Retry once after a short wait; if it times out again, tell the user the service is slow.</recovery>
-  <customer_message>The service took too long to respond. Please try again in a moment.</customer_message>
-</tool_error>`;
+export const timeout504 = answers.toolErrors.timeout;
 
 /** get_invoice for blocked@example.com: FORBIDDEN. */
-export const forbiddenBlocked = `<tool_error code="FORBIDDEN" severity="error">
-  <message>Not permitted: the caller may not read the invoices of blocked@example.com.</message>
-  <recovery>Do not retry or probe. Tell the user this needs access they do not have.</recovery>
-  <customer_message>You don't have permission to do this. If you need it, ask an administrator for access.</customer_message>
-</tool_error>`;
+export const forbiddenBlocked = answers.toolErrors.forbidden;

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
+import subprocess
+import sys
 import time
 
 import pytest
@@ -414,3 +418,39 @@ def test_a_locale_for_the_words_the_core_writes():
         "  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n"
         "</validation_error>"
     )  # fmt: skip
+
+
+# What `import mcp_envelope` and a first render load of the package: the rest waits for its first use.
+FIRST_RENDER_MODULES = ["mcp_envelope", "mcp_envelope._component", "mcp_envelope._values", "mcp_envelope.envelope",
+                        "mcp_envelope.errors"]  # fmt: skip
+
+
+def test_import_and_a_first_render_load_only_what_rendering_needs():
+    script = (
+        "import sys, mcp_envelope\n"
+        "mcp_envelope.render({'code': 'X', 'message': 'y'})\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'mcp_envelope'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout == f"{FIRST_RENDER_MODULES}\n"
+
+
+def test_every_exported_name_is_its_modules_own_object_and_the_type_checker_reads_the_same_modules():
+    deferred = {  # the imports the type checker reads, under `if TYPE_CHECKING:` in __init__.py
+        alias.name: node.module
+        for block in ast.parse(open(me.__file__, encoding="utf-8").read()).body
+        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    assert deferred == me._LAZY
+    assert set(me.__all__) <= set(dir(me))
+    for name in me.__all__:
+        module = deferred.get(name)
+        if module is not None:
+            assert getattr(me, name) is getattr(importlib.import_module(f"mcp_envelope.{module}"), name), name
+    assert me.recovery is importlib.import_module("mcp_envelope.recovery")
+    assert me.envelope.Limits is me.Limits and me.envelope.PROTOCOL_ERROR_KINDS[0] == "parse-error"
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        me.no_such_name  # noqa: B018

@@ -6,23 +6,51 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from ._component import ToolResult, call, call_json, produce, read, scrub, spec_text, to_json, tool_result
-
-# The wire shapes, generated from the core's structs (hatch_build.py): `Limits` is the caps in force.
-from ._wire import Category as Category
-from ._wire import CodeDefaults as CodeDefaults
-from ._wire import Format as Format
-from ._wire import LimitsInForce
-from ._wire import Locale as Locale
-from ._wire import ProtocolErrorKind as ProtocolErrorKind
-from ._wire import Severity as Severity
 from .errors import EnvelopeError
 
-PROTOCOL_ERROR_KINDS: tuple[str, ...] = get_args(ProtocolErrorKind)
-# The size caps in force (docs/size-caps.md), every key written: what `limits_in_force` gives.
-Limits = LimitsInForce
+# The wire shapes, generated from the core's structs (hatch_build.py). Only annotations and callers read them, so
+# the generated module is loaded when one is first looked up (`__getattr__`), not with this one: rendering an
+# envelope needs none of them.
+if TYPE_CHECKING:
+    from ._wire import Category as Category
+    from ._wire import CodeDefaults as CodeDefaults
+    from ._wire import Format as Format
+    from ._wire import LimitsInForce
+    from ._wire import Locale as Locale
+    from ._wire import ProtocolErrorKind as ProtocolErrorKind
+    from ._wire import Severity as Severity
+
+    # The size caps in force (docs/size-caps.md), every key written: what `limits_in_force` gives.
+    Limits = LimitsInForce
+    PROTOCOL_ERROR_KINDS: tuple[str, ...]
+else:
+    # Each name: the `_wire` name it stands for.
+    _WIRE = {"Limits": "LimitsInForce"} | {
+        name: name
+        for name in ("Category", "CodeDefaults", "Format", "LimitsInForce", "Locale", "ProtocolErrorKind", "Severity")
+    }
+
+    def __getattr__(name):
+        if name == "PROTOCOL_ERROR_KINDS":
+            value = _protocol_error_kinds()
+        elif name in _WIRE:
+            from . import _wire
+
+            value = getattr(_wire, _WIRE[name])
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value
+        return value
+
+
+def _protocol_error_kinds() -> tuple[str, ...]:
+    from ._wire import ProtocolErrorKind
+
+    kinds: tuple[str, ...] = get_args(ProtocolErrorKind)
+    return kinds
 
 
 def render(spec: Mapping[str, Any] | str, format: Format = "xml") -> str:
@@ -48,8 +76,9 @@ def protocol_error(kind: ProtocolErrorKind, message: str, data: Mapping[str, Any
 
 def protocol_error_json(kind: ProtocolErrorKind, message: str, data: Mapping[str, Any] | None = None) -> str:
     """`protocol_error` as the component's exact JSON text."""
-    if kind not in PROTOCOL_ERROR_KINDS:
-        raise ValueError(f"unknown protocol error kind {kind!r}: use one of {', '.join(PROTOCOL_ERROR_KINDS)}")
+    kinds = _protocol_error_kinds()
+    if kind not in kinds:
+        raise ValueError(f"unknown protocol error kind {kind!r}: use one of {', '.join(kinds)}")
     data_text = None if data is None else to_json(data)
     text: str = call("protocol-error", kind, scrub(message), data_text)
     return text
