@@ -14,25 +14,11 @@ caps! {
     /// with the same defaults and least values; `items` caps each of the three
     /// lists (obtained, failed, tried), the rest counted. The wrappers'
     /// `PartialLimitsInForce` (Python's `PartialLimits`): every key written.
-    #[cfg_attr(
-        feature = "schema",
-        schemars(
-            rename = "PartialLimitsInForce",
-            description = "A partial result's caps in force, every key written (docs/size-caps.md)."
-        )
-    )]
-    pub struct PartialLimits;
+    pub struct PartialLimits, schema "PartialLimitsInForce": "A partial result's caps in force, every key written (docs/size-caps.md).";
     /// A partial result's `limits` object as written: each cap optional. The
     /// wrappers' `PartialLimits`: a partial result's caps (docs/size-caps.md, "The
     /// partial result"); an absent key keeps the core's default.
-    #[cfg_attr(
-        feature = "schema",
-        schemars(
-            rename = "PartialLimits",
-            description = "A partial result's caps: each text, the whole envelope, the entries listed per list; an absent key keeps the core's default (docs/size-caps.md, \"The partial result\")."
-        )
-    )]
-    pub(crate) struct PartialLimitsInput;
+    pub(crate) struct PartialLimitsInput, schema "PartialLimits": "A partial result's caps: each text, the whole envelope, the entries listed per list; an absent key keeps the core's default (docs/size-caps.md, \"The partial result\").";
     fields {
         /// The most characters of any single text, marker included.
         message_chars,

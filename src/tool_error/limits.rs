@@ -38,19 +38,21 @@ pub use crate::count::MAX_COUNT;
 /// Declares one set of caps twice from one list of fields, so that each
 /// field's doc is written once: the caps in force (each a `usize`, every key
 /// written) and the `limits` object a spec gives (each cap optional, absent
-/// or `null` its default, an unknown key refused).
+/// or `null` its default, an unknown key refused), each with the name and
+/// description the wire schema gives it.
 macro_rules! caps {
     (
-        $(#[$in_force:meta])*
-        pub struct $InForce:ident;
-        $(#[$input:meta])*
-        pub(crate) struct $Input:ident;
+        $(#[doc = $in_force_doc:literal])*
+        pub struct $InForce:ident, schema $in_force_name:tt: $in_force_schema:tt;
+        $(#[doc = $input_doc:literal])*
+        pub(crate) struct $Input:ident, schema $input_name:tt: $input_schema:tt;
         fields { $( $(#[doc = $doc:literal])+ $field:ident, )+ }
     ) => {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
         #[serde(rename_all = "camelCase")]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-        $(#[$in_force])*
+        #[cfg_attr(feature = "schema", schemars(rename = $in_force_name, description = $in_force_schema))]
+        $(#[doc = $in_force_doc])*
         pub struct $InForce {
             $( $(#[doc = $doc])+ pub $field: usize, )+
         }
@@ -58,7 +60,8 @@ macro_rules! caps {
         #[derive(Debug, Default, serde::Deserialize)]
         #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a limits object")]
         #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-        $(#[$input])*
+        #[cfg_attr(feature = "schema", schemars(rename = $input_name, description = $input_schema))]
+        $(#[doc = $input_doc])*
         pub(crate) struct $Input {
             $( $(#[doc = $doc])+ $field: Option<crate::json::Count>, )+
         }
@@ -69,25 +72,11 @@ pub(crate) use caps;
 caps! {
     /// The caps one envelope is rendered under; written as the spec's `limits`.
     /// The wrappers' `LimitsInForce` (Python's `Limits`): what `limits` gives, every key written.
-    #[cfg_attr(
-        feature = "schema",
-        schemars(
-            rename = "LimitsInForce",
-            description = "The size caps in force, every key written (docs/size-caps.md)."
-        )
-    )]
-    pub struct Limits;
+    pub struct Limits, schema "LimitsInForce": "The size caps in force, every key written (docs/size-caps.md).";
     /// A `limits` object as written: each cap optional, `null` the default.
     /// The wrappers' `Limits`: size caps of one envelope; an absent key keeps the
     /// core's default (docs/size-caps.md).
-    #[cfg_attr(
-        feature = "schema",
-        schemars(
-            rename = "Limits",
-            description = "Size caps of one envelope; an absent key keeps the core's default (docs/size-caps.md)."
-        )
-    )]
-    pub(crate) struct LimitsInput;
+    pub(crate) struct LimitsInput, schema "Limits": "Size caps of one envelope; an absent key keeps the core's default (docs/size-caps.md).";
     fields {
         /// The most characters of the message, or of any other single text; longer ones are cut with a marker.
         message_chars,
