@@ -181,7 +181,7 @@ fn usage_errors_exit_2() {
     for (args, line) in [
         (
             &[][..],
-            "mcp-envelope: no command given (commands: render, result, validate, parse, exception, upstream, access, empty, partial, audit, contract); see 'mcp-envelope --help'",
+            "mcp-envelope: no command given (commands: render, result, validate, parse, exception, upstream, access, empty, partial, audit, contract, call); see 'mcp-envelope --help'",
         ),
         (&["draw"][..], "mcp-envelope: unrecognized subcommand 'draw'; see 'mcp-envelope --help'"),
         (
