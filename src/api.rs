@@ -14,7 +14,7 @@
 use crate::error::{ParseError, SpecError};
 use crate::tool_error::render::{Format, ProtocolErrorKind};
 
-/// The canonical codes, in the seed's order.
+/// The canonical codes, in a fixed order.
 pub fn canonical_codes() -> Vec<String> {
     crate::code::CANONICAL_CODES.iter().map(|c| c.to_string()).collect()
 }

@@ -1,10 +1,10 @@
 //! The agent host's side of a failed tool call, as pure steps: after each
 //! answer, whether the host waits and calls again on its own, hands the
 //! answer to the model (only the model can change the call), returns it, or
-//! escalates with a record of what it tried. A subagent "handles transient
-//! failures itself, and only escalates what it cannot resolve, with the
-//! partial results it did obtain and a note of what it tried" (seed 003):
-//! the record is a `<partial_result>`, the envelope a coordinator already
+//! escalates with a record of what it tried. A subagent handles transient
+//! failures itself and escalates only what it cannot resolve, with the
+//! partial results it did obtain and a note of what it tried: the record is
+//! a `<partial_result>`, the envelope a coordinator already
 //! reads, rendered here so every language writes the same bytes.
 //!
 //! The host keeps the attempts between steps (`tried`, as each step gives it

@@ -28,7 +28,7 @@ pub struct Cli {
 pub enum Command {
     /// Renders an error spec (JSON) as its envelope.
     ///
-    /// The spec is one JSON object with the seed's `toolError` option names:
+    /// The spec is one JSON object with the `toolError` option names:
     /// `code` and `message` required; `suggestion`, `availableActions`,
     /// `details`, `retryAfter`, `severity`, `category`, `retryable`,
     /// `customerMessage`, `correlationId`, `deltas`, `locale`, `limits` and

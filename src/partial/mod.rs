@@ -2,8 +2,7 @@
 //! obtained some of what was asked and could not obtain the rest. It states
 //! what was obtained, which items failed with which code, category and
 //! retryability, and what was already tried, so a coordinator can decide
-//! without repeating the work (seed 003, "Recover locally, escalate what's
-//! left").
+//! without repeating the work: recover locally, escalate what is left.
 //!
 //! ```
 //! use mcp_envelope::api;

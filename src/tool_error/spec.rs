@@ -1,6 +1,6 @@
 //! The error spec as JSON: what the CLI reads, the vectors hold and the
-//! component's string functions take. Keys are the seed's `toolError` option
-//! names plus the extension fields; an unknown key is an error.
+//! component's string functions take. Keys are the `toolError` option names
+//! (camelCase) plus the extension fields; an unknown key is an error.
 //!
 //! ```
 //! use mcp_envelope::{spec, render_xml};

@@ -1,4 +1,4 @@
-// wasm-bindgen beside jco (issue 14, item 7): the same core built with
+// wasm-bindgen beside jco: the same core built with
 // wasm-bindgen (scripts/measure-wasm-bindgen, under build/wasm-bindgen) and
 // the package's jco bindings, measured side by side in one run:
 //   four builds: the package (jco), the control (the package built from the

@@ -83,7 +83,7 @@ export function protocolError(kind: ProtocolErrorKind, message: string, data?: E
   return JSON.parse(protocolErrorJson(kind, message, data)) as ProtocolError;
 }
 
-/** The 17 canonical codes, in the seed's order. */
+/** The 17 canonical codes, in a fixed order. */
 export const canonicalCodes = (): string[] => component.canonicalCodes();
 
 /**

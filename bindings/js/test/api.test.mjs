@@ -385,7 +385,7 @@ describe('EnvelopeError and throwIfError', () => {
 });
 
 describe('the rest of the surface', () => {
-  test('canonicalCodes lists the 17 codes in the seed order', () => {
+  test('canonicalCodes lists the 17 codes in their fixed order', () => {
     const codes = canonicalCodes();
     assert.equal(codes.length, 17);
     assert.equal(codes[0], 'MISSING_DISCRIMINATOR');

@@ -1,7 +1,7 @@
 //! Pure render functions: a `ToolError` in, the text a model reads out.
 //!
 //! The XML and text forms are written by hand: their layout is the format
-//! itself (the seed's golden outputs, byte for byte), which no serializer's
+//! itself (the golden outputs in `vectors/`, byte for byte), which no serializer's
 //! conventions give. The JSON form, like every JSON output of the core, is a
 //! struct serde_json writes (`#[derive(Serialize)]`); the results that wrap
 //! an envelope already rendered (`CallToolResult`, JSON-RPC errors) put it in

@@ -85,7 +85,7 @@ def protocol_error_json(kind: ProtocolErrorKind, message: str, data: Mapping[str
 
 
 def canonical_codes() -> list[str]:
-    """The 17 canonical codes, in the seed's order."""
+    """The 17 canonical codes, in a fixed order."""
     return list(call("canonical-codes"))
 
 
