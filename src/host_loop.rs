@@ -25,6 +25,8 @@ use crate::tool_error::render::Format;
 /// How many calls, and how much waiting in all, the host spends before it escalates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a budget object")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "HostBudget"))]
 pub struct Budget {
     /// Calls in all, the first included (default 3).
     #[serde(default = "Budget::default_attempts")]
@@ -55,6 +57,8 @@ impl Default for Budget {
 /// One call the host made, as the steps keep it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "an attempt object")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "HostAttempt"))]
 pub struct Attempt {
     /// The code the answer's decision rests on, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]

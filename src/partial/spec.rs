@@ -14,41 +14,84 @@ use crate::tool_error::render::Format;
 
 const WHAT: &str = "the partial result spec";
 
-/// A partial-result spec as written.
+/// A partial-result spec as written; with the `schema` feature also the
+/// wrappers' `PartialSpec`. Its field docs are the generated types' docs.
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
     rename_all = "camelCase",
     expecting = "a partial result spec object"
 )]
-struct PartialInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "PartialSpec",
+        description = "A partial result (docs/partial-results.md): what was obtained, what failed with which code, \
+                       what was already tried. The core writes the summary and the severity from the lists.",
+        extend("required" = ["obtained", "failed"])
+    )
+)]
+pub(crate) struct PartialInput {
+    /// What was asked.
     task: Option<String>,
+    /// One line per thing obtained; `[]` when nothing was.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
     obtained: Option<Vec<String>>,
+    /// How many more things were obtained than the envelope lists (a capped envelope read back states it).
     omitted_obtained: Option<Count>,
+    /// At least one failed item: with nothing failed, the call succeeded.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<Object<FailedInput>>"))]
     failed: Option<Vec<Object<FailedInput>>>,
+    /// How many more items failed than the envelope lists.
     omitted_failed: Option<Count>,
+    /// One line per attempt already made, so the coordinator does not repeat it.
     tried: Option<Vec<String>>,
+    /// How many more attempts were made than the envelope lists.
     omitted_tried: Option<Count>,
+    /// The next step for the coordinator; a default one when absent.
     recovery: Option<String>,
+    /// The id that finds this failure in the server's log.
     correlation_id: Option<String>,
+    /// Caps other than the defaults (docs/size-caps.md, "The partial result").
     limits: Option<Object<PartialLimitsInput>>,
+    /// `xml` (default), `json` or `text`.
     format: Option<Format>,
-    /// The tool's data beside the envelope, for `partial-result` only.
+    /// The tool's data beside the envelope, any JSON value: for
+    /// `partial-result` only (`render-partial` refuses it).
+    #[cfg_attr(feature = "schema", schemars(with = "Option<serde_json::Value>"))]
     structured_content: Option<Box<serde_json::value::RawValue>>,
 }
 
-/// One failed item as written.
+/// One failed item as written; with the `schema` feature also the wrappers'
+/// `PartialFailure`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a failed item object")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "PartialFailure",
+        description = "One item a partial result could not obtain.",
+        extend("required" = ["item", "code"])
+    )
+)]
 struct FailedInput {
+    /// What could not be obtained.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     item: Option<String>,
+    /// Its error code, canonical or custom.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     code: Option<String>,
+    /// What went wrong.
     message: Option<String>,
+    /// A canonical code's own category when absent.
     category: Option<Category>,
+    /// A canonical code's own retryability when absent; `false` for a custom code.
     retryable: Option<bool>,
 }
 

@@ -132,21 +132,39 @@ fn log_line(tool: &str, exception: &str, correlation_id: &str) -> String {
 
 const WHAT: &str = "the exception-result input";
 
-/// The `exception-result` input as written.
+/// The `exception-result` input as written; with the `schema` feature also
+/// the wrappers' `ExceptionOptions`.
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
     rename_all = "camelCase",
     expecting = "an exception-result input object"
 )]
-struct ExceptionInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "ExceptionOptions",
+        description = "The options of `exceptionResult`: an exception in a tool's own code.",
+        extend("required" = ["tool", "exception"])
+    )
+)]
+pub(crate) struct ExceptionInput {
+    /// The tool whose code raised it.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     tool: Option<String>,
+    /// The exception's text (its stack), for the log line only: never in the result.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     exception: Option<String>,
+    /// The caller's correlation id; a fresh one is made from `random` without it.
     correlation_id: Option<String>,
+    /// Hex host randomness (at least 12 digits) for a fresh correlation id.
     random: Option<String>,
+    /// The envelope's form inside the result (xml by default).
     format: Option<Format>,
+    /// The customer message's catalog (English by default).
     locale: Option<Locale>,
 }
 

@@ -49,7 +49,7 @@ pub enum UnknownToolAnswer {
     ToolResult,
 }
 
-string_enum!(UnknownToolAnswer {
+string_enum!(UnknownToolAnswer as "UnknownToolAnswerKind" {
     ProtocolError = "protocol-error",
     ToolResult = "tool-result"
 });
@@ -126,15 +126,32 @@ pub fn unknown_tool_answer<S: AsRef<str>>(
 
 const WHAT: &str = "the unknown-tool input";
 
-/// The `unknown-tool` input as written.
+/// The `unknown-tool` input as written; with the `schema` feature also the
+/// wrappers' `UnknownToolOptions`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "an unknown-tool input object")]
-struct UnknownToolInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "UnknownToolOptions",
+        description = "The options of `unknownTool`: a call of a tool the server does not have.",
+        extend("required" = ["tool", "tools"])
+    )
+)]
+pub(crate) struct UnknownToolInput {
+    /// The tool name the call asked for.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     tool: Option<String>,
+    /// The server's tool names, as its `tools/list` gives them (an empty list is allowed).
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
     tools: Option<Vec<String>>,
+    /// The envelope's form: `xml` (the default), `json` or `text`.
     format: Option<Format>,
+    /// How the call is answered: `protocol-error` (the default, as the MCP
+    /// specification says) or `tool-result` (SEP-2145's `isError` result).
     answer: Option<UnknownToolAnswer>,
 }
 

@@ -299,22 +299,44 @@ fn mapped(status: u16, subject: &str, locale: Locale) -> ToolError {
 
 const WHAT: &str = "the upstream-error input";
 
-/// The `upstream-error` input as written.
+/// The `upstream-error` input as written; with the `schema` feature also the
+/// wrappers' `UpstreamFailure`.
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
     rename_all = "camelCase",
     expecting = "an upstream-error input object"
 )]
-struct UpstreamInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "UpstreamFailure",
+        description = "An upstream HTTP failure, for `upstreamError`.",
+        extend("required" = ["status"])
+    )
+)]
+pub(crate) struct UpstreamInput {
+    /// The HTTP status, 400 to 599.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "Count"))]
     status: Option<Count>,
+    /// The response headers: only Retry-After (read for the retryable
+    /// statuses), retry-after-ms, the RateLimit ones and WWW-Authenticate are read.
     headers: Option<Headers>,
+    /// The response body: kept out of the error unless `excerptChars` asks for a sanitized excerpt.
     body: Option<String>,
+    /// The current time in Unix seconds, for a Retry-After date.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<NowSeconds>"))]
     now: Option<Box<RawValue>>,
+    /// How the message names the upstream (`The payment provider`); `The upstream service` without it.
     service: Option<String>,
+    /// At most this many characters of the sanitized body in the error,
+    /// quoted as data (0, the default, means none).
     excerpt_chars: Option<Count>,
+    /// The id under which the server logged the call.
     correlation_id: Option<String>,
+    /// The catalog of the customer message and the code's default recovery (English by default).
     locale: Option<Locale>,
 }
 
@@ -428,6 +450,55 @@ impl<'de> Deserialize<'de> for Headers {
 
 /// One header's value as text.
 struct HeaderValue(String);
+
+/// What the readers above accept, as schemas: the headers an object of
+/// header values, `now` a number of seconds.
+#[cfg(feature = "schema")]
+mod schema {
+    use std::borrow::Cow;
+
+    use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+
+    impl JsonSchema for super::Headers {
+        fn inline_schema() -> bool {
+            true
+        }
+        fn schema_name() -> Cow<'static, str> {
+            "Headers".into()
+        }
+        fn json_schema(_: &mut SchemaGenerator) -> Schema {
+            json_schema!({
+                "type": "object",
+                "description": "Header names (any case, each once) and their values: a string, or an array of strings joined with `, `.",
+                "additionalProperties": {
+                    "anyOf": [
+                        { "type": "string" },
+                        { "type": "array", "items": { "type": "string" } },
+                        { "type": "number" },
+                        { "type": "boolean" }
+                    ]
+                }
+            })
+        }
+    }
+
+    /// `now`: Unix seconds, 0 or more, a fraction allowed.
+    pub(super) struct NowSeconds;
+
+    impl JsonSchema for NowSeconds {
+        fn inline_schema() -> bool {
+            true
+        }
+        fn schema_name() -> Cow<'static, str> {
+            "NowSeconds".into()
+        }
+        fn json_schema(_: &mut SchemaGenerator) -> Schema {
+            json_schema!({ "type": "number", "minimum": 0 })
+        }
+    }
+}
+#[cfg(feature = "schema")]
+use schema::NowSeconds;
 
 impl<'de> Deserialize<'de> for HeaderValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -7,23 +7,10 @@
 
 import * as component from './component.js';
 import { toJson } from './render.js';
-import type { CallToolResult, Decision, Format } from './types.js';
+import type { CallToolResult, Format, HostAttempt, HostBudget } from './types.js';
 
-/** One call the host made, as the steps keep it. */
-export interface HostAttempt {
-  code?: string;
-  branch: Decision['branch'];
-  /** How long the host waited after it before calling again. */
-  waitedMs?: number;
-}
-
-/** How many calls, and how much waiting in all, the host spends before it escalates. */
-export interface HostBudget {
-  /** Calls in all, the first included (default 3). */
-  maxAttempts?: number;
-  /** Milliseconds of waiting between calls, in all (default 10,000). */
-  maxWaitMs?: number;
-}
+// The attempts and the budget are the core's shapes (generated, types.ts).
+export type { HostAttempt, HostBudget } from './types.js';
 
 /** A JSON-RPC error as a client received it. */
 export interface JsonRpcErrorAnswer {

@@ -3,14 +3,15 @@
 // `throwIfError` throws (docs/component-api.md). Types only: no code.
 //
 // The wire shapes the core's structs declare (the spec, limits, contract
-// deltas, code defaults, the string enums) are generated from the core's JSON
+// deltas, code defaults, the decision, the partial spec, the recovery
+// helpers' options, the host loop's budget and attempts, the string enums) are generated from the core's JSON
 // Schema into generated/wire.ts by scripts/build.mjs and re-exported here
 // under their public names; the rest is written here (ARCHITECTURE.md, "The
 // generated types").
 
 import type * as Wire from './generated/wire.js';
 
-import type { ContractDelta, PartialLimits } from './generated/wire.js';
+import type { ContractDelta } from './generated/wire.js';
 
 export type { CodeDefaults, ContractDelta, Limits, LimitsInForce, PartialLimits, PartialLimitsInForce } from './generated/wire.js';
 
@@ -126,44 +127,20 @@ export interface ValidationErrorReading extends ReadingCommon {
 }
 
 /** One item a partial result could not obtain. */
-export interface PartialFailure {
-  /** What could not be obtained. */
-  item: string;
-  /** Its error code, canonical or custom. */
+export interface PartialFailure extends Omit<Wire.PartialFailure, 'code'> {
+  /** Its error code: a canonical one, with autocomplete, or a custom one. */
   code: Code;
-  /** What went wrong. */
-  message?: string | null;
-  /** A canonical code's own category when absent. */
-  category?: Category | null;
-  /** A canonical code's own retryability when absent; `false` for a custom code. */
-  retryable?: boolean | null;
 }
 
 /**
  * A partial result (docs/partial-results.md): what was obtained, what failed
  * with which code, what was already tried. The core writes the summary and
- * the severity from the lists.
+ * the severity from the lists. Its lists may be readonly; `structuredContent`
+ * is left out, since `renderPartial` refuses it.
  */
-export interface PartialSpec {
-  /** What was asked. */
-  task?: string | null;
-  /** One line per thing obtained; `[]` when nothing was. */
-  obtained: readonly string[];
+export interface PartialSpec extends Input<Omit<Wire.PartialSpec, 'failed' | 'structuredContent'>> {
   /** At least one failed item: with nothing failed, the call succeeded. */
   failed: readonly PartialFailure[];
-  /** One line per attempt already made, so the coordinator does not repeat it. */
-  tried?: readonly string[] | null;
-  /** The next step for the coordinator; a default one when absent. */
-  recovery?: string | null;
-  correlationId?: string | null;
-  /** `xml` (default), `json` or `text`. */
-  format?: Format | null;
-  /** Caps other than the defaults (docs/size-caps.md, "The partial result"). */
-  limits?: PartialLimits | null;
-  /** Entries left out of each list by the caps: what a partial result read back states. */
-  omittedObtained?: number | null;
-  omittedFailed?: number | null;
-  omittedTried?: number | null;
 }
 
 /** A partial result as read back: the spec as stated, each item's category and retryability filled in. */
@@ -307,19 +284,9 @@ export interface EnvelopeToolOptions {
 }
 
 /** Options of `exceptionResult`. */
-export interface ExceptionOptions {
-  /** The tool whose code raised it. */
-  tool: string;
+export interface ExceptionOptions extends Omit<Wire.ExceptionOptions, 'exception'> {
   /** Whatever was thrown: its stack (or `name: message`, or `String(x)`) goes to `log`, never into the result. */
   exception: unknown;
-  /** The caller's correlation id; a fresh one is made from `random` without it. */
-  correlationId?: string | null;
-  /** Hex host randomness (at least 12 digits) for a fresh id: 6 bytes from `crypto.getRandomValues` by default, as every host gives. */
-  random?: string | null;
-  /** The envelope's form inside the result (xml by default). */
-  format?: Format | null;
-  /** The customer message's catalog. */
-  locale?: Locale | null;
 }
 
 /** What `exceptionResult` gives. */
@@ -341,21 +308,11 @@ export type HeadersLike =
   | { forEach(callback: (value: string, name: string) => void): void };
 
 /** An upstream HTTP failure, for `upstreamError`. */
-export interface UpstreamFailure {
-  /** The HTTP status, 400 to 599. */
-  status: number;
-  /** Only Retry-After is read, and only for the retryable statuses. */
+export interface UpstreamFailure extends Omit<Wire.UpstreamFailure, 'headers' | 'now'> {
+  /** Only Retry-After (for the retryable statuses), retry-after-ms, the RateLimit ones and WWW-Authenticate are read. */
   headers?: HeadersLike | null;
-  /** The response body: kept out of the error unless `excerptChars` asks for a sanitized excerpt. */
-  body?: string | null;
   /** The current time in Unix seconds, for a Retry-After date (`Date.now() / 1000` by default). */
   now?: number | null;
-  /** How the message names the upstream (`The payment provider`); `The upstream service` without it. */
-  service?: string | null;
-  /** At most this many characters of the sanitized body in the error, quoted as data (0, the default, means none). */
-  excerptChars?: number | null;
-  correlationId?: string | null;
-  locale?: Locale | null;
 }
 
 /** What `upstreamError` gives: the error to send, and what to log. */
@@ -374,36 +331,16 @@ export interface UpstreamReport {
 export type AccessKind = Wire.AccessKind;
 
 /** Options of `accessError`: the caller's words only, never whether the object exists. */
-export interface AccessOptions {
-  kind: AccessKind;
-  /** What the caller tried, as a verb phrase (`refund`). */
-  action?: string | null;
-  /** What it was tried on (`order A-8812`). */
-  resource?: string | null;
-  correlationId?: string | null;
-  locale?: Locale | null;
-}
+export type AccessOptions = Wire.AccessOptions;
 
 /** What a rule-based client does next on a result (`decide`). */
-export interface Decision {
-  branch:
-    | 'wait-and-retry'
-    | 'fix-and-retry'
-    | 'stop-and-tell'
-    | 'accept'
-    | 'verify-before-retry'
-    | 'step-up'
-    | 'provide-input'
-    | 'poll-task';
-  /** The code the decision rests on (absent for a success or a result with no envelope). */
-  code?: string;
-  /** How long to wait before retrying, when the envelope says. */
-  waitSeconds?: number;
-  /** The scopes a `step-up` asks the host to authorize, as the failure names them. */
-  scopes?: string[];
-  /** Which rule decided, in a few words. */
-  why: string;
-}
+export type Decision = Wire.Decision;
+
+/** One call the host made, as the host loop's steps keep it. */
+export type HostAttempt = Wire.HostAttempt;
+
+/** How many calls, and how much waiting in all, the host spends before it escalates. */
+export type HostBudget = Wire.HostBudget;
 
 /** Options of `decide`. */
 export interface DecideOptions {
@@ -411,23 +348,11 @@ export interface DecideOptions {
   tool?: object;
 }
 
-/** Options of `unknownTool`: a call of a tool the server does not have. */
-export interface UnknownToolOptions {
-  /** The tool name the call asked for. */
-  tool: string;
-  /** The server's tool names, as its `tools/list` gives them (an empty list is allowed). */
-  tools: string[];
-  /** The envelope's form: `xml` (the default), `json` or `text`. */
-  format?: Format;
-  /**
-   * How the call is answered: `protocol-error` (the default, as the MCP
-   * specification says) or `tool-result` (SEP-2145's `isError` result).
-   */
-  answer?: UnknownToolAnswerKind;
-}
+/** Options of `unknownTool`: a call of a tool the server does not have (the list of tools may be readonly). */
+export interface UnknownToolOptions extends Input<Wire.UnknownToolOptions> {}
 
 /** The two ways to answer a call of a tool the server does not list. */
-export type UnknownToolAnswerKind = 'protocol-error' | 'tool-result';
+export type UnknownToolAnswerKind = Wire.UnknownToolAnswerKind;
 
 /** A JSON-RPC error as the core words it for an unknown tool: -32602, a short text naming the tools, the envelope in `data`. */
 export interface UnknownToolError {
@@ -444,19 +369,7 @@ export type UnknownToolAnswer = { error: UnknownToolError } | { result: CallTool
 export type RevisionAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
 
 /** Options of `emptyResult`: a query that ran and matched nothing. */
-export interface EmptyResultOptions {
-  /** What was searched for, as a plural noun (`orders`). */
-  what: string;
-  /** The query, with its own preposition (`for jo@example.com`). */
-  query?: string | null;
-  /** The next step, if there is a useful one. */
-  suggestion?: string | null;
-  /** The tool's structured output (for an output schema), passed through: any JSON value (MCP 2026-07-28, SEP-2106). */
-  structuredContent?: unknown;
-  locale?: Locale | null;
-  /** With `pt-BR`: the text (which steers the model) in Portuguese too. */
-  localizeSteering?: boolean | null;
-}
+export type EmptyResultOptions = Wire.EmptyResultOptions;
 
 /** Options of `Ledger.failure`. */
 export interface LedgerFailureOptions {

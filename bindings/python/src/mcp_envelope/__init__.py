@@ -25,6 +25,7 @@ from ._state import (
 from .contract import contract_diff, contract_diff_json, contract_lock, contract_lock_json
 from .envelope import (
     CodeDefaults,
+    Decision,
     Format,
     Limits,
     Locale,
@@ -93,7 +94,7 @@ from .validation import (
 from .writes import Idempotency, backoff, backoff_json, retry_within
 
 __all__ = [
-    "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Idempotency", "Ledger",
+    "AccessKind", "CodeDefaults", "ComponentUnavailable", "Decision", "EnvelopeError", "ExceptionReport", "Format", "Idempotency", "Ledger",
     "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError", "ToolResult",
     "UnknownToolAnswer", "UnknownToolOption", "UpstreamReport", "HostBudget", "Recovered", "access_error", "access_error_json", "answer_for_revision", "answer_for_revision_json", "call_tool_with_recovery", "host_step", "host_step_json", "span_attributes", "span_attributes_json", "auth_required", "backoff", "backoff_json", "call_tool_result",
     "call_tool_result_json", "canonical_codes", "contract_diff", "contract_diff_json", "contract_lock", "contract_lock_json", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",

@@ -13,6 +13,7 @@ from ._component import ToolResult, call, call_json, produce, read, scrub, spec_
 # The wire shapes, generated from the core's structs (hatch_build.py): `Limits` is the caps in force.
 from ._wire import Category as Category
 from ._wire import CodeDefaults as CodeDefaults
+from ._wire import Decision as Decision
 from ._wire import Format as Format
 from ._wire import LimitsInForce
 from ._wire import Locale as Locale
@@ -115,7 +116,7 @@ def raise_for_error(result: Any) -> Any:
     raise EnvelopeError(json.loads(outcome))
 
 
-def decide(result: Any, *, tool: Any = None) -> dict[str, Any]:
+def decide(result: Any, *, tool: Any = None) -> Decision:
     """The branch a rule-based client takes on a `CallToolResult` or a JSON-RPC error (dict, mcp model or JSON
     text): `{"branch": "wait-and-retry" | "fix-and-retry" | "stop-and-tell" | "accept" | "verify-before-retry" |
     "step-up" | "provide-input" | "poll-task", "code"?, "waitSeconds"?, "scopes"?, "why"}` (docs/decide.md).

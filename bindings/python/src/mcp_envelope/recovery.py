@@ -18,12 +18,12 @@ import json
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
 from ._component import ID_RANDOM_BYTES, ToolResult, call, call_json, produce, spec_text, to_json, tool_result
 from ._values import UNREADABLE
 from ._wire import AccessKind as AccessKind
-from ._wire import PartialLimitsInForce
+from ._wire import PartialLimitsInForce, UnknownToolAnswerKind
 from .envelope import Format, Locale, call_tool_result, limits_spec
 
 # JSON-RPC's "internal error", the answer when even the component cannot answer.
@@ -208,7 +208,7 @@ def empty_result_json(spec: Mapping[str, Any] | str) -> str:
 
 # How a call of a tool the server does not list is answered: the MCP specification's JSON-RPC error (the default),
 # or SEP-2145's `isError` UNKNOWN_ACTION result.
-UnknownToolOption = Literal["protocol-error", "tool-result"]
+UnknownToolOption = UnknownToolAnswerKind
 
 
 class UnknownToolAnswer(TypedDict, total=False):
