@@ -13,15 +13,16 @@ use crate::decide::{Branch, Decision};
 use crate::delta::{ContractDelta, DeltaSeverity};
 use crate::host_loop::{Attempt, Budget};
 use crate::locale::Locale;
-use crate::partial::{PartialInput, PartialLimits, PartialLimitsInput};
+use crate::partial::{PartialInput, PartialLimits, PartialLimitsInput, PartialReport};
 use crate::recovery::{
-    AccessInput, AccessKind, EmptyInput, ExceptionInput, UnknownToolAnswer, UnknownToolInput, UpstreamInput,
+    AccessInput, AccessKind, EmptyInput, ExceptionInput, ExceptionOutput, UnknownToolAnswer, UnknownToolInput,
+    UpstreamInput, UpstreamOutput,
 };
 use crate::tool_error::limits::{Limits, LimitsInput};
 use crate::tool_error::model::Severity;
 use crate::tool_error::render::{Format, ProtocolErrorKind};
 use crate::tool_error::spec::SpecInput;
-use crate::validation::IssueCode;
+use crate::validation::{IssueCode, ValidationReport};
 
 /// The JSON Schema (2020-12) document of every wire shape, under `$defs` by
 /// the names the wrappers give them: `EnvelopeSpec`, `Limits`,
@@ -30,7 +31,10 @@ use crate::validation::IssueCode;
 /// `PartialFailure`), the recovery helpers' options (`ExceptionOptions`,
 /// `UpstreamFailure`, `AccessOptions`, `EmptyResultOptions`,
 /// `UnknownToolOptions`), the host loop's `HostBudget` and `HostAttempt`,
-/// and the string enums (`Format`, `Severity`, `Category`, `Locale`,
+/// the readings' `ValidationReport` (its `ValidationField`) and
+/// `PartialReport` (its `PartialReportFailure`), the helpers' reports
+/// `ExceptionReport` and `UpstreamReport` (its `UpstreamLog` and
+/// `RateLimitHeaders`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
 /// `CanonicalCode`, `ProtocolErrorKind`, `DeltaSeverity`, `AccessKind`,
 /// `IssueCode`, `Branch`, `UnknownToolAnswerKind`).
 ///
@@ -64,6 +68,10 @@ pub fn wire_schema() -> Value {
         UnknownToolInput,
         Budget,
         Attempt,
+        ValidationReport<'static>,
+        PartialReport<'static>,
+        ExceptionOutput,
+        UpstreamOutput,
         Branch,
         UnknownToolAnswer,
         Format,
@@ -170,9 +178,21 @@ mod tests {
     }
 
     /// The shared vectors' cases of `call` that give an output, as
-    /// `(input, output)`; cases written with expansions (`$repeat`,
-    /// `$concat`) are left out, since their values are not as written.
+    /// `(input, output)`.
     fn call_cases(call: &str) -> Vec<(Value, Value)> {
+        let found: Vec<(Value, Value)> = vector_cases(&format!("\"call\": \"{call}\""))
+            .into_iter()
+            .filter(|case| case["call"] == call && case.get("output").is_some())
+            .map(|case| (case["input"].clone(), case["output"].clone()))
+            .collect();
+        assert!(!found.is_empty(), "no vector calls {call}");
+        found
+    }
+
+    /// The shared vectors' cases in the files whose text holds `hint`; cases
+    /// written with expansions (`$repeat`, `$concat`) are left out, since
+    /// their values are not as written.
+    fn vector_cases(hint: &str) -> Vec<Value> {
         let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
         let mut found = Vec::new();
         for entry in std::fs::read_dir(folder).unwrap() {
@@ -181,10 +201,13 @@ mod tests {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
-            if !text.contains(&format!("\"call\": \"{call}\"")) {
+            if !text.contains(hint) {
                 continue;
             }
-            // Some cases nest values past serde_json's default depth (the dev-dependency's `unbounded_depth`).
+            // Some cases nest values past serde_json's default depth (the
+            // dev-dependency's `unbounded_depth`); some hold lone surrogates,
+            // which every host reads as U+FFFD (vectors/README.md).
+            let text = crate::json::repair_lone_surrogates(&text);
             let mut reader = serde_json::Deserializer::from_str(&text);
             reader.disable_recursion_limit();
             let groups = Value::deserialize(&mut reader).unwrap();
@@ -194,13 +217,12 @@ mod tests {
                 .iter()
                 .flat_map(|g| g["cases"].as_array().unwrap())
             {
-                let expanded = case.to_string().contains("\"$repeat\"") || case.to_string().contains("\"$concat\"");
-                if case["call"] == call && case.get("output").is_some() && !expanded {
-                    found.push((case["input"].clone(), case["output"].clone()));
+                let written = case.to_string();
+                if !written.contains("\"$repeat\"") && !written.contains("\"$concat\"") {
+                    found.push(case.clone());
                 }
             }
         }
-        assert!(!found.is_empty(), "no vector calls {call}");
         found
     }
 
@@ -357,6 +379,58 @@ mod tests {
             written.extend(output["tried"].as_array().unwrap().iter().cloned());
         }
         all_conform_and_cover("HostAttempt", &written);
+    }
+
+    #[test]
+    fn every_report_a_reading_holds_is_a_report_and_they_write_every_key() {
+        let (mut validations, mut partials) = (Vec::new(), Vec::new());
+        for case in vector_cases("\"kind\"") {
+            let readings = [&case["reading"], &case["outcome"]["reading"]];
+            for reading in readings.into_iter().filter(|r| r.is_object()) {
+                validations.extend(reading.get("validation").cloned());
+                partials.extend(reading.get("partial").cloned());
+            }
+            // `validation` and `validation-parse` cases: the envelope JSON `parseValidation` gives.
+            if case["kind"] == "validation" || case["kind"] == "validation-parse" {
+                validations.extend(case.get("parsed").filter(|p| p.is_object()).cloned());
+            }
+        }
+        // A spec's caps are stated too, though no envelope read back states them.
+        let (stated, _) = crate::partial::partial_from_json(
+            r#"{"task":"t","obtained":["a"],"failed":[{"item":"b","code":"X","message":"m","category":"transient","retryable":true}],
+                "tried":["c"],"recovery":"r","correlationId":"id","limits":{"items":5},
+                "omittedObtained":1,"omittedFailed":2,"omittedTried":3}"#,
+        )
+        .unwrap();
+        partials.push(serde_json::from_str(&crate::partial::to_json_as_stated(&stated)).unwrap());
+        all_conform_and_cover("ValidationReport", &validations);
+        let fields: Vec<Value> = validations
+            .iter()
+            .flat_map(|v| v["fields"].as_array().unwrap().clone())
+            .collect();
+        all_conform_and_cover("ValidationField", &fields);
+        all_conform_and_cover("PartialReport", &partials);
+        let failed: Vec<Value> = partials
+            .iter()
+            .flat_map(|p| p["failed"].as_array().unwrap().clone())
+            .collect();
+        all_conform_and_cover("PartialReportFailure", &failed);
+        // What a reading states, a spec can say again.
+        for partial in &partials {
+            conforms("PartialSpec", partial).unwrap();
+        }
+    }
+
+    #[test]
+    fn every_helper_report_the_vectors_hold_is_one_and_they_write_every_key() {
+        let exceptions: Vec<Value> = call_cases("exception-result").into_iter().map(|(_, o)| o).collect();
+        all_conform_and_cover("ExceptionReport", &exceptions);
+        let upstreams: Vec<Value> = call_cases("upstream-error").into_iter().map(|(_, o)| o).collect();
+        all_conform_and_cover("UpstreamReport", &upstreams);
+        let logs: Vec<Value> = upstreams.iter().map(|u| u["log"].clone()).collect();
+        all_conform_and_cover("UpstreamLog", &logs);
+        let limits: Vec<Value> = logs.iter().filter_map(|l| l.get("rateLimit").cloned()).collect();
+        all_conform_and_cover("RateLimitHeaders", &limits);
     }
 
     #[test]

@@ -35,9 +35,9 @@ pub use model::{FailedItem, PartialResult, PARTIAL_CODE, PARTIAL_RECOVERY};
 pub use parse::parse_partial;
 pub(crate) use parse::{markup_start, parse_markup, read_json_form};
 pub use render::{render_partial, render_partial_json_form, render_partial_text, render_partial_xml};
-#[cfg(feature = "schema")]
-pub(crate) use spec::PartialInput;
 pub use spec::{partial_from_json, to_json_as_stated};
+#[cfg(feature = "schema")]
+pub(crate) use spec::{PartialInput, PartialOutput as PartialReport};
 
 use crate::error::SpecError;
 use crate::tool_error::render::Format;

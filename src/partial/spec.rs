@@ -177,6 +177,87 @@ fn failed_item(input: FailedInput, i: usize) -> Result<FailedItem, SpecError> {
     })
 }
 
+/// One failed item as stated; with the `schema` feature the wrappers'
+/// `PartialReportFailure` (what is not set is left out: not required).
+#[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "PartialReportFailure",
+        description = "One failed item of a partial result as read back."
+    )
+)]
+struct FailedOutput<'a> {
+    /// What could not be obtained.
+    item: &'a str,
+    /// Its error code, canonical or custom.
+    code: &'a str,
+    /// What went wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+    message: Option<&'a str>,
+    /// Its category, as stated (a reading fills in a canonical code's own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", serde(default), schemars(with = "Category"))]
+    category: Option<Category>,
+    /// Whether it can be retried, as stated (a reading fills it in).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", serde(default), schemars(with = "bool"))]
+    retryable: Option<bool>,
+}
+
+/// The spec as stated, in the input's key order; with the `schema` feature
+/// the wrappers' `PartialReport`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "PartialReport",
+        description = "A partial result as read back: the spec as stated, each item's category and retryability filled in."
+    )
+)]
+pub(crate) struct PartialOutput<'a> {
+    /// What was asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+    task: Option<&'a str>,
+    /// One line per thing obtained.
+    obtained: &'a [String],
+    /// How many more things were obtained than the envelope lists.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "schema", serde(default))]
+    omitted_obtained: usize,
+    /// The items that failed.
+    failed: Vec<FailedOutput<'a>>,
+    /// How many more items failed than the envelope lists.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "schema", serde(default))]
+    omitted_failed: usize,
+    /// One line per attempt already made.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[cfg_attr(feature = "schema", serde(default))]
+    tried: &'a [String],
+    /// How many more attempts were made than the envelope lists.
+    #[serde(skip_serializing_if = "is_zero")]
+    #[cfg_attr(feature = "schema", serde(default))]
+    omitted_tried: usize,
+    /// The next step for the coordinator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+    recovery: Option<&'a str>,
+    /// The id that finds this failure in the server's log.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+    correlation_id: Option<&'a str>,
+    /// The caps the spec gave, when it gave some.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", serde(default), schemars(with = "super::limits::PartialLimits"))]
+    limits: Option<&'a super::limits::PartialLimits>,
+}
+
 /// Writes every field that is set, even one equal to its default: what an
 /// envelope read back states (the reading's `partial`). `obtained` and
 /// `failed` are always written; `tried` only when it lists something, a
@@ -191,41 +272,6 @@ fn failed_item(input: FailedInput, i: usize) -> Result<FailedItem, SpecError> {
 /// );
 /// ```
 pub fn to_json_as_stated(partial: &PartialResult) -> String {
-    /// One failed item as written.
-    #[derive(Serialize)]
-    struct FailedOutput<'a> {
-        item: &'a str,
-        code: &'a str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        message: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        category: Option<Category>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        retryable: Option<bool>,
-    }
-    /// The spec as written, in the input's key order.
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct PartialOutput<'a> {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        task: Option<&'a str>,
-        obtained: &'a [String],
-        #[serde(skip_serializing_if = "is_zero")]
-        omitted_obtained: usize,
-        failed: Vec<FailedOutput<'a>>,
-        #[serde(skip_serializing_if = "is_zero")]
-        omitted_failed: usize,
-        #[serde(skip_serializing_if = "<[_]>::is_empty")]
-        tried: &'a [String],
-        #[serde(skip_serializing_if = "is_zero")]
-        omitted_tried: usize,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        recovery: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        correlation_id: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        limits: Option<&'a super::limits::PartialLimits>,
-    }
     to_json(&PartialOutput {
         task: partial.task.as_deref(),
         obtained: &partial.obtained,

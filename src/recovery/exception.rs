@@ -168,6 +168,24 @@ pub(crate) struct ExceptionInput {
     locale: Option<Locale>,
 }
 
+/// What `exception-result` writes, member by member in
+/// [`exception_result_json`], as a shape for the schema alone: the wrappers'
+/// `ExceptionReport`. `wire_schema`'s tests validate the shared vectors'
+/// outputs against it, so it cannot drift from the writer.
+#[cfg(feature = "schema")]
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "ExceptionReport", description = "What `exceptionResult` gives.")]
+#[allow(dead_code)] // never built: its schema is all it is for
+pub(crate) struct ExceptionOutput {
+    /// The `CallToolResult`: INTERNAL_ERROR quoting the correlation id; nothing of the exception is in it.
+    result: serde_json::Map<String, serde_json::Value>,
+    /// The id the result and the log line share.
+    correlation_id: String,
+    /// One logfmt line for the host's log, the exception text whole.
+    log: String,
+}
+
 /// The caller's correlation id when given (not empty), else a fresh one from
 /// `random`, the host's randomness in hex; refused when neither is given.
 pub(crate) fn correlation_id_of(given: Option<String>, random: Option<String>) -> Result<String, SpecError> {

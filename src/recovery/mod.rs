@@ -65,12 +65,13 @@ pub use upstream::{
     SCOPES_DETAIL, UPSTREAM_REJECTED, UPSTREAM_UNAVAILABLE,
 };
 pub(crate) use user_error::user_error_json;
-// The inputs as written: the wrappers' option shapes (`wire_schema`).
 pub use user_error::{user_error, user_error_result, TOOL_ERROR};
+// The inputs as written and the outputs written member by member: the
+// wrappers' option and report shapes (`wire_schema`).
 #[cfg(feature = "schema")]
 pub(crate) use {
-    access::AccessInput, empty::EmptyInput, exception::ExceptionInput, unknown_tool::UnknownToolInput,
-    upstream::UpstreamInput,
+    access::AccessInput, empty::EmptyInput, exception::ExceptionInput, exception::ExceptionOutput,
+    unknown_tool::UnknownToolInput, upstream::output::UpstreamOutput, upstream::UpstreamInput,
 };
 
 /// An optional text where an empty string means "not given", as in a spec.

@@ -340,6 +340,70 @@ pub(crate) struct UpstreamInput {
     locale: Option<Locale>,
 }
 
+/// What `upstream-error` writes, member by member in
+/// [`upstream_error_json`], as shapes for the schema alone: the wrappers'
+/// `UpstreamReport`, its `UpstreamLog` and the log's `RateLimitHeaders`.
+/// `wire_schema`'s tests validate the shared vectors' outputs against them,
+/// so they cannot drift from the writer. What is not set is left out.
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: their schemas are all they are for
+pub(crate) mod output {
+    use crate::json::Count;
+    use crate::tool_error::spec::SpecInput;
+
+    /// What `upstreamError` gives: the error to send, and what to log.
+    #[derive(schemars::JsonSchema)]
+    #[schemars(rename = "UpstreamReport")]
+    pub(crate) struct UpstreamOutput {
+        /// The error for the model, mapped from the status: a spec as the spec's writer writes it.
+        error: SpecInput,
+        /// What stays out of the envelope, for the server's log.
+        log: LogOutput,
+    }
+
+    /// What stays out of the envelope, for the server's log.
+    #[derive(schemars::JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[schemars(rename = "UpstreamLog")]
+    struct LogOutput {
+        /// The HTTP status the upstream answered with.
+        status: Count,
+        /// The body as given, for the host's log.
+        body: String,
+        /// A Retry-After value that fit no form, kept here instead of breaking the error path.
+        #[serde(default)]
+        #[schemars(with = "String")]
+        retry_after_ignored: Option<String>,
+        /// The `RateLimit-*` headers, when the response had any.
+        #[serde(default)]
+        #[schemars(with = "RateLimitOutput")]
+        rate_limit: Option<RateLimitOutput>,
+        /// The `WWW-Authenticate` header of a step-up (it may name the
+        /// resource's metadata, which the host's authorization starts from).
+        #[serde(default)]
+        #[schemars(with = "String")]
+        www_authenticate: Option<String>,
+    }
+
+    /// The `RateLimit-*` headers the response had, as given.
+    #[derive(schemars::JsonSchema)]
+    #[schemars(rename = "RateLimitHeaders")]
+    struct RateLimitOutput {
+        /// `RateLimit-Limit`: the requests allowed in the window.
+        #[serde(default)]
+        #[schemars(with = "String")]
+        limit: Option<String>,
+        /// `RateLimit-Remaining`: the requests left in it.
+        #[serde(default)]
+        #[schemars(with = "String")]
+        remaining: Option<String>,
+        /// `RateLimit-Reset`: seconds until the window resets.
+        #[serde(default)]
+        #[schemars(with = "String")]
+        reset: Option<String>,
+    }
+}
+
 /// The JSON entry point behind [`crate::api::upstream_error`].
 pub(crate) fn upstream_error_json(text: &str) -> Result<String, SpecError> {
     let input: UpstreamInput = read_input(text, WHAT)?;

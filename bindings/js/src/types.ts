@@ -4,7 +4,8 @@
 //
 // The wire shapes the core's structs declare (the spec, limits, contract
 // deltas, code defaults, the decision, the partial spec, the recovery
-// helpers' options, the host loop's budget and attempts, the string enums) are generated from the core's JSON
+// helpers' options and reports, the host loop's budget and attempts, the
+// readings' validation and partial reports, the string enums) are generated from the core's JSON
 // Schema into generated/wire.ts by scripts/build.mjs and re-exported here
 // under their public names; the rest is written here (ARCHITECTURE.md, "The
 // generated types").
@@ -85,21 +86,10 @@ export type CallToolResult = {
 };
 
 /** The sent-versus-expected line of one field of a `<validation_error>`. */
-export interface ValidationField {
-  name: string;
-  text: string;
-}
+export type ValidationField = Wire.ValidationField;
 
 /** A `<validation_error>` as read back. */
-export interface ValidationReport {
-  action: string;
-  fields: ValidationField[];
-  /** How many more fields failed than the envelope lists. */
-  omittedFields?: number;
-  deltas: ContractDelta[];
-  /** How many more deltas apply than the envelope lists. */
-  omittedDeltas?: number;
-}
+export type ValidationReport = Wire.ValidationReport;
 
 /** What every reading of an envelope states: the effective values, defaults filled in. */
 interface ReadingCommon {
@@ -144,16 +134,9 @@ export interface PartialSpec extends Input<Omit<Wire.PartialSpec, 'failed' | 'st
 }
 
 /** A partial result as read back: the spec as stated, each item's category and retryability filled in. */
-export interface PartialReport {
-  task?: string;
-  obtained: string[];
-  failed: { item: string; code: Code; message?: string; category?: Category; retryable: boolean }[];
-  tried?: string[];
-  recovery?: string;
-  correlationId?: string;
-  omittedObtained?: number;
-  omittedFailed?: number;
-  omittedTried?: number;
+export interface PartialReport extends Omit<Wire.PartialReport, 'failed'> {
+  /** The items that failed, each with its retryability (a reading fills it in). */
+  failed: (Omit<Wire.PartialReportFailure, 'code' | 'retryable'> & { code: Code; retryable: boolean })[];
 }
 
 /**
@@ -290,12 +273,9 @@ export interface ExceptionOptions extends Omit<Wire.ExceptionOptions, 'exception
 }
 
 /** What `exceptionResult` gives. */
-export interface ExceptionReport {
+export interface ExceptionReport extends Omit<Wire.ExceptionReport, 'result'> {
   /** INTERNAL_ERROR quoting the correlation id; nothing of the exception is in it. */
   result: CallToolResult;
-  correlationId: string;
-  /** One logfmt line for the host's log, the exception text whole. */
-  log: string;
 }
 
 /**
@@ -316,15 +296,9 @@ export interface UpstreamFailure extends Omit<Wire.UpstreamFailure, 'headers' | 
 }
 
 /** What `upstreamError` gives: the error to send, and what to log. */
-export interface UpstreamReport {
+export interface UpstreamReport extends Omit<Wire.UpstreamReport, 'error'> {
+  /** The error for the model, mapped from the status. */
   error: EnvelopeSpec;
-  log: {
-    status: number;
-    /** The body as given, for the host's log. */
-    body: string;
-    /** A Retry-After value that fit no form, kept here instead of breaking the error path. */
-    retryAfterIgnored?: string;
-  };
 }
 
 /** `forbidden` (not allowed) or `auth-required` (not signed in). */
