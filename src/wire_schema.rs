@@ -14,6 +14,7 @@ use crate::delta::{ContractDelta, DeltaSeverity};
 use crate::host_loop::{Attempt, Budget};
 use crate::locale::Locale;
 use crate::partial::{PartialInput, PartialLimits, PartialLimitsInput, PartialReport};
+use crate::read::output::{ErrorOutcome, Reading};
 use crate::recovery::{
     AccessInput, AccessKind, EmptyInput, ExceptionInput, ExceptionOutput, UnknownToolAnswer, UnknownToolInput,
     UpstreamInput, UpstreamOutput,
@@ -32,7 +33,10 @@ use crate::validation::{IssueCode, ValidationReport};
 /// `UpstreamFailure`, `AccessOptions`, `EmptyResultOptions`,
 /// `UnknownToolOptions`), the host loop's `HostBudget` and `HostAttempt`,
 /// the readings' `ValidationReport` (its `ValidationField`) and
-/// `PartialReport` (its `PartialReportFailure`), the helpers' reports
+/// `PartialReport` (its `PartialReportFailure`), the readings themselves
+/// (`Reading`: `EnvelopeReading`, that is `ToolErrorReading`,
+/// `ValidationErrorReading` or `PartialResultReading`, or `NoReading`) and
+/// `ErrorOutcome`, the helpers' reports
 /// `ExceptionReport` and `UpstreamReport` (its `UpstreamLog` and
 /// `RateLimitHeaders`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
 /// `CanonicalCode`, `ProtocolErrorKind`, `DeltaSeverity`, `AccessKind`,
@@ -72,6 +76,8 @@ pub fn wire_schema() -> Value {
         PartialReport<'static>,
         ExceptionOutput,
         UpstreamOutput,
+        Reading,
+        ErrorOutcome,
         Branch,
         UnknownToolAnswer,
         Format,
@@ -419,6 +425,35 @@ mod tests {
         for partial in &partials {
             conforms("PartialSpec", partial).unwrap();
         }
+    }
+
+    #[test]
+    fn every_reading_and_outcome_the_vectors_hold_is_one() {
+        let (mut readings, mut outcomes) = (Vec::new(), Vec::new());
+        for case in vector_cases("\"kind\"") {
+            readings.extend(case.get("reading").filter(|r| r.is_object()).cloned());
+            outcomes.extend(case.get("outcome").filter(|o| o.is_object()).cloned());
+        }
+        for reading in readings.iter().chain(outcomes.iter().map(|o| &o["reading"])) {
+            conforms("Reading", reading).unwrap();
+        }
+        all_conform_and_cover("ErrorOutcome", &outcomes);
+        // Each kind is read somewhere, and states every key its shape lists.
+        for (kind, name) in [
+            ("tool_error", "ToolErrorReading"),
+            ("validation_error", "ValidationErrorReading"),
+            ("partial_result", "PartialResultReading"),
+            ("none", "NoReading"),
+        ] {
+            let of_kind: Vec<&Value> = readings.iter().filter(|r| r["kind"] == kind).collect();
+            all_conform_and_cover(name, of_kind);
+        }
+        // A reading of one kind is no reading of another.
+        let none = json!({"kind": "none"});
+        assert!(conforms("ToolErrorReading", &none).is_err());
+        let mut mislabelled = readings.iter().find(|r| r["kind"] == "tool_error").unwrap().clone();
+        mislabelled["kind"] = json!("partial_result");
+        assert!(conforms("Reading", &mislabelled).is_err());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 // The wire shapes the core's structs declare (the spec, limits, contract
 // deltas, code defaults, the decision, the partial spec, the recovery
 // helpers' options and reports, the host loop's budget and attempts, the
-// readings' validation and partial reports, the string enums) are generated from the core's JSON
+// readings, the string enums) are generated from the core's JSON
 // Schema into generated/wire.ts by scripts/build.mjs and re-exported here
 // under their public names; the rest is written here (ARCHITECTURE.md, "The
 // generated types").
@@ -91,29 +91,18 @@ export type ValidationField = Wire.ValidationField;
 /** A `<validation_error>` as read back. */
 export type ValidationReport = Wire.ValidationReport;
 
-/** What every reading of an envelope states: the effective values, defaults filled in. */
-interface ReadingCommon {
-  code: Code;
-  message: string;
-  severity: Severity;
-  /** `null` for a custom code that sets none. */
-  category: Category | null;
-  retryable: boolean;
-  /** `null` for a custom code that sets none. */
-  recovery: string | null;
-}
-
 /** A `<tool_error>` read back (any of its three forms). */
-export interface ToolErrorReading extends ReadingCommon {
-  kind: 'tool_error';
+export interface ToolErrorReading extends Omit<Wire.ToolErrorReading, 'code' | 'error'> {
+  /** The envelope's code: a canonical one, with autocomplete, or a custom one. */
+  code: Code;
   /** Every field the envelope states, ready to render again. */
   error: EnvelopeSpec;
 }
 
 /** A `<validation_error>` read back: code `VALIDATION_ERROR`. */
-export interface ValidationErrorReading extends ReadingCommon {
-  kind: 'validation_error';
-  validation: ValidationReport;
+export interface ValidationErrorReading extends Omit<Wire.ValidationErrorReading, 'code'> {
+  /** `VALIDATION_ERROR`. */
+  code: Code;
 }
 
 /** One item a partial result could not obtain. */
@@ -144,8 +133,10 @@ export interface PartialReport extends Omit<Wire.PartialReport, 'failed'> {
  * message, severity `warning` when something was obtained (`error` when
  * nothing was), category `null`, retryable when any failed item is.
  */
-export interface PartialResultReading extends ReadingCommon {
-  kind: 'partial_result';
+export interface PartialResultReading extends Omit<Wire.PartialResultReading, 'code' | 'partial'> {
+  /** `PARTIAL_RESULT`. */
+  code: Code;
+  /** The partial result as read back. */
   partial: PartialReport;
 }
 
@@ -153,17 +144,13 @@ export interface PartialResultReading extends ReadingCommon {
 export type EnvelopeReading = ToolErrorReading | ValidationErrorReading | PartialResultReading;
 
 /** The component's reading of a text: an envelope, or `{ kind: 'none' }`. */
-export type Reading = EnvelopeReading | { kind: 'none' };
+export type Reading = EnvelopeReading | Wire.NoReading;
 
 /** What a client throws for an error result (`throwIfError`). */
-export interface ErrorOutcome {
+export interface ErrorOutcome extends Omit<Wire.ErrorOutcome, 'code' | 'reading'> {
   /** The envelope's code; `UNKNOWN_ERROR` when the result holds none (or a broken one). */
   code: Code;
-  /** The envelope's message; the result's text when it holds none. */
-  message: string;
   reading: Reading;
-  /** What is wrong with an envelope that is there but broken. */
-  malformed?: string;
 }
 
 /** What kind of failure a neutral issue is (Zod 4's codes, plus `missing_required`). */
