@@ -113,6 +113,25 @@ macro_rules! string_enum {
     };
 }
 
+/// Describes a reader's own type by a fixed schema, inlined wherever it is
+/// used (the `schema` feature): `inline_schema!(Type, "Name", { ... })`.
+#[cfg(feature = "schema")]
+macro_rules! inline_schema {
+    ($ty:ty, $name:literal, $schema:tt) => {
+        impl schemars::JsonSchema for $ty {
+            fn inline_schema() -> bool {
+                true
+            }
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                $name.into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!($schema)
+            }
+        }
+    };
+}
+
 pub mod api;
 pub mod backoff;
 pub mod code;

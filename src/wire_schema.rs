@@ -11,13 +11,14 @@ use serde_json::{json, Map, Value};
 use crate::code::{Category, CodeDefaults, CANONICAL_CODES};
 use crate::decide::{Branch, Decision};
 use crate::delta::{ContractDelta, DeltaSeverity};
+use crate::host_loop::output::HostStep;
 use crate::host_loop::{Attempt, Budget};
 use crate::locale::Locale;
 use crate::partial::{PartialInput, PartialLimits, PartialLimitsInput, PartialReport};
 use crate::read::output::{ErrorOutcome, Reading};
 use crate::recovery::{
     AccessInput, AccessKind, EmptyInput, ExceptionInput, ExceptionOutput, UnknownToolAnswer, UnknownToolInput,
-    UpstreamInput, UpstreamOutput,
+    UnknownToolOutput, UpstreamInput, UpstreamOutput,
 };
 use crate::tool_error::limits::{Limits, LimitsInput};
 use crate::tool_error::model::Severity;
@@ -31,14 +32,16 @@ use crate::validation::{IssueCode, ValidationReport};
 /// `ContractDelta`, `CodeDefaults`, `Decision`, `PartialSpec` (its items
 /// `PartialFailure`), the recovery helpers' options (`ExceptionOptions`,
 /// `UpstreamFailure`, `AccessOptions`, `EmptyResultOptions`,
-/// `UnknownToolOptions`), the host loop's `HostBudget` and `HostAttempt`,
+/// `UnknownToolOptions`), the host loop's `HostBudget`, `HostAttempt` and
+/// `HostStep` (`HostRetry`, `HostHandover` or `HostEscalation`),
 /// the readings' `ValidationReport` (its `ValidationField`) and
 /// `PartialReport` (its `PartialReportFailure`), the readings themselves
 /// (`Reading`: `EnvelopeReading`, that is `ToolErrorReading`,
 /// `ValidationErrorReading` or `PartialResultReading`, or `NoReading`) and
 /// `ErrorOutcome`, the helpers' reports
 /// `ExceptionReport` and `UpstreamReport` (its `UpstreamLog` and
-/// `RateLimitHeaders`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
+/// `RateLimitHeaders`), `UnknownToolAnswer` (`UnknownToolErrorAnswer`, its
+/// `UnknownToolError`, or `UnknownToolResultAnswer`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
 /// `CanonicalCode`, `ProtocolErrorKind`, `DeltaSeverity`, `AccessKind`,
 /// `IssueCode`, `Branch`, `UnknownToolAnswerKind`).
 ///
@@ -78,6 +81,8 @@ pub fn wire_schema() -> Value {
         UpstreamOutput,
         Reading,
         ErrorOutcome,
+        HostStep,
+        UnknownToolOutput,
         Branch,
         UnknownToolAnswer,
         Format,
@@ -376,15 +381,27 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert_eq!(properties("HostAttempt"), accepted_keys(&attempt));
-        let mut written = Vec::new();
+        let (mut written, mut steps) = (Vec::new(), Vec::new());
         for (input, output) in call_cases("host-step") {
             if let Some(budget) = input.get("budget") {
                 conforms("HostBudget", budget).unwrap();
             }
             written.extend(input["tried"].as_array().into_iter().flatten().cloned());
             written.extend(output["tried"].as_array().unwrap().iter().cloned());
+            conforms("HostStep", &output).unwrap();
+            steps.push(output);
         }
         all_conform_and_cover("HostAttempt", &written);
+        // Each step is taken somewhere, and states every key its shape lists.
+        for (then, name) in [
+            (&["retry"][..], "HostRetry"),
+            (&["done", "to-model"][..], "HostHandover"),
+            (&["escalate"][..], "HostEscalation"),
+        ] {
+            let of_kind: Vec<&Value> = steps.iter().filter(|s| then.iter().any(|t| s["then"] == *t)).collect();
+            all_conform_and_cover(name, of_kind);
+        }
+        assert!(conforms("HostStep", &json!({"then": "retry", "tried": []})).is_err());
     }
 
     #[test]
@@ -466,6 +483,17 @@ mod tests {
         all_conform_and_cover("UpstreamLog", &logs);
         let limits: Vec<Value> = logs.iter().filter_map(|l| l.get("rateLimit").cloned()).collect();
         all_conform_and_cover("RateLimitHeaders", &limits);
+        let answers: Vec<Value> = call_cases("unknown-tool").into_iter().map(|(_, o)| o).collect();
+        for answer in &answers {
+            conforms("UnknownToolAnswer", answer).unwrap();
+        }
+        let errors: Vec<&Value> = answers.iter().filter(|a| a.get("error").is_some()).collect();
+        all_conform_and_cover("UnknownToolErrorAnswer", errors.iter().copied());
+        all_conform_and_cover("UnknownToolError", errors.iter().map(|a| &a["error"]));
+        all_conform_and_cover(
+            "UnknownToolResultAnswer",
+            answers.iter().filter(|a| a.get("result").is_some()),
+        );
     }
 
     #[test]

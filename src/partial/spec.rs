@@ -177,85 +177,104 @@ fn failed_item(input: FailedInput, i: usize) -> Result<FailedItem, SpecError> {
     })
 }
 
-/// One failed item as stated; with the `schema` feature the wrappers'
-/// `PartialReportFailure` (what is not set is left out: not required).
-#[derive(Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(
-        rename = "PartialReportFailure",
-        description = "One failed item of a partial result as read back."
-    )
-)]
-struct FailedOutput<'a> {
-    /// What could not be obtained.
-    item: &'a str,
-    /// Its error code, canonical or custom.
-    code: &'a str,
-    /// What went wrong.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
-    message: Option<&'a str>,
-    /// Its category, as stated (a reading fills in a canonical code's own).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", serde(default), schemars(with = "Category"))]
-    category: Option<Category>,
-    /// Whether it can be retried, as stated (a reading fills it in).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", serde(default), schemars(with = "bool"))]
-    retryable: Option<bool>,
+/// The stated spec's shapes as written, declared once: inside
+/// [`to_json_as_stated`], which writes them, and with the `schema` feature in
+/// [`report`], as the wrappers' `PartialReport` and `PartialReportFailure`.
+/// The writer's own copy stays in its body: hoisted to the module, it builds
+/// the component to other bytes, which the schema feature must never change.
+macro_rules! partial_report_shapes {
+    () => {
+        /// One failed item as stated (what is not set is left out).
+        #[derive(Serialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[cfg_attr(
+            feature = "schema",
+            schemars(
+                rename = "PartialReportFailure",
+                description = "One failed item of a partial result as read back."
+            )
+        )]
+        struct FailedOutput<'a> {
+            /// What could not be obtained.
+            item: &'a str,
+            /// Its error code, canonical or custom.
+            code: &'a str,
+            /// What went wrong.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+            message: Option<&'a str>,
+            /// Its category, as stated (a reading fills in a canonical code's own).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "Category"))]
+            category: Option<Category>,
+            /// Whether it can be retried, as stated (a reading fills it in).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "bool"))]
+            retryable: Option<bool>,
+        }
+
+        /// The spec as stated, in the input's key order (what is not set is left out).
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[cfg_attr(
+            feature = "schema",
+            schemars(
+                rename = "PartialReport",
+                description = "A partial result as read back: the spec as stated, each item's category and retryability filled in."
+            )
+        )]
+        pub(crate) struct PartialOutput<'a> {
+            /// What was asked.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+            task: Option<&'a str>,
+            /// One line per thing obtained.
+            obtained: &'a [String],
+            /// How many more things were obtained than the envelope lists.
+            #[serde(skip_serializing_if = "is_zero")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            omitted_obtained: usize,
+            /// The items that failed.
+            failed: Vec<FailedOutput<'a>>,
+            /// How many more items failed than the envelope lists.
+            #[serde(skip_serializing_if = "is_zero")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            omitted_failed: usize,
+            /// One line per attempt already made.
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            tried: &'a [String],
+            /// How many more attempts were made than the envelope lists.
+            #[serde(skip_serializing_if = "is_zero")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            omitted_tried: usize,
+            /// The next step for the coordinator.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+            recovery: Option<&'a str>,
+            /// The id that finds this failure in the server's log.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+            correlation_id: Option<&'a str>,
+            /// The caps the spec gave, when it gave some.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "crate::partial::PartialLimits"))]
+            limits: Option<&'a crate::partial::PartialLimits>,
+        }
+    };
 }
 
-/// The spec as stated, in the input's key order; with the `schema` feature
-/// the wrappers' `PartialReport`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(
-        rename = "PartialReport",
-        description = "A partial result as read back: the spec as stated, each item's category and retryability filled in."
-    )
-)]
-pub(crate) struct PartialOutput<'a> {
-    /// What was asked.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
-    task: Option<&'a str>,
-    /// One line per thing obtained.
-    obtained: &'a [String],
-    /// How many more things were obtained than the envelope lists.
-    #[serde(skip_serializing_if = "is_zero")]
-    #[cfg_attr(feature = "schema", serde(default))]
-    omitted_obtained: usize,
-    /// The items that failed.
-    failed: Vec<FailedOutput<'a>>,
-    /// How many more items failed than the envelope lists.
-    #[serde(skip_serializing_if = "is_zero")]
-    #[cfg_attr(feature = "schema", serde(default))]
-    omitted_failed: usize,
-    /// One line per attempt already made.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    #[cfg_attr(feature = "schema", serde(default))]
-    tried: &'a [String],
-    /// How many more attempts were made than the envelope lists.
-    #[serde(skip_serializing_if = "is_zero")]
-    #[cfg_attr(feature = "schema", serde(default))]
-    omitted_tried: usize,
-    /// The next step for the coordinator.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
-    recovery: Option<&'a str>,
-    /// The id that finds this failure in the server's log.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
-    correlation_id: Option<&'a str>,
-    /// The caps the spec gave, when it gave some.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", serde(default), schemars(with = "super::limits::PartialLimits"))]
-    limits: Option<&'a super::limits::PartialLimits>,
+/// The schema's copy of the writer's shapes (`wire_schema`).
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: its schema is all it is for
+pub(crate) mod report {
+    use serde::Serialize;
+
+    use crate::code::Category;
+    use crate::json::is_zero;
+
+    partial_report_shapes!();
 }
 
 /// Writes every field that is set, even one equal to its default: what an
@@ -272,6 +291,7 @@ pub(crate) struct PartialOutput<'a> {
 /// );
 /// ```
 pub fn to_json_as_stated(partial: &PartialResult) -> String {
+    partial_report_shapes!();
     to_json(&PartialOutput {
         task: partial.task.as_deref(),
         obtained: &partial.obtained,

@@ -71,7 +71,8 @@ pub use user_error::{user_error, user_error_result, TOOL_ERROR};
 #[cfg(feature = "schema")]
 pub(crate) use {
     access::AccessInput, empty::EmptyInput, exception::ExceptionInput, exception::ExceptionOutput,
-    unknown_tool::UnknownToolInput, upstream::output::UpstreamOutput, upstream::UpstreamInput,
+    unknown_tool::output::UnknownToolAnswer as UnknownToolOutput, unknown_tool::UnknownToolInput,
+    upstream::output::UpstreamOutput, upstream::UpstreamInput,
 };
 
 /// An optional text where an empty string means "not given", as in a spec.

@@ -327,7 +327,7 @@ pub(crate) struct UpstreamInput {
     /// The response body: kept out of the error unless `excerptChars` asks for a sanitized excerpt.
     body: Option<String>,
     /// The current time in Unix seconds, for a Retry-After date.
-    #[cfg_attr(feature = "schema", schemars(with = "Option<NowSeconds>"))]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<crate::tool_error::spec::Seconds>"))]
     now: Option<Box<RawValue>>,
     /// How the message names the upstream (`The payment provider`); `The upstream service` without it.
     service: Option<String>,
@@ -515,54 +515,20 @@ impl<'de> Deserialize<'de> for Headers {
 /// One header's value as text.
 struct HeaderValue(String);
 
-/// What the readers above accept, as schemas: the headers an object of
-/// header values, `now` a number of seconds.
+// The headers as the reader above takes them (the `schema` feature).
 #[cfg(feature = "schema")]
-mod schema {
-    use std::borrow::Cow;
-
-    use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-
-    impl JsonSchema for super::Headers {
-        fn inline_schema() -> bool {
-            true
-        }
-        fn schema_name() -> Cow<'static, str> {
-            "Headers".into()
-        }
-        fn json_schema(_: &mut SchemaGenerator) -> Schema {
-            json_schema!({
-                "type": "object",
-                "description": "Header names (any case, each once) and their values: a string, or an array of strings joined with `, `.",
-                "additionalProperties": {
-                    "anyOf": [
-                        { "type": "string" },
-                        { "type": "array", "items": { "type": "string" } },
-                        { "type": "number" },
-                        { "type": "boolean" }
-                    ]
-                }
-            })
-        }
+inline_schema!(Headers, "Headers", {
+    "type": "object",
+    "description": "Header names (any case, each once) and their values: a string, or an array of strings joined with `, `.",
+    "additionalProperties": {
+        "anyOf": [
+            { "type": "string" },
+            { "type": "array", "items": { "type": "string" } },
+            { "type": "number" },
+            { "type": "boolean" }
+        ]
     }
-
-    /// `now`: Unix seconds, 0 or more, a fraction allowed.
-    pub(super) struct NowSeconds;
-
-    impl JsonSchema for NowSeconds {
-        fn inline_schema() -> bool {
-            true
-        }
-        fn schema_name() -> Cow<'static, str> {
-            "NowSeconds".into()
-        }
-        fn json_schema(_: &mut SchemaGenerator) -> Schema {
-            json_schema!({ "type": "number", "minimum": 0 })
-        }
-    }
-}
-#[cfg(feature = "schema")]
-use schema::NowSeconds;
+});
 
 impl<'de> Deserialize<'de> for HeaderValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

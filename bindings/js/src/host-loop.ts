@@ -7,7 +7,7 @@
 
 import * as component from './component.js';
 import { toJson } from './render.js';
-import type { CallToolResult, Format, HostAttempt, HostBudget } from './types.js';
+import type { CallToolResult, Format, HostAttempt, HostBudget, HostEscalation, HostHandover, HostRetry } from './types.js';
 
 // The attempts and the budget are the core's shapes (generated, types.ts).
 export type { HostAttempt, HostBudget } from './types.js';
@@ -32,11 +32,8 @@ export interface HostStepRequest {
   format?: Format;
 }
 
-/** What the host does next. */
-export type HostStep =
-  | { then: 'retry'; waitMs: number; tried: HostAttempt[] }
-  | { then: 'done' | 'to-model'; tried: HostAttempt[] }
-  | { then: 'escalate'; result: CallToolResult; tried: HostAttempt[] };
+/** What the host does next: the core's shapes, the escalation's record a `CallToolResult`. */
+export type HostStep = HostRetry | HostHandover | (Omit<HostEscalation, 'result'> & { result: CallToolResult });
 
 /**
  * The host's next step after an answer, as the core decides it (`host-step`):

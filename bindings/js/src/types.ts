@@ -303,6 +303,15 @@ export type HostAttempt = Wire.HostAttempt;
 /** How many calls, and how much waiting in all, the host spends before it escalates. */
 export type HostBudget = Wire.HostBudget;
 
+/** A host step: wait `waitMs`, then make the same call again. */
+export type HostRetry = Wire.HostRetry;
+
+/** A host step: the answer is the outcome (`done`), or only the model can go on (`to-model`). */
+export type HostHandover = Wire.HostHandover;
+
+/** A host step: the host could not resolve it, and `result` is the escalation record. */
+export type HostEscalation = Wire.HostEscalation;
+
 /** Options of `decide`. */
 export interface DecideOptions {
   /** The called tool's `tools/list` entry (the SDK's `Tool`): its annotations say whether a retry is safe. */
@@ -316,15 +325,10 @@ export interface UnknownToolOptions extends Input<Wire.UnknownToolOptions> {}
 export type UnknownToolAnswerKind = Wire.UnknownToolAnswerKind;
 
 /** A JSON-RPC error as the core words it for an unknown tool: -32602, a short text naming the tools, the envelope in `data`. */
-export interface UnknownToolError {
-  code: number;
-  message: string;
-  /** The UNKNOWN_ACTION envelope in its JSON form (code, severity, errorCategory, isRetryable, reason, recovery, availableActions). */
-  data: Record<string, unknown>;
-}
+export type UnknownToolError = Wire.UnknownToolError;
 
 /** What `unknownTool` gives: the JSON-RPC error to answer with, or the `isError` result. */
-export type UnknownToolAnswer = { error: UnknownToolError } | { result: CallToolResult };
+export type UnknownToolAnswer = Wire.UnknownToolErrorAnswer | { result: CallToolResult };
 
 /** A `tools/call` answer: a result (a `CallToolResult`, or a 2026-07-28 `input_required` result) or a JSON-RPC error object. */
 export type RevisionAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
