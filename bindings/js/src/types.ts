@@ -14,7 +14,26 @@ import type * as Wire from './generated/wire.js';
 
 import type { ContractDelta } from './generated/wire.js';
 
-export type { CodeDefaults, ContractDelta, Limits, LimitsInForce, PartialLimits, PartialLimitsInForce } from './generated/wire.js';
+// Shapes the package takes as the core declares them, their docs the core's.
+export type {
+  AccessOptions,
+  CodeDefaults,
+  ContractDelta,
+  Decision,
+  EmptyResultOptions,
+  HostAttempt,
+  HostBudget,
+  HostEscalation,
+  HostHandover,
+  HostRetry,
+  Limits,
+  LimitsInForce,
+  PartialLimits,
+  PartialLimitsInForce,
+  UnknownToolError,
+  ValidationField,
+  ValidationReport,
+} from './generated/wire.js';
 
 /** The rendering: `xml` (`<tool_error>`, the default), `json` or `text`. */
 export type Format = Wire.Format;
@@ -84,12 +103,6 @@ export type CallToolResult = {
   /** Result metadata: the ToolFailure classification when the spec asks for it. */
   _meta?: Record<string, unknown>;
 };
-
-/** The sent-versus-expected line of one field of a `<validation_error>`. */
-export type ValidationField = Wire.ValidationField;
-
-/** A `<validation_error>` as read back. */
-export type ValidationReport = Wire.ValidationReport;
 
 /** A `<tool_error>` read back (any of its three forms). */
 export interface ToolErrorReading extends Omit<Wire.ToolErrorReading, 'code' | 'error'> {
@@ -291,27 +304,6 @@ export interface UpstreamReport extends Omit<Wire.UpstreamReport, 'error'> {
 /** `forbidden` (not allowed) or `auth-required` (not signed in). */
 export type AccessKind = Wire.AccessKind;
 
-/** Options of `accessError`: the caller's words only, never whether the object exists. */
-export type AccessOptions = Wire.AccessOptions;
-
-/** What a rule-based client does next on a result (`decide`). */
-export type Decision = Wire.Decision;
-
-/** One call the host made, as the host loop's steps keep it. */
-export type HostAttempt = Wire.HostAttempt;
-
-/** How many calls, and how much waiting in all, the host spends before it escalates. */
-export type HostBudget = Wire.HostBudget;
-
-/** A host step: wait `waitMs`, then make the same call again. */
-export type HostRetry = Wire.HostRetry;
-
-/** A host step: the answer is the outcome (`done`), or only the model can go on (`to-model`). */
-export type HostHandover = Wire.HostHandover;
-
-/** A host step: the host could not resolve it, and `result` is the escalation record. */
-export type HostEscalation = Wire.HostEscalation;
-
 /** Options of `decide`. */
 export interface DecideOptions {
   /** The called tool's `tools/list` entry (the SDK's `Tool`): its annotations say whether a retry is safe. */
@@ -324,17 +316,11 @@ export interface UnknownToolOptions extends Input<Wire.UnknownToolOptions> {}
 /** The two ways to answer a call of a tool the server does not list. */
 export type UnknownToolAnswerKind = Wire.UnknownToolAnswerKind;
 
-/** A JSON-RPC error as the core words it for an unknown tool: -32602, a short text naming the tools, the envelope in `data`. */
-export type UnknownToolError = Wire.UnknownToolError;
-
 /** What `unknownTool` gives: the JSON-RPC error to answer with, or the `isError` result. */
 export type UnknownToolAnswer = Wire.UnknownToolErrorAnswer | { result: CallToolResult };
 
 /** A `tools/call` answer: a result (a `CallToolResult`, or a 2026-07-28 `input_required` result) or a JSON-RPC error object. */
 export type RevisionAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
-
-/** Options of `emptyResult`: a query that ran and matched nothing. */
-export type EmptyResultOptions = Wire.EmptyResultOptions;
 
 /** Options of `Ledger.failure`. */
 export interface LedgerFailureOptions {
