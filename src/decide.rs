@@ -83,16 +83,37 @@ string_enum!(Branch {
 });
 
 /// The decision on one result.
+///
+/// With the `schema` feature it is also the wrappers' `Decision`: the
+/// attributes under `schema` say what [`Decision::to_json`] writes (an
+/// absent code, wait or scope list is left out, never `null`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    serde(rename_all = "camelCase"),
+    schemars(description = "What a rule-based client does next on a result (`decide`).")
+)]
 pub struct Decision {
-    /// The branch.
+    /// What the client does next.
     pub branch: Branch,
     /// The code the decision rests on: the envelope's, `VALIDATION_ERROR`,
     /// `PARTIAL_RESULT`; absent for a success or a result with no envelope.
+    #[cfg_attr(
+        feature = "schema",
+        serde(default, skip_serializing_if = "Option::is_none"),
+        schemars(with = "String")
+    )]
     pub code: Option<String>,
     /// How long to wait before retrying, when the envelope says.
+    #[cfg_attr(
+        feature = "schema",
+        serde(default, skip_serializing_if = "Option::is_none"),
+        schemars(with = "u32")
+    )]
     pub wait_seconds: Option<u32>,
     /// The scopes a step-up asks for, as the failure names them.
+    #[cfg_attr(feature = "schema", serde(default, skip_serializing_if = "Vec::is_empty"))]
     pub scopes: Vec<String>,
     /// Which rule decided, in a few words.
     pub why: &'static str,

@@ -25,6 +25,8 @@ use crate::tool_error::render::Format;
 /// How many calls, and how much waiting in all, the host spends before it escalates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a budget object")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "HostBudget"))]
 pub struct Budget {
     /// Calls in all, the first included (default 3).
     #[serde(default = "Budget::default_attempts")]
@@ -55,6 +57,8 @@ impl Default for Budget {
 /// One call the host made, as the steps keep it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "an attempt object")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "HostAttempt"))]
 pub struct Attempt {
     /// The code the answer's decision rests on, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -185,6 +189,64 @@ fn escalation(tool: &str, answer: &str, tried: &[Attempt], decision: &Decision, 
         .tried(lines)
         .recovery(recovery);
     partial_call_tool_result(&partial, format)
+}
+
+/// What [`host_step_json`] writes, member by member, as shapes for the
+/// schema alone: the wrappers' `HostStep` (a `HostRetry`, `HostHandover` or
+/// `HostEscalation`, told apart by `then`). `wire_schema`'s tests validate
+/// the shared vectors' steps against them, so they cannot drift from the writer.
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: their schemas are all they are for
+pub(crate) mod output {
+    use schemars::JsonSchema;
+    use serde_json::{Map, Value};
+
+    use super::Attempt;
+
+    /// Wait, then make the same call again.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[schemars(rename = "HostRetry")]
+    pub(crate) struct Retry {
+        #[schemars(extend("const" = "retry"))]
+        then: String,
+        /// How long to wait before calling again, in milliseconds.
+        wait_ms: u64,
+        /// Every call made, oldest first: to pass to the next step.
+        tried: Vec<Attempt>,
+    }
+
+    /// `done`: the answer is the call's outcome, return it; `to-model`: only
+    /// the model can go on (it must change the call), give it the answer.
+    #[derive(JsonSchema)]
+    #[schemars(rename = "HostHandover")]
+    pub(crate) struct Handover {
+        #[schemars(extend("enum" = ["done", "to-model"]))]
+        then: String,
+        /// Every call made, oldest first.
+        tried: Vec<Attempt>,
+    }
+
+    /// The host could not resolve it: `result` is the escalation record.
+    #[derive(JsonSchema)]
+    #[schemars(rename = "HostEscalation")]
+    pub(crate) struct Escalation {
+        #[schemars(extend("const" = "escalate"))]
+        then: String,
+        /// The record's `CallToolResult`: a `<partial_result>` of what was tried.
+        result: Map<String, Value>,
+        /// Every call made, oldest first.
+        tried: Vec<Attempt>,
+    }
+
+    /// What the host does after an answer (`host-step`).
+    #[derive(JsonSchema)]
+    #[serde(untagged)]
+    pub(crate) enum HostStep {
+        Retry(Retry),
+        Handover(Handover),
+        Escalation(Escalation),
+    }
 }
 
 /// The `host-step` input as written.

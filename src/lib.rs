@@ -50,8 +50,16 @@
 compile_error!("the `schema` feature is for native builds (the wrappers' generated types), never the component");
 
 /// Gives a fieldless enum its wire spelling: `ALL`, `as_str`, `from_wire`, `Display`.
+/// Its schema is named after the type, or `as "Name"` where the wrappers
+/// give it another name.
 macro_rules! string_enum {
     ($ty:ident { $($variant:ident = $text:literal),* }) => {
+        string_enum!($ty [stringify!($ty)] { $($variant = $text),* });
+    };
+    ($ty:ident as $name:literal { $($variant:ident = $text:literal),* }) => {
+        string_enum!($ty [$name] { $($variant = $text),* });
+    };
+    ($ty:ident [$name:expr] { $($variant:ident = $text:literal),* }) => {
         impl $ty {
             /// Every value, in declaration order.
             pub const ALL: &'static [$ty] = &[$($ty::$variant),*];
@@ -84,7 +92,7 @@ macro_rules! string_enum {
         #[cfg(feature = "schema")]
         impl schemars::JsonSchema for $ty {
             fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($ty).into()
+                $name.into()
             }
             fn schema_id() -> std::borrow::Cow<'static, str> {
                 concat!(module_path!(), "::", stringify!($ty)).into()
@@ -100,6 +108,25 @@ macro_rules! string_enum {
                 const WIRE: &[&str] = &[$($text),*];
                 let text = <crate::json::Text<'de>>::deserialize(deserializer)?.0;
                 $ty::from_wire(&text).ok_or_else(|| serde::de::Error::unknown_variant(&text, WIRE))
+            }
+        }
+    };
+}
+
+/// Describes a reader's own type by a fixed schema, inlined wherever it is
+/// used (the `schema` feature): `inline_schema!(Type, "Name", { ... })`.
+#[cfg(feature = "schema")]
+macro_rules! inline_schema {
+    ($ty:ty, $name:literal, $schema:tt) => {
+        impl schemars::JsonSchema for $ty {
+            fn inline_schema() -> bool {
+                true
+            }
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                $name.into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                schemars::json_schema!($schema)
             }
         }
     };

@@ -180,6 +180,118 @@ impl Reading {
     }
 }
 
+/// What [`Reading::to_json`] and [`ClientOutcome::to_json`] write, member
+/// by member, as shapes for the schema alone: the wrappers' `Reading` (a
+/// `ToolErrorReading`, `ValidationErrorReading`, `PartialResultReading` or
+/// `NoReading`, told apart by `kind`) and `ErrorOutcome`. `wire_schema`'s
+/// tests validate the shared vectors' readings against them, so they cannot
+/// drift from the writers.
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: their schemas are all they are for
+pub(crate) mod output {
+    use schemars::JsonSchema;
+
+    use crate::code::Category;
+    use crate::partial::PartialReport;
+    use crate::tool_error::model::Severity;
+    use crate::tool_error::spec::SpecInput;
+    use crate::validation::ValidationReport;
+
+    /// What every reading of an envelope states: the effective values, defaults filled in.
+    #[derive(JsonSchema)]
+    struct Common {
+        /// The envelope's code; `VALIDATION_ERROR` or `PARTIAL_RESULT` for those envelopes.
+        code: String,
+        /// The envelope's message; a `<validation_error>`'s fields named, a partial result's summary.
+        message: String,
+        /// The effective severity.
+        severity: Severity,
+        /// The effective category; `null` for a custom code that sets none, and for a partial result.
+        category: Option<Category>,
+        /// Whether another call can succeed: the code's own when the envelope does not say.
+        retryable: bool,
+        /// The effective recovery; `null` for a custom code that sets none.
+        recovery: Option<String>,
+    }
+
+    /// A `<tool_error>` read back (any of its three forms).
+    #[derive(JsonSchema)]
+    #[schemars(extend("required" = ["kind", "code", "message", "severity", "category", "retryable", "recovery", "error"]))]
+    pub(crate) struct ToolErrorReading {
+        #[schemars(extend("const" = "tool_error"))]
+        kind: String,
+        #[serde(flatten)]
+        common: Common,
+        /// Every field the envelope states, ready to render again.
+        error: SpecInput,
+    }
+
+    /// A `<validation_error>` read back: code `VALIDATION_ERROR`.
+    #[derive(JsonSchema)]
+    #[schemars(extend("required" = ["kind", "code", "message", "severity", "category", "retryable", "recovery", "validation"]))]
+    pub(crate) struct ValidationErrorReading {
+        #[schemars(extend("const" = "validation_error"))]
+        kind: String,
+        #[serde(flatten)]
+        common: Common,
+        /// The envelope as read back.
+        validation: ValidationReport<'static>,
+    }
+
+    /// A `<partial_result>` read back: code `PARTIAL_RESULT`, the summary as
+    /// its message, severity `warning` when something was obtained (`error`
+    /// when nothing was), category `null`, retryable when any failed item is.
+    #[derive(JsonSchema)]
+    #[schemars(extend("required" = ["kind", "code", "message", "severity", "category", "retryable", "recovery", "partial"]))]
+    pub(crate) struct PartialResultReading {
+        #[schemars(extend("const" = "partial_result"))]
+        kind: String,
+        #[serde(flatten)]
+        common: Common,
+        /// The partial result as read back.
+        partial: PartialReport<'static>,
+    }
+
+    /// A text that holds no envelope.
+    #[derive(JsonSchema)]
+    pub(crate) struct NoReading {
+        #[schemars(extend("const" = "none"))]
+        kind: String,
+    }
+
+    /// What a text holds that holds an envelope.
+    #[derive(JsonSchema)]
+    #[serde(untagged)]
+    pub(crate) enum EnvelopeReading {
+        ToolError(ToolErrorReading),
+        ValidationError(ValidationErrorReading),
+        PartialResult(PartialResultReading),
+    }
+
+    /// The reading of a text: an envelope, or `{"kind": "none"}`.
+    #[derive(JsonSchema)]
+    #[serde(untagged)]
+    pub(crate) enum Reading {
+        Envelope(Box<EnvelopeReading>),
+        None(NoReading),
+    }
+
+    /// What a client throws for an error result (`throwIfError`, `raise_for_error`).
+    #[derive(JsonSchema)]
+    pub(crate) struct ErrorOutcome {
+        /// The envelope's code; `UNKNOWN_ERROR` when the result holds none (or a broken one).
+        code: String,
+        /// The envelope's message; the result's text when it holds none.
+        message: String,
+        /// The envelope the result holds.
+        reading: Reading,
+        /// What is wrong with an envelope that is there but broken.
+        #[serde(default)]
+        #[schemars(with = "String")]
+        malformed: Option<String>,
+    }
+}
+
 /// `Invalid arguments for ACTION: NAME, NAME and N more`: short enough for an
 /// exception's message; the fields' own lines stay in the reading.
 fn validation_message(v: &ValidationEnvelope) -> String {

@@ -9,22 +9,41 @@ use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 
 use crate::code::{Category, CodeDefaults, CANONICAL_CODES};
+use crate::decide::{Branch, Decision};
 use crate::delta::{ContractDelta, DeltaSeverity};
+use crate::host_loop::output::HostStep;
+use crate::host_loop::{Attempt, Budget};
 use crate::locale::Locale;
-use crate::partial::{PartialLimits, PartialLimitsInput};
-use crate::recovery::AccessKind;
+use crate::partial::{PartialInput, PartialLimits, PartialLimitsInput, PartialReport};
+use crate::read::output::{ErrorOutcome, Reading};
+use crate::recovery::{
+    AccessInput, AccessKind, EmptyInput, ExceptionInput, ExceptionOutput, UnknownToolAnswer, UnknownToolInput,
+    UnknownToolOutput, UpstreamInput, UpstreamOutput,
+};
 use crate::tool_error::limits::{Limits, LimitsInput};
 use crate::tool_error::model::Severity;
 use crate::tool_error::render::{Format, ProtocolErrorKind};
 use crate::tool_error::spec::SpecInput;
-use crate::validation::IssueCode;
+use crate::validation::{IssueCode, ValidationReport};
 
 /// The JSON Schema (2020-12) document of every wire shape, under `$defs` by
 /// the names the wrappers give them: `EnvelopeSpec`, `Limits`,
 /// `LimitsInForce`, `PartialLimits`, `PartialLimitsInForce`,
-/// `ContractDelta`, `CodeDefaults`, and the string enums (`Format`,
-/// `Severity`, `Category`, `Locale`, `CanonicalCode`, `ProtocolErrorKind`,
-/// `DeltaSeverity`, `AccessKind`, `IssueCode`).
+/// `ContractDelta`, `CodeDefaults`, `Decision`, `PartialSpec` (its items
+/// `PartialFailure`), the recovery helpers' options (`ExceptionOptions`,
+/// `UpstreamFailure`, `AccessOptions`, `EmptyResultOptions`,
+/// `UnknownToolOptions`), the host loop's `HostBudget`, `HostAttempt` and
+/// `HostStep` (`HostRetry`, `HostHandover` or `HostEscalation`),
+/// the readings' `ValidationReport` (its `ValidationField`) and
+/// `PartialReport` (its `PartialReportFailure`), the readings themselves
+/// (`Reading`: `EnvelopeReading`, that is `ToolErrorReading`,
+/// `ValidationErrorReading` or `PartialResultReading`, or `NoReading`) and
+/// `ErrorOutcome`, the helpers' reports
+/// `ExceptionReport` and `UpstreamReport` (its `UpstreamLog` and
+/// `RateLimitHeaders`), `UnknownToolAnswer` (`UnknownToolErrorAnswer`, its
+/// `UnknownToolError`, or `UnknownToolResultAnswer`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
+/// `CanonicalCode`, `ProtocolErrorKind`, `DeltaSeverity`, `AccessKind`,
+/// `IssueCode`, `Branch`, `UnknownToolAnswerKind`).
 ///
 /// ```
 /// let schema = mcp_envelope::wire_schema();
@@ -47,6 +66,25 @@ pub fn wire_schema() -> Value {
         PartialLimits,
         ContractDelta,
         CodeDefaults,
+        Decision,
+        PartialInput,
+        ExceptionInput,
+        UpstreamInput,
+        AccessInput,
+        EmptyInput,
+        UnknownToolInput,
+        Budget,
+        Attempt,
+        ValidationReport<'static>,
+        PartialReport<'static>,
+        ExceptionOutput,
+        UpstreamOutput,
+        Reading,
+        ErrorOutcome,
+        HostStep,
+        UnknownToolOutput,
+        Branch,
+        UnknownToolAnswer,
         Format,
         Severity,
         Category,
@@ -57,11 +95,18 @@ pub fn wire_schema() -> Value {
         IssueCode
     );
     let mut defs: Map<String, Value> = generator.take_definitions(true);
-    // `code` and `message` are `#[serde(default)]` only so that the reader
-    // tells a missing one apart from `null`: required, with no default.
-    for key in ["code", "message"] {
-        if let Some(property) = defs["EnvelopeSpec"]["properties"][key].as_object_mut() {
-            property.remove("default");
+    // A required key (`code` and `message` of a spec, among others) is
+    // `#[serde(default)]` only so that its reader tells a missing one apart
+    // from `null`: it has no default.
+    for schema in defs.values_mut() {
+        let required: Vec<String> = schema["required"]
+            .as_array()
+            .map(|keys| keys.iter().filter_map(|k| k.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default();
+        for key in required {
+            if let Some(property) = schema["properties"][&key].as_object_mut() {
+                property.remove("default");
+            }
         }
     }
     // Every shape is a definition of its own, by its wrapper name, never a
@@ -95,17 +140,112 @@ pub fn wire_schema() -> Value {
 
 #[cfg(test)]
 mod tests {
+    use serde::Deserialize;
+
     use super::*;
 
-    /// The keys serde's reader names when it refuses an unknown one.
+    /// The keys serde's reader names when it refuses an unknown one
+    /// (`` expected `a` or `b` ``, `` expected one of `a`, `b`, `c` ``).
     fn accepted_keys(refusal: &str) -> Vec<String> {
-        let (_, list) = refusal.split_once("expected one of ").expect(refusal);
+        let (_, list) = refusal.split_once("expected ").expect(refusal);
+        let list = list.strip_prefix("one of ").unwrap_or(list);
         let mut keys: Vec<String> = list
             .split(", ")
+            .flat_map(|k| k.split(" or "))
             .map(|k| k.trim_matches(|c| c == '`' || c == ' ').to_owned())
             .collect();
         keys.sort();
         keys
+    }
+
+    /// Every object schema closed, as the generated types read them
+    /// (json-schema-to-typescript's `additionalProperties: false`): a key
+    /// the schema does not list fails validation.
+    fn close(schema: &mut Value) {
+        match schema {
+            Value::Object(map) => {
+                if map.contains_key("properties") && !map.contains_key("additionalProperties") {
+                    map.insert("additionalProperties".to_owned(), Value::Bool(false));
+                }
+                map.values_mut().for_each(close);
+            }
+            Value::Array(items) => items.iter_mut().for_each(close),
+            _ => {}
+        }
+    }
+
+    /// Why `value` is not a `name` as the schema (closed) says; `Ok` when it is.
+    fn conforms(name: &str, value: &Value) -> Result<(), String> {
+        let mut schema = wire_schema();
+        close(&mut schema);
+        schema["$ref"] = json!(format!("#/$defs/{name}"));
+        let validator = jsonschema::validator_for(&schema).expect("the wire schema compiles");
+        let errors: Vec<String> = validator.iter_errors(value).map(|e| e.to_string()).collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{value} is not a {name}: {}", errors.join("; ")))
+        }
+    }
+
+    /// The shared vectors' cases of `call` that give an output, as
+    /// `(input, output)`.
+    fn call_cases(call: &str) -> Vec<(Value, Value)> {
+        let found: Vec<(Value, Value)> = vector_cases(&format!("\"call\": \"{call}\""))
+            .into_iter()
+            .filter(|case| case["call"] == call && case.get("output").is_some())
+            .map(|case| (case["input"].clone(), case["output"].clone()))
+            .collect();
+        assert!(!found.is_empty(), "no vector calls {call}");
+        found
+    }
+
+    /// The shared vectors' cases in the files whose text holds `hint`; cases
+    /// written with expansions (`$repeat`, `$concat`) are left out, since
+    /// their values are not as written.
+    fn vector_cases(hint: &str) -> Vec<Value> {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") || path.ends_with("schema.json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            if !text.contains(hint) {
+                continue;
+            }
+            // Some cases nest values past serde_json's default depth (the
+            // dev-dependency's `unbounded_depth`); some hold lone surrogates,
+            // which every host reads as U+FFFD (vectors/README.md).
+            let text = crate::json::repair_lone_surrogates(&text);
+            let mut reader = serde_json::Deserializer::from_str(&text);
+            reader.disable_recursion_limit();
+            let groups = Value::deserialize(&mut reader).unwrap();
+            for case in groups
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|g| g["cases"].as_array().unwrap())
+            {
+                let written = case.to_string();
+                if !written.contains("\"$repeat\"") && !written.contains("\"$concat\"") {
+                    found.push(case.clone());
+                }
+            }
+        }
+        found
+    }
+
+    /// Each value is a `name`, and together they write every key the
+    /// schema lists (a key no case writes is one the writer may not have).
+    fn all_conform_and_cover<'a>(name: &str, values: impl IntoIterator<Item = &'a Value>) {
+        let mut written = std::collections::BTreeSet::new();
+        for value in values {
+            conforms(name, value).unwrap();
+            written.extend(value.as_object().unwrap().keys().cloned());
+        }
+        assert_eq!(properties(name), written.into_iter().collect::<Vec<_>>(), "{name}");
     }
 
     fn properties(name: &str) -> Vec<String> {
@@ -174,6 +314,189 @@ mod tests {
     }
 
     #[test]
+    fn every_decision_the_vectors_hold_is_a_decision_and_they_write_every_key() {
+        let outputs: Vec<Value> = call_cases("decide").into_iter().map(|(_, output)| output).collect();
+        all_conform_and_cover("Decision", &outputs);
+        let schema = wire_schema();
+        assert_eq!(schema["$defs"]["Decision"]["required"], json!(["branch", "why"]));
+    }
+
+    /// The inputs of `call`'s vector cases that give an output are each a
+    /// `name`, and its keys are exactly those its reader accepts (its
+    /// refusal of `refused`, a request with an unknown key, names them).
+    fn reader_shape(call: &str, name: &str, refused: Result<String, crate::SpecError>) {
+        let refusal = refused.unwrap_err().to_string();
+        assert_eq!(properties(name), accepted_keys(&refusal), "{name}");
+        for (input, _) in call_cases(call) {
+            conforms(name, &input).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_partial_spec_schema_is_what_the_partial_readers_read() {
+        use crate::api;
+        reader_shape("render-partial", "PartialSpec", api::render_partial(r#"{"notAKey":1}"#));
+        reader_shape("partial-result", "PartialSpec", api::partial_result(r#"{"notAKey":1}"#));
+        let failed = api::render_partial(r#"{"obtained":[],"failed":[{"item":"x","code":"X","notAKey":1}]}"#);
+        assert_eq!(
+            properties("PartialFailure"),
+            accepted_keys(&failed.unwrap_err().to_string())
+        );
+        let schema = wire_schema();
+        assert_eq!(
+            schema["$defs"]["PartialSpec"]["required"],
+            json!(["obtained", "failed"])
+        );
+        assert_eq!(schema["$defs"]["PartialFailure"]["required"], json!(["item", "code"]));
+    }
+
+    #[test]
+    fn each_recovery_helpers_options_schema_is_what_its_reader_reads() {
+        use crate::api;
+        let unknown = r#"{"notAKey":1}"#;
+        reader_shape("exception-result", "ExceptionOptions", api::exception_result(unknown));
+        reader_shape("upstream-error", "UpstreamFailure", api::upstream_error(unknown));
+        reader_shape("access-error", "AccessOptions", api::access_error(unknown));
+        reader_shape("empty-result", "EmptyResultOptions", api::empty_result(unknown));
+        reader_shape("unknown-tool", "UnknownToolOptions", api::unknown_tool(unknown));
+        let defs = &wire_schema()["$defs"];
+        for (name, required) in [
+            ("ExceptionOptions", json!(["tool", "exception"])),
+            ("UpstreamFailure", json!(["status"])),
+            ("AccessOptions", json!(["kind"])),
+            ("EmptyResultOptions", json!(["what"])),
+            ("UnknownToolOptions", json!(["tool", "tools"])),
+        ] {
+            assert_eq!(defs[name]["required"], required, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_host_loop_schemas_are_what_host_step_reads_and_writes() {
+        use crate::api;
+        let request = |extra: &str| api::host_step(&format!(r#"{{"name":"t","result":{{"content":[]}},{extra}}}"#));
+        let budget = request(r#""budget":{"notAKey":1}"#).unwrap_err().to_string();
+        assert_eq!(properties("HostBudget"), accepted_keys(&budget));
+        let attempt = request(r#""tried":[{"branch":"accept","notAKey":1}]"#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(properties("HostAttempt"), accepted_keys(&attempt));
+        let (mut written, mut steps) = (Vec::new(), Vec::new());
+        for (input, output) in call_cases("host-step") {
+            if let Some(budget) = input.get("budget") {
+                conforms("HostBudget", budget).unwrap();
+            }
+            written.extend(input["tried"].as_array().into_iter().flatten().cloned());
+            written.extend(output["tried"].as_array().unwrap().iter().cloned());
+            conforms("HostStep", &output).unwrap();
+            steps.push(output);
+        }
+        all_conform_and_cover("HostAttempt", &written);
+        // Each step is taken somewhere, and states every key its shape lists.
+        for (then, name) in [
+            (&["retry"][..], "HostRetry"),
+            (&["done", "to-model"][..], "HostHandover"),
+            (&["escalate"][..], "HostEscalation"),
+        ] {
+            let of_kind: Vec<&Value> = steps.iter().filter(|s| then.iter().any(|t| s["then"] == *t)).collect();
+            all_conform_and_cover(name, of_kind);
+        }
+        assert!(conforms("HostStep", &json!({"then": "retry", "tried": []})).is_err());
+    }
+
+    #[test]
+    fn every_report_a_reading_holds_is_a_report_and_they_write_every_key() {
+        let (mut validations, mut partials) = (Vec::new(), Vec::new());
+        for case in vector_cases("\"kind\"") {
+            let readings = [&case["reading"], &case["outcome"]["reading"]];
+            for reading in readings.into_iter().filter(|r| r.is_object()) {
+                validations.extend(reading.get("validation").cloned());
+                partials.extend(reading.get("partial").cloned());
+            }
+            // `validation` and `validation-parse` cases: the envelope JSON `parseValidation` gives.
+            if case["kind"] == "validation" || case["kind"] == "validation-parse" {
+                validations.extend(case.get("parsed").filter(|p| p.is_object()).cloned());
+            }
+        }
+        // A spec's caps are stated too, though no envelope read back states them.
+        let (stated, _) = crate::partial::partial_from_json(
+            r#"{"task":"t","obtained":["a"],"failed":[{"item":"b","code":"X","message":"m","category":"transient","retryable":true}],
+                "tried":["c"],"recovery":"r","correlationId":"id","limits":{"items":5},
+                "omittedObtained":1,"omittedFailed":2,"omittedTried":3}"#,
+        )
+        .unwrap();
+        partials.push(serde_json::from_str(&crate::partial::to_json_as_stated(&stated)).unwrap());
+        all_conform_and_cover("ValidationReport", &validations);
+        let fields: Vec<Value> = validations
+            .iter()
+            .flat_map(|v| v["fields"].as_array().unwrap().clone())
+            .collect();
+        all_conform_and_cover("ValidationField", &fields);
+        all_conform_and_cover("PartialReport", &partials);
+        let failed: Vec<Value> = partials
+            .iter()
+            .flat_map(|p| p["failed"].as_array().unwrap().clone())
+            .collect();
+        all_conform_and_cover("PartialReportFailure", &failed);
+        // What a reading states, a spec can say again.
+        for partial in &partials {
+            conforms("PartialSpec", partial).unwrap();
+        }
+    }
+
+    #[test]
+    fn every_reading_and_outcome_the_vectors_hold_is_one() {
+        let (mut readings, mut outcomes) = (Vec::new(), Vec::new());
+        for case in vector_cases("\"kind\"") {
+            readings.extend(case.get("reading").filter(|r| r.is_object()).cloned());
+            outcomes.extend(case.get("outcome").filter(|o| o.is_object()).cloned());
+        }
+        for reading in readings.iter().chain(outcomes.iter().map(|o| &o["reading"])) {
+            conforms("Reading", reading).unwrap();
+        }
+        all_conform_and_cover("ErrorOutcome", &outcomes);
+        // Each kind is read somewhere, and states every key its shape lists.
+        for (kind, name) in [
+            ("tool_error", "ToolErrorReading"),
+            ("validation_error", "ValidationErrorReading"),
+            ("partial_result", "PartialResultReading"),
+            ("none", "NoReading"),
+        ] {
+            let of_kind: Vec<&Value> = readings.iter().filter(|r| r["kind"] == kind).collect();
+            all_conform_and_cover(name, of_kind);
+        }
+        // A reading of one kind is no reading of another.
+        let none = json!({"kind": "none"});
+        assert!(conforms("ToolErrorReading", &none).is_err());
+        let mut mislabelled = readings.iter().find(|r| r["kind"] == "tool_error").unwrap().clone();
+        mislabelled["kind"] = json!("partial_result");
+        assert!(conforms("Reading", &mislabelled).is_err());
+    }
+
+    #[test]
+    fn every_helper_report_the_vectors_hold_is_one_and_they_write_every_key() {
+        let exceptions: Vec<Value> = call_cases("exception-result").into_iter().map(|(_, o)| o).collect();
+        all_conform_and_cover("ExceptionReport", &exceptions);
+        let upstreams: Vec<Value> = call_cases("upstream-error").into_iter().map(|(_, o)| o).collect();
+        all_conform_and_cover("UpstreamReport", &upstreams);
+        let logs: Vec<Value> = upstreams.iter().map(|u| u["log"].clone()).collect();
+        all_conform_and_cover("UpstreamLog", &logs);
+        let limits: Vec<Value> = logs.iter().filter_map(|l| l.get("rateLimit").cloned()).collect();
+        all_conform_and_cover("RateLimitHeaders", &limits);
+        let answers: Vec<Value> = call_cases("unknown-tool").into_iter().map(|(_, o)| o).collect();
+        for answer in &answers {
+            conforms("UnknownToolAnswer", answer).unwrap();
+        }
+        let errors: Vec<&Value> = answers.iter().filter(|a| a.get("error").is_some()).collect();
+        all_conform_and_cover("UnknownToolErrorAnswer", errors.iter().copied());
+        all_conform_and_cover("UnknownToolError", errors.iter().map(|a| &a["error"]));
+        all_conform_and_cover(
+            "UnknownToolResultAnswer",
+            answers.iter().filter(|a| a.get("result").is_some()),
+        );
+    }
+
+    #[test]
     fn each_string_enum_lists_every_wire_spelling() {
         fn spellings<T: Copy + std::fmt::Display>(all: &[T]) -> Value {
             all.iter().map(|v| v.to_string()).collect()
@@ -187,6 +510,8 @@ mod tests {
         assert_eq!(defs["DeltaSeverity"]["enum"], spellings(DeltaSeverity::ALL));
         assert_eq!(defs["AccessKind"]["enum"], spellings(AccessKind::ALL));
         assert_eq!(defs["IssueCode"]["enum"], spellings(IssueCode::ALL));
+        assert_eq!(defs["Branch"]["enum"], spellings(Branch::ALL));
+        assert_eq!(defs["UnknownToolAnswerKind"]["enum"], spellings(UnknownToolAnswer::ALL));
         assert_eq!(defs["CanonicalCode"]["enum"], json!(CANONICAL_CODES));
     }
 }

@@ -207,16 +207,6 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Object<T> {
     }
 }
 
-/// A count as the reader takes it: a whole number, 0 or more.
+// A count as the reader takes it: a whole number, 0 or more.
 #[cfg(feature = "schema")]
-impl schemars::JsonSchema for Count {
-    fn inline_schema() -> bool {
-        true
-    }
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Count".into()
-    }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "integer", "minimum": 0 })
-    }
-}
+inline_schema!(Count, "Count", { "type": "integer", "minimum": 0 });

@@ -35,6 +35,8 @@ pub use parse::parse_partial;
 pub(crate) use parse::{markup_start, parse_markup, read_json_form};
 pub use render::{render_partial, render_partial_json_form, render_partial_text, render_partial_xml};
 pub use spec::{partial_from_json, to_json_as_stated};
+#[cfg(feature = "schema")]
+pub(crate) use spec::{report::PartialOutput as PartialReport, PartialInput};
 
 use crate::error::SpecError;
 use crate::tool_error::render::Format;

@@ -14,41 +14,84 @@ use crate::tool_error::render::Format;
 
 const WHAT: &str = "the partial result spec";
 
-/// A partial-result spec as written.
+/// A partial-result spec as written; with the `schema` feature also the
+/// wrappers' `PartialSpec`. Its field docs are the generated types' docs.
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
     rename_all = "camelCase",
     expecting = "a partial result spec object"
 )]
-struct PartialInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "PartialSpec",
+        description = "A partial result (docs/partial-results.md): what was obtained, what failed with which code, \
+                       what was already tried. The core writes the summary and the severity from the lists.",
+        extend("required" = ["obtained", "failed"])
+    )
+)]
+pub(crate) struct PartialInput {
+    /// What was asked.
     task: Option<String>,
+    /// One line per thing obtained; `[]` when nothing was.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
     obtained: Option<Vec<String>>,
+    /// How many more things were obtained than the envelope lists (a capped envelope read back states it).
     omitted_obtained: Option<Count>,
+    /// At least one failed item: with nothing failed, the call succeeded.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<Object<FailedInput>>"))]
     failed: Option<Vec<Object<FailedInput>>>,
+    /// How many more items failed than the envelope lists.
     omitted_failed: Option<Count>,
+    /// One line per attempt already made, so the coordinator does not repeat it.
     tried: Option<Vec<String>>,
+    /// How many more attempts were made than the envelope lists.
     omitted_tried: Option<Count>,
+    /// The next step for the coordinator; a default one when absent.
     recovery: Option<String>,
+    /// The id that finds this failure in the server's log.
     correlation_id: Option<String>,
+    /// Caps other than the defaults (docs/size-caps.md, "The partial result").
     limits: Option<Object<PartialLimitsInput>>,
+    /// `xml` (default), `json` or `text`.
     format: Option<Format>,
-    /// The tool's data beside the envelope, for `partial-result` only.
+    /// The tool's data beside the envelope, any JSON value: for
+    /// `partial-result` only (`render-partial` refuses it).
+    #[cfg_attr(feature = "schema", schemars(with = "Option<serde_json::Value>"))]
     structured_content: Option<Box<serde_json::value::RawValue>>,
 }
 
-/// One failed item as written.
+/// One failed item as written; with the `schema` feature also the wrappers'
+/// `PartialFailure`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a failed item object")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "PartialFailure",
+        description = "One item a partial result could not obtain.",
+        extend("required" = ["item", "code"])
+    )
+)]
 struct FailedInput {
+    /// What could not be obtained.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     item: Option<String>,
+    /// Its error code, canonical or custom.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     code: Option<String>,
+    /// What went wrong.
     message: Option<String>,
+    /// A canonical code's own category when absent.
     category: Option<Category>,
+    /// A canonical code's own retryability when absent; `false` for a custom code.
     retryable: Option<bool>,
 }
 
@@ -134,6 +177,106 @@ fn failed_item(input: FailedInput, i: usize) -> Result<FailedItem, SpecError> {
     })
 }
 
+/// The stated spec's shapes as written, declared once: inside
+/// [`to_json_as_stated`], which writes them, and with the `schema` feature in
+/// [`report`], as the wrappers' `PartialReport` and `PartialReportFailure`.
+/// The writer's own copy stays in its body: hoisted to the module, it builds
+/// the component to other bytes, which the schema feature must never change.
+macro_rules! partial_report_shapes {
+    () => {
+        /// One failed item as stated (what is not set is left out).
+        #[derive(Serialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[cfg_attr(
+            feature = "schema",
+            schemars(
+                rename = "PartialReportFailure",
+                description = "One failed item of a partial result as read back."
+            )
+        )]
+        struct FailedOutput<'a> {
+            /// What could not be obtained.
+            item: &'a str,
+            /// Its error code, canonical or custom.
+            code: &'a str,
+            /// What went wrong.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+            message: Option<&'a str>,
+            /// Its category, as stated (a reading fills in a canonical code's own).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "Category"))]
+            category: Option<Category>,
+            /// Whether it can be retried, as stated (a reading fills it in).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "bool"))]
+            retryable: Option<bool>,
+        }
+
+        /// The spec as stated, in the input's key order (what is not set is left out).
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[cfg_attr(
+            feature = "schema",
+            schemars(
+                rename = "PartialReport",
+                description = "A partial result as read back: the spec as stated, each item's category and retryability filled in."
+            )
+        )]
+        pub(crate) struct PartialOutput<'a> {
+            /// What was asked.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+            task: Option<&'a str>,
+            /// One line per thing obtained.
+            obtained: &'a [String],
+            /// How many more things were obtained than the envelope lists.
+            #[serde(skip_serializing_if = "is_zero")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            omitted_obtained: usize,
+            /// The items that failed.
+            failed: Vec<FailedOutput<'a>>,
+            /// How many more items failed than the envelope lists.
+            #[serde(skip_serializing_if = "is_zero")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            omitted_failed: usize,
+            /// One line per attempt already made.
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            tried: &'a [String],
+            /// How many more attempts were made than the envelope lists.
+            #[serde(skip_serializing_if = "is_zero")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            omitted_tried: usize,
+            /// The next step for the coordinator.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+            recovery: Option<&'a str>,
+            /// The id that finds this failure in the server's log.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "String"))]
+            correlation_id: Option<&'a str>,
+            /// The caps the spec gave, when it gave some.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "crate::partial::PartialLimits"))]
+            limits: Option<&'a crate::partial::PartialLimits>,
+        }
+    };
+}
+
+/// The schema's copy of the writer's shapes (`wire_schema`).
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: its schema is all it is for
+pub(crate) mod report {
+    use serde::Serialize;
+
+    use crate::code::Category;
+    use crate::json::is_zero;
+
+    partial_report_shapes!();
+}
+
 /// Writes every field that is set, even one equal to its default: what an
 /// envelope read back states (the reading's `partial`). `obtained` and
 /// `failed` are always written; `tried` only when it lists something, a
@@ -148,41 +291,7 @@ fn failed_item(input: FailedInput, i: usize) -> Result<FailedItem, SpecError> {
 /// );
 /// ```
 pub fn to_json_as_stated(partial: &PartialResult) -> String {
-    /// One failed item as written.
-    #[derive(Serialize)]
-    struct FailedOutput<'a> {
-        item: &'a str,
-        code: &'a str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        message: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        category: Option<Category>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        retryable: Option<bool>,
-    }
-    /// The spec as written, in the input's key order.
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct PartialOutput<'a> {
-        #[serde(skip_serializing_if = "Option::is_none")]
-        task: Option<&'a str>,
-        obtained: &'a [String],
-        #[serde(skip_serializing_if = "is_zero")]
-        omitted_obtained: usize,
-        failed: Vec<FailedOutput<'a>>,
-        #[serde(skip_serializing_if = "is_zero")]
-        omitted_failed: usize,
-        #[serde(skip_serializing_if = "<[_]>::is_empty")]
-        tried: &'a [String],
-        #[serde(skip_serializing_if = "is_zero")]
-        omitted_tried: usize,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        recovery: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        correlation_id: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        limits: Option<&'a super::limits::PartialLimits>,
-    }
+    partial_report_shapes!();
     to_json(&PartialOutput {
         task: partial.task.as_deref(),
         obtained: &partial.obtained,

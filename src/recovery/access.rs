@@ -83,19 +83,35 @@ fn attempted(action: Option<&str>, resource: Option<&str>) -> Option<String> {
 
 const WHAT: &str = "the access-error input";
 
-/// The `access-error` input as written.
+/// The `access-error` input as written; with the `schema` feature also the
+/// wrappers' `AccessOptions`.
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
     rename_all = "camelCase",
     expecting = "an access-error input object"
 )]
-struct AccessInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "AccessOptions",
+        description = "The options of `accessError`: the caller's words only, never whether the object exists.",
+        extend("required" = ["kind"])
+    )
+)]
+pub(crate) struct AccessInput {
+    /// `forbidden` (not allowed) or `auth-required` (not signed in).
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "AccessKind"))]
     kind: Option<AccessKind>,
+    /// What the caller tried, as a verb phrase (`refund`).
     action: Option<String>,
+    /// What it was tried on (`order A-8812`).
     resource: Option<String>,
+    /// The id that finds this failure in the server's log.
     correlation_id: Option<String>,
+    /// The catalog of the customer message and the code's default recovery (English by default).
     locale: Option<Locale>,
 }
 

@@ -92,20 +92,39 @@ pub fn empty_result(empty: &EmptyResult) -> Result<String, SpecError> {
 
 const WHAT: &str = "the empty-result input";
 
-/// The `empty-result` input as written.
+/// The `empty-result` input as written; with the `schema` feature also the
+/// wrappers' `EmptyResultOptions`.
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
     rename_all = "camelCase",
     expecting = "an empty-result input object"
 )]
-struct EmptyInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "EmptyResultOptions",
+        description = "The options of `emptyResult`: a query that ran and matched nothing.",
+        extend("required" = ["what"])
+    )
+)]
+pub(crate) struct EmptyInput {
+    /// What was searched for, as a plural noun (`orders`).
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     what: Option<String>,
+    /// The query, with its own preposition (`for jo@example.com`).
     query: Option<String>,
+    /// The next step, if there is a useful one.
     suggestion: Option<String>,
+    /// The tool's structured output (for an output schema), passed through:
+    /// any JSON value (MCP 2026-07-28, SEP-2106).
+    #[cfg_attr(feature = "schema", schemars(with = "Option<serde_json::Value>"))]
     structured_content: Option<Box<RawValue>>,
+    /// The catalog of the text (English by default).
     locale: Option<Locale>,
+    /// With `pt-BR`: the text (which steers the model) in Portuguese too.
     localize_steering: Option<bool>,
 }
 

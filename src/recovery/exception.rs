@@ -132,22 +132,58 @@ fn log_line(tool: &str, exception: &str, correlation_id: &str) -> String {
 
 const WHAT: &str = "the exception-result input";
 
-/// The `exception-result` input as written.
+/// The `exception-result` input as written; with the `schema` feature also
+/// the wrappers' `ExceptionOptions`.
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
     rename_all = "camelCase",
     expecting = "an exception-result input object"
 )]
-struct ExceptionInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "ExceptionOptions",
+        description = "The options of `exceptionResult`: an exception in a tool's own code.",
+        extend("required" = ["tool", "exception"])
+    )
+)]
+pub(crate) struct ExceptionInput {
+    /// The tool whose code raised it.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     tool: Option<String>,
+    /// The exception's text (its stack), for the log line only: never in the result.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     exception: Option<String>,
+    /// The caller's correlation id; a fresh one is made from `random` without it.
     correlation_id: Option<String>,
+    /// Hex host randomness (at least 12 digits) for a fresh correlation id.
     random: Option<String>,
+    /// The envelope's form inside the result (xml by default).
     format: Option<Format>,
+    /// The customer message's catalog (English by default).
     locale: Option<Locale>,
+}
+
+/// What `exception-result` writes, member by member in
+/// [`exception_result_json`], as a shape for the schema alone: the wrappers'
+/// `ExceptionReport`. `wire_schema`'s tests validate the shared vectors'
+/// outputs against it, so it cannot drift from the writer.
+#[cfg(feature = "schema")]
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(rename = "ExceptionReport", description = "What `exceptionResult` gives.")]
+#[allow(dead_code)] // never built: its schema is all it is for
+pub(crate) struct ExceptionOutput {
+    /// The `CallToolResult`: INTERNAL_ERROR quoting the correlation id; nothing of the exception is in it.
+    result: serde_json::Map<String, serde_json::Value>,
+    /// The id the result and the log line share.
+    correlation_id: String,
+    /// One logfmt line for the host's log, the exception text whole.
+    log: String,
 }
 
 /// The caller's correlation id when given (not empty), else a fresh one from

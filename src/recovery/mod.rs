@@ -66,6 +66,14 @@ pub use upstream::{
 };
 pub(crate) use user_error::user_error_json;
 pub use user_error::{user_error, user_error_result, TOOL_ERROR};
+// The inputs as written and the outputs written member by member: the
+// wrappers' option and report shapes (`wire_schema`).
+#[cfg(feature = "schema")]
+pub(crate) use {
+    access::AccessInput, empty::EmptyInput, exception::ExceptionInput, exception::ExceptionOutput,
+    unknown_tool::output::UnknownToolAnswer as UnknownToolOutput, unknown_tool::UnknownToolInput,
+    upstream::output::UpstreamOutput, upstream::UpstreamInput,
+};
 
 /// An optional text where an empty string means "not given", as in a spec.
 fn given_text(text: Option<String>) -> Option<String> {

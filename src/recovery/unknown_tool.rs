@@ -49,7 +49,7 @@ pub enum UnknownToolAnswer {
     ToolResult,
 }
 
-string_enum!(UnknownToolAnswer {
+string_enum!(UnknownToolAnswer as "UnknownToolAnswerKind" {
     ProtocolError = "protocol-error",
     ToolResult = "tool-result"
 });
@@ -124,17 +124,81 @@ pub fn unknown_tool_answer<S: AsRef<str>>(
     out
 }
 
+/// What [`unknown_tool_answer`] writes, member by member, as shapes for the
+/// schema alone: the wrappers' `UnknownToolAnswer` (an
+/// `UnknownToolErrorAnswer` or an `UnknownToolResultAnswer`).
+/// `wire_schema`'s tests validate the shared vectors' answers against them,
+/// so they cannot drift from the writer.
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: their schemas are all they are for
+pub(crate) mod output {
+    use schemars::JsonSchema;
+    use serde_json::{Map, Value};
+
+    /// A JSON-RPC error as the core words it for an unknown tool: -32602, a
+    /// short text naming the tools, the envelope in `data`.
+    #[derive(JsonSchema)]
+    struct UnknownToolError {
+        /// -32602, JSON-RPC's invalid params.
+        code: i64,
+        /// `Unknown tool: NAME.` and the server's tools.
+        message: String,
+        /// The UNKNOWN_ACTION envelope in its JSON form (code, severity,
+        /// errorCategory, isRetryable, reason, recovery, availableActions).
+        data: Map<String, Value>,
+    }
+
+    /// The JSON-RPC error to answer the `tools/call` request with (`protocol-error`).
+    #[derive(JsonSchema)]
+    pub(crate) struct UnknownToolErrorAnswer {
+        /// The error object.
+        error: UnknownToolError,
+    }
+
+    /// The `isError` result to answer it with (`tool-result`).
+    #[derive(JsonSchema)]
+    pub(crate) struct UnknownToolResultAnswer {
+        /// The UNKNOWN_ACTION `CallToolResult`.
+        result: Map<String, Value>,
+    }
+
+    /// What `unknownTool` gives: the JSON-RPC error to answer with, or the `isError` result.
+    #[derive(JsonSchema)]
+    #[serde(untagged)]
+    pub(crate) enum UnknownToolAnswer {
+        Error(UnknownToolErrorAnswer),
+        Result(UnknownToolResultAnswer),
+    }
+}
+
 const WHAT: &str = "the unknown-tool input";
 
-/// The `unknown-tool` input as written.
+/// The `unknown-tool` input as written; with the `schema` feature also the
+/// wrappers' `UnknownToolOptions`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "an unknown-tool input object")]
-struct UnknownToolInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "UnknownToolOptions",
+        description = "The options of `unknownTool`: a call of a tool the server does not have.",
+        extend("required" = ["tool", "tools"])
+    )
+)]
+pub(crate) struct UnknownToolInput {
+    /// The tool name the call asked for.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     tool: Option<String>,
+    /// The server's tool names, as its `tools/list` gives them (an empty list is allowed).
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<String>"))]
     tools: Option<Vec<String>>,
+    /// The envelope's form: `xml` (the default), `json` or `text`.
     format: Option<Format>,
+    /// How the call is answered: `protocol-error` (the default, as the MCP
+    /// specification says) or `tool-result` (SEP-2145's `isError` result).
     answer: Option<UnknownToolAnswer>,
 }
 

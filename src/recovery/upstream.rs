@@ -299,23 +299,109 @@ fn mapped(status: u16, subject: &str, locale: Locale) -> ToolError {
 
 const WHAT: &str = "the upstream-error input";
 
-/// The `upstream-error` input as written.
+/// The `upstream-error` input as written; with the `schema` feature also the
+/// wrappers' `UpstreamFailure`.
 #[derive(Deserialize)]
 #[serde(
     deny_unknown_fields,
     rename_all = "camelCase",
     expecting = "an upstream-error input object"
 )]
-struct UpstreamInput {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(
+        rename = "UpstreamFailure",
+        description = "An upstream HTTP failure, for `upstreamError`.",
+        extend("required" = ["status"])
+    )
+)]
+pub(crate) struct UpstreamInput {
+    /// The HTTP status, 400 to 599.
     #[serde(default, deserialize_with = "given")]
+    #[cfg_attr(feature = "schema", schemars(with = "Count"))]
     status: Option<Count>,
+    /// The response headers: only Retry-After (read for the retryable
+    /// statuses), retry-after-ms, the RateLimit ones and WWW-Authenticate are read.
     headers: Option<Headers>,
+    /// The response body: kept out of the error unless `excerptChars` asks for a sanitized excerpt.
     body: Option<String>,
+    /// The current time in Unix seconds, for a Retry-After date.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<crate::tool_error::spec::Seconds>"))]
     now: Option<Box<RawValue>>,
+    /// How the message names the upstream (`The payment provider`); `The upstream service` without it.
     service: Option<String>,
+    /// At most this many characters of the sanitized body in the error,
+    /// quoted as data (0, the default, means none).
     excerpt_chars: Option<Count>,
+    /// The id under which the server logged the call.
     correlation_id: Option<String>,
+    /// The catalog of the customer message and the code's default recovery (English by default).
     locale: Option<Locale>,
+}
+
+/// What `upstream-error` writes, member by member in
+/// [`upstream_error_json`], as shapes for the schema alone: the wrappers'
+/// `UpstreamReport`, its `UpstreamLog` and the log's `RateLimitHeaders`.
+/// `wire_schema`'s tests validate the shared vectors' outputs against them,
+/// so they cannot drift from the writer. What is not set is left out.
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: their schemas are all they are for
+pub(crate) mod output {
+    use crate::json::Count;
+    use crate::tool_error::spec::SpecInput;
+
+    /// What `upstreamError` gives: the error to send, and what to log.
+    #[derive(schemars::JsonSchema)]
+    #[schemars(rename = "UpstreamReport")]
+    pub(crate) struct UpstreamOutput {
+        /// The error for the model, mapped from the status: a spec as the spec's writer writes it.
+        error: SpecInput,
+        /// What stays out of the envelope, for the server's log.
+        log: LogOutput,
+    }
+
+    /// What stays out of the envelope, for the server's log.
+    #[derive(schemars::JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[schemars(rename = "UpstreamLog")]
+    struct LogOutput {
+        /// The HTTP status the upstream answered with.
+        status: Count,
+        /// The body as given, for the host's log.
+        body: String,
+        /// A Retry-After value that fit no form, kept here instead of breaking the error path.
+        #[serde(default)]
+        #[schemars(with = "String")]
+        retry_after_ignored: Option<String>,
+        /// The `RateLimit-*` headers, when the response had any.
+        #[serde(default)]
+        #[schemars(with = "RateLimitOutput")]
+        rate_limit: Option<RateLimitOutput>,
+        /// The `WWW-Authenticate` header of a step-up (it may name the
+        /// resource's metadata, which the host's authorization starts from).
+        #[serde(default)]
+        #[schemars(with = "String")]
+        www_authenticate: Option<String>,
+    }
+
+    /// The `RateLimit-*` headers the response had, as given.
+    #[derive(schemars::JsonSchema)]
+    #[schemars(rename = "RateLimitHeaders")]
+    struct RateLimitOutput {
+        /// `RateLimit-Limit`: the requests allowed in the window.
+        #[serde(default)]
+        #[schemars(with = "String")]
+        limit: Option<String>,
+        /// `RateLimit-Remaining`: the requests left in it.
+        #[serde(default)]
+        #[schemars(with = "String")]
+        remaining: Option<String>,
+        /// `RateLimit-Reset`: seconds until the window resets.
+        #[serde(default)]
+        #[schemars(with = "String")]
+        reset: Option<String>,
+    }
 }
 
 /// The JSON entry point behind [`crate::api::upstream_error`].
@@ -428,6 +514,21 @@ impl<'de> Deserialize<'de> for Headers {
 
 /// One header's value as text.
 struct HeaderValue(String);
+
+// The headers as the reader above takes them (the `schema` feature).
+#[cfg(feature = "schema")]
+inline_schema!(Headers, "Headers", {
+    "type": "object",
+    "description": "Header names (any case, each once) and their values: a string, or an array of strings joined with `, `.",
+    "additionalProperties": {
+        "anyOf": [
+            { "type": "string" },
+            { "type": "array", "items": { "type": "string" } },
+            { "type": "number" },
+            { "type": "boolean" }
+        ]
+    }
+});
 
 impl<'de> Deserialize<'de> for HeaderValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -282,7 +282,7 @@ impl<'de> Deserialize<'de> for Details {
 /// `retryAfter`: seconds, rounded up to a whole second (a model told to wait
 /// 1.5 s must not come back after 1); negative or beyond `u32::MAX` (136
 /// years) is refused.
-struct Seconds(u32);
+pub(crate) struct Seconds(u32);
 
 impl<'de> Deserialize<'de> for Seconds {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -372,31 +372,11 @@ mod schema {
 
     use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 
-    /// `details`: an object of any JSON values.
-    impl JsonSchema for super::Details {
-        fn inline_schema() -> bool {
-            true
-        }
-        fn schema_name() -> Cow<'static, str> {
-            "Details".into()
-        }
-        fn json_schema(_: &mut SchemaGenerator) -> Schema {
-            json_schema!({ "type": "object", "additionalProperties": true })
-        }
-    }
+    // `details`: an object of any JSON values.
+    inline_schema!(super::Details, "Details", { "type": "object", "additionalProperties": true });
 
-    /// `retryAfter`: seconds, 0 or more, a fraction allowed.
-    impl JsonSchema for super::Seconds {
-        fn inline_schema() -> bool {
-            true
-        }
-        fn schema_name() -> Cow<'static, str> {
-            "Seconds".into()
-        }
-        fn json_schema(_: &mut SchemaGenerator) -> Schema {
-            json_schema!({ "type": "number", "minimum": 0 })
-        }
-    }
+    // `retryAfter` (and an upstream failure's `now`): seconds, 0 or more, a fraction allowed.
+    inline_schema!(super::Seconds, "Seconds", { "type": "number", "minimum": 0 });
 
     /// `toolFailure`: `true`, `false` (off) or `{"now": epoch milliseconds}`.
     impl JsonSchema for super::ToolFailureInput {

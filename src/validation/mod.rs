@@ -31,6 +31,8 @@ pub(crate) use path::push_key;
 pub use path::PathSegment;
 pub use path::{field_name, ROOT_NAME};
 pub use render::{render_validation, validation_recovery, VALIDATION_RECOVERY, VALIDATION_RECOVERY_PT_BR};
+#[cfg(feature = "schema")]
+pub(crate) use spec::report::EnvelopeOutput as ValidationReport;
 pub use spec::{envelope_to_json, issue, issues_and_deltas_from_json, validation_from_json, ValidationSpec};
 
 use crate::error::SpecError;

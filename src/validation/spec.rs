@@ -237,26 +237,75 @@ impl<'de> Deserialize<'de> for NumberText {
     }
 }
 
+/// The parsed envelope's shapes as written, declared once: inside
+/// [`envelope_to_json`], which writes them, and with the `schema` feature in
+/// [`report`], as the wrappers' `ValidationReport` and `ValidationField`.
+/// The writer's own copy stays in its body: hoisted to the module, it builds
+/// the component to other bytes, which the schema feature must never change.
+macro_rules! validation_report_shapes {
+    () => {
+        /// One listed field as written.
+        #[derive(Serialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[cfg_attr(
+            feature = "schema",
+            schemars(
+                rename = "ValidationField",
+                description = "The sent-versus-expected line of one field of a `<validation_error>`."
+            )
+        )]
+        struct Field<'a> {
+            /// The field's name, as the envelope gives it.
+            name: &'a str,
+            /// Its line: what was sent, what was expected.
+            text: &'a str,
+        }
+
+        /// The parsed envelope as written, in this key order (a count of 0 is left out).
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[cfg_attr(
+            feature = "schema",
+            schemars(
+                rename = "ValidationReport",
+                description = "A `<validation_error>` as read back."
+            )
+        )]
+        pub(crate) struct EnvelopeOutput<'a> {
+            /// The action whose arguments failed.
+            action: &'a str,
+            /// One line per field listed.
+            fields: Vec<Field<'a>>,
+            /// How many more fields failed than the envelope lists.
+            #[serde(skip_serializing_if = "is_zero")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            omitted_fields: usize,
+            /// The contract changes the envelope lists.
+            deltas: &'a [ContractDelta],
+            /// How many more deltas apply than the envelope lists.
+            #[serde(skip_serializing_if = "is_zero")]
+            #[cfg_attr(feature = "schema", serde(default))]
+            omitted_deltas: usize,
+        }
+    };
+}
+
+/// The schema's copy of the writer's shapes (`wire_schema`).
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: its schema is all it is for
+pub(crate) mod report {
+    use serde::Serialize;
+
+    use crate::delta::ContractDelta;
+    use crate::json::is_zero;
+
+    validation_report_shapes!();
+}
+
 /// `{"action", "fields": [{"name", "text"}], "omittedFields"?, "deltas": [..], "omittedDeltas"?}`.
 pub fn envelope_to_json(envelope: &ValidationEnvelope) -> String {
-    /// One listed field as written.
-    #[derive(Serialize)]
-    struct Field<'a> {
-        name: &'a str,
-        text: &'a str,
-    }
-    /// The parsed envelope as written, in this key order.
-    #[derive(Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct EnvelopeOutput<'a> {
-        action: &'a str,
-        fields: Vec<Field<'a>>,
-        #[serde(skip_serializing_if = "is_zero")]
-        omitted_fields: usize,
-        deltas: &'a [ContractDelta],
-        #[serde(skip_serializing_if = "is_zero")]
-        omitted_deltas: usize,
-    }
+    validation_report_shapes!();
     to_json(&EnvelopeOutput {
         action: &envelope.action,
         fields: envelope

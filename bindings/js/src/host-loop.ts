@@ -7,23 +7,10 @@
 
 import * as component from './component.js';
 import { toJson } from './render.js';
-import type { CallToolResult, Decision, Format } from './types.js';
+import type { CallToolResult, Format, HostAttempt, HostBudget, HostEscalation, HostHandover, HostRetry } from './types.js';
 
-/** One call the host made, as the steps keep it. */
-export interface HostAttempt {
-  code?: string;
-  branch: Decision['branch'];
-  /** How long the host waited after it before calling again. */
-  waitedMs?: number;
-}
-
-/** How many calls, and how much waiting in all, the host spends before it escalates. */
-export interface HostBudget {
-  /** Calls in all, the first included (default 3). */
-  maxAttempts?: number;
-  /** Milliseconds of waiting between calls, in all (default 10,000). */
-  maxWaitMs?: number;
-}
+// The attempts and the budget are the core's shapes (generated, types.ts).
+export type { HostAttempt, HostBudget } from './types.js';
 
 /** A JSON-RPC error as a client received it. */
 export interface JsonRpcErrorAnswer {
@@ -45,11 +32,8 @@ export interface HostStepRequest {
   format?: Format;
 }
 
-/** What the host does next. */
-export type HostStep =
-  | { then: 'retry'; waitMs: number; tried: HostAttempt[] }
-  | { then: 'done' | 'to-model'; tried: HostAttempt[] }
-  | { then: 'escalate'; result: CallToolResult; tried: HostAttempt[] };
+/** What the host does next: the core's shapes, the escalation's record a `CallToolResult`. */
+export type HostStep = HostRetry | HostHandover | (Omit<HostEscalation, 'result'> & { result: CallToolResult });
 
 /**
  * The host's next step after an answer, as the core decides it (`host-step`):

@@ -3,16 +3,37 @@
 // `throwIfError` throws (docs/component-api.md). Types only: no code.
 //
 // The wire shapes the core's structs declare (the spec, limits, contract
-// deltas, code defaults, the string enums) are generated from the core's JSON
+// deltas, code defaults, the decision, the partial spec, the recovery
+// helpers' options and reports, the host loop's budget and attempts, the
+// readings, the string enums) are generated from the core's JSON
 // Schema into generated/wire.ts by scripts/build.mjs and re-exported here
 // under their public names; the rest is written here (ARCHITECTURE.md, "The
 // generated types").
 
 import type * as Wire from './generated/wire.js';
 
-import type { ContractDelta, PartialLimits } from './generated/wire.js';
+import type { ContractDelta } from './generated/wire.js';
 
-export type { CodeDefaults, ContractDelta, Limits, LimitsInForce, PartialLimits, PartialLimitsInForce } from './generated/wire.js';
+// Shapes the package takes as the core declares them, their docs the core's.
+export type {
+  AccessOptions,
+  CodeDefaults,
+  ContractDelta,
+  Decision,
+  EmptyResultOptions,
+  HostAttempt,
+  HostBudget,
+  HostEscalation,
+  HostHandover,
+  HostRetry,
+  Limits,
+  LimitsInForce,
+  PartialLimits,
+  PartialLimitsInForce,
+  UnknownToolError,
+  ValidationField,
+  ValidationReport,
+} from './generated/wire.js';
 
 /** The rendering: `xml` (`<tool_error>`, the default), `json` or `text`. */
 export type Format = Wire.Format;
@@ -83,100 +104,41 @@ export type CallToolResult = {
   _meta?: Record<string, unknown>;
 };
 
-/** The sent-versus-expected line of one field of a `<validation_error>`. */
-export interface ValidationField {
-  name: string;
-  text: string;
-}
-
-/** A `<validation_error>` as read back. */
-export interface ValidationReport {
-  action: string;
-  fields: ValidationField[];
-  /** How many more fields failed than the envelope lists. */
-  omittedFields?: number;
-  deltas: ContractDelta[];
-  /** How many more deltas apply than the envelope lists. */
-  omittedDeltas?: number;
-}
-
-/** What every reading of an envelope states: the effective values, defaults filled in. */
-interface ReadingCommon {
-  code: Code;
-  message: string;
-  severity: Severity;
-  /** `null` for a custom code that sets none. */
-  category: Category | null;
-  retryable: boolean;
-  /** `null` for a custom code that sets none. */
-  recovery: string | null;
-}
-
 /** A `<tool_error>` read back (any of its three forms). */
-export interface ToolErrorReading extends ReadingCommon {
-  kind: 'tool_error';
+export interface ToolErrorReading extends Omit<Wire.ToolErrorReading, 'code' | 'error'> {
+  /** The envelope's code: a canonical one, with autocomplete, or a custom one. */
+  code: Code;
   /** Every field the envelope states, ready to render again. */
   error: EnvelopeSpec;
 }
 
 /** A `<validation_error>` read back: code `VALIDATION_ERROR`. */
-export interface ValidationErrorReading extends ReadingCommon {
-  kind: 'validation_error';
-  validation: ValidationReport;
+export interface ValidationErrorReading extends Omit<Wire.ValidationErrorReading, 'code'> {
+  /** `VALIDATION_ERROR`. */
+  code: Code;
 }
 
 /** One item a partial result could not obtain. */
-export interface PartialFailure {
-  /** What could not be obtained. */
-  item: string;
-  /** Its error code, canonical or custom. */
+export interface PartialFailure extends Omit<Wire.PartialFailure, 'code'> {
+  /** Its error code: a canonical one, with autocomplete, or a custom one. */
   code: Code;
-  /** What went wrong. */
-  message?: string | null;
-  /** A canonical code's own category when absent. */
-  category?: Category | null;
-  /** A canonical code's own retryability when absent; `false` for a custom code. */
-  retryable?: boolean | null;
 }
 
 /**
  * A partial result (docs/partial-results.md): what was obtained, what failed
  * with which code, what was already tried. The core writes the summary and
- * the severity from the lists.
+ * the severity from the lists. Its lists may be readonly; `structuredContent`
+ * is left out, since `renderPartial` refuses it.
  */
-export interface PartialSpec {
-  /** What was asked. */
-  task?: string | null;
-  /** One line per thing obtained; `[]` when nothing was. */
-  obtained: readonly string[];
+export interface PartialSpec extends Input<Omit<Wire.PartialSpec, 'failed' | 'structuredContent'>> {
   /** At least one failed item: with nothing failed, the call succeeded. */
   failed: readonly PartialFailure[];
-  /** One line per attempt already made, so the coordinator does not repeat it. */
-  tried?: readonly string[] | null;
-  /** The next step for the coordinator; a default one when absent. */
-  recovery?: string | null;
-  correlationId?: string | null;
-  /** `xml` (default), `json` or `text`. */
-  format?: Format | null;
-  /** Caps other than the defaults (docs/size-caps.md, "The partial result"). */
-  limits?: PartialLimits | null;
-  /** Entries left out of each list by the caps: what a partial result read back states. */
-  omittedObtained?: number | null;
-  omittedFailed?: number | null;
-  omittedTried?: number | null;
 }
 
 /** A partial result as read back: the spec as stated, each item's category and retryability filled in. */
-export interface PartialReport {
-  task?: string;
-  obtained: string[];
-  failed: { item: string; code: Code; message?: string; category?: Category; retryable: boolean }[];
-  tried?: string[];
-  recovery?: string;
-  correlationId?: string;
-  omittedObtained?: number;
-  omittedFailed?: number;
-  omittedTried?: number;
+export interface PartialReport extends Omit<Wire.PartialReport, 'failed'> {
+  /** The items that failed, each with its retryability (a reading fills it in). */
+  failed: (Omit<Wire.PartialReportFailure, 'code' | 'retryable'> & { code: Code; retryable: boolean })[];
 }
 
 /**
@@ -184,8 +146,10 @@ export interface PartialReport {
  * message, severity `warning` when something was obtained (`error` when
  * nothing was), category `null`, retryable when any failed item is.
  */
-export interface PartialResultReading extends ReadingCommon {
-  kind: 'partial_result';
+export interface PartialResultReading extends Omit<Wire.PartialResultReading, 'code' | 'partial'> {
+  /** `PARTIAL_RESULT`. */
+  code: Code;
+  /** The partial result as read back. */
   partial: PartialReport;
 }
 
@@ -193,17 +157,13 @@ export interface PartialResultReading extends ReadingCommon {
 export type EnvelopeReading = ToolErrorReading | ValidationErrorReading | PartialResultReading;
 
 /** The component's reading of a text: an envelope, or `{ kind: 'none' }`. */
-export type Reading = EnvelopeReading | { kind: 'none' };
+export type Reading = EnvelopeReading | Wire.NoReading;
 
 /** What a client throws for an error result (`throwIfError`). */
-export interface ErrorOutcome {
+export interface ErrorOutcome extends Omit<Wire.ErrorOutcome, 'code' | 'reading'> {
   /** The envelope's code; `UNKNOWN_ERROR` when the result holds none (or a broken one). */
   code: Code;
-  /** The envelope's message; the result's text when it holds none. */
-  message: string;
   reading: Reading;
-  /** What is wrong with an envelope that is there but broken. */
-  malformed?: string;
 }
 
 /** What kind of failure a neutral issue is (Zod 4's codes, plus `missing_required`). */
@@ -307,28 +267,15 @@ export interface EnvelopeToolOptions {
 }
 
 /** Options of `exceptionResult`. */
-export interface ExceptionOptions {
-  /** The tool whose code raised it. */
-  tool: string;
+export interface ExceptionOptions extends Omit<Wire.ExceptionOptions, 'exception'> {
   /** Whatever was thrown: its stack (or `name: message`, or `String(x)`) goes to `log`, never into the result. */
   exception: unknown;
-  /** The caller's correlation id; a fresh one is made from `random` without it. */
-  correlationId?: string | null;
-  /** Hex host randomness (at least 12 digits) for a fresh id: 6 bytes from `crypto.getRandomValues` by default, as every host gives. */
-  random?: string | null;
-  /** The envelope's form inside the result (xml by default). */
-  format?: Format | null;
-  /** The customer message's catalog. */
-  locale?: Locale | null;
 }
 
 /** What `exceptionResult` gives. */
-export interface ExceptionReport {
+export interface ExceptionReport extends Omit<Wire.ExceptionReport, 'result'> {
   /** INTERNAL_ERROR quoting the correlation id; nothing of the exception is in it. */
   result: CallToolResult;
-  correlationId: string;
-  /** One logfmt line for the host's log, the exception text whole. */
-  log: string;
 }
 
 /**
@@ -341,69 +288,21 @@ export type HeadersLike =
   | { forEach(callback: (value: string, name: string) => void): void };
 
 /** An upstream HTTP failure, for `upstreamError`. */
-export interface UpstreamFailure {
-  /** The HTTP status, 400 to 599. */
-  status: number;
-  /** Only Retry-After is read, and only for the retryable statuses. */
+export interface UpstreamFailure extends Omit<Wire.UpstreamFailure, 'headers' | 'now'> {
+  /** Only Retry-After (for the retryable statuses), retry-after-ms, the RateLimit ones and WWW-Authenticate are read. */
   headers?: HeadersLike | null;
-  /** The response body: kept out of the error unless `excerptChars` asks for a sanitized excerpt. */
-  body?: string | null;
   /** The current time in Unix seconds, for a Retry-After date (`Date.now() / 1000` by default). */
   now?: number | null;
-  /** How the message names the upstream (`The payment provider`); `The upstream service` without it. */
-  service?: string | null;
-  /** At most this many characters of the sanitized body in the error, quoted as data (0, the default, means none). */
-  excerptChars?: number | null;
-  correlationId?: string | null;
-  locale?: Locale | null;
 }
 
 /** What `upstreamError` gives: the error to send, and what to log. */
-export interface UpstreamReport {
+export interface UpstreamReport extends Omit<Wire.UpstreamReport, 'error'> {
+  /** The error for the model, mapped from the status. */
   error: EnvelopeSpec;
-  log: {
-    status: number;
-    /** The body as given, for the host's log. */
-    body: string;
-    /** A Retry-After value that fit no form, kept here instead of breaking the error path. */
-    retryAfterIgnored?: string;
-  };
 }
 
 /** `forbidden` (not allowed) or `auth-required` (not signed in). */
 export type AccessKind = Wire.AccessKind;
-
-/** Options of `accessError`: the caller's words only, never whether the object exists. */
-export interface AccessOptions {
-  kind: AccessKind;
-  /** What the caller tried, as a verb phrase (`refund`). */
-  action?: string | null;
-  /** What it was tried on (`order A-8812`). */
-  resource?: string | null;
-  correlationId?: string | null;
-  locale?: Locale | null;
-}
-
-/** What a rule-based client does next on a result (`decide`). */
-export interface Decision {
-  branch:
-    | 'wait-and-retry'
-    | 'fix-and-retry'
-    | 'stop-and-tell'
-    | 'accept'
-    | 'verify-before-retry'
-    | 'step-up'
-    | 'provide-input'
-    | 'poll-task';
-  /** The code the decision rests on (absent for a success or a result with no envelope). */
-  code?: string;
-  /** How long to wait before retrying, when the envelope says. */
-  waitSeconds?: number;
-  /** The scopes a `step-up` asks the host to authorize, as the failure names them. */
-  scopes?: string[];
-  /** Which rule decided, in a few words. */
-  why: string;
-}
 
 /** Options of `decide`. */
 export interface DecideOptions {
@@ -411,52 +310,17 @@ export interface DecideOptions {
   tool?: object;
 }
 
-/** Options of `unknownTool`: a call of a tool the server does not have. */
-export interface UnknownToolOptions {
-  /** The tool name the call asked for. */
-  tool: string;
-  /** The server's tool names, as its `tools/list` gives them (an empty list is allowed). */
-  tools: string[];
-  /** The envelope's form: `xml` (the default), `json` or `text`. */
-  format?: Format;
-  /**
-   * How the call is answered: `protocol-error` (the default, as the MCP
-   * specification says) or `tool-result` (SEP-2145's `isError` result).
-   */
-  answer?: UnknownToolAnswerKind;
-}
+/** Options of `unknownTool`: a call of a tool the server does not have (the list of tools may be readonly). */
+export interface UnknownToolOptions extends Input<Wire.UnknownToolOptions> {}
 
 /** The two ways to answer a call of a tool the server does not list. */
-export type UnknownToolAnswerKind = 'protocol-error' | 'tool-result';
-
-/** A JSON-RPC error as the core words it for an unknown tool: -32602, a short text naming the tools, the envelope in `data`. */
-export interface UnknownToolError {
-  code: number;
-  message: string;
-  /** The UNKNOWN_ACTION envelope in its JSON form (code, severity, errorCategory, isRetryable, reason, recovery, availableActions). */
-  data: Record<string, unknown>;
-}
+export type UnknownToolAnswerKind = Wire.UnknownToolAnswerKind;
 
 /** What `unknownTool` gives: the JSON-RPC error to answer with, or the `isError` result. */
-export type UnknownToolAnswer = { error: UnknownToolError } | { result: CallToolResult };
+export type UnknownToolAnswer = Wire.UnknownToolErrorAnswer | { result: CallToolResult };
 
 /** A `tools/call` answer: a result (a `CallToolResult`, or a 2026-07-28 `input_required` result) or a JSON-RPC error object. */
 export type RevisionAnswer = { result: Record<string, unknown> } | { error: { code: number; message: string; data?: unknown } };
-
-/** Options of `emptyResult`: a query that ran and matched nothing. */
-export interface EmptyResultOptions {
-  /** What was searched for, as a plural noun (`orders`). */
-  what: string;
-  /** The query, with its own preposition (`for jo@example.com`). */
-  query?: string | null;
-  /** The next step, if there is a useful one. */
-  suggestion?: string | null;
-  /** The tool's structured output (for an output schema), passed through: any JSON value (MCP 2026-07-28, SEP-2106). */
-  structuredContent?: unknown;
-  locale?: Locale | null;
-  /** With `pt-BR`: the text (which steers the model) in Portuguese too. */
-  localizeSteering?: boolean | null;
-}
 
 /** Options of `Ledger.failure`. */
 export interface LedgerFailureOptions {

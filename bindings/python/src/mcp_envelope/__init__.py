@@ -50,7 +50,7 @@ if TYPE_CHECKING:
         ledger_store_key,
     )
     from .contract import contract_diff, contract_diff_json, contract_lock, contract_lock_json
-    from .envelope import CodeDefaults, Format, Limits, Locale, ProtocolErrorKind
+    from .envelope import CodeDefaults, Decision, Format, Limits, Locale, ProtocolErrorKind
     from .host_loop import HostBudget, Recovered, call_tool_with_recovery, host_step, host_step_json
     from .ledger import Ledger
     from .recovery import (
@@ -102,7 +102,7 @@ else:
             "_state": "after_trap_json idempotency_begin_json idempotency_finish_json idempotency_key_json "
             "idempotency_store_key ledger_failure_json ledger_key_json ledger_observe_json ledger_store_key",
             "contract": "contract_diff contract_diff_json contract_lock contract_lock_json",
-            "envelope": "CodeDefaults Format Limits Locale ProtocolErrorKind",
+            "envelope": "CodeDefaults Decision Format Limits Locale ProtocolErrorKind",
             "host_loop": "HostBudget Recovered call_tool_with_recovery host_step host_step_json",
             "ledger": "Ledger",
             "recovery": "AccessKind ExceptionReport PartialLimits UnknownToolAnswer UnknownToolOption UpstreamReport "
@@ -137,7 +137,7 @@ else:
 
 
 __all__ = [
-    "AccessKind", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "ExceptionReport", "Format", "Idempotency", "Ledger",
+    "AccessKind", "CodeDefaults", "ComponentUnavailable", "Decision", "EnvelopeError", "ExceptionReport", "Format", "Idempotency", "Ledger",
     "Limits", "Locale", "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "SpecError", "ToolError", "ToolResult",
     "UnknownToolAnswer", "UnknownToolOption", "UpstreamReport", "HostBudget", "Recovered", "access_error", "access_error_json", "answer_for_revision", "answer_for_revision_json", "call_tool_with_recovery", "host_step", "host_step_json", "span_attributes", "span_attributes_json", "auth_required", "backoff", "backoff_json", "call_tool_result",
     "call_tool_result_json", "canonical_codes", "contract_diff", "contract_diff_json", "contract_lock", "contract_lock_json", "code_defaults_json", "decide", "decide_json", "defaults_for", "empty_result",

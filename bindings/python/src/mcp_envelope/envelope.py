@@ -17,6 +17,7 @@ from .errors import EnvelopeError
 if TYPE_CHECKING:
     from ._wire import Category as Category
     from ._wire import CodeDefaults as CodeDefaults
+    from ._wire import Decision as Decision
     from ._wire import Format as Format
     from ._wire import LimitsInForce
     from ._wire import Locale as Locale
@@ -30,7 +31,9 @@ else:
     # Each name: the `_wire` name it stands for.
     _WIRE = {"Limits": "LimitsInForce"} | {
         name: name
-        for name in ("Category", "CodeDefaults", "Format", "LimitsInForce", "Locale", "ProtocolErrorKind", "Severity")
+        for name in (
+            "Category", "CodeDefaults", "Decision", "Format", "LimitsInForce", "Locale", "ProtocolErrorKind", "Severity"
+        )
     }
 
     def __getattr__(name):
@@ -144,7 +147,7 @@ def raise_for_error(result: Any) -> Any:
     raise EnvelopeError(json.loads(outcome))
 
 
-def decide(result: Any, *, tool: Any = None) -> dict[str, Any]:
+def decide(result: Any, *, tool: Any = None) -> Decision:
     """The branch a rule-based client takes on a `CallToolResult` or a JSON-RPC error (dict, mcp model or JSON
     text): `{"branch": "wait-and-retry" | "fix-and-retry" | "stop-and-tell" | "accept" | "verify-before-retry" |
     "step-up" | "provide-input" | "poll-task", "code"?, "waitSeconds"?, "scopes"?, "why"}` (docs/decide.md).

@@ -10,16 +10,11 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
 from ._component import call
+from ._wire import HostAttempt
+from ._wire import HostBudget as HostBudget
 from .envelope import Format, _json_of
 
 __all__ = ["HostBudget", "Recovered", "call_tool_with_recovery", "host_step", "host_step_json"]
-
-
-class HostBudget(TypedDict, total=False):
-    """How many calls, and how much waiting in all, the host spends before it escalates."""
-
-    maxAttempts: int  # calls in all, the first included (default 3)
-    maxWaitMs: int  # milliseconds of waiting between calls, in all (default 10,000)
 
 
 class Recovered(TypedDict):
@@ -28,7 +23,7 @@ class Recovered(TypedDict):
 
     then: Literal["done", "to-model", "escalate"]
     result: dict[str, Any]
-    tried: list[dict[str, Any]]
+    tried: list[HostAttempt]
 
 
 def host_step(
@@ -89,7 +84,7 @@ async def call_tool_with_recovery(
     the answer for the caller (`done`), the answer for the model to fix (`to-model`; a JSON-RPC error as
     `{"code", "message", "data"?}`), or the record to escalate (`escalate`). A failure of the transport itself is
     raised as it came. `sleep` takes seconds."""
-    tried: list[dict[str, Any]] = []
+    tried: list[HostAttempt] = []
     while True:
         try:
             received = await session.call_tool(name, dict(arguments or {}))

@@ -18,12 +18,13 @@ import json
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
 from ._component import ID_RANDOM_BYTES, ToolResult, call, call_json, produce, spec_text, to_json, tool_result
 from ._values import UNREADABLE
 from ._wire import AccessKind as AccessKind
-from ._wire import PartialLimitsInForce
+from ._wire import PartialLimitsInForce, UnknownToolAnswerKind
+from ._wire import UpstreamReport as UpstreamReport
 from .envelope import Format, Locale, call_tool_result, limits_spec
 
 # JSON-RPC's "internal error", the answer when even the component cannot answer.
@@ -33,18 +34,14 @@ PartialLimits = PartialLimitsInForce
 
 
 class ExceptionReport(TypedDict):
-    """What `exception_result` gives: the result for the model, the id it quotes, the line for the log."""
+    """What `exception_result` gives: the result for the model, the id it quotes, the line for the log.
+
+    Kept here rather than taken from `_wire`: its `result` is this package's `ToolResult`, which a TypedDict
+    generated from the wire shape (a plain dict there) cannot narrow."""
 
     result: ToolResult
     correlationId: str
     log: str
-
-
-class UpstreamReport(TypedDict):
-    """What `upstream_error` gives: the error spec for the model, and `{"status", "body", ...}` for the log."""
-
-    error: dict[str, Any]
-    log: dict[str, Any]
 
 
 def _given(**fields: Any) -> dict[str, Any]:
@@ -208,7 +205,7 @@ def empty_result_json(spec: Mapping[str, Any] | str) -> str:
 
 # How a call of a tool the server does not list is answered: the MCP specification's JSON-RPC error (the default),
 # or SEP-2145's `isError` UNKNOWN_ACTION result.
-UnknownToolOption = Literal["protocol-error", "tool-result"]
+UnknownToolOption = UnknownToolAnswerKind
 
 
 class UnknownToolAnswer(TypedDict, total=False):
