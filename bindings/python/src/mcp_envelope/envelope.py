@@ -31,9 +31,7 @@ else:
     # Each name: the `_wire` name it stands for.
     _WIRE = {"Limits": "LimitsInForce"} | {
         name: name
-        for name in (
-            "Category", "CodeDefaults", "Decision", "Format", "LimitsInForce", "Locale", "ProtocolErrorKind", "Severity"
-        )
+        for name in "Category CodeDefaults Decision Format LimitsInForce Locale ProtocolErrorKind Severity".split()
     }
 
     def __getattr__(name):
