@@ -8,6 +8,7 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 
+use crate::backoff::shapes::{Request as BackoffRequest, Step as BackoffStep};
 use crate::code::{Category, CodeDefaults, CANONICAL_CODES};
 use crate::decide::{Branch, Decision};
 use crate::delta::{ContractDelta, DeltaSeverity};
@@ -41,7 +42,9 @@ use crate::validation::{IssueCode, ValidationReport};
 /// `ErrorOutcome`, the helpers' reports
 /// `ExceptionReport` and `UpstreamReport` (its `UpstreamLog` and
 /// `RateLimitHeaders`), `UnknownToolAnswer` (`UnknownToolErrorAnswer`, its
-/// `UnknownToolError`, or `UnknownToolResultAnswer`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
+/// `UnknownToolError`, or `UnknownToolResultAnswer`), the bounded backoff's
+/// `BackoffRequest` and `BackoffStep` (`BackoffWait`, its `BackoffProgress`,
+/// or `BackoffResult`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
 /// `CanonicalCode`, `ProtocolErrorKind`, `DeltaSeverity`, `AccessKind`,
 /// `IssueCode`, `Branch`, `UnknownToolAnswerKind`).
 ///
@@ -85,6 +88,8 @@ pub fn wire_schema() -> Value {
         UnknownToolOutput,
         Branch,
         UnknownToolAnswer,
+        BackoffRequest,
+        BackoffStep,
         Format,
         Severity,
         Category,
@@ -494,6 +499,43 @@ mod tests {
             "UnknownToolResultAnswer",
             answers.iter().filter(|a| a.get("result").is_some()),
         );
+    }
+
+    #[test]
+    fn the_backoff_schemas_are_what_backoff_reads_and_writes() {
+        // The reader is hand-written: its refusal of an unknown key lists the keys.
+        let refusal = crate::api::backoff(r#"{"notAKey":1}"#).unwrap_err().to_string();
+        let (_, list) = refusal.split_once("the keys are ").expect(&refusal);
+        let mut keys: Vec<String> = list.split(", ").map(str::to_owned).collect();
+        keys.sort();
+        assert_eq!(properties("BackoffRequest"), keys);
+        let schema = wire_schema();
+        assert_eq!(
+            schema["$defs"]["BackoffRequest"]["required"],
+            json!(["attempt", "elapsedMs", "deadlineMs", "failure"])
+        );
+        let (inputs, outputs): (Vec<Value>, Vec<Value>) = call_cases("backoff").into_iter().unzip();
+        all_conform_and_cover("BackoffRequest", &inputs);
+        for output in &outputs {
+            conforms("BackoffStep", output).unwrap();
+        }
+        // Each step is taken somewhere, and states every key its shape lists.
+        let waits: Vec<&Value> = outputs.iter().filter(|o| o.get("waitMs").is_some()).collect();
+        all_conform_and_cover("BackoffWait", waits.iter().copied());
+        all_conform_and_cover("BackoffProgress", waits.iter().map(|w| &w["progress"]));
+        all_conform_and_cover("BackoffResult", outputs.iter().filter(|o| o.get("result").is_some()));
+        // A request the reader refuses is none, and a step is one or the other.
+        assert!(conforms(
+            "BackoffRequest",
+            &json!({"attempt": 0, "elapsedMs": 0, "deadlineMs": 1, "failure": {}})
+        )
+        .is_err());
+        assert!(conforms(
+            "BackoffRequest",
+            &json!({"attempt": 1, "elapsedMs": 0, "deadlineMs": 1, "failure": "X"})
+        )
+        .is_err());
+        assert!(conforms("BackoffStep", &json!({"waitMs": 250})).is_err());
     }
 
     #[test]
