@@ -14,6 +14,7 @@ use crate::decide::{Branch, Decision};
 use crate::delta::{ContractDelta, DeltaSeverity};
 use crate::host_loop::output::HostStep;
 use crate::host_loop::{Attempt, Budget};
+use crate::idempotency::shapes::{BeginAnswer as IdempotencyBeginAnswer, FinishAnswer as IdempotencyFinishAnswer};
 use crate::locale::Locale;
 use crate::partial::{PartialInput, PartialLimits, PartialLimitsInput, PartialReport};
 use crate::read::output::{ErrorOutcome, Reading};
@@ -44,7 +45,10 @@ use crate::validation::{IssueCode, ValidationReport};
 /// `RateLimitHeaders`), `UnknownToolAnswer` (`UnknownToolErrorAnswer`, its
 /// `UnknownToolError`, or `UnknownToolResultAnswer`), the bounded backoff's
 /// `BackoffRequest` and `BackoffStep` (`BackoffWait`, its `BackoffProgress`,
-/// or `BackoffResult`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
+/// or `BackoffResult`), the idempotency store's answers
+/// `IdempotencyBeginAnswer` (`IdempotencyRun` or `IdempotencyInstead`) and
+/// `IdempotencyFinishAnswer` (`IdempotencyStored` or `IdempotencyNotStored`),
+/// and the string enums (`Format`, `Severity`, `Category`, `Locale`,
 /// `CanonicalCode`, `ProtocolErrorKind`, `DeltaSeverity`, `AccessKind`,
 /// `IssueCode`, `Branch`, `UnknownToolAnswerKind`).
 ///
@@ -90,6 +94,8 @@ pub fn wire_schema() -> Value {
         UnknownToolAnswer,
         BackoffRequest,
         BackoffStep,
+        IdempotencyBeginAnswer,
+        IdempotencyFinishAnswer,
         Format,
         Severity,
         Category,
@@ -536,6 +542,88 @@ mod tests {
         )
         .is_err());
         assert!(conforms("BackoffStep", &json!({"waitMs": 250})).is_err());
+    }
+
+    #[test]
+    fn the_idempotency_schemas_are_what_its_steps_answer() {
+        use crate::idempotency::{Begin, Claim, Finish};
+        // Each step's answers, and what it answers after a trap (the after-trap answer's JSON text).
+        let answers = |call: &str| -> Vec<Value> {
+            let trapped = call_cases("after-trap")
+                .into_iter()
+                .filter(|(input, output)| input["call"] == call && output["then"] == "answer")
+                .map(|(_, output)| serde_json::from_str(output["answer"].as_str().unwrap()).unwrap());
+            let answered = call_cases(call).into_iter().map(|(_, output)| output);
+            answered.chain(trapped).collect()
+        };
+        let (begins, finishes) = (answers("idempotency-begin"), answers("idempotency-finish"));
+        assert!(
+            begins.iter().any(|a| a["outcome"] == "unavailable") && finishes.iter().any(|a| a["finished"] == "kept")
+        );
+        for answer in &begins {
+            conforms("IdempotencyBeginAnswer", answer).unwrap();
+        }
+        for answer in &finishes {
+            conforms("IdempotencyFinishAnswer", answer).unwrap();
+        }
+        // Each answer is given somewhere, and states every key its shape lists.
+        all_conform_and_cover("IdempotencyRun", begins.iter().filter(|a| a["outcome"] == "run"));
+        all_conform_and_cover("IdempotencyInstead", begins.iter().filter(|a| a["outcome"] != "run"));
+        all_conform_and_cover(
+            "IdempotencyStored",
+            finishes.iter().filter(|a| a["finished"] == "stored"),
+        );
+        all_conform_and_cover(
+            "IdempotencyNotStored",
+            finishes.iter().filter(|a| a["finished"] != "stored"),
+        );
+        // A store's own answers (`Begin::to_json`, the `finished` names) in the
+        // idempotency vectors: a run's without its claim.
+        for case in vector_cases("\"kind\": \"idempotency\"") {
+            for step in case["steps"].as_array().into_iter().flatten() {
+                if let Some(answer) = step.get("answer").filter(|a| a["outcome"] != "run") {
+                    conforms("IdempotencyInstead", answer).unwrap();
+                }
+                if let Some(finished) = step.get("finished").filter(|f| *f != "stored") {
+                    conforms("IdempotencyNotStored", &json!({ "finished": finished })).unwrap();
+                }
+            }
+        }
+        // The outcomes are the core's own names, every one of them.
+        let defs = &wire_schema()["$defs"];
+        let instead: Vec<&str> = [
+            Begin::Replay,
+            Begin::Reused,
+            Begin::InProgress,
+            Begin::InvalidKey,
+            Begin::Unavailable,
+        ]
+        .map(|make| make(String::new()).outcome())
+        .to_vec();
+        assert_eq!(
+            defs["IdempotencyInstead"]["properties"]["outcome"]["enum"],
+            json!(instead)
+        );
+        let run = Begin::Run(Claim {
+            record: String::new(),
+            ttl_ms: 0,
+        });
+        assert_eq!(defs["IdempotencyRun"]["properties"]["outcome"]["const"], run.outcome());
+        let stored = Finish::Stored(Claim {
+            record: String::new(),
+            ttl_ms: 0,
+        });
+        assert_eq!(
+            defs["IdempotencyStored"]["properties"]["finished"]["const"],
+            stored.as_str()
+        );
+        assert_eq!(
+            defs["IdempotencyNotStored"]["properties"]["finished"]["enum"],
+            json!([Finish::Released.as_str(), Finish::Absent.as_str(), "kept"])
+        );
+        // An answer of one kind is no answer of another.
+        assert!(conforms("IdempotencyBeginAnswer", &json!({"outcome": "replay"})).is_err());
+        assert!(conforms("IdempotencyFinishAnswer", &json!({"finished": "stored"})).is_err());
     }
 
     #[test]
