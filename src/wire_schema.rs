@@ -15,6 +15,7 @@ use crate::delta::{ContractDelta, DeltaSeverity};
 use crate::host_loop::output::HostStep;
 use crate::host_loop::{Attempt, Budget};
 use crate::idempotency::shapes::{BeginAnswer as IdempotencyBeginAnswer, FinishAnswer as IdempotencyFinishAnswer};
+use crate::ledger::shapes::Answer as LedgerAnswer;
 use crate::locale::Locale;
 use crate::partial::{PartialInput, PartialLimits, PartialLimitsInput, PartialReport};
 use crate::read::output::{ErrorOutcome, Reading};
@@ -48,7 +49,8 @@ use crate::validation::{IssueCode, ValidationReport};
 /// or `BackoffResult`), the idempotency store's answers
 /// `IdempotencyBeginAnswer` (`IdempotencyRun` or `IdempotencyInstead`) and
 /// `IdempotencyFinishAnswer` (`IdempotencyStored` or `IdempotencyNotStored`),
-/// and the string enums (`Format`, `Severity`, `Category`, `Locale`,
+/// the repeat ledger's `LedgerAnswer` (`LedgerStreakSet`,
+/// `LedgerStreakDeleted` or `LedgerStreakKept`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
 /// `CanonicalCode`, `ProtocolErrorKind`, `DeltaSeverity`, `AccessKind`,
 /// `IssueCode`, `Branch`, `UnknownToolAnswerKind`).
 ///
@@ -96,6 +98,7 @@ pub fn wire_schema() -> Value {
         BackoffStep,
         IdempotencyBeginAnswer,
         IdempotencyFinishAnswer,
+        LedgerAnswer,
         Format,
         Severity,
         Category,
@@ -544,19 +547,41 @@ mod tests {
         assert!(conforms("BackoffStep", &json!({"waitMs": 250})).is_err());
     }
 
+    /// A state step's answers in the shared vectors, and what it answers
+    /// after a trap (the after-trap answer's JSON text).
+    fn step_answers(call: &str) -> Vec<Value> {
+        let trapped = call_cases("after-trap")
+            .into_iter()
+            .filter(|(input, output)| input["call"] == call && output["then"] == "answer")
+            .map(|(_, output)| serde_json::from_str(output["answer"].as_str().unwrap()).unwrap());
+        let answered = call_cases(call).into_iter().map(|(_, output)| output);
+        answered.chain(trapped).collect()
+    }
+
+    #[test]
+    fn the_ledger_schema_is_what_its_steps_answer() {
+        let failures = step_answers("ledger-failure");
+        let observed = step_answers("ledger-observe");
+        // A failure always has its result to send.
+        assert!(failures.iter().all(|a| a.get("result").is_some()));
+        let answers: Vec<&Value> = failures.iter().chain(&observed).collect();
+        for answer in &answers {
+            conforms("LedgerAnswer", answer).unwrap();
+        }
+        // Each change of the streak is made somewhere, and states every key its shape lists.
+        let of_streak =
+            |streak: fn(Option<&Value>) -> bool| answers.iter().copied().filter(move |a| streak(a.get("streak")));
+        all_conform_and_cover("LedgerStreakSet", of_streak(|s| s.is_some_and(Value::is_string)));
+        all_conform_and_cover("LedgerStreakDeleted", of_streak(|s| s.is_some_and(Value::is_null)));
+        all_conform_and_cover("LedgerStreakKept", of_streak(|s| s.is_none()));
+        assert!(conforms("LedgerAnswer", &json!({"streak": "{}"})).is_err());
+        assert!(conforms("LedgerAnswer", &json!({"result": {}, "streak": null})).is_err());
+    }
+
     #[test]
     fn the_idempotency_schemas_are_what_its_steps_answer() {
         use crate::idempotency::{Begin, Claim, Finish};
-        // Each step's answers, and what it answers after a trap (the after-trap answer's JSON text).
-        let answers = |call: &str| -> Vec<Value> {
-            let trapped = call_cases("after-trap")
-                .into_iter()
-                .filter(|(input, output)| input["call"] == call && output["then"] == "answer")
-                .map(|(_, output)| serde_json::from_str(output["answer"].as_str().unwrap()).unwrap());
-            let answered = call_cases(call).into_iter().map(|(_, output)| output);
-            answered.chain(trapped).collect()
-        };
-        let (begins, finishes) = (answers("idempotency-begin"), answers("idempotency-finish"));
+        let (begins, finishes) = (step_answers("idempotency-begin"), step_answers("idempotency-finish"));
         assert!(
             begins.iter().any(|a| a["outcome"] == "unavailable") && finishes.iter().any(|a| a["finished"] == "kept")
         );

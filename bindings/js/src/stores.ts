@@ -12,6 +12,7 @@ import { type ErrorBuilder, isErrorBuilder } from './builder.js';
 import { idempotencyBegin, idempotencyFinish, idempotencyKey, ledgerFailure, ledgerKey, ledgerObserve } from './component.js';
 import type * as Wire from './generated/wire.js';
 import type { IdempotencyBegin, IdempotencyFinish } from './idempotency.js';
+import type { LedgerAnswer } from './ledger.js';
 import { formatOf, toJson } from './render.js';
 import type { CallToolResult, EnvelopeSpec, Format, LedgerFailureOptions } from './types.js';
 
@@ -212,13 +213,11 @@ export class SharedLedger {
       for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
         const streak = await this.store.get(where);
         const held = streak === undefined ? '' : `,"streak":${JSON.stringify(streak)}`;
-        const answer = JSON.parse(step(`{${members},"stopAfter":${this.stopAfter}${held}}`)) as {
-          result?: CallToolResult;
-          streak?: string | null;
-          ttlMs?: number;
-        };
+        const answer = JSON.parse(step(`{${members},"stopAfter":${this.stopAfter}${held}}`)) as LedgerAnswer;
         if (answer.streak === undefined) return answer;
-        if (await this.store.compareAndSet(where, streak, answer.streak ?? undefined, answer.ttlMs ?? 1)) return answer;
+        // Deleted: the record goes (no value); set: the new record takes its place.
+        const [record, ttlMs] = answer.streak === null ? [undefined, 1] : [answer.streak, answer.ttlMs];
+        if (await this.store.compareAndSet(where, streak, record, ttlMs)) return answer;
       }
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error;
