@@ -56,6 +56,8 @@ pub enum Step {
 
 /// An MCP `notifications/progress` payload, less the token the host holds.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "BackoffProgress"))]
 pub struct Progress {
     /// The attempts made so far: increases with every notification.
     pub progress: u32,
@@ -229,6 +231,84 @@ impl Step {
                 out
             }
         }
+    }
+}
+
+/// What [`backoff_json`] reads and writes, member by member, as shapes for
+/// the schema alone: the wrappers' `BackoffRequest` and `BackoffStep` (a
+/// `BackoffWait` or a `BackoffResult`). `wire_schema`'s tests validate the
+/// shared vectors' requests and steps against them, so they cannot drift
+/// from the reader and the writer.
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: their schemas are all they are for
+pub(crate) mod shapes {
+    use schemars::JsonSchema;
+    use serde_json::{Map, Value};
+
+    use super::Progress;
+
+    fn default_base_ms() -> u64 {
+        super::DEFAULT_BASE_MS
+    }
+
+    fn default_max_attempts() -> u32 {
+        super::DEFAULT_MAX_ATTEMPTS
+    }
+
+    /// The `backoff` request: where the retry loop stands.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    #[schemars(rename = "BackoffRequest")]
+    pub(crate) struct Request {
+        /// The attempt that just ended, from 1.
+        #[schemars(range(min = 1))]
+        attempt: u32,
+        /// Milliseconds since the first attempt began.
+        elapsed_ms: u64,
+        /// The budget in milliseconds from the first attempt: set it under
+        /// the client's timeout, leaving room for one more attempt.
+        deadline_ms: u64,
+        /// The attempt's outcome: its `CallToolResult`, or an error spec.
+        failure: Map<String, Value>,
+        /// The first exponential wait, in milliseconds.
+        #[serde(default = "default_base_ms")]
+        base_ms: u64,
+        /// Attempts in all, the first included (0 reads as 1).
+        #[serde(default = "default_max_attempts")]
+        max_attempts: u32,
+        /// A whole number below 2^32 for jitter: `random / 2^32` of half the
+        /// exponential wait is cut. Left out, or 0: no jitter.
+        #[serde(default)]
+        random: u32,
+    }
+
+    /// Sleep `waitMs`, telling the client `progress` first (when its request
+    /// carries a `progressToken`), then make the next attempt.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[schemars(rename = "BackoffWait")]
+    pub(crate) struct Wait {
+        /// How long to sleep, in milliseconds.
+        wait_ms: u64,
+        /// The MCP progress notification's `progress`, `total` and `message`.
+        progress: Progress,
+    }
+
+    /// Send `result`: the outcome as it is, or the terminal envelope (not retryable).
+    #[derive(JsonSchema)]
+    #[schemars(rename = "BackoffResult")]
+    pub(crate) struct Done {
+        /// The `CallToolResult` to send.
+        result: Map<String, Value>,
+    }
+
+    /// What the host does next (`backoff`).
+    #[derive(JsonSchema)]
+    #[serde(untagged)]
+    #[schemars(rename = "BackoffStep")]
+    pub(crate) enum Step {
+        Wait(Wait),
+        Result(Done),
     }
 }
 

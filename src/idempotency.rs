@@ -514,6 +514,94 @@ fn digest_of(canonical: &str) -> String {
         .collect()
 }
 
+/// What [`idempotency_begin_json`] and [`idempotency_finish_json`] write,
+/// member by member, as shapes for the schema alone: the wrappers'
+/// `IdempotencyBeginAnswer` (an `IdempotencyRun` or an `IdempotencyInstead`,
+/// told apart by `outcome`) and `IdempotencyFinishAnswer` (an
+/// `IdempotencyStored` or an `IdempotencyNotStored`, told apart by
+/// `finished`). `wire_schema`'s tests validate the shared vectors' answers
+/// against them, and hold their outcomes to [`Begin::outcome`] and
+/// [`Finish::as_str`], so they cannot drift from the writers.
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: their schemas are all they are for
+pub(crate) mod shapes {
+    use schemars::JsonSchema;
+    use serde_json::{Map, Value};
+
+    /// A new key: run the write, storing `record` under the key for `ttlMs`
+    /// first, then report its outcome with `idempotency-finish`.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[schemars(rename = "IdempotencyRun")]
+    pub(crate) struct Run {
+        #[schemars(extend("const" = "run"))]
+        outcome: String,
+        /// The claim: the record that marks the call running, stored as it is.
+        record: String,
+        /// How long the store keeps the record, in milliseconds.
+        ttl_ms: u64,
+    }
+
+    /// Do not run the write: send `result` instead. `replay`: the key's
+    /// stored outcome, exactly as first sent; `reused`: the key was used for
+    /// other arguments (a VALIDATION_ERROR); `in-progress`: the key's first
+    /// call is still running (a retryable CONFLICT); `invalid-key`: the key
+    /// is empty or too long (a VALIDATION_ERROR); `unavailable`: the store
+    /// could not be reached, or the step trapped (a retryable SERVER_BUSY).
+    #[derive(JsonSchema)]
+    #[schemars(rename = "IdempotencyInstead")]
+    pub(crate) struct Instead {
+        #[schemars(extend("enum" = ["replay", "reused", "in-progress", "invalid-key", "unavailable"]))]
+        outcome: String,
+        /// The `CallToolResult` to send instead.
+        result: Map<String, Value>,
+    }
+
+    /// What a call with a key does (`idempotency-begin`).
+    #[derive(JsonSchema)]
+    #[serde(untagged)]
+    #[schemars(rename = "IdempotencyBeginAnswer")]
+    pub(crate) enum BeginAnswer {
+        Run(Run),
+        Instead(Instead),
+    }
+
+    /// Kept: a call with the same key replays it. `record` replaces the
+    /// claim in the store, for `ttlMs`.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[schemars(rename = "IdempotencyStored")]
+    pub(crate) struct Stored {
+        #[schemars(extend("const" = "stored"))]
+        finished: String,
+        /// The key's record, its outcome in it, stored as it is.
+        record: String,
+        /// How long the store keeps the record, in milliseconds.
+        ttl_ms: u64,
+    }
+
+    /// Nothing stored. `released`: a retryable failure or a validation
+    /// envelope, the key is free again and a retry with it runs; `absent`:
+    /// no call with this key was running (never begun, expired or evicted);
+    /// `kept`: the step trapped, so the claim stays until it expires and the
+    /// key never runs twice.
+    #[derive(JsonSchema)]
+    #[schemars(rename = "IdempotencyNotStored")]
+    pub(crate) struct NotStored {
+        #[schemars(extend("enum" = ["released", "absent", "kept"]))]
+        finished: String,
+    }
+
+    /// What became of a call's outcome (`idempotency-finish`).
+    #[derive(JsonSchema)]
+    #[serde(untagged)]
+    #[schemars(rename = "IdempotencyFinishAnswer")]
+    pub(crate) enum FinishAnswer {
+        Stored(Stored),
+        NotStored(NotStored),
+    }
+}
+
 /// An `idempotency-begin` request as written.
 #[derive(Deserialize)]
 #[serde(

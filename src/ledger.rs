@@ -296,6 +296,65 @@ fn push_change(out: &mut String, change: &StreakChange) {
     }
 }
 
+/// What [`ledger_failure_json`] and [`ledger_observe_json`] write, member
+/// by member, as shapes for the schema alone: the wrappers' `LedgerAnswer`
+/// (a `LedgerStreakSet`, `LedgerStreakDeleted` or `LedgerStreakKept`, told
+/// apart by `streak`). `wire_schema`'s tests validate the shared vectors'
+/// answers against them, so they cannot drift from the writers.
+#[cfg(feature = "schema")]
+#[allow(dead_code)] // never built: their schemas are all they are for
+pub(crate) mod shapes {
+    use schemars::JsonSchema;
+    use serde_json::{Map, Value};
+
+    /// The tool's streak goes on: store `streak` in place of its record, for `ttlMs`.
+    #[derive(JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    #[schemars(rename = "LedgerStreakSet")]
+    pub(crate) struct Set {
+        /// The `CallToolResult` to send: always from `ledger-failure`; from
+        /// `ledger-observe` only when it replaces the handler's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Map<String, Value>")]
+        result: Option<Map<String, Value>>,
+        /// The tool's streak record, stored as it is.
+        streak: String,
+        /// How long the store keeps the record, in milliseconds.
+        ttl_ms: u64,
+    }
+
+    /// A success ended the tool's streak (`ledger-observe`): delete its
+    /// record, and send the handler's result as it is.
+    #[derive(JsonSchema)]
+    #[schemars(rename = "LedgerStreakDeleted")]
+    pub(crate) struct Deleted {
+        /// `null`: the record goes.
+        streak: (),
+    }
+
+    /// The tool's streak record stays as it is.
+    #[derive(JsonSchema)]
+    #[schemars(rename = "LedgerStreakKept")]
+    pub(crate) struct Kept {
+        /// The `CallToolResult` to send: always from `ledger-failure`; from
+        /// `ledger-observe` only when it replaces the handler's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Map<String, Value>")]
+        result: Option<Map<String, Value>>,
+    }
+
+    /// A repeat ledger step's answer (`ledger-failure`, `ledger-observe`):
+    /// the result to send, if any, and what becomes of the tool's streak record.
+    #[derive(JsonSchema)]
+    #[serde(untagged)]
+    #[schemars(rename = "LedgerAnswer")]
+    pub(crate) enum Answer {
+        Set(Set),
+        Deleted(Deleted),
+        Kept(Kept),
+    }
+}
+
 /// A `ledger-failure` or `ledger-observe` request as written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", expecting = "a ledger request object")]

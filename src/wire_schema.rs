@@ -8,11 +8,14 @@ use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 
+use crate::backoff::shapes::{Request as BackoffRequest, Step as BackoffStep};
 use crate::code::{Category, CodeDefaults, CANONICAL_CODES};
 use crate::decide::{Branch, Decision};
 use crate::delta::{ContractDelta, DeltaSeverity};
 use crate::host_loop::output::HostStep;
 use crate::host_loop::{Attempt, Budget};
+use crate::idempotency::shapes::{BeginAnswer as IdempotencyBeginAnswer, FinishAnswer as IdempotencyFinishAnswer};
+use crate::ledger::shapes::Answer as LedgerAnswer;
 use crate::locale::Locale;
 use crate::partial::{PartialInput, PartialLimits, PartialLimitsInput, PartialReport};
 use crate::read::output::{ErrorOutcome, Reading};
@@ -41,7 +44,13 @@ use crate::validation::{IssueCode, ValidationReport};
 /// `ErrorOutcome`, the helpers' reports
 /// `ExceptionReport` and `UpstreamReport` (its `UpstreamLog` and
 /// `RateLimitHeaders`), `UnknownToolAnswer` (`UnknownToolErrorAnswer`, its
-/// `UnknownToolError`, or `UnknownToolResultAnswer`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
+/// `UnknownToolError`, or `UnknownToolResultAnswer`), the bounded backoff's
+/// `BackoffRequest` and `BackoffStep` (`BackoffWait`, its `BackoffProgress`,
+/// or `BackoffResult`), the idempotency store's answers
+/// `IdempotencyBeginAnswer` (`IdempotencyRun` or `IdempotencyInstead`) and
+/// `IdempotencyFinishAnswer` (`IdempotencyStored` or `IdempotencyNotStored`),
+/// the repeat ledger's `LedgerAnswer` (`LedgerStreakSet`,
+/// `LedgerStreakDeleted` or `LedgerStreakKept`), and the string enums (`Format`, `Severity`, `Category`, `Locale`,
 /// `CanonicalCode`, `ProtocolErrorKind`, `DeltaSeverity`, `AccessKind`,
 /// `IssueCode`, `Branch`, `UnknownToolAnswerKind`).
 ///
@@ -85,6 +94,11 @@ pub fn wire_schema() -> Value {
         UnknownToolOutput,
         Branch,
         UnknownToolAnswer,
+        BackoffRequest,
+        BackoffStep,
+        IdempotencyBeginAnswer,
+        IdempotencyFinishAnswer,
+        LedgerAnswer,
         Format,
         Severity,
         Category,
@@ -494,6 +508,147 @@ mod tests {
             "UnknownToolResultAnswer",
             answers.iter().filter(|a| a.get("result").is_some()),
         );
+    }
+
+    #[test]
+    fn the_backoff_schemas_are_what_backoff_reads_and_writes() {
+        // The reader is hand-written: its refusal of an unknown key lists the keys.
+        let refusal = crate::api::backoff(r#"{"notAKey":1}"#).unwrap_err().to_string();
+        let (_, list) = refusal.split_once("the keys are ").expect(&refusal);
+        let mut keys: Vec<String> = list.split(", ").map(str::to_owned).collect();
+        keys.sort();
+        assert_eq!(properties("BackoffRequest"), keys);
+        let schema = wire_schema();
+        assert_eq!(
+            schema["$defs"]["BackoffRequest"]["required"],
+            json!(["attempt", "elapsedMs", "deadlineMs", "failure"])
+        );
+        let (inputs, outputs): (Vec<Value>, Vec<Value>) = call_cases("backoff").into_iter().unzip();
+        all_conform_and_cover("BackoffRequest", &inputs);
+        for output in &outputs {
+            conforms("BackoffStep", output).unwrap();
+        }
+        // Each step is taken somewhere, and states every key its shape lists.
+        let waits: Vec<&Value> = outputs.iter().filter(|o| o.get("waitMs").is_some()).collect();
+        all_conform_and_cover("BackoffWait", waits.iter().copied());
+        all_conform_and_cover("BackoffProgress", waits.iter().map(|w| &w["progress"]));
+        all_conform_and_cover("BackoffResult", outputs.iter().filter(|o| o.get("result").is_some()));
+        // A request the reader refuses is none, and a step is one or the other.
+        assert!(conforms(
+            "BackoffRequest",
+            &json!({"attempt": 0, "elapsedMs": 0, "deadlineMs": 1, "failure": {}})
+        )
+        .is_err());
+        assert!(conforms(
+            "BackoffRequest",
+            &json!({"attempt": 1, "elapsedMs": 0, "deadlineMs": 1, "failure": "X"})
+        )
+        .is_err());
+        assert!(conforms("BackoffStep", &json!({"waitMs": 250})).is_err());
+    }
+
+    /// A state step's answers in the shared vectors, and what it answers
+    /// after a trap (the after-trap answer's JSON text).
+    fn step_answers(call: &str) -> Vec<Value> {
+        let trapped = call_cases("after-trap")
+            .into_iter()
+            .filter(|(input, output)| input["call"] == call && output["then"] == "answer")
+            .map(|(_, output)| serde_json::from_str(output["answer"].as_str().unwrap()).unwrap());
+        let answered = call_cases(call).into_iter().map(|(_, output)| output);
+        answered.chain(trapped).collect()
+    }
+
+    #[test]
+    fn the_ledger_schema_is_what_its_steps_answer() {
+        let failures = step_answers("ledger-failure");
+        let observed = step_answers("ledger-observe");
+        // A failure always has its result to send.
+        assert!(failures.iter().all(|a| a.get("result").is_some()));
+        let answers: Vec<&Value> = failures.iter().chain(&observed).collect();
+        for answer in &answers {
+            conforms("LedgerAnswer", answer).unwrap();
+        }
+        // Each change of the streak is made somewhere, and states every key its shape lists.
+        let of_streak =
+            |streak: fn(Option<&Value>) -> bool| answers.iter().copied().filter(move |a| streak(a.get("streak")));
+        all_conform_and_cover("LedgerStreakSet", of_streak(|s| s.is_some_and(Value::is_string)));
+        all_conform_and_cover("LedgerStreakDeleted", of_streak(|s| s.is_some_and(Value::is_null)));
+        all_conform_and_cover("LedgerStreakKept", of_streak(|s| s.is_none()));
+        assert!(conforms("LedgerAnswer", &json!({"streak": "{}"})).is_err());
+        assert!(conforms("LedgerAnswer", &json!({"result": {}, "streak": null})).is_err());
+    }
+
+    #[test]
+    fn the_idempotency_schemas_are_what_its_steps_answer() {
+        use crate::idempotency::{Begin, Claim, Finish};
+        let (begins, finishes) = (step_answers("idempotency-begin"), step_answers("idempotency-finish"));
+        assert!(
+            begins.iter().any(|a| a["outcome"] == "unavailable") && finishes.iter().any(|a| a["finished"] == "kept")
+        );
+        for answer in &begins {
+            conforms("IdempotencyBeginAnswer", answer).unwrap();
+        }
+        for answer in &finishes {
+            conforms("IdempotencyFinishAnswer", answer).unwrap();
+        }
+        // Each answer is given somewhere, and states every key its shape lists.
+        all_conform_and_cover("IdempotencyRun", begins.iter().filter(|a| a["outcome"] == "run"));
+        all_conform_and_cover("IdempotencyInstead", begins.iter().filter(|a| a["outcome"] != "run"));
+        all_conform_and_cover(
+            "IdempotencyStored",
+            finishes.iter().filter(|a| a["finished"] == "stored"),
+        );
+        all_conform_and_cover(
+            "IdempotencyNotStored",
+            finishes.iter().filter(|a| a["finished"] != "stored"),
+        );
+        // A store's own answers (`Begin::to_json`, the `finished` names) in the
+        // idempotency vectors: a run's without its claim.
+        for case in vector_cases("\"kind\": \"idempotency\"") {
+            for step in case["steps"].as_array().into_iter().flatten() {
+                if let Some(answer) = step.get("answer").filter(|a| a["outcome"] != "run") {
+                    conforms("IdempotencyInstead", answer).unwrap();
+                }
+                if let Some(finished) = step.get("finished").filter(|f| *f != "stored") {
+                    conforms("IdempotencyNotStored", &json!({ "finished": finished })).unwrap();
+                }
+            }
+        }
+        // The outcomes are the core's own names, every one of them.
+        let defs = &wire_schema()["$defs"];
+        let instead: Vec<&str> = [
+            Begin::Replay,
+            Begin::Reused,
+            Begin::InProgress,
+            Begin::InvalidKey,
+            Begin::Unavailable,
+        ]
+        .map(|make| make(String::new()).outcome())
+        .to_vec();
+        assert_eq!(
+            defs["IdempotencyInstead"]["properties"]["outcome"]["enum"],
+            json!(instead)
+        );
+        let run = Begin::Run(Claim {
+            record: String::new(),
+            ttl_ms: 0,
+        });
+        assert_eq!(defs["IdempotencyRun"]["properties"]["outcome"]["const"], run.outcome());
+        let stored = Finish::Stored(Claim {
+            record: String::new(),
+            ttl_ms: 0,
+        });
+        assert_eq!(
+            defs["IdempotencyStored"]["properties"]["finished"]["const"],
+            stored.as_str()
+        );
+        assert_eq!(
+            defs["IdempotencyNotStored"]["properties"]["finished"]["enum"],
+            json!([Finish::Released.as_str(), Finish::Absent.as_str(), "kept"])
+        );
+        // An answer of one kind is no answer of another.
+        assert!(conforms("IdempotencyBeginAnswer", &json!({"outcome": "replay"})).is_err());
+        assert!(conforms("IdempotencyFinishAnswer", &json!({"finished": "stored"})).is_err());
     }
 
     #[test]

@@ -4,24 +4,18 @@
 // progress notification when the request asked for progress.
 
 import { backoff as backoffText } from './component.js';
+import type * as Wire from './generated/wire.js';
 import { toJson } from './render.js';
-import type { CallToolResult } from './types.js';
+import type { CallToolResult, EnvelopeSpec } from './types.js';
 
-/** The input of the `backoff` export. */
-export interface BackoffRequest {
-  attempt: number;
-  elapsedMs: number;
-  deadlineMs: number;
+/** The input of the `backoff` export: the core's shape (generated), its `failure` any result or spec. */
+export interface BackoffRequest extends Omit<Wire.BackoffRequest, 'failure'> {
   /** The attempt's `CallToolResult`, or an error spec. */
-  failure: unknown;
-  baseMs?: number;
-  maxAttempts?: number;
-  /** A whole number below 2^32 for jitter; none: no jitter. */
-  random?: number;
+  failure: CallToolResult | EnvelopeSpec | object;
 }
 
-/** The next step: sleep `waitMs` after telling `progress`, or send `result`. */
-export type BackoffStep = { waitMs: number; progress: { progress: number; total: number; message: string } } | { result: CallToolResult };
+/** The next step: sleep `waitMs` after telling `progress`, or send `result` (a `CallToolResult`). */
+export type BackoffStep = Wire.BackoffWait | (Omit<Wire.BackoffResult, 'result'> & { result: CallToolResult });
 
 /** `backoff` with the request as JSON text; gives the step as JSON text. */
 export const backoffJson = (requestText: string): string => backoffText(String(requestText));

@@ -8,19 +8,27 @@
 import { isErrorBuilder } from './builder.js';
 import { idempotencyBegin, idempotencyFinish, idempotencyKeyArgument } from './component.js';
 import { formatOf, toJson } from './render.js';
+import type * as Wire from './generated/wire.js';
 import { SharedIdempotency } from './stores.js';
 import type { CallToolResult, Format } from './types.js';
 
 const U32 = 0xffff_ffff;
 
-/** What `Idempotency.begin` answers: run the write, or send `result` instead. */
+/**
+ * What `Idempotency.begin` answers: run the write, or send `result` instead.
+ * The core's answers (generated), less a run's claim, which the store keeps.
+ */
 export type IdempotencyBegin =
-  | { outcome: 'run' }
-  | { outcome: 'replay' | 'reused' | 'in-progress' | 'invalid-key' | 'unavailable'; result: CallToolResult };
+  | Omit<Wire.IdempotencyRun, 'record' | 'ttlMs'>
+  | (Omit<Wire.IdempotencyInstead, 'result'> & { result: CallToolResult });
 
-/** What `Idempotency.finish` did with an outcome. */
-/** `kept`: the finish step trapped, so the claim stays until it expires (the key never runs twice). */
-export type IdempotencyFinish = 'stored' | 'released' | 'absent' | 'kept';
+/**
+ * What `Idempotency.finish` did with an outcome: `stored`, `released` (the
+ * key is free again), `absent` (no call with the key was running) or `kept`
+ * (the finish step trapped, so the claim stays until it expires and the key
+ * never runs twice).
+ */
+export type IdempotencyFinish = Wire.IdempotencyFinishAnswer['finished'];
 
 /** Options of `new Idempotency()`: at most `capacity` keys (1,000), each kept `ttlSeconds` (86,400: 24 hours). */
 export interface IdempotencyOptions {
@@ -89,8 +97,8 @@ export class Idempotency {
       `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"arguments":${toJson(args ?? {}, 'the arguments')},` +
       `"nowMs":${nowOf(options)},"ttlSeconds":${this.#ttlSeconds},"format":"${formatOf(options)}"` +
       `${stored === undefined ? '' : `,"stored":${JSON.stringify(stored)}`}}`;
-    const answer = JSON.parse(idempotencyBegin(request)) as { outcome: string; result?: CallToolResult; record?: string };
-    if (answer.record === undefined) return answer as IdempotencyBegin;
+    const answer = JSON.parse(idempotencyBegin(request)) as Wire.IdempotencyBeginAnswer;
+    if (answer.outcome !== 'run') return answer as IdempotencyBegin;
     // Claimed: nothing runs between reading the key and storing the claim in one thread.
     this.#records.delete(storeKey);
     this.#records.set(storeKey, answer.record);
@@ -116,10 +124,10 @@ export class Idempotency {
     const request =
       `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},"claim":${JSON.stringify(claim)},` +
       `"result":${text},"nowMs":${nowOf(options)},"ttlSeconds":${this.#ttlSeconds}}`;
-    const answer = JSON.parse(idempotencyFinish(request)) as { finished: IdempotencyFinish; record?: string };
+    const answer = JSON.parse(idempotencyFinish(request)) as Wire.IdempotencyFinishAnswer;
     if (answer.finished === 'kept') return answer.finished;
-    if (answer.record === undefined) this.#records.delete(storeKey);
-    else this.#records.set(storeKey, answer.record);
+    if (answer.finished === 'stored') this.#records.set(storeKey, answer.record);
+    else this.#records.delete(storeKey);
     return answer.finished;
   }
 

@@ -6,10 +6,19 @@
 
 import { type ErrorBuilder, isErrorBuilder } from './builder.js';
 import { ledgerFailure, ledgerObserve } from './component.js';
+import type * as Wire from './generated/wire.js';
 import { formatOf, toJson } from './render.js';
 import type { CallToolResult, EnvelopeSpec, LedgerFailureOptions } from './types.js';
 
 const MAX_STOP_AFTER = 0xffff_ffff;
+
+/**
+ * A ledger step's answer, as the core writes it (generated): its result a
+ * `CallToolResult`, and `streak` read on every kind (absent: keep the record).
+ */
+export type LedgerAnswer = (Wire.LedgerStreakSet | Wire.LedgerStreakDeleted | (Wire.LedgerStreakKept & { streak?: undefined })) & {
+  result?: CallToolResult;
+};
 
 /**
  * Remembers each tool's last failure for one server session (make one per
@@ -45,7 +54,7 @@ export class Ledger {
   #step(step: (request: string) => string, tool: string, members: string): { result?: CallToolResult } {
     const streak = this.#streaks.get(tool);
     const request = `{${members},"stopAfter":${this.#stopAfter}${streak === undefined ? '' : `,"streak":${JSON.stringify(streak)}`}}`;
-    const answer = JSON.parse(step(request)) as { result?: CallToolResult; streak?: string | null };
+    const answer = JSON.parse(step(request)) as LedgerAnswer;
     if (answer.streak === null) this.#streaks.delete(tool);
     else if (answer.streak !== undefined) this.#streaks.set(tool, answer.streak);
     return answer;

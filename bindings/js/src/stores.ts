@@ -10,6 +10,9 @@
 
 import { type ErrorBuilder, isErrorBuilder } from './builder.js';
 import { idempotencyBegin, idempotencyFinish, idempotencyKey, ledgerFailure, ledgerKey, ledgerObserve } from './component.js';
+import type * as Wire from './generated/wire.js';
+import type { IdempotencyBegin, IdempotencyFinish } from './idempotency.js';
+import type { LedgerAnswer } from './ledger.js';
 import { formatOf, toJson } from './render.js';
 import type { CallToolResult, EnvelopeSpec, Format, LedgerFailureOptions } from './types.js';
 
@@ -62,13 +65,10 @@ export class MemoryStore implements StateStore {
 }
 
 /** What `SharedIdempotency.begin` answers: run the write (then `finish` with the claim), or send `result` instead. */
-export type SharedBegin =
-  | { outcome: 'run'; claim: string }
-  | { outcome: 'replay' | 'reused' | 'in-progress' | 'invalid-key' | 'unavailable'; result: CallToolResult };
+export type SharedBegin = { outcome: 'run'; claim: string } | Exclude<IdempotencyBegin, { outcome: 'run' }>;
 
 /** What `SharedIdempotency.finish` did: as `Idempotency.finish`, or `unstored` when the store could not answer. */
-/** `kept`: the finish step trapped, so the claim stays until it expires (the key never runs twice). */
-export type SharedFinish = 'stored' | 'released' | 'absent' | 'unstored' | 'kept';
+export type SharedFinish = IdempotencyFinish | 'unstored';
 
 // How often a call that lost the race for a key reads it again before answering as if the store were down.
 const CLAIM_ATTEMPTS = 3;
@@ -113,15 +113,9 @@ export class SharedIdempotency {
         const stored = await this.store.get(where);
         const now = options.now ?? Date.now();
         const held = stored === undefined ? '' : `,"stored":${JSON.stringify(stored)}`;
-        const answer = JSON.parse(idempotencyBegin(`{${request},"nowMs":${now}${held}}`)) as {
-          outcome: string;
-          record?: string;
-          ttlMs?: number;
-          result?: CallToolResult;
-        };
-        if (answer.record === undefined) return answer as SharedBegin;
-        if (await this.store.compareAndSet(where, stored, answer.record, answer.ttlMs ?? 1))
-          return { outcome: 'run', claim: answer.record };
+        const answer = JSON.parse(idempotencyBegin(`{${request},"nowMs":${now}${held}}`)) as Wire.IdempotencyBeginAnswer;
+        if (answer.outcome !== 'run') return answer as SharedBegin;
+        if (await this.store.compareAndSet(where, stored, answer.record, answer.ttlMs)) return { outcome: 'run', claim: answer.record };
       }
       throw new StoreUnavailable(`the key changed under ${CLAIM_ATTEMPTS} reads`);
     } catch (error) {
@@ -146,10 +140,12 @@ export class SharedIdempotency {
         `{"tool":${JSON.stringify(tool)},"key":${JSON.stringify(key)},` +
           `"claim":${JSON.stringify(String(claim))},"result":${text},"nowMs":${options.now ?? Date.now()},"ttlSeconds":${this.ttlSeconds}}`,
       ),
-    ) as { finished: 'stored' | 'released' | 'kept'; record?: string; ttlMs?: number };
+    ) as Wire.IdempotencyFinishAnswer;
     if (answer.finished === 'kept') return answer.finished;
+    // Released: the claim goes (no record); stored: the record takes its place.
+    const [record, ttlMs] = answer.finished === 'stored' ? [answer.record, answer.ttlMs] : [undefined, 1];
     try {
-      return (await this.store.compareAndSet(where, claim, answer.record, answer.ttlMs ?? 1)) ? answer.finished : 'absent';
+      return (await this.store.compareAndSet(where, claim, record, ttlMs)) ? answer.finished : 'absent';
     } catch (error) {
       // The claim stays until it expires: the key answers in-progress, and the write never runs twice.
       if (error instanceof StoreUnavailable) return 'unstored';
@@ -217,13 +213,11 @@ export class SharedLedger {
       for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
         const streak = await this.store.get(where);
         const held = streak === undefined ? '' : `,"streak":${JSON.stringify(streak)}`;
-        const answer = JSON.parse(step(`{${members},"stopAfter":${this.stopAfter}${held}}`)) as {
-          result?: CallToolResult;
-          streak?: string | null;
-          ttlMs?: number;
-        };
+        const answer = JSON.parse(step(`{${members},"stopAfter":${this.stopAfter}${held}}`)) as LedgerAnswer;
         if (answer.streak === undefined) return answer;
-        if (await this.store.compareAndSet(where, streak, answer.streak ?? undefined, answer.ttlMs ?? 1)) return answer;
+        // Deleted: the record goes (no value); set: the new record takes its place.
+        const [record, ttlMs] = answer.streak === null ? [undefined, 1] : [answer.streak, answer.ttlMs];
+        if (await this.store.compareAndSet(where, streak, record, ttlMs)) return answer;
       }
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error;
