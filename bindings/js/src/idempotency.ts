@@ -7,28 +7,14 @@
 
 import { isErrorBuilder } from './builder.js';
 import { idempotencyBegin, idempotencyFinish, idempotencyKeyArgument } from './component.js';
-import { formatOf, toJson } from './render.js';
 import type * as Wire from './generated/wire.js';
+import { formatOf, toJson } from './render.js';
 import { SharedIdempotency } from './stores.js';
-import type { CallToolResult, Format } from './types.js';
+import type { CallToolResult, Format, IdempotencyBegin, IdempotencyFinish } from './types.js';
+
+export type { IdempotencyBegin, IdempotencyFinish };
 
 const U32 = 0xffff_ffff;
-
-/**
- * What `Idempotency.begin` answers: run the write, or send `result` instead.
- * The core's answers (generated), less a run's claim, which the store keeps.
- */
-export type IdempotencyBegin =
-  | Omit<Wire.IdempotencyRun, 'record' | 'ttlMs'>
-  | (Omit<Wire.IdempotencyInstead, 'result'> & { result: CallToolResult });
-
-/**
- * What `Idempotency.finish` did with an outcome: `stored`, `released` (the
- * key is free again), `absent` (no call with the key was running) or `kept`
- * (the finish step trapped, so the claim stays until it expires and the key
- * never runs twice).
- */
-export type IdempotencyFinish = Wire.IdempotencyFinishAnswer['finished'];
 
 /** Options of `new Idempotency()`: at most `capacity` keys (1,000), each kept `ttlSeconds` (86,400: 24 hours). */
 export interface IdempotencyOptions {

@@ -11,10 +11,9 @@
 import { type ErrorBuilder, isErrorBuilder } from './builder.js';
 import { idempotencyBegin, idempotencyFinish, idempotencyKey, ledgerFailure, ledgerKey, ledgerObserve } from './component.js';
 import type * as Wire from './generated/wire.js';
-import type { IdempotencyBegin, IdempotencyFinish } from './idempotency.js';
 import type { LedgerAnswer } from './ledger.js';
 import { formatOf, toJson } from './render.js';
-import type { CallToolResult, EnvelopeSpec, Format, LedgerFailureOptions } from './types.js';
+import type { CallToolResult, EnvelopeSpec, Format, IdempotencyBegin, IdempotencyFinish, LedgerFailureOptions } from './types.js';
 
 /** Where records live: text under text keys, each with an expiry. */
 export interface StateStore {

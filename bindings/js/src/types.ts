@@ -387,3 +387,19 @@ export type InferOutput<Schema> = Schema extends { readonly '~standard': { reado
     ? Output
     : unknown
   : unknown;
+
+/**
+ * What `Idempotency.begin` answers: run the write, or send `result` instead.
+ * The core's answers (generated), less a run's claim, which the store keeps.
+ */
+export type IdempotencyBegin =
+  | Omit<Wire.IdempotencyRun, 'record' | 'ttlMs'>
+  | (Omit<Wire.IdempotencyInstead, 'result'> & { result: CallToolResult });
+
+/**
+ * What `Idempotency.finish` did with an outcome: `stored`, `released` (the
+ * key is free again), `absent` (no call with the key was running) or `kept`
+ * (the finish step trapped, so the claim stays until it expires and the key
+ * never runs twice).
+ */
+export type IdempotencyFinish = Wire.IdempotencyFinishAnswer['finished'];
