@@ -6,7 +6,7 @@
 //! gives the English one, `default_recovery` the one of a locale.
 
 use crate::error::SpecError;
-use crate::json::{fail, missing, read_input};
+use crate::json::{fail, missing, two_members};
 use crate::locale::{CodeRecovery, Locale};
 
 /// Which recovery branch a failure is on.
@@ -60,16 +60,14 @@ impl CodeDefaults {
 
 /// The JSON entry point behind [`crate::api::code_defaults`].
 pub(crate) fn code_defaults_json(input: &str) -> Result<String, SpecError> {
-    /// The `code-defaults` request as written.
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields, expecting = "a request object")]
-    struct Request {
-        #[serde(default, deserialize_with = "crate::json::given")]
-        code: Option<String>,
-        locale: Option<Locale>,
-    }
-    let request: Request = read_input(input, "the request")?;
-    let (code, locale) = (request.code, request.locale.unwrap_or(Locale::En));
+    let [code, locale] = two_members(input, "the request", ["code", "locale"])?;
+    let code = code
+        .map(|raw| crate::json::string(&raw, &crate::json::Quoted("code")))
+        .transpose()?;
+    let locale = match locale {
+        None => Locale::En,
+        Some(raw) => crate::json::variant(&raw, "locale", Locale::ALL, Locale::from_wire)?,
+    };
     let code = match code {
         Some(code) if code.is_empty() => return fail("\"code\" must not be empty"),
         Some(code) => code,

@@ -215,18 +215,10 @@ pub fn idempotency_key(tool: &str, key: &str) -> String {
     )
 }
 
-/// An `idempotency-key` request as written.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "an idempotency-key request object")]
-struct KeyRequest {
-    tool: String,
-    key: String,
-}
-
-/// The JSON entry point behind [`crate::api::idempotency_key`].
+/// The JSON entry point behind [`crate::api::idempotency_key`]: `{"tool", "key"}`.
 pub(crate) fn idempotency_key_json(request: &str) -> Result<String, SpecError> {
-    let request: KeyRequest = read_input(request, "the idempotency-key request")?;
-    Ok(idempotency_key(&request.tool, &request.key))
+    let [tool, key] = crate::json::required_strings(request, "the idempotency-key request", ["tool", "key"])?;
+    Ok(idempotency_key(&tool, &key))
 }
 
 fn ttl_ms(ttl_seconds: u32) -> u64 {

@@ -90,18 +90,10 @@ pub fn ledger_key(scope: &str, tool: &str) -> String {
     )
 }
 
-/// A `ledger-key` request as written.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a ledger-key request object")]
-struct KeyRequest {
-    scope: String,
-    tool: String,
-}
-
-/// The JSON entry point behind [`crate::api::ledger_key`].
+/// The JSON entry point behind [`crate::api::ledger_key`]: `{"scope", "tool"}`.
 pub(crate) fn ledger_key_json(request: &str) -> Result<String, SpecError> {
-    let request: KeyRequest = read_input(request, "the ledger-key request")?;
-    Ok(ledger_key(&request.scope, &request.tool))
+    let [scope, tool] = crate::json::required_strings(request, "the ledger-key request", ["scope", "tool"])?;
+    Ok(ledger_key(&scope, &tool))
 }
 
 /// The streak after this failure, and how many identical ones in a row it makes.

@@ -202,8 +202,8 @@ pub use ledger::{ledger_key, Ledger, Replacement, StreakChange};
 pub use limits::Limits;
 pub use locale::Locale;
 // The `<tool_error>` modules callers name by path: `mcp_envelope::spec::from_json`, `mcp_envelope::limits::Limits`.
-pub use scrub::{scrub, REDACTED};
 pub use read::{error_of_result, read_envelope, ClientOutcome, Reading, ResultText};
+pub use scrub::{scrub, REDACTED};
 pub use tool_error::model::{Severity, ToolError, ToolFailureMeta};
 pub use tool_error::parse::parse;
 pub use tool_error::render::{

@@ -28,10 +28,8 @@
 //! the answer is the handler's JSON, passed through member for member, and
 //! only the members these rules name are read or written.
 
-use serde::Deserialize;
-
 use crate::error::SpecError;
-use crate::json::{fail, given, missing, read_input, to_json, Map, Number, Value};
+use crate::json::{fail, missing, to_json, two_members, Map, Number, Value};
 
 /// The first revision with `resultType` and the reserved code range.
 pub const STATELESS_REVISION: &str = "2026-07-28";
@@ -70,11 +68,17 @@ pub fn is_stateless(revision: &str) -> Option<bool> {
 
 /// The JSON entry point behind [`crate::api::answer_for_revision`].
 pub(crate) fn answer_for_revision_json(text: &str) -> Result<String, SpecError> {
-    let input: Input = read_input(text, "the answer-for-revision input")?;
-    let Some(revision) = input.revision else {
+    let [revision, answer] = two_members(text, "the answer-for-revision input", ["revision", "answer"])?;
+    let revision = revision
+        .map(|raw| crate::json::string(&raw, &crate::json::Quoted("revision")))
+        .transpose()?;
+    let answer = answer
+        .map(|raw| crate::json::value(&raw, &crate::json::Quoted("answer")))
+        .transpose()?;
+    let Some(revision) = revision else {
         return missing("missing \"revision\": the protocol revision the request negotiated, such as \"2025-11-25\"");
     };
-    let Some(answer) = input.answer else {
+    let Some(answer) = answer else {
         return missing("missing \"answer\": {\"result\": <the result>} or {\"error\": <the JSON-RPC error>}");
     };
     let Some(stateless) = is_stateless(&revision) else {
@@ -100,15 +104,6 @@ pub(crate) fn answer_for_revision_json(text: &str) -> Result<String, SpecError> 
         _ => return fail("\"answer\" must be {\"result\": <the result>} or {\"error\": <the JSON-RPC error>}"),
     };
     Ok(sent.into_json())
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "an answer-for-revision input object")]
-struct Input {
-    #[serde(default, deserialize_with = "given")]
-    revision: Option<String>,
-    #[serde(default, deserialize_with = "given")]
-    answer: Option<Value>,
 }
 
 /// What goes on the wire.

@@ -418,6 +418,84 @@ pub(crate) fn object<'a>(text: &'a str, what: &dyn fmt::Display) -> Result<Membe
     Ok(members)
 }
 
+/// Reads an input object whose keys are `keys`: each member's raw JSON text
+/// at its key's place (`None` when absent; see [`present`]), another key refused in
+/// serde's words, as a derived reader refuses it. For the small inputs, where
+/// a derived struct costs the component more bytes than this one reader.
+pub(crate) fn members_of(text: &str, what: &str, keys: &[&str]) -> Result<Vec<Option<String>>, SpecError> {
+    let mut found = vec![None; keys.len()];
+    for (key, value) in object(text, &what)? {
+        let Some(at) = keys.iter().position(|k| *k == key) else {
+            return fail(format!(
+                "{what}: unknown field `{key}`, expected {}",
+                one_of(keys.iter())
+            ));
+        };
+        found[at] = Some(value.into_owned());
+    }
+    Ok(found)
+}
+
+/// A member [`members_of`] found, unless it is `null` (an optional key "not set").
+pub(crate) fn present(raw: &Option<String>) -> Option<&str> {
+    raw.as_deref().filter(|raw| !is_null(raw))
+}
+
+/// What serde says it expected: `` `a` ``, `` `a` or `b` ``, `` one of `a`, `b`, `c` ``.
+pub(crate) fn one_of<S: AsRef<str>>(names: impl ExactSizeIterator<Item = S>) -> String {
+    let count = names.len();
+    let mut expected = String::new();
+    for (i, name) in names.enumerate() {
+        expected.push_str(match i {
+            0 if count > 2 => "one of `",
+            0 => "`",
+            _ if count == 2 => " or `",
+            _ => ", `",
+        });
+        expected.push_str(name.as_ref());
+        expected.push('`');
+    }
+    expected
+}
+
+/// A string enum's member read from its wire spelling, another refused in
+/// serde's words (`locale: unknown variant `pt`, expected `en` or `pt-BR``).
+pub(crate) fn variant<T: Copy + fmt::Display>(
+    raw: &str,
+    key: &str,
+    all: &[T],
+    from_wire: fn(&str) -> Option<T>,
+) -> Result<T, SpecError> {
+    let given = string(raw, &Quoted(key))?;
+    from_wire(&given).ok_or_else(|| {
+        let wire = one_of(all.iter().map(|v| v.to_string()));
+        SpecError::invalid(format!("{key}: unknown variant `{given}`, expected {wire}"))
+    })
+}
+
+/// [`members_of`] for an input of two keys.
+pub(crate) fn two_members(text: &str, what: &str, keys: [&str; 2]) -> Result<[Option<String>; 2], SpecError> {
+    let found = members_of(text, what, &keys)?;
+    Ok([
+        present(&found[0]).map(str::to_owned),
+        present(&found[1]).map(str::to_owned),
+    ])
+}
+
+/// [`members_of`] for an input of two required strings, a missing one
+/// refused as serde refuses it (`the ledger-key request: missing field `scope``).
+pub(crate) fn required_strings(text: &str, what: &str, keys: [&str; 2]) -> Result<[String; 2], SpecError> {
+    let found = two_members(text, what, keys)?;
+    let mut read = [String::new(), String::new()];
+    for (i, (key, raw)) in keys.iter().zip(found).enumerate() {
+        let Some(raw) = raw else {
+            return missing(format!("{what}: missing field `{key}`"));
+        };
+        read[i] = string(&raw, &Quoted(key))?;
+    }
+    Ok(read)
+}
+
 /// [`parse_object`] after [`repair_lone_surrogates`]; `refused` words a
 /// failure, given the text read.
 pub(crate) fn repaired_object<E>(text: &str, refused: impl FnOnce(&str, Error) -> E) -> Result<Members<'_>, E> {

@@ -5,12 +5,13 @@
 //! secrets, paths and hosts, and the model cannot act on it. It is handed
 //! back in one log line under the same id.
 
+#[cfg(feature = "schema")]
 use serde::Deserialize;
 
 use super::given_text;
 use crate::code;
 use crate::error::SpecError;
-use crate::json::{fail, given, missing, push_json_string, read_input};
+use crate::json::{fail, missing, push_json_string};
 use crate::locale::Locale;
 use crate::tool_error::model::ToolError;
 use crate::tool_error::render::{call_tool_result, Format};
@@ -134,31 +135,29 @@ pub(crate) fn log_line(code: &str, tool: &str, exception: &str, correlation_id: 
 
 const WHAT: &str = "the exception-result input";
 
-/// The `exception-result` input as written; with the `schema` feature also
-/// the wrappers' `ExceptionOptions`.
-#[derive(Deserialize)]
+/// The `exception-result` input as written, for the schema alone: the
+/// wrappers' `ExceptionOptions`.
+#[cfg(feature = "schema")]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(
     deny_unknown_fields,
     rename_all = "camelCase",
     expecting = "an exception-result input object"
 )]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(
-        rename = "ExceptionOptions",
-        description = "The options of `exceptionResult`: an exception in a tool's own code.",
-        extend("required" = ["tool", "exception"])
-    )
+#[schemars(
+    rename = "ExceptionOptions",
+    description = "The options of `exceptionResult`: an exception in a tool's own code.",
+    extend("required" = ["tool", "exception"])
 )]
+#[allow(dead_code)] // read member by member in `exception_result_json`; its schema is what it is for
 pub(crate) struct ExceptionInput {
     /// The tool whose code raised it.
-    #[serde(default, deserialize_with = "given")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    #[serde(default, deserialize_with = "crate::json::given")]
+    #[schemars(with = "String")]
     tool: Option<String>,
     /// The exception's text (its stack), for the log line only: never in the result.
-    #[serde(default, deserialize_with = "given")]
-    #[cfg_attr(feature = "schema", schemars(with = "String"))]
+    #[serde(default, deserialize_with = "crate::json::given")]
+    #[schemars(with = "String")]
     exception: Option<String>,
     /// The caller's correlation id; a fresh one is made from `random` without it.
     correlation_id: Option<String>,
@@ -203,15 +202,37 @@ pub(crate) fn correlation_id_of(given: Option<String>, random: Option<String>) -
 
 /// The JSON entry point behind [`crate::api::exception_result`].
 pub(crate) fn exception_result_json(text: &str) -> Result<String, SpecError> {
-    let input: ExceptionInput = read_input(text, WHAT)?;
-    let (format, chosen) = (input.format.unwrap_or(Format::Xml), input.locale.unwrap_or(Locale::En));
-    let Some(tool) = input.tool else {
+    // Read member by member (the struct above describes the shape for the
+    // wrappers' types): fewer bytes of component than a derived reader.
+    const KEYS: [&str; 6] = ["tool", "exception", "correlationId", "random", "format", "locale"];
+    let found = crate::json::members_of(text, WHAT, &KEYS)?;
+    let text_at = |i: usize| {
+        let raw = found[i].as_deref();
+        // `tool` and `exception` may be absent, but not null: as serde reads a `given` member.
+        if i < 2 && raw.is_some_and(crate::json::is_null) {
+            return fail(format!("{}: invalid type: null, expected a string", KEYS[i]));
+        }
+        crate::json::present(&found[i])
+            .map(|raw| crate::json::string(raw, &crate::json::Quoted(KEYS[i])))
+            .transpose()
+    };
+    let (tool, exception) = (text_at(0)?, text_at(1)?);
+    let (given_id, random) = (text_at(2)?, text_at(3)?);
+    let format =
+        crate::json::present(&found[4]).map(|raw| crate::json::variant(raw, "format", Format::ALL, Format::from_wire));
+    let chosen =
+        crate::json::present(&found[5]).map(|raw| crate::json::variant(raw, "locale", Locale::ALL, Locale::from_wire));
+    let (format, chosen) = (
+        format.transpose()?.unwrap_or(Format::Xml),
+        chosen.transpose()?.unwrap_or(Locale::En),
+    );
+    let Some(tool) = tool else {
         return missing("missing \"tool\": the name of the tool that raised the exception");
     };
-    let Some(exception) = input.exception else {
+    let Some(exception) = exception else {
         return missing("missing \"exception\": the exception's text, for the log line");
     };
-    let correlation_id = correlation_id_of(input.correlation_id, input.random)?;
+    let correlation_id = correlation_id_of(given_id, random)?;
     let report = exception_result(&tool, &exception, &correlation_id, format, chosen);
     let mut out = String::with_capacity(report.result.len() + report.log.len() + 64);
     out.push_str("{\"result\":");

@@ -49,28 +49,65 @@ pub enum KnownKind<'a> {
     },
 }
 
-/// The system error codes the core knows, each with its code: what the
-/// docs' table lists (docs/thrown-errors.md).
-const SYSTEM_CODES: &[(&str, &str)] = &[
-    ("ENOENT", code::NOT_FOUND),
-    ("ENOTDIR", code::NOT_FOUND),
-    ("EISDIR", code::VALIDATION_ERROR),
-    ("EACCES", code::FORBIDDEN),
-    ("EPERM", code::FORBIDDEN),
-    ("EEXIST", code::CONFLICT),
-    ("ENOTEMPTY", code::CONFLICT),
-    ("ETIMEDOUT", code::TIMEOUT),
-    ("ECONNREFUSED", UPSTREAM_UNAVAILABLE),
-    ("ECONNRESET", UPSTREAM_UNAVAILABLE),
-    ("ENOTFOUND", UPSTREAM_UNAVAILABLE),
-    ("EAI_AGAIN", UPSTREAM_UNAVAILABLE),
-    ("EHOSTUNREACH", UPSTREAM_UNAVAILABLE),
-    ("ENETUNREACH", UPSTREAM_UNAVAILABLE),
+/// The system error codes the core knows: each one's code, and its message
+/// naming the argument (`{}`) or, when no argument holds the path, without it
+/// (docs/thrown-errors.md). An empty message: the code's own failure (a
+/// timeout, an unreachable upstream), which names no path.
+const SYSTEM_CODES: &[(&str, &str, &str, &str)] = &[
+    (
+        "ENOENT",
+        code::NOT_FOUND,
+        "No file or folder exists at {}.",
+        "A file or folder this call needs does not exist.",
+    ),
+    (
+        "ENOTDIR",
+        code::NOT_FOUND,
+        "A part of {} is not a folder.",
+        "A path this call needs goes through something that is not a folder.",
+    ),
+    (
+        "EISDIR",
+        code::VALIDATION_ERROR,
+        "A folder is at {}, where this call needs a file.",
+        "This call needs a file and found a folder.",
+    ),
+    (
+        "EACCES",
+        code::FORBIDDEN,
+        "The server is not allowed to access {}.",
+        "The server is not allowed to access a file this call needs.",
+    ),
+    (
+        "EPERM",
+        code::FORBIDDEN,
+        "The server is not allowed to access {}.",
+        "The server is not allowed to access a file this call needs.",
+    ),
+    (
+        "EEXIST",
+        code::CONFLICT,
+        "Something already exists at {}.",
+        "Something this call would create already exists.",
+    ),
+    (
+        "ENOTEMPTY",
+        code::CONFLICT,
+        "The folder at {} is not empty.",
+        "A folder this call would remove is not empty.",
+    ),
+    ("ETIMEDOUT", code::TIMEOUT, "", ""),
+    ("ECONNREFUSED", UPSTREAM_UNAVAILABLE, "", ""),
+    ("ECONNRESET", UPSTREAM_UNAVAILABLE, "", ""),
+    ("ENOTFOUND", UPSTREAM_UNAVAILABLE, "", ""),
+    ("EAI_AGAIN", UPSTREAM_UNAVAILABLE, "", ""),
+    ("EHOSTUNREACH", UPSTREAM_UNAVAILABLE, "", ""),
+    ("ENETUNREACH", UPSTREAM_UNAVAILABLE, "", ""),
 ];
 
 /// Whether the core knows the system error `errno`.
 pub fn is_known_errno(errno: &str) -> bool {
-    SYSTEM_CODES.iter().any(|(name, _)| *name == errno)
+    SYSTEM_CODES.iter().any(|row| row.0 == errno)
 }
 
 /// The argument (by name) whose value is `target`: the same text, or the
@@ -106,28 +143,37 @@ fn quoted(argument: &(String, String)) -> String {
 /// assert_eq!((e.code.as_str(), e.message.as_str()), ("NOT_FOUND", "No file or folder exists at path \"notes/missing.txt\"."));
 /// ```
 pub fn known_error(kind: &KnownKind<'_>, arguments: &[(String, String)], locale: Locale) -> Option<ToolError> {
-    let customer = &locale.words().customer;
+    let named = |target: Option<&str>| target.and_then(|t| argument_for(t, arguments));
     let error = match *kind {
         KnownKind::System { errno, path, dest } => {
-            let code = SYSTEM_CODES.iter().find(|(name, _)| *name == errno)?.1;
+            let &(_, code, with_argument, without) = SYSTEM_CODES.iter().find(|row| row.0 == errno)?;
+            if with_argument.is_empty() {
+                return Some(upstream_failure(code, None, locale));
+            }
             // What already exists, or is not empty, is a rename's destination when there is one.
-            let order = if matches!(errno, "EEXIST" | "ENOTEMPTY") { [dest, path] } else { [path, dest] };
-            let named = order.into_iter().flatten().find_map(|p| argument_for(p, arguments));
-            if code == UPSTREAM_UNAVAILABLE {
-                return Some(unreachable(None, locale));
-            }
-            if code == code::TIMEOUT {
-                return Some(timed_out(None, locale));
-            }
-            let (message, customer) = system_message(errno, named.map(quoted), customer);
-            let error = ToolError::new(code, message);
-            match customer {
-                Some(text) => error.customer_message(text),
-                None => error,
-            }
+            let order = if code == code::CONFLICT {
+                [dest, path]
+            } else {
+                [path, dest]
+            };
+            let message = match order.into_iter().find_map(named) {
+                Some(argument) => with_argument.replacen("{}", &quoted(argument), 1),
+                None => without.to_owned(),
+            };
+            let customer = &locale.words().customer;
+            let words = match code {
+                code::NOT_FOUND => customer.not_found,
+                code::FORBIDDEN => customer.forbidden,
+                _ => "",
+            };
+            ToolError::new(code, message).customer_message(words).locale(locale)
         }
-        KnownKind::Status { status, retry_after, url } => {
-            let service = url.and_then(|u| argument_for(u, arguments)).map(|a| format!("The service at {}", quoted(a)));
+        KnownKind::Status {
+            status,
+            retry_after,
+            url,
+        } => {
+            let service = named(url).map(|a| String::from("The service at ") + &quoted(a));
             let failure = UpstreamFailure {
                 status,
                 retry_after,
@@ -136,67 +182,31 @@ pub fn known_error(kind: &KnownKind<'_>, arguments: &[(String, String)], locale:
                 ..UpstreamFailure::default()
             };
             // A status outside 400..=599 says nothing known: an internal error.
-            return upstream_error(&failure).ok().map(|report| report.error);
+            upstream_error(&failure).ok()?.error
         }
-        KnownKind::Timeout { url } => return Some(timed_out(url.and_then(|u| argument_for(u, arguments)), locale)),
-        KnownKind::Unreachable { url } => {
-            return Some(unreachable(url.and_then(|u| argument_for(u, arguments)), locale))
-        }
+        KnownKind::Timeout { url } => upstream_failure(code::TIMEOUT, named(url), locale),
+        KnownKind::Unreachable { url } => upstream_failure(UPSTREAM_UNAVAILABLE, named(url), locale),
     };
-    Some(error.locale(locale))
+    Some(error)
 }
 
-/// The message (and customer words) of a path's system error, naming the argument when there is one.
-fn system_message(
-    errno: &str,
-    named: Option<String>,
-    customer: &crate::locale::CustomerWords,
-) -> (String, Option<&'static str>) {
-    let (with_argument, without): (fn(&str) -> String, &str) = match errno {
-        "ENOENT" => (|a| format!("No file or folder exists at {a}."), "A file or folder this call needs does not exist."),
-        "ENOTDIR" => (
-            |a| format!("{a} goes through something that is not a folder."),
-            "A path this call needs goes through something that is not a folder.",
-        ),
-        "EISDIR" => (|a| format!("{a} is a folder; this call needs a file."), "This call needs a file and found a folder."),
-        "EACCES" | "EPERM" => (
-            |a| format!("The server is not allowed to access {a}."),
-            "The server is not allowed to access a file this call needs.",
-        ),
-        "EEXIST" => (|a| format!("{a} already exists."), "Something this call would create already exists."),
-        _ => (|a| format!("{a} is a folder that is not empty."), "A folder this call would remove is not empty."),
+/// TIMEOUT or UPSTREAM_UNAVAILABLE of a service the tool calls, naming the URL's argument when there is one.
+fn upstream_failure(code: &str, named: Option<&(String, String)>, locale: Locale) -> ToolError {
+    let customer = &locale.words().customer;
+    let timeout = code == code::TIMEOUT;
+    let message = match (named, timeout) {
+        (Some(argument), true) => format!("The request to {} did not finish in time.", quoted(argument)),
+        (Some(argument), false) => format!("The service at {} could not be reached.", quoted(argument)),
+        (None, true) => "A service this tool depends on did not answer in time.".to_owned(),
+        (None, false) => "A service this tool depends on could not be reached.".to_owned(),
     };
-    let message = named.map_or_else(|| without.to_owned(), |a| with_argument(&a));
-    let words = match errno {
-        "ENOENT" | "ENOTDIR" => Some(customer.not_found),
-        "EACCES" | "EPERM" => Some(customer.forbidden),
-        "EEXIST" | "ENOTEMPTY" => Some(customer.conflict),
-        _ => None,
-    };
-    (message, words)
-}
-
-/// TIMEOUT, naming the URL's argument when there is one.
-fn timed_out(named: Option<&(String, String)>, locale: Locale) -> ToolError {
-    let message = match named {
-        Some(argument) => format!("The request to {} did not finish in time.", quoted(argument)),
-        None => "A service this tool depends on did not answer in time.".to_owned(),
-    };
-    ToolError::new(code::TIMEOUT, message)
-        .customer_message(locale.words().customer.timeout)
-        .locale(locale)
-}
-
-/// UPSTREAM_UNAVAILABLE, naming the URL's argument when there is one.
-fn unreachable(named: Option<&(String, String)>, locale: Locale) -> ToolError {
-    let message = match named {
-        Some(argument) => format!("The service at {} could not be reached.", quoted(argument)),
-        None => "A service this tool depends on could not be reached.".to_owned(),
-    };
-    ToolError::new(UPSTREAM_UNAVAILABLE, message)
+    let error = ToolError::new(code, message).locale(locale);
+    if timeout {
+        return error.customer_message(customer.timeout);
+    }
+    error
         .suggest(UNAVAILABLE_RECOVERY)
         .category(Category::Transient)
         .retryable(true)
-        .customer_message(locale.words().customer.unavailable)
-        .locale(locale)
+        .customer_message(customer.unavailable)
 }
