@@ -12,7 +12,9 @@
 //! |---|---|---|
 //! | our error (`ToolError`, a builder) | its envelope, `isError` as its severity says | `failure`, with the error |
 //! | arguments failing the tool's own check | the `<validation_error>` | `observe` |
-//! | a framework's error for the model | a TOOL_ERROR envelope stating its text | `observe` |
+//! | a framework's error for the model | a TOOL_ERROR envelope stating its text, scrubbed | `observe` |
+//! | a thrown value its author wrote for the model (a plain `Error`) | the same, or INTERNAL_ERROR when the server hides them | `observe` |
+//! | a thrown value whose structure tells its kind (a system error's code, an HTTP status, a timeout) | that kind's code, worded here, under a correlation id; the text to the log | `observe` |
 //! | an envelope read back and raised again | its text, as it came | `observe` |
 //! | an error result raised as it is | that result | `observe` |
 //! | anything else raised | INTERNAL_ERROR under a correlation id; the text to the log only | `observe` |
@@ -24,7 +26,7 @@
 use crate::error::SpecError;
 use crate::json::push_json_string;
 use crate::locale::Locale;
-use crate::recovery::{exception_result, user_error_result};
+use crate::recovery::{exception_result, known_error, user_error_result, KnownKind};
 use crate::tool_error::model::ToolError;
 use crate::tool_error::render::{call_tool_result, text_result, Format};
 use crate::validation::{validation_from_json, validation_result, ValidationSpec};
@@ -48,10 +50,43 @@ pub enum HandlerOutcome<'a> {
     Envelope(&'a str),
     /// A `CallToolResult` JSON raised as it is.
     Result(&'a str),
+    /// A thrown value whose structure says its author wrote its text for the
+    /// model (in TypeScript an instance of exactly `Error`, in Python of
+    /// exactly `Exception`), and whether the server shows such texts.
+    Message {
+        /// The thrown value's message.
+        text: &'a str,
+        /// The server's rule for such texts.
+        shown: ThrownMessages,
+    },
+    /// A thrown value whose structure tells its kind, with the call's
+    /// arguments (name, text) so the message can name the one it concerns.
+    Known {
+        /// What the structure says.
+        kind: KnownKind<'a>,
+        /// Its text as the host writes it, for the log line only.
+        exception: &'a str,
+        /// The call's arguments as text (`arguments_as_text`).
+        arguments: &'a [(String, String)],
+    },
     /// Anything else raised: its text as the host writes it (type, message,
     /// stack), for the log line only.
     Exception(&'a str),
 }
+
+/// Whether a thrown value's own words (a [`HandlerOutcome::Message`]) reach
+/// the model: `shown` (the default: scrubbed, as TOOL_ERROR) or `hidden`
+/// (each such throw an INTERNAL_ERROR, its text in the log only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThrownMessages {
+    /// Sent as a TOOL_ERROR envelope stating the scrubbed text.
+    #[default]
+    Shown,
+    /// Sent as INTERNAL_ERROR; the text goes to the log only.
+    Hidden,
+}
+
+string_enum!(ThrownMessages { Shown = "shown", Hidden = "hidden" });
 
 /// The ledger step a handler's result goes through, when the server keeps a
 /// repeat ledger.
@@ -102,7 +137,27 @@ pub fn handler_answer(
     match outcome {
         HandlerOutcome::Error(error) => sent(call_tool_result(error, format), LedgerStep::Failure),
         HandlerOutcome::Validation(spec) => sent(validation_result(spec), LedgerStep::Observe),
-        HandlerOutcome::UserError(message) => sent(user_error_result(message, format), LedgerStep::Observe),
+        HandlerOutcome::UserError(message)
+        | HandlerOutcome::Message {
+            text: message,
+            shown: ThrownMessages::Shown,
+        } => sent(user_error_result(message, format), LedgerStep::Observe),
+        HandlerOutcome::Message { text, .. } => internal_error(tool, text, format, locale, correlation_id),
+        HandlerOutcome::Known {
+            kind,
+            exception,
+            arguments,
+        } => match known_error(&kind, arguments, locale) {
+            Some(error) => {
+                let error = error.correlation_id(correlation_id);
+                HandlerAnswer {
+                    result: call_tool_result(&error, format),
+                    ledger: LedgerStep::Observe,
+                    log: Some(crate::recovery::log_line(&error.code, tool, exception, correlation_id)),
+                }
+            }
+            None => internal_error(tool, exception, format, locale, correlation_id),
+        },
         HandlerOutcome::Envelope(text) => sent(text_result(text, true), LedgerStep::Observe),
         HandlerOutcome::Result(result) if is_error_result(result) => {
             sent(result.trim().to_owned(), LedgerStep::Observe)
@@ -138,8 +193,107 @@ fn wire<T>(text: &str, what: &dyn std::fmt::Display, from_wire: fn(&str) -> Opti
 }
 
 /// The refusal of an outcome that is not one member of a known kind.
-const ONE_KIND: &str =
-    "\"outcome\" must have one member, naming its kind: error, validation, userError, envelope, result or exception";
+const ONE_KIND: &str = "\"outcome\" must have one member, naming its kind: \
+     error, validation, userError, message, known, envelope, result or exception";
+
+/// The call's arguments as (name, text) pairs: each string in them, named by
+/// its path (`path`, `edits[0].path`, `options.url`), so a known failure's
+/// message can name the argument its path or URL came from.
+pub(crate) fn arguments_as_text(arguments: &crate::json::Value) -> Vec<(String, String)> {
+    use crate::json::Value;
+    let mut pairs = Vec::new();
+    let mut stack = vec![(String::new(), arguments)];
+    while let Some((name, value)) = stack.pop() {
+        match value {
+            Value::String(text) if !name.is_empty() => pairs.push((name, text.clone())),
+            Value::Object(members) => {
+                let dot = if name.is_empty() { "" } else { "." };
+                let named: Vec<_> = members.iter().map(|(key, v)| (format!("{name}{dot}{key}"), v)).collect();
+                // Reversed onto the stack, so the arguments are met in their order.
+                stack.extend(named.into_iter().rev());
+            }
+            Value::Array(items) => stack.extend(items.iter().enumerate().rev().map(|(i, v)| (format!("{name}[{i}]"), v))),
+            _ => {}
+        }
+    }
+    pairs
+}
+
+/// A `known` outcome's members, as written.
+#[derive(Default)]
+struct KnownInput {
+    errno: Option<String>,
+    path: Option<String>,
+    dest: Option<String>,
+    status: Option<u16>,
+    retry_after: Option<String>,
+    url: Option<String>,
+    timeout: bool,
+    unreachable: bool,
+    exception: String,
+}
+
+/// The refusal of a `known` outcome that does not say one kind.
+const ONE_KNOWN_KIND: &str =
+    "outcome.known must say one kind: \"errno\", \"status\", \"timeout\": true or \"unreachable\": true";
+
+impl KnownInput {
+    fn read(raw: &str) -> Result<KnownInput, SpecError> {
+        let what = crate::json::Member(&"outcome", "known");
+        let mut known = KnownInput::default();
+        for (key, value) in crate::json::object(raw, &what)? {
+            let member = crate::json::Member(&what, &key);
+            let text = || crate::json::optional_string(&value, &member);
+            let flag = || match value.trim() {
+                "true" => Ok(true),
+                "false" | "null" => Ok(false),
+                _ => crate::json::fail(format!("{member} must be true or false")),
+            };
+            match key.as_ref() {
+                "errno" => known.errno = text()?,
+                "path" => known.path = text()?,
+                "dest" => known.dest = text()?,
+                "retryAfter" => known.retry_after = text()?,
+                "url" => known.url = text()?,
+                "exception" => known.exception = text()?.unwrap_or_default(),
+                "timeout" => known.timeout = flag()?,
+                "unreachable" => known.unreachable = flag()?,
+                "status" if crate::json::is_null(&value) => {}
+                "status" => match value.trim().parse::<u16>() {
+                    Ok(status) => known.status = Some(status),
+                    Err(_) => return crate::json::fail(format!("{member} must be an HTTP status, such as 503")),
+                },
+                _ => return crate::json::fail(format!("{what}: unknown field `{key}`")),
+            }
+        }
+        let kinds = [known.errno.is_some(), known.status.is_some(), known.timeout, known.unreachable];
+        if kinds.iter().filter(|&&said| said).count() != 1 {
+            return crate::json::fail(ONE_KNOWN_KIND);
+        }
+        Ok(known)
+    }
+
+    fn kind(&self) -> KnownKind<'_> {
+        let url = self.url.as_deref();
+        if let Some(errno) = &self.errno {
+            KnownKind::System {
+                errno,
+                path: self.path.as_deref(),
+                dest: self.dest.as_deref(),
+            }
+        } else if let Some(status) = self.status {
+            KnownKind::Status {
+                status,
+                retry_after: self.retry_after.as_deref(),
+                url,
+            }
+        } else if self.timeout {
+            KnownKind::Timeout { url }
+        } else {
+            KnownKind::Unreachable { url }
+        }
+    }
+}
 
 /// The JSON entry point behind [`crate::api::handler_result`].
 pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
@@ -147,6 +301,7 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
     // refusals in fewer bytes of component.
     let (mut tool, mut outcome, mut format, mut locale, mut correlation_id, mut random) =
         (None, None, Format::Xml, Locale::En, None, None);
+    let (mut arguments, mut shown) = (Vec::new(), ThrownMessages::Shown);
     for (key, value) in crate::json::object(request, &WHAT)? {
         let what = crate::json::Quoted(&key);
         let text = || crate::json::string(&value, &what);
@@ -157,6 +312,8 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
             "locale" => locale = wire(&text()?, &what, Locale::from_wire)?,
             "correlationId" => correlation_id = crate::json::optional_string(&value, &what)?,
             "random" => random = crate::json::optional_string(&value, &what)?,
+            "arguments" => arguments = arguments_as_text(&crate::json::value(&value, &what)?),
+            "thrownMessages" => shown = wire(&text()?, &what, ThrownMessages::from_wire)?,
             _ => return crate::json::fail(String::from("the handler-result request: unknown field `") + &key + "`"),
         }
     }
@@ -166,7 +323,7 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
     // A spec the core refuses is the tool's own failure: its refusal goes to the log.
     let refused = |why: SpecError| String::from("mcp-envelope refused what the handler gave: ") + why.message();
     // Set in the branch that uses each, so the outcome can borrow it.
-    let (error, validation, raised);
+    let (error, validation, raised, known);
     let members = crate::json::object(&outcome, &"\"outcome\"")?;
     let [(kind, value)] = members.as_slice() else {
         return crate::json::fail(ONE_KIND);
@@ -194,17 +351,34 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
             }
         },
         "result" => HandlerOutcome::Result(value),
-        "userError" | "envelope" | "exception" => {
+        "known" => {
+            known = KnownInput::read(value)?;
+            HandlerOutcome::Known {
+                kind: known.kind(),
+                exception: &known.exception,
+                arguments: &arguments,
+            }
+        }
+        "userError" | "message" | "envelope" | "exception" => {
             given = crate::json::string(value, &crate::json::Member(&"outcome", kind))?;
             match kind.as_ref() {
                 "userError" => HandlerOutcome::UserError(&given),
+                "message" => HandlerOutcome::Message { text: &given, shown },
                 "envelope" => HandlerOutcome::Envelope(&given),
                 _ => HandlerOutcome::Exception(&given),
             }
         }
         _ => return crate::json::fail(ONE_KIND),
     };
-    let needs_id = matches!(outcome, HandlerOutcome::Exception(_))
+    let needs_id = matches!(
+        outcome,
+        HandlerOutcome::Exception(_)
+            | HandlerOutcome::Known { .. }
+            | HandlerOutcome::Message {
+                shown: ThrownMessages::Hidden,
+                ..
+            }
+    )
         || matches!(outcome, HandlerOutcome::Result(r) if !is_error_result(r));
     let correlation_id = if needs_id {
         crate::recovery::correlation_id_of(correlation_id, random)?

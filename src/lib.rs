@@ -152,6 +152,7 @@ pub mod partial;
 mod read;
 pub mod recovery;
 pub mod revision;
+mod scrub;
 // rmcp is never built for wasm32 (Cargo.toml), so neither is its glue.
 #[cfg(all(feature = "rmcp", not(target_arch = "wasm32")))]
 pub mod rmcp;
@@ -201,6 +202,7 @@ pub use ledger::{ledger_key, Ledger, Replacement, StreakChange};
 pub use limits::Limits;
 pub use locale::Locale;
 // The `<tool_error>` modules callers name by path: `mcp_envelope::spec::from_json`, `mcp_envelope::limits::Limits`.
+pub use scrub::{scrub, REDACTED};
 pub use read::{error_of_result, read_envelope, ClientOutcome, Reading, ResultText};
 pub use tool_error::model::{Severity, ToolError, ToolFailureMeta};
 pub use tool_error::parse::parse;

@@ -113,15 +113,17 @@ pub fn exception_result(
         error,
         result,
         correlation_id: correlation_id.to_owned(),
-        log: log_line(tool, exception, correlation_id),
+        log: log_line(code::INTERNAL_ERROR, tool, exception, correlation_id),
     }
 }
 
 /// logfmt: `key=value` pairs, each text as a JSON string, so a traceback's
 /// line breaks stay on one line and the line reads back unambiguously.
-fn log_line(tool: &str, exception: &str, correlation_id: &str) -> String {
+pub(crate) fn log_line(code: &str, tool: &str, exception: &str, correlation_id: &str) -> String {
     let mut line = String::with_capacity(exception.len() + tool.len() + 80);
-    line.push_str("code=INTERNAL_ERROR correlationId=");
+    line.push_str("code=");
+    line.push_str(code);
+    line.push_str(" correlationId=");
     push_json_string(&mut line, correlation_id);
     line.push_str(" tool=");
     push_json_string(&mut line, tool);

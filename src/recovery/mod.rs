@@ -14,7 +14,10 @@
 //!   answered as the specification says (a JSON-RPC -32602 naming the tools
 //!   it may call instead) or, as an option, as a result the model reads;
 //! - [`user_error`]: a framework's own error for the model (FastMCP's
-//!   `ToolError`, `UserError`) as a TOOL_ERROR envelope stating its text.
+//!   `ToolError`, `UserError`) as a TOOL_ERROR envelope stating its text,
+//!   scrubbed;
+//! - [`known_error`]: a thrown failure whose structure tells its kind (a
+//!   system error's code, an HTTP status, a timeout) as the specific code.
 //!
 //! Each has a typed function and a `*_json` entry point (one JSON object in,
 //! JSON text out) that the component exports. The words for people
@@ -42,6 +45,7 @@ mod empty;
 mod exception;
 mod excerpt;
 mod retry_after;
+mod thrown;
 mod unknown_tool;
 mod upstream;
 mod user_error;
@@ -52,11 +56,12 @@ pub(crate) use after_trap::after_trap_json;
 pub use after_trap::{after_trap, AfterTrap};
 pub(crate) use empty::empty_result_json;
 pub use empty::{empty_result, EmptyResult};
-pub(crate) use exception::{correlation_id_of, exception_result_json};
+pub(crate) use exception::{correlation_id_of, exception_result_json, log_line};
 pub use exception::{
     exception_error, exception_result, fresh_correlation_id, ExceptionReport, CORRELATION_ID_RANDOM_BYTES,
 };
 pub use excerpt::{excerpt, MAX_EXCERPT_CHARS};
+pub use thrown::{is_known_errno, known_error, KnownKind};
 pub(crate) use unknown_tool::unknown_tool_json;
 pub use unknown_tool::{unknown_tool, unknown_tool_answer, unknown_tool_message, UnknownToolAnswer};
 pub(crate) use upstream::upstream_error_json;

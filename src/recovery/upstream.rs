@@ -243,7 +243,7 @@ fn insufficient_scope(status: u16, subject: &str, scopes: Option<String>, locale
 }
 
 /// The model's next step for [`UPSTREAM_UNAVAILABLE`]: one more try, then stop.
-const UNAVAILABLE_RECOVERY: &str =
+pub(super) const UNAVAILABLE_RECOVERY: &str =
     "Wait, then make the same call once more; if it fails again, tell the user the service is unavailable.";
 /// The model's next step for [`UPSTREAM_REJECTED`].
 const REJECTED_RECOVERY: &str =

@@ -1,7 +1,9 @@
 //! A framework's own error for the model: FastMCP's `ToolError` in Python,
-//! FastMCP's `UserError` in TypeScript. The tool's author wrote its text for
-//! the model, so the text is shown, as the framework shows it, but inside an
-//! envelope like every other failure: code TOOL_ERROR, the text its message.
+//! FastMCP's `UserError` in TypeScript, and a thrown value whose structure
+//! says its author wrote it (docs/thrown-errors.md). The tool's author wrote
+//! its text for the model, so the text is shown, as the framework shows it,
+//! but inside an envelope like every other failure: code TOOL_ERROR, the text
+//! its message, scrubbed of credentials (`crate::scrub`).
 //! A text that already is an envelope (a tool raised `UserError(String(error(..)))`)
 //! is sent as it is rather than quoted inside another. Decided here so that
 //! both integrations answer alike.
@@ -19,7 +21,7 @@ use crate::tool_error::render::{call_tool_result, Format};
 /// a rule-based client stops and tells (docs/decide.md).
 pub const TOOL_ERROR: &str = "TOOL_ERROR";
 
-/// The error for a framework's error whose text is `message`.
+/// The error for a framework's error whose text is `message`, scrubbed.
 ///
 /// ```
 /// use mcp_envelope::recovery::user_error;
@@ -27,7 +29,7 @@ pub const TOOL_ERROR: &str = "TOOL_ERROR";
 /// assert_eq!((e.code.as_str(), e.message.as_str()), ("TOOL_ERROR", "Invoice inv_9 is locked by another refund."));
 /// ```
 pub fn user_error(message: &str) -> ToolError {
-    ToolError::new(TOOL_ERROR, message)
+    ToolError::new(TOOL_ERROR, crate::scrub::scrub(message))
 }
 
 /// The `user-error` input as written.
