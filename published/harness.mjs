@@ -101,7 +101,7 @@ async function runSide(server, side) {
     args = [side === 'wrapped' ? envelopedPath(entry) : entry, ...setup.args];
   } else {
     command = join(here, '.venv/bin/python');
-    args = ['-m', server.module, ...setup.args];
+    args = ['-m', server.run ?? server.module, ...setup.args];
     // The wrapped copy of the package shadows the installed one; nothing else of the environment changes.
     if (side === 'wrapped') env.PYTHONPATH = join(out, 'wrapped/python');
     env.PYTHONDONTWRITEBYTECODE = '1';
@@ -157,13 +157,18 @@ function envelopeOf(text) {
 }
 
 /** Whether a failure's answer tells the model what failed: for the plain side, any specific text. */
-function toldPlain(a) {
+function toldPlain(a, kind) {
+  if (kind === 'answered') return a.channel === 'result' && !a.isError && a.text.trim() !== '';
   if (a.channel === 'jsonrpc-error') return !GENERIC.some((g) => g.test(a.text));
   return a.channel === 'result' && a.isError && !GENERIC.some((g) => g.test(a.text.trim()));
 }
 
-/** For the wrapped side: an envelope whose code is not INTERNAL_ERROR, or a JSON-RPC error naming what failed. */
-function toldWrapped(a) {
+/**
+ * For the wrapped side: an envelope whose code is not INTERNAL_ERROR, or a JSON-RPC error naming what failed;
+ * a failure the server answers as a success is told when the wrapped answer is the plain one (`same`).
+ */
+function toldWrapped(a, kind, same) {
+  if (kind === 'answered') return same;
   if (a.channel === 'jsonrpc-error') return a.code !== -32603 && !GENERIC.some((g) => g.test(a.text));
   const envelope = a.channel === 'result' && a.isError ? envelopeOf(a.text) : null;
   return envelope !== null && envelope.code !== 'INTERNAL_ERROR';
@@ -191,6 +196,11 @@ function maskedPin(pin, mask) {
   return pin;
 }
 
+/** Whether the two sides' results are the same, byte for byte as JSON (after the call's mask). */
+function sameResult(call, plain, wrapped) {
+  return masked(JSON.stringify(plain.result ?? null), call.mask) === masked(JSON.stringify(wrapped.result ?? null), call.mask);
+}
+
 /** The problems of one call, its plain and wrapped answers side by side (wrapped null when not wrapped). */
 function callProblems(call, plain, wrapped, dir) {
   const problems = [];
@@ -205,10 +215,9 @@ function callProblems(call, plain, wrapped, dir) {
   }
   if (wrapped === null) return [...new Set(problems)];
   const kind = call.kind;
-  if (kind === 'success') {
-    if (plain.channel !== 'result' || plain.isError) problems.push('plain did not succeed');
-    const same = masked(JSON.stringify(plain.result ?? null), call.mask) === masked(JSON.stringify(wrapped.result ?? null), call.mask);
-    if (!same) problems.push('the wrapped result differs from the plain one');
+  if (kind === 'success' || kind === 'answered') {
+    if (plain.channel !== 'result' || plain.isError) problems.push('plain did not answer with a successful result');
+    if (!sameResult(call, plain, wrapped)) problems.push('the wrapped result differs from the plain one');
   } else if (kind === 'unknown') {
     if (wrapped.channel !== 'jsonrpc-error' || wrapped.code !== -32602) problems.push('an unknown tool is not the JSON-RPC error -32602 wrapped');
   } else {
@@ -250,6 +259,13 @@ function table(head, rows) {
 
 const indent = (text, by = '      ') => text.split('\n').map((l) => by + l).join('\n');
 
+/** The one line each kind of server gets, as the README words it. */
+function theOneLine(server) {
+  if (server.wrap !== 'one-line') return 'low-level: not wrapped yet';
+  if (server.language === 'js') return 'envelopeServer(server)';
+  return server.api.startsWith('FastMCP') ? 'middleware=[EnvelopeMiddleware()]' : 'EnvelopeMCPServer for MCPServer';
+}
+
 async function check(server) {
   const lines = [];
   const plain = await runSide(server, 'plain');
@@ -276,10 +292,10 @@ async function check(server) {
         tool: call.tool,
         kind: call.kind,
         expected: call.kind === 'failure' ? { code: call.code } : call.kind === 'arguments' ? { field: call.field } : undefined,
-        plain: { channel: p.channel, isError: p.isError, code: p.code, text: p.text, told: call.kind === 'success' ? undefined : toldPlain(p) },
+        plain: { channel: p.channel, isError: p.isError, code: p.code, text: p.text, told: call.kind === 'success' ? undefined : toldPlain(p, call.kind) },
         wrapped: w === null ? null : {
           channel: w.channel, isError: w.isError, code: w.code, envelope: w.channel === 'result' && w.isError ? envelopeOf(w.text) : null,
-          text: w.text, told: call.kind === 'success' ? undefined : toldWrapped(w),
+          text: w.text, told: call.kind === 'success' ? undefined : toldWrapped(w, call.kind, sameResult(call, p, w)),
         },
         problems: callProblemList,
       });
@@ -291,7 +307,7 @@ async function check(server) {
     package: server.package,
     version: server.version,
     api: server.api,
-    wrap: server.wrap === 'one-line' ? (server.language === 'js' ? 'envelopeServer(server)' : 'EnvelopeMCPServer for MCPServer') : 'low-level: not wrapped yet',
+    wrap: theOneLine(server),
     server: plain.server,
     calls: results.length,
     failures: failures.length,
@@ -308,7 +324,8 @@ async function check(server) {
   if (toolsListIdentical !== null) lines.push(`   tools/list: ${toolsListIdentical ? 'identical' : 'DIFFERENT'}`);
   const rows = results.map((r, i) => [
     r.name,
-    r.kind === 'failure' ? `failure ${r.expected.code}` : r.kind === 'arguments' ? `arguments ${r.expected.field}` : r.kind,
+    r.kind === 'failure' ? `failure ${r.expected.code}` : r.kind === 'arguments' ? `arguments ${r.expected.field}`
+      : r.kind === 'answered' ? 'answered (same)' : r.kind,
     cell(plain.calls[i]),
     cell(wrapped === null ? null : wrapped.calls[i], 34),
     r.problems.length === 0 ? 'ok' : 'FAIL',

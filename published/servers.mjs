@@ -5,6 +5,8 @@
 // A call's `kind` says which rule holds it:
 //   success    the wrapped result must be the plain one, byte for byte as JSON
 //              (after `mask`, for the parts that change with the clock);
+//   answered   a failure the server itself answers as a successful result (its
+//              text says what failed): the wrapped result must be the plain one;
 //   failure    a failure the tool reports: wrapped, a <tool_error> with `code`;
 //   arguments  arguments that fail the tool's input schema: wrapped, a
 //              <validation_error> with a <field name="FIELD"> line;
@@ -14,7 +16,9 @@
 // message } }` for a JSON-RPC error. `${dir}` in a text is the call's folder.
 //
 // `wrap` is how the wrapped copy is made (published/wrap.mjs): `one-line`, the
-// README's line inserted; `low-level` for a Python server on the SDK's
+// README's line inserted (for a Python package, into the module that makes
+// the server; `module` is the package copied, `run` what `python -m` runs);
+// `low-level` for a Python server on the SDK's
 // low-level Server, for which mcp-envelope has no one line yet: it runs plain
 // only. Each is started in (and on) a folder made fresh for each run, at the
 // same path for the plain and the wrapped run, so texts naming a path agree.
@@ -153,6 +157,32 @@ export const SERVERS = [
       { name: 'no repository path', kind: 'arguments', field: 'repo_path', tool: 'git_status', arguments: {}, plain: { isError: true, text: 'Error executing tool git_status: 1 validation error for statusArguments\nrepo_path\n  Field required [type=missing, input_value={}, input_type=dict]\n    For further information visit https://errors.pydantic.dev/2.14/v/missing' } },
       { name: 'no files to add', kind: 'arguments', field: 'files', tool: 'git_add', arguments: { repo_path: '${dir}/repo', files: [] }, plain: { isError: true, text: 'Error executing tool git_add: 1 validation error for addArguments\nfiles\n  List should have at least 1 item after validation, not 0 [type=too_short, input_value=[], input_type=list]\n    For further information visit https://errors.pydantic.dev/2.14/v/too_short' } },
       { name: 'an unknown tool', kind: 'unknown', tool: 'git_push', arguments: { repo_path: '${dir}/repo' }, plain: { error: { code: -32602, message: 'Unknown tool: git_push' } } },
+    ],
+  },
+  {
+    name: 'word',
+    language: 'python',
+    package: 'office-word-mcp-server',
+    version: '1.1.11',
+    module: 'word_document_server',
+    run: 'word_document_server.main',
+    api: 'FastMCP 4',
+    wrap: 'one-line',
+    setup(dir) {
+      writeFileSync(join(dir, 'notes.docx'), 'not a Word document\n');
+      // FastMCP asks PyPI for a newer version of itself when it starts, unless told not to: the run stays offline.
+      return { args: [], env: { FASTMCP_CHECK_FOR_UPDATES: 'off' } };
+    },
+    calls: [
+      { name: 'create a document', kind: 'success', tool: 'create_document', arguments: { filename: 'report.docx', title: 'Report' }, plain: { text: 'Document report.docx created successfully' } },
+      { name: 'add a paragraph', kind: 'success', tool: 'add_paragraph', arguments: { filename: 'report.docx', text: 'inv_1: 120.00 EUR, paid' }, plain: { text: 'Paragraph added to report.docx' } },
+      { name: 'read it back', kind: 'success', tool: 'get_document_text', arguments: { filename: 'report.docx' }, plain: { text: 'inv_1: 120.00 EUR, paid' } },
+      { name: 'a missing document', kind: 'answered', tool: 'get_document_text', arguments: { filename: 'missing.docx' }, plain: { text: 'Document missing.docx does not exist' } },
+      { name: 'a file that is not a document', kind: 'answered', tool: 'get_document_text', arguments: { filename: 'notes.docx' }, plain: { text: 'Failed to extract text: Package not found at \'notes.docx\'' } },
+      { name: 'a style that does not exist', kind: 'answered', tool: 'add_paragraph', arguments: { filename: 'report.docx', text: 'x', style: 'No Such Style' }, plain: { text: 'Style \'No Such Style\' not found, paragraph added with default style to report.docx' } },
+      { name: 'a filename of the wrong type', kind: 'arguments', field: 'filename', tool: 'get_document_text', arguments: { filename: 42 }, plain: { isError: true, text: '1 validation error for call[get_document_text]\nfilename\n  Input should be a valid string [type=string_type, input_value=42, input_type=int]\n    For further information visit https://errors.pydantic.dev/2.14/v/string_type' } },
+      { name: 'no filename', kind: 'arguments', field: 'filename', tool: 'get_document_text', arguments: {}, plain: { isError: true, text: '1 validation error for call[get_document_text]\nfilename\n  Missing required argument [type=missing_argument, input_value={}, input_type=dict]\n    For further information visit https://errors.pydantic.dev/2.14/v/missing_argument' } },
+      { name: 'an unknown tool', kind: 'unknown', tool: 'print_document', arguments: { filename: 'report.docx' }, plain: { isError: true, text: 'Unknown tool: \'print_document\'' } },
     ],
   },
 ];

@@ -10,6 +10,11 @@
 //     statement `const NAME = new McpServer(...)`, whatever NAME is. The copy is
 //     written next to the entry file (`dist/index.enveloped.js`) so its relative
 //     imports and its node_modules resolve as the original's do.
+//   FastMCP (the `fastmcp` package): `from mcp_envelope.fastmcp import
+//     EnvelopeMiddleware` after the import of FastMCP, and
+//     `middleware=[EnvelopeMiddleware()]` added to the one `NAME = FastMCP(...)`
+//     (a server that already passes middleware is refused: ours must go first,
+//     which is for its author to place). Copied as the SDK's servers are, below.
 //   Python SDK (`MCPServer`): the line importing MCPServer from
 //     mcp.server.mcpserver (or 1.x's FastMCP from mcp.server.fastmcp) becomes
 //     `from mcp_envelope.mcp_server import EnvelopeMCPServer as MCPServer`, so
@@ -47,8 +52,11 @@ function wrapTypeScriptEntry(entry) {
   return wrapped;
 }
 
-/** The index just past the `)` matching the `(` at `open`, skipping strings, template literals and comments. */
-function closingParen(source, open) {
+/**
+ * The index just past the `)` matching the `(` at `open`, skipping strings,
+ * template literals and comments (`#` ones too for Python, `python` true).
+ */
+function closingParen(source, open, python = false) {
   let depth = 0;
   for (let i = open; i < source.length; i += 1) {
     const c = source[i];
@@ -56,10 +64,10 @@ function closingParen(source, open) {
       // A string or template literal: skip to its unescaped end (a template's ${...} holds no parentheses
       // that could unbalance a constructor's options, and none of the servers nests one there).
       for (i += 1; i < source.length && source[i] !== c; i += 1) if (source[i] === '\\') i += 1;
-    } else if (c === '/' && source[i + 1] === '/') {
+    } else if ((c === '/' && source[i + 1] === '/' && !python) || (c === '#' && python)) {
       i = source.indexOf('\n', i);
       if (i < 0) break;
-    } else if (c === '/' && source[i + 1] === '*') {
+    } else if (c === '/' && source[i + 1] === '*' && !python) {
       i = source.indexOf('*/', i) + 1;
       if (i <= 0) break;
     } else if (c === '(') depth += 1;
@@ -111,10 +119,37 @@ export function wrapPython(source) {
   return lines.join('\n');
 }
 
-/** What a Python package is built on: `high-level` (MCPServer / FastMCP) or `low-level` (mcp.server.lowlevel.Server). */
+/** The module's text with FastMCP's one line in place; throws PatternMissing when the shape is not there. */
+export function wrapFastMCP(source) {
+  const imports = [...source.matchAll(/^from fastmcp import (?:.*[ ,])?FastMCP\b.*$/gm)];
+  if (imports.length !== 1) throw new PatternMissing(`expected one line importing FastMCP from fastmcp, found ${imports.length}`);
+  const made = [...source.matchAll(/^[ \t]*([A-Za-z_]\w*)\s*=\s*FastMCP\s*\(/gm)];
+  if (made.length !== 1) throw new PatternMissing(`expected one statement \`NAME = FastMCP(...)\`, found ${made.length}`);
+  const open = made[0].index + made[0][0].length - 1;
+  const close = closingParen(source, open, true) - 1;
+  const args = source.slice(open + 1, close);
+  if (/\bmiddleware\s*=/.test(args)) throw new PatternMissing('its FastMCP(...) already passes middleware: EnvelopeMiddleware must go first, by hand');
+  const ours = /^\s*$/.test(args) ? 'middleware=[EnvelopeMiddleware()]' : `${args.trimEnd().endsWith(',') ? ' ' : ', '}middleware=[EnvelopeMiddleware()]`;
+  const importEnd = imports[0].index + imports[0][0].length;
+  return (
+    source.slice(0, importEnd) +
+    '\nfrom mcp_envelope.fastmcp import EnvelopeMiddleware' +
+    source.slice(importEnd, open + 1) +
+    args.trimEnd() +
+    ours +
+    args.slice(args.trimEnd().length) +
+    source.slice(close)
+  );
+}
+
+/**
+ * What a Python package is built on: `high-level` (the mcp SDK's MCPServer, 1.x's FastMCP), `fastmcp` (the
+ * fastmcp package's FastMCP) or `low-level` (mcp.server.lowlevel.Server).
+ */
 export function pythonApi(files) {
   const all = files.map((f) => f.text).join('\n');
   if (/^from mcp\.server\.(mcpserver|fastmcp) import .*\b(MCPServer|FastMCP)\b/m.test(all)) return 'high-level';
+  if (/^from fastmcp import (?:.*[ ,])?FastMCP\b/m.test(all)) return 'fastmcp';
   if (/^from mcp\.server(\.lowlevel)? import .*\bServer\b|^from mcp\.server\.lowlevel\.server import/m.test(all)) return 'low-level';
   return 'unknown';
 }
@@ -147,7 +182,8 @@ function wrapOne(server) {
     if (api !== 'low-level') throw new PatternMissing(`listed as low-level, but it is built on the ${api} API: list it as one-line`);
     return 'low-level: not wrapped yet (runs plain only)';
   }
-  if (api !== 'high-level') throw new PatternMissing(`listed as one-line, but it is built on the ${api} API`);
+  if (api !== 'high-level' && api !== 'fastmcp') throw new PatternMissing(`listed as one-line, but it is built on the ${api} API`);
+  const wrap = api === 'fastmcp' ? wrapFastMCP : wrapPython;
   const target = join(wrappedPython, server.module);
   rmSync(target, { recursive: true, force: true });
   cpSync(installed, target, { recursive: true, filter: (src) => !src.includes('__pycache__') });
@@ -155,7 +191,7 @@ function wrapOne(server) {
   for (const file of files) {
     let text;
     try {
-      text = wrapPython(file.text);
+      text = wrap(file.text);
     } catch (e) {
       if (e instanceof PatternMissing) continue;
       throw e;
@@ -163,8 +199,8 @@ function wrapOne(server) {
     writeFileSync(join(target, relative(installed, file.path)), text);
     changed += 1;
   }
-  if (changed !== 1) throw new PatternMissing(`expected one module importing MCPServer, found ${changed}`);
-  return `${relative(root, target)} (EnvelopeMCPServer for MCPServer)`;
+  if (changed !== 1) throw new PatternMissing(`expected one module to take the one line, found ${changed}`);
+  return `${relative(root, target)} (${api === 'fastmcp' ? 'EnvelopeMiddleware in FastMCP(...)' : 'EnvelopeMCPServer for MCPServer'})`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--ts-entry') {
