@@ -199,7 +199,9 @@ const enveloped = new WeakSet<object>();
  * `<validation_error>` worded from the JSON Schema `tools/list` sends, where
  * FastMCP alone answers a JSON-RPC -32602 before any hook runs; a thrown
  * `UserError` becomes a tool error stating its message; a returned or thrown
- * builder or result is sent as itself; any other exception becomes
+ * builder or result is sent as itself; a system error, an HTTP client's
+ * status or a timeout gets the core's code for it, a plain `Error` is its
+ * author's words (`thrownMessages`); any other exception becomes
  * INTERNAL_ERROR, its text going to `logger`, never to the model.
  *
  * ```ts

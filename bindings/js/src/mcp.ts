@@ -69,7 +69,9 @@ function marked<F extends (...args: any[]) => unknown>(callback: F, tool: string
 /**
  * Wraps a `registerTool` callback: returned results pass through; a thrown
  * builder or EnvelopeError becomes its own result; a thrown ZodError becomes
- * a `<validation_error>`; anything else becomes INTERNAL_ERROR with a fresh
+ * a `<validation_error>`; a system error, an HTTP client's status or a
+ * timeout the core's code for it, and a plain `Error` its author's words
+ * (`thrownMessages`); anything else becomes INTERNAL_ERROR with a fresh
  * correlation id, its text going to `logger`, never to the model. For the
  * options of one tool (its ledger, locale, action name) on a server that
  * `envelopeServer` already wraps whole; `envelopeServer` leaves a wrapped
@@ -210,9 +212,12 @@ interface RegisteredTool {
 /**
  * Makes every tool of an McpServer (SDK 1.x or 2.x) answer every failure
  * with an envelope: an exception becomes INTERNAL_ERROR (its text goes to
- * `logger`, never to the model); arguments that fail the tool's input schema
- * a `<validation_error>` naming each field with the value sent, worded from
- * the JSON Schema the server's `tools/list` sends; a returned or thrown
+ * `logger`, never to the model), unless its structure tells its kind (a
+ * system error, an HTTP client's status, a timeout: the core's code for it)
+ * or it is a plain `Error`, its author's words (`thrownMessages`);
+ * arguments that fail the tool's input schema a `<validation_error>` naming
+ * each field with the value sent, worded from the JSON Schema the server's
+ * `tools/list` sends; a returned or thrown
  * envelope or builder is sent as itself; a call of a tool the server does not
  * list gets the core's answer (`unknownTool`: by default the JSON-RPC -32602
  * naming the listed tools). `tools/list` is unchanged.

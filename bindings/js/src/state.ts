@@ -24,7 +24,7 @@ export const idempotencyKeyJson = (request: string): string => component.idempot
 export const idempotencyBeginJson = (request: string): string => component.idempotencyBegin(String(request));
 /** `idempotency-finish`: `{"tool", "key", "claim", "result", "nowMs", "ttlSeconds"?}` to `{"finished", "record"?, "ttlMs"?}`. */
 export const idempotencyFinishJson = (request: string): string => component.idempotencyFinish(String(request));
-/** `handler-result`: `{"tool", "outcome", "format"?, "locale"?, "correlationId"?, "random"?}` to `{"result", "ledger", "correlationId"?, "log"?}`: what a handler's outcome becomes (docs/handler-outcomes.md). */
+/** `handler-result`: `{"tool", "outcome", "format"?, "locale"?, "correlationId"?, "random"?, "arguments"?, "thrownMessages"?}` to `{"result", "ledger", "correlationId"?, "log"?}`: what a handler's outcome becomes (docs/handler-outcomes.md). */
 export const handlerResultJson = (request: string): string => component.handlerResult(String(request));
 /** The argument a write's idempotency key comes in when the server names no other: `idempotency_key` in every language. */
 export const idempotencyKeyArgument = (): string => component.idempotencyKeyArgument();

@@ -12,6 +12,7 @@ import * as component from './component.js';
 import { EnvelopeError } from './read.js';
 import { exceptionText } from './recovery.js';
 import { codeDefaults, formatOf, toJson } from './render.js';
+import { thrownOutcome } from './thrown.js';
 import type {
   CallToolResult,
   ContractDelta,
@@ -114,16 +115,28 @@ function classified(outcome: Outcome, source: unknown, tool: string, args: unkno
     return { validation: validationSpec(options.action ?? tool, source, { input: args, locale: options.locale }) };
   }
   if (isResult(source)) return { result: source };
-  return { exception: exceptionText(source) };
+  // What its structure says (thrown.ts): a system error, an HTTP status, a
+  // timeout, or the author's own words; else its text goes to the log only.
+  return thrownOutcome(source, () => exceptionText(source)) ?? { exception: exceptionText(source) };
 }
 
 function handlerAnswer(outcome: Outcome, source: unknown, tool: string, args: unknown, options: EnvelopeToolOptions): HandlerAnswer {
   // A builder renders in the format it was given; everything else in the server's.
   const format: Format = isBuilder(source) ? source.selectedFormat : formatOf(options);
-  const request = { tool: String(tool), format, locale: options.locale, random: component.randomHex() };
+  const request = {
+    tool: String(tool),
+    format,
+    locale: options.locale,
+    random: component.randomHex(),
+    thrownMessages: options.thrownMessages,
+  };
   let text: string;
   try {
-    text = toJson({ ...request, outcome: classified(outcome, source, tool, args, options) }, 'the handler-result request');
+    const classifiedOutcome = classified(outcome, source, tool, args, options);
+    // Only a known failure reads the arguments (to name the one a failing path
+    // or URL came from): no other answer pays for copying them into the request.
+    const named = 'known' in classifiedOutcome && args !== undefined ? { arguments: args } : {};
+    text = toJson({ ...request, ...named, outcome: classifiedOutcome }, 'the handler-result request');
   } catch (unwritable) {
     // What the handler produced cannot be written as JSON (a cycle, a BigInt in a spec): the tool's own failure.
     text = toJson({ ...request, outcome: { exception: exceptionText(unwritable) } }, 'the handler-result request');
@@ -175,6 +188,13 @@ export function checkOptions(options: EnvelopeToolOptions): void {
   formatOf(options);
   // The component's own refusal of a locale it does not know.
   if (options.locale !== undefined) codeDefaults('INTERNAL_ERROR', { locale: options.locale });
+  const { thrownMessages } = options;
+  if (thrownMessages !== undefined && thrownMessages !== 'shown' && thrownMessages !== 'hidden') {
+    const given = typeof thrownMessages === 'string' ? JSON.stringify(thrownMessages) : typeof thrownMessages;
+    throw new TypeError(
+      `options.thrownMessages must be 'shown' (a thrown Error's own message reaches the model) or 'hidden', not ${given}`,
+    );
+  }
   const ledger = options.ledger as Partial<SessionLedger> | undefined;
   // Duck-typed, so a ledger from another copy of the package works too.
   if (ledger !== undefined && (typeof ledger?.observe !== 'function' || typeof ledger.failure !== 'function')) {

@@ -229,7 +229,7 @@ export interface ProtocolError {
   data?: unknown;
 }
 
-/** What the logger receives for an exception the model is not shown. */
+/** What the logger receives for a failure answered under a correlation id: the exception, whose text the model is not shown. */
 export interface InternalFailure {
   /** The id the model was given, to find this entry. */
   correlationId: string;
@@ -245,7 +245,11 @@ export interface InternalFailure {
 export interface EnvelopeToolOptions {
   /** The name `<validation_error action="...">` shows (the tool's name by default). */
   action?: string;
-  /** Receives every exception turned into INTERNAL_ERROR. Default: `console.error`. */
+  /**
+   * Receives every failure answered under a correlation id: an exception
+   * turned into INTERNAL_ERROR, and a thrown value whose structure told its
+   * kind (a system error, an HTTP status, a timeout). Default: `console.error`.
+   */
   logger?: (failure: InternalFailure) => void;
   /** The rendering of `<tool_error>` results (xml by default). */
   format?: Format;
@@ -264,6 +268,16 @@ export interface EnvelopeToolOptions {
    * takes it here; the MCP SDK's servers take the lockfile in `envelopeServer`.
    */
   contract?: { deltasFor(tool: string, listTools: () => unknown): Promise<ContractDelta[]> };
+  /**
+   * What a thrown instance of exactly `Error` becomes (`throw new Error('Entity
+   * Nobody not found')`, how a tool of the MCP SDK tells the model what went
+   * wrong): `shown` (the default), TOOL_ERROR stating its message, scrubbed of
+   * credentials by the core; `hidden`, INTERNAL_ERROR with the message in the
+   * log line only. Subclasses (TypeError, a library's errors) are never shown;
+   * a system error, an HTTP client's status or a timeout gets its own code
+   * either way (docs/js-integrations.md).
+   */
+  thrownMessages?: 'shown' | 'hidden';
 }
 
 /** Options of `exceptionResult`. */

@@ -49,7 +49,7 @@ const TOOLS = [
     'crash',
     { description: 'Always fails' },
     async () => {
-      throw new Error(`connect ECONNREFUSED ${SECRET}`);
+      throw new TypeError(`connect ECONNREFUSED ${SECRET}`);
     },
   ],
   [
@@ -222,7 +222,7 @@ describe('envelopeServer on a server', () => {
       refund.enable();
       refund.update({
         callback: async () => {
-          throw new Error(SECRET);
+          throw new TypeError(SECRET);
         },
       });
       assert.equal(parseEnvelope((await call('refund_order')).result).message, 'refund_order failed with an internal error.');
@@ -257,7 +257,7 @@ describe('envelopeServer on a server', () => {
         withEnvelope(
           'get_invoice',
           async () => {
-            throw new Error(SECRET);
+            throw new TypeError(SECRET);
           },
           { action: 'billing.get_invoice', locale: 'pt-BR', logger: () => {} },
         ),

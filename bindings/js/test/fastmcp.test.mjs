@@ -57,7 +57,7 @@ describe('FastMCP alone', () => {
     server.addTool({
       name: 'crash',
       execute: async () => {
-        throw new Error(SECRET);
+        throw new TypeError(SECRET);
       },
     });
     server.addTool({
@@ -123,7 +123,7 @@ describe('FastMCP with mcp-envelope/fastmcp', () => {
       {
         name: 'throws_secret',
         execute: async () => {
-          throw new Error(`connect ECONNREFUSED ${SECRET}`);
+          throw new TypeError(`connect ECONNREFUSED ${SECRET}`);
         },
       },
       options,
@@ -345,7 +345,7 @@ describe('envelopeFastMCP: one call', () => {
       name: 'crash',
       description: 'Always fails',
       execute: async () => {
-        throw new Error(`connect ECONNREFUSED ${SECRET}`);
+        throw new TypeError(`connect ECONNREFUSED ${SECRET}`);
       },
     });
     server.addTool({
@@ -445,7 +445,7 @@ describe('envelopeFastMCP: one call', () => {
       name: 'count',
       parameters: v.object({ n: v.number() }),
       execute: async ({ n }) => {
-        if (n > 1) throw new Error(SECRET);
+        if (n > 1) throw new TypeError(SECRET);
         return toolError('NOT_FOUND', { message: `No item ${n}` });
       },
     });

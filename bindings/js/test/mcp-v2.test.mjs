@@ -37,7 +37,7 @@ describe('SDK 2.x alone', () => {
     const server = new McpServer({ name: 'billing', version: '1.0.0' });
     server.registerTool('place_order', { inputSchema: placeOrder.zod }, async () => ({ content: [] }));
     server.registerTool('crash', {}, async () => {
-      throw new Error(SECRET);
+      throw new TypeError(SECRET);
     });
     const client = await connected(server);
     await assert.rejects(
@@ -85,7 +85,7 @@ describe('SDK 2.x with mcp-envelope/mcp', () => {
       'throws_secret',
       {},
       async () => {
-        throw new Error(`connect ECONNREFUSED ${SECRET}`);
+        throw new TypeError(`connect ECONNREFUSED ${SECRET}`);
       },
       options,
     );
@@ -102,7 +102,7 @@ describe('SDK 2.x with mcp-envelope/mcp', () => {
       { inputSchema: z.object({ n: z.number() }) },
       withEnvelope(
         'plain_wrapped',
-        async ({ n }) => (n > 1 ? Promise.reject(new Error(SECRET)) : error('X_WARN', 'careful').warning()),
+        async ({ n }) => (n > 1 ? Promise.reject(new TypeError(SECRET)) : error('X_WARN', 'careful').warning()),
         options,
       ),
     );

@@ -1,5 +1,5 @@
 // The MCP SDK integration, end to end: a real McpServer and Client connected
-// in-process; tools that return an envelope, throw one, throw a plain Error
+// in-process; tools that return an envelope, throw one, throw a TypeError
 // holding a secret, and receive bad arguments.
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
@@ -85,7 +85,7 @@ before(async () => {
     'throws_secret',
     {},
     async () => {
-      throw new Error(`connect ECONNREFUSED ${SECRET}`);
+      throw new TypeError(`connect ECONNREFUSED ${SECRET}`);
     },
     options,
   );
@@ -107,7 +107,7 @@ before(async () => {
     withEnvelope(
       'plain_wrapped',
       async ({ n }) => {
-        if (n > 1) throw new Error(SECRET);
+        if (n > 1) throw new TypeError(SECRET);
         return error('X_WARN', 'careful').warning();
       },
       options,
@@ -165,7 +165,7 @@ describe('MCP SDK integration', () => {
     assert.deepEqual(await call('proxies_plain_error'), { content: [{ type: 'text', text: 'Upstream said no\ntwice' }], isError: true });
   });
 
-  test('a plain Error becomes INTERNAL_ERROR; its text goes to the logger, never to the model', async () => {
+  test('an exception (a TypeError) becomes INTERNAL_ERROR; its text goes to the logger, never to the model', async () => {
     logged.length = 0;
     const result = await call('throws_secret');
     assert.equal(result.isError, true);
@@ -192,7 +192,7 @@ describe('MCP SDK integration', () => {
       entry.log,
       `code=INTERNAL_ERROR correlationId="${correlationId}" tool="throws_secret" exception=${JSON.stringify(entry.error.stack)}`,
     );
-    assert.match(entry.error.stack, /^Error: connect ECONNREFUSED hunter2/);
+    assert.match(entry.error.stack, /^TypeError: connect ECONNREFUSED hunter2/);
   });
 
   test('every INTERNAL_ERROR gets a fresh correlation id', async () => {
@@ -284,7 +284,7 @@ for (const [kind, makeLedger] of [
         async ({ id }) => {
           if (id === 'ok') return { content: [{ type: 'text', text: 'invoice ok' }] };
           if (id === 'old') return error('DEPRECATED', 'id is deprecated; use number').warning();
-          if (id === 'crash') throw new Error(`connect ECONNREFUSED ${SECRET}`);
+          if (id === 'crash') throw new TypeError(`connect ECONNREFUSED ${SECRET}`);
           if (id === 'plain') return toolError('CONFLICT', { message: 'Invoice changed', format: 'json' });
           return notFound(id);
         },

@@ -36,7 +36,7 @@ function billing(wrapped = true) {
     return { resultType: 'input_required', inputRequests: { card: { method: 'elicitation/create', params: CARD } } };
   });
   server.registerTool('crash', {}, async () => {
-    throw new Error('password=hunter2');
+    throw new TypeError('password=hunter2');
   });
   return server;
 }

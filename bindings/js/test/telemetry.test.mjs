@@ -34,7 +34,7 @@ before(async () => {
     throw error('RATE_LIMITED', 'Too many lookups.').retryAfter(30).correlationId('req-7');
   });
   server.registerTool('crash', {}, async () => {
-    throw new Error(SECRET);
+    throw new TypeError(SECRET);
   });
   server.registerTool('ok', {}, async () => ({ content: [{ type: 'text', text: 'inv_1: 120.00 EUR, paid' }] }));
   server.registerTool('refund', { inputSchema: { amount: z.number() } }, async () => ({ content: [] }));
@@ -55,7 +55,7 @@ before(async () => {
   fastmcp.addTool({
     name: 'crash',
     execute: async () => {
-      throw new Error(SECRET);
+      throw new TypeError(SECRET);
     },
   });
   fastmcp.addTool({ name: 'ok', execute: async () => 'inv_1: 120.00 EUR, paid' });

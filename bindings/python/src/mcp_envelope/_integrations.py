@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from importlib.util import find_spec
 from types import TracebackType
-from typing import Any, TypeVar, Union
+from typing import Any, Literal, TypeVar, Union
 
 from ._component import ID_RANDOM_BYTES, ToolResult, tool_result
 from .envelope import Format, Locale, ToolError
@@ -27,6 +27,9 @@ logger = logging.getLogger("mcp_envelope")
 F = TypeVar("F", bound=Callable[..., Any])
 # One ledger for every call, or a function picking the ledger of the call's conversation from its context.
 LedgerChoice = Union[Ledger, SharedLedger, Callable[[Any], Union[Ledger, SharedLedger, None]], None]
+# Whether the words a tool's author raised for the model (an exactly-`Exception`, `_thrown.author_words`) reach it:
+# "shown" (scrubbed by the core, as TOOL_ERROR) or "hidden" (INTERNAL_ERROR, the words in the log only).
+ThrownMessages = Literal["shown", "hidden"]
 
 
 def require(module: str, entry_point: str, extra: str) -> None:
@@ -95,6 +98,16 @@ def checked_unknown_tool_option(answer: UnknownToolOption) -> UnknownToolOption:
     return answer
 
 
+def checked_thrown_messages(shown: ThrownMessages) -> ThrownMessages:
+    """`shown` once the core has taken it, so that a wrong `thrown_messages` stops the server where it is built
+    rather than at the first failure; SpecError naming the option and the core's words otherwise."""
+    try:
+        handler_result_json({"tool": "tool", "outcome": {"message": "-"}, "thrownMessages": shown, "random": "0" * 12})
+    except SpecError as refused:
+        raise SpecError(f"thrown_messages takes 'shown' or 'hidden', not {shown!r} ({refused})") from None
+    return shown
+
+
 def user_error_answer(
     tool: str, message: str, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
     ledger: Ledger | None = None,
@@ -106,16 +119,31 @@ def user_error_answer(
 
 def error_answer(
     tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
-    ledger: Ledger | None = None, locale: Locale | None = None,
+    ledger: Ledger | None = None, locale: Locale | None = None, thrown_messages: ThrownMessages = "shown",
 ) -> ToolResult:  # fmt: skip
-    """The answer to `error` raised by `tool`'s own code: a `ToolError` as its envelope, anything else as
-    INTERNAL_ERROR (`exception_answer`)."""
+    """The answer to `error` raised by `tool`'s own code: a `ToolError` as its envelope; an exception whose
+    structure tells its kind (a system error's errno, an HTTP client's status, a timeout, an unreachable upstream:
+    `_thrown.known_kind`) as the code the core gives that kind, naming the argument its path or URL came from; an
+    instance of exactly `Exception` as its author's words (`_thrown.author_words`), shown or hidden as
+    `thrown_messages` says; anything else as INTERNAL_ERROR (`exception_answer`). Only the structure is read here:
+    the core decides every code and word."""
     if isinstance(error, ToolError):
         try:
             spec = error.to_spec()
         except Exception as unreadable:  # a spec that cannot be read is the tool's own failure
             return exception_answer(tool, unreadable, arguments, format, ledger=ledger, locale=locale)
         return outcome_answer(tool, {"error": spec}, error, arguments, format, ledger=ledger, locale=locale)
+    from ._thrown import author_words, known_kind  # here, not at import: only a failure needs it
+
+    known = known_kind(error)
+    if known is not None:
+        outcome: dict[str, Any] = {"known": known | {"exception": exception_text(error)}}
+        return outcome_answer(tool, outcome, error, arguments, format, ledger=ledger, locale=locale)
+    words = author_words(error)
+    if words is not None:
+        outcome = {"message": words}
+        return outcome_answer(tool, outcome, error, arguments, format, ledger=ledger, locale=locale,
+                              thrown_messages=thrown_messages)  # fmt: skip
     return exception_answer(tool, error, arguments, format, ledger=ledger, locale=locale)
 
 
@@ -149,18 +177,25 @@ def exception_answer(
 def outcome_answer(
     tool: str, outcome: dict[str, Any], raised: BaseException | None, arguments: Mapping[str, Any] | None,
     format: Format, *, ledger: Ledger | None = None, locale: Locale | None = None,
+    thrown_messages: ThrownMessages | None = None,
 ) -> ToolResult:  # fmt: skip
     """What the core's `handler-result` answers for `outcome` (docs/handler-outcomes.md): the result to send, logged
-    when it is an INTERNAL_ERROR, through the ledger step it names when there is a ledger. This module only says
-    what kind of thing the tool produced."""
-    request = {"tool": tool, "outcome": outcome, "format": format, "random": os.urandom(ID_RANDOM_BYTES).hex()}
+    when it is an INTERNAL_ERROR or a known failure, through the ledger step it names when there is a ledger. This
+    module only says what kind of thing the tool produced."""
+    request: dict[str, Any] = {"tool": tool, "outcome": outcome, "format": format,
+                               "random": os.urandom(ID_RANDOM_BYTES).hex()}  # fmt: skip
     if locale is not None:
         request["locale"] = locale
+    if "known" in outcome and arguments is not None:  # so the core can name the argument a path or URL came from
+        request["arguments"] = dict(arguments)
+    if thrown_messages is not None:
+        request["thrownMessages"] = thrown_messages
     try:
         try:
             answer = json.loads(handler_result_json(request))
         except SpecError as refused:  # what the tool produced cannot be written as JSON: its own failure
             request["outcome"] = {"exception": exception_text(refused if raised is None else raised)}
+            request.pop("arguments", None)  # an exception's answer never needs them: nothing more to refuse
             answer = json.loads(handler_result_json(request))
     except Exception:  # the component itself is unusable
         if raised is not None:
@@ -168,7 +203,10 @@ def outcome_answer(
         logger.exception("mcp-envelope could not answer a failure of tool %r", tool)
         raise Unanswerable from None
     if "log" in answer:
-        logger.error("%s", answer["log"], extra={"correlation_id": answer["correlationId"]})
+        # A hidden message's log line holds its words only; the traceback beside it says where it was raised.
+        traced = raised is not None and "message" in request["outcome"]
+        exc_info = (type(raised), raised, raised.__traceback__) if traced and raised is not None else None
+        logger.error("%s", answer["log"], extra={"correlation_id": answer["correlationId"]}, exc_info=exc_info)
     result = tool_result(answer["result"])
     if ledger is None:
         return result

@@ -41,8 +41,10 @@ from pydantic import ValidationError as PydanticValidationError
 from ._component import ToolResult
 from ._integrations import (
     LedgerChoice,
+    ThrownMessages,
     Unanswerable,
     arguments_answer,
+    checked_thrown_messages,
     checked_unknown_tool_option,
     error_answer,
     ledger_for,
@@ -179,16 +181,23 @@ class EnvelopeMiddleware(Middleware):
 
     `lockfile` (its text or parsed JSON; docs/contract-diff.md) is the contract a model learned: a
     `<validation_error>` then also tells the model the failing tool's BREAKING and RISKY changes since, computed
-    once from the tools the server lists. A lockfile the core cannot read is refused here with a SpecError."""
+    once from the tools the server lists. A lockfile the core cannot read is refused here with a SpecError.
+
+    An exception a tool raises is read by its structure, never its text, as `EnvelopeMCPServer` reads it: an
+    OSError's errno, an HTTP client's status, a timeout, an unreachable upstream, each the core's code for it; an
+    instance of exactly `Exception` holds its author's words, shown as TOOL_ERROR (`thrown_messages="shown"`, the
+    default) or hidden behind an INTERNAL_ERROR (`"hidden"`; any other value is refused here with a SpecError)."""
 
     def __init__(
         self, *, error_format: Format = "xml", ledger: LedgerChoice = None, locale: Locale | None = None,
         lockfile: ToolList | None = None, unknown_tool: UnknownToolOption = "protocol-error",
+        thrown_messages: ThrownMessages = "shown",
     ) -> None:  # fmt: skip
         self.error_format: Format = error_format
         self.ledger, self.locale = ledger, locale
         self.contract = None if lockfile is None else LockedContract(lockfile)
         self.unknown_tool: UnknownToolOption = checked_unknown_tool_option(unknown_tool)
+        self.thrown_messages: ThrownMessages = checked_thrown_messages(thrown_messages)
         self.served: WeakSet[Any] = WeakSet()  # the servers given ReturnedEnvelopes
 
     def serve_returned_envelopes(self, context: MiddlewareContext[Any]) -> None:
@@ -295,7 +304,8 @@ class EnvelopeMiddleware(Middleware):
                 return user_error_answer(name, str(error), arguments, format, ledger=ledger)
             if cause is not None:  # FastMCP's wrap of the tool's exception, masked or not
                 original = cause
-        return error_answer(name, original, arguments, format, ledger=ledger, locale=locale)
+        return error_answer(name, original, arguments, format, ledger=ledger, locale=locale,
+                            thrown_messages=self.thrown_messages)  # fmt: skip
 
     @staticmethod
     async def listed_tools(context: MiddlewareContext[Any]) -> Sequence[Tool]:

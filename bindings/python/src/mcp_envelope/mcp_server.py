@@ -27,8 +27,10 @@ from pydantic import ValidationError as PydanticValidationError
 from ._component import ToolResult
 from ._integrations import (
     LedgerChoice,
+    ThrownMessages,
     Unanswerable,
     arguments_answer,
+    checked_thrown_messages,
     checked_unknown_tool_option,
     error_answer,
     ledger_for,
@@ -79,8 +81,8 @@ INTERNAL_ERROR = -32603
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 __all__ = [
-    "MCP1", "EnvelopeMCPServer", "LedgerChoice", "envelope_errors", "is_argument_failure", "result_for_exception",
-    "returning_results", "sent_as_itself", "through_ledger",
+    "MCP1", "EnvelopeMCPServer", "LedgerChoice", "ThrownMessages", "envelope_errors", "is_argument_failure",
+    "result_for_exception", "returning_results", "sent_as_itself", "through_ledger",
 ]  # fmt: skip
 
 
@@ -113,12 +115,15 @@ def result_for_exception(
     tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
     ledger: Ledger | None = None, locale: Locale | None = None, input_schema: Mapping[str, Any] | None = None,
     arguments_model: str | None = None, deltas: Sequence[Mapping[str, Any]] | None = None,
+    thrown_messages: ThrownMessages = "shown",
 ) -> CallToolResult:  # fmt: skip
     """The `CallToolResult` a failed call of `tool` answers with: a raised `ToolError` as its envelope; arguments
     that failed the SDK's own check (`is_argument_failure`) as a `<validation_error>`, its field lines worded from
     `input_schema` (the tool's schema as `tools/list` sends it) when given, with the contract `deltas` given; the
     SDK's own `ToolError` raised by the tool (in 2.x also a `ResourceError`, which the SDK counts the same) as the
-    core's `user_error`, its text kept; anything else, or an envelope the
+    core's `user_error`, its text kept; an exception whose structure tells its kind (an OSError's errno, an HTTP
+    client's status, a timeout) as the core's code for it, and one of exactly `Exception` as its author's words,
+    shown or hidden as `thrown_messages` says (docs/python-integrations.md); anything else, or an envelope the
     component refuses, as the component's `exception_result`: INTERNAL_ERROR quoting a fresh correlation id, its
     log line (the traceback) logged. With a `ledger`, a `<tool_error>` goes through it. An MCPError, a
     protocol-level answer, is raised again."""
@@ -136,7 +141,8 @@ def result_for_exception(
             if isinstance(original, SAID_FOR_THE_MODEL) and not isinstance(original, CRASHES):
                 answer = user_error_answer(tool, str(original), arguments, format, ledger=ledger)
             else:
-                answer = error_answer(tool, original, arguments, format, ledger=ledger, locale=locale)
+                answer = error_answer(tool, original, arguments, format, ledger=ledger, locale=locale,
+                                      thrown_messages=thrown_messages)  # fmt: skip
     except Unanswerable:
         raise internal_error() from None
     return CallToolResult.model_validate(answer)
@@ -200,14 +206,23 @@ class EnvelopeMCPServer(SDKServer):
     `lockfile` (its text or parsed JSON, as `mcp-envelope contract lock` writes it; docs/contract-diff.md) is the
     contract a model learned: a `<validation_error>` then also tells the model the failing tool's BREAKING and
     RISKY changes since (`<contract_awareness>`, five at most), computed once from the tools this server lists. A
-    lockfile the core cannot read is refused here with a SpecError."""
+    lockfile the core cannot read is refused here with a SpecError.
+
+    An exception a tool raises is read by its structure, never its text: an OSError by its errno (a missing file
+    is NOT_FOUND naming the argument its path came from), an httpx, requests, aiohttp or urllib error by its HTTP
+    status, a timeout, an upstream that could not be reached, each the core's code for it. An instance of exactly
+    `Exception` (`raise Exception("No invoice inv_9")`) holds its author's words for the model: with
+    `thrown_messages="shown"` (the default) they reach it, scrubbed, as TOOL_ERROR; with `"hidden"` every such
+    raise is an INTERNAL_ERROR, the words in the log only. Any other value is refused here with a SpecError."""
 
     def __init__(
         self, *args: Any, error_format: Format = "xml", ledger: LedgerChoice = None, locale: Locale | None = None,
-        lockfile: ToolList | None = None, unknown_tool: UnknownToolOption = "protocol-error", **kwargs: Any,
+        lockfile: ToolList | None = None, unknown_tool: UnknownToolOption = "protocol-error",
+        thrown_messages: ThrownMessages = "shown", **kwargs: Any,
     ) -> None:  # fmt: skip
         self.contract = None if lockfile is None else LockedContract(lockfile)
         self.unknown_tool: UnknownToolOption = checked_unknown_tool_option(unknown_tool)
+        self.thrown_messages: ThrownMessages = checked_thrown_messages(thrown_messages)
         super().__init__(*args, **kwargs)
         self.error_format: Format = error_format
         self.ledger, self.locale = ledger, locale
@@ -294,7 +309,8 @@ class EnvelopeMCPServer(SDKServer):
                 schema = await self.listed_input_schema(name)
                 deltas = None if self.contract is None else await self.contract.deltas(self.list_tools)
             result = result_for_exception(name, error, arguments, self.error_format, ledger=ledger, locale=self.locale,
-                                          input_schema=schema, arguments_model=model, deltas=deltas)  # fmt: skip
+                                          input_schema=schema, arguments_model=model, deltas=deltas,
+                                          thrown_messages=self.thrown_messages)  # fmt: skip
             return result if shared is None else await through_shared_ledger(shared, name, result, arguments)
         if not MCP1:
             if isinstance(result, InputRequiredResult):
@@ -332,13 +348,15 @@ def _sent(kwargs: Mapping[str, Any]) -> dict[str, Any]:
 
 def envelope_errors(
     fn: _F | None = None, *, name: str | None = None, format: Format = "xml", ledger: Ledger | None = None,
-    locale: Locale | None = None,
+    locale: Locale | None = None, thrown_messages: ThrownMessages = "shown",
 ) -> Any:  # fmt: skip
     """Decorates one tool function, sync or async, so its failures come back as envelopes on any server (argument
     validation stays the SDK's); use it under the SDK's decorator (`@server.tool()` then `@envelope_errors`).
     A returned ToolResult is sent as itself (`sent_as_itself`), a returned ToolError as a raised one. With a
-    `ledger`, its failures and successes go through it (`through_ledger`). The signature, and so the input
-    schema, stays."""
+    `ledger`, its failures and successes go through it (`through_ledger`). `thrown_messages` is
+    `EnvelopeMCPServer`'s. The signature, and so the input schema, stays."""
+    if thrown_messages != "shown":  # the default needs no check, and decorating loads no component for it
+        checked_thrown_messages(thrown_messages)
 
     def decorate(func: _F) -> _F:
         tool = name or func.__name__
@@ -359,7 +377,8 @@ def envelope_errors(
             try:
                 value = func(*args, **kwargs)
             except Exception as error:
-                return result_for_exception(tool, error, _sent(kwargs), format, ledger=ledger, locale=locale)
+                return result_for_exception(tool, error, _sent(kwargs), format, ledger=ledger, locale=locale,
+                                            thrown_messages=thrown_messages)  # fmt: skip
             return answer(value, kwargs)
 
         @functools.wraps(func)
@@ -367,7 +386,8 @@ def envelope_errors(
             try:
                 value = await func(*args, **kwargs)
             except Exception as error:
-                return result_for_exception(tool, error, _sent(kwargs), format, ledger=ledger, locale=locale)
+                return result_for_exception(tool, error, _sent(kwargs), format, ledger=ledger, locale=locale,
+                                            thrown_messages=thrown_messages)  # fmt: skip
             return answer(value, kwargs)
 
         return run_async if inspect.iscoroutinefunction(func) else run  # type: ignore[return-value]
