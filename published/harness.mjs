@@ -14,7 +14,7 @@
 // any problem.
 //
 //   node published/harness.mjs [--only NAME]...
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -231,6 +231,9 @@ function callProblems(call, plain, wrapped, dir) {
     } else if (kind === 'failure' && envelope !== null && envelope.code !== call.code) {
       problems.push(`wrapped ${envelope.code === undefined ? `a <${envelope.kind}>` : `code ${envelope.code}`}, expected ${call.code}`);
     }
+    for (const text of call.mentions ?? []) {
+      if (envelope !== null && !wrapped.text.includes(text)) problems.push(`wrapped, the envelope does not name ${JSON.stringify(text)}`);
+    }
   }
   return [...new Set(problems)];
 }
@@ -273,7 +276,10 @@ async function check(server) {
   const problems = [];
   const dir = plain.dir;
   for (const run of [plain, wrapped]) {
-    if (run?.failure !== undefined) problems.push(`${run.side} run failed: ${run.failure} (its stderr: ${run.log})`);
+    if (run?.failure !== undefined) {
+      const tail = readFileSync(run.log, 'utf8').trim().split('\n').slice(-3).join(' | ');
+      problems.push(`${run.side} run failed: ${run.failure} (its stderr, ${run.log}, ends: ${tail || 'nothing'})`);
+    }
   }
   let toolsListIdentical = null;
   if (wrapped !== null && plain.toolsList !== undefined && wrapped.toolsList !== undefined) {
@@ -309,6 +315,7 @@ async function check(server) {
     api: server.api,
     wrap: theOneLine(server),
     server: plain.server,
+    planned: server.calls.length,
     calls: results.length,
     failures: failures.length,
     toldPlain: failures.filter((r) => r.plain.told).length,
@@ -364,8 +371,10 @@ mkdirSync(out, { recursive: true });
 const total = servers.reduce((n, s) => n + s.problems.length, 0);
 writeFileSync(join(out, 'summary.json'), `${JSON.stringify({ seconds: Math.round((Date.now() - started) / 100) / 10, problems: total, servers }, null, 2)}\n`);
 console.log(`summary: ${join('build/published', 'summary.json')}`);
-const callsChecked = servers.reduce((n, s) => n + s.results.length, 0);
-const callsFailed = servers.reduce((n, s) => n + s.results.filter((r) => r.problems.length > 0).length, 0);
+// A server whose run broke off counts every call of its plan as failed.
+const callsChecked = servers.reduce((n, s) => n + (s.results.length > 0 ? s.results.length : s.planned), 0);
+const callsFailed = servers.reduce((n, s) => n + (s.results.length > 0 ? s.results.filter((r) => r.problems.length > 0).length
+  : s.problems.length > 0 ? s.planned : 0), 0);
 if (total > 0) {
   console.log(`\nFAILED: ${total} problem${total === 1 ? '' : 's'}`);
   for (const s of servers) for (const p of s.problems) console.log(`  - ${s.name} ${p}`);

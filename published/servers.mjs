@@ -7,7 +7,9 @@
 //              (after `mask`, for the parts that change with the clock);
 //   answered   a failure the server itself answers as a successful result (its
 //              text says what failed): the wrapped result must be the plain one;
-//   failure    a failure the tool reports: wrapped, a <tool_error> with `code`;
+//   failure    a failure the tool reports: wrapped, a <tool_error> with `code`
+//              (and, where the call says `mentions`, those texts: what the
+//              model sent that failed, such as the missing file's name);
 //   arguments  arguments that fail the tool's input schema: wrapped, a
 //              <validation_error> with a <field name="FIELD"> line;
 //   unknown    a tool the server does not list: wrapped, JSON-RPC error -32602.
@@ -72,12 +74,12 @@ export const SERVERS = [
       { name: 'read the one file', kind: 'success', tool: 'read_text_file', arguments: { path: 'invoice.txt' }, plain: { text: 'inv_1: 120.00 EUR, paid\n' } },
       { name: 'list the folder', kind: 'success', tool: 'list_directory', arguments: { path: '.' }, plain: { text: '[FILE] invoice.txt\n[DIR] reports' } },
       { name: 'a file outside the allowed folders', kind: 'failure', code: 'TOOL_ERROR', tool: 'read_text_file', arguments: { path: '/etc/passwd' }, plain: { isError: true, text: 'Access denied - path outside allowed directories: /etc/passwd not in ${dir}' } },
-      { name: 'a missing file', kind: 'failure', code: 'NOT_FOUND', tool: 'read_text_file', arguments: { path: 'missing.txt' }, plain: { isError: true, text: 'ENOENT: no such file or directory, open \'${dir}/missing.txt\'' } },
+      { name: 'a missing file', kind: 'failure', code: 'NOT_FOUND', mentions: ['missing.txt'], tool: 'read_text_file', arguments: { path: 'missing.txt' }, plain: { isError: true, text: 'ENOENT: no such file or directory, open \'${dir}/missing.txt\'' } },
       { name: 'a folder where a file is needed', kind: 'failure', code: 'VALIDATION_ERROR', tool: 'read_text_file', arguments: { path: 'reports' }, plain: { isError: true, text: 'EISDIR: illegal operation on a directory, read' } },
       { name: 'both head and tail', kind: 'failure', code: 'TOOL_ERROR', tool: 'read_text_file', arguments: { path: 'invoice.txt', head: 1, tail: 1 }, plain: { isError: true, text: 'Cannot specify both head and tail parameters simultaneously' } },
-      { name: 'a folder over a file', kind: 'failure', code: 'CONFLICT', tool: 'create_directory', arguments: { path: 'invoice.txt' }, plain: { isError: true, text: 'EEXIST: file already exists, mkdir \'${dir}/invoice.txt\'' } },
+      { name: 'a folder over a file', kind: 'failure', code: 'CONFLICT', mentions: ['invoice.txt'], tool: 'create_directory', arguments: { path: 'invoice.txt' }, plain: { isError: true, text: 'EEXIST: file already exists, mkdir \'${dir}/invoice.txt\'' } },
       { name: 'a move onto a file', kind: 'failure', code: 'TOOL_ERROR', tool: 'move_file', arguments: { source: 'invoice.txt', destination: 'invoice.txt' }, plain: { isError: true, text: 'Destination already exists: ${dir}/invoice.txt' } },
-      { name: 'a write into a missing folder', kind: 'failure', code: 'NOT_FOUND', tool: 'write_file', arguments: { path: 'nowhere/at/all.txt', content: 'x' }, plain: { isError: true, text: 'ENOENT: no such file or directory, open \'${dir}/nowhere/at/all.txt\'' } },
+      { name: 'a write into a missing folder', kind: 'failure', code: 'NOT_FOUND', mentions: ['nowhere/at/all.txt'], tool: 'write_file', arguments: { path: 'nowhere/at/all.txt', content: 'x' }, plain: { isError: true, text: 'ENOENT: no such file or directory, open \'${dir}/nowhere/at/all.txt\'' } },
       { name: 'an edit that matches nothing', kind: 'failure', code: 'TOOL_ERROR', tool: 'edit_file', arguments: { path: 'invoice.txt', edits: [{ oldText: 'inv_2', newText: 'inv_3' }] }, plain: { isError: true, text: 'Could not find exact match for edit:\ninv_2' } },
       { name: 'a path of the wrong type', kind: 'arguments', field: 'path', tool: 'read_text_file', arguments: { path: 42 }, plain: { isError: true, text: 'MCP error -32602: Input validation error: Invalid arguments for tool read_text_file: Invalid input: expected string, received number at path' } },
       { name: 'no path', kind: 'arguments', field: 'path', tool: 'read_text_file', arguments: {}, plain: { isError: true, text: 'MCP error -32602: Input validation error: Invalid arguments for tool read_text_file: Invalid input: expected string, received undefined at path' } },
@@ -98,7 +100,7 @@ export const SERVERS = [
     calls: [
       { name: 'create an entity', kind: 'success', tool: 'create_entities', arguments: { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] }, plain: { text: '[\n  {\n    "name": "Ada",\n    "entityType": "person",\n    "observations": [\n      "wrote the first program"\n    ]\n  }\n]' } },
       { name: 'open it', kind: 'success', tool: 'open_nodes', arguments: { names: ['Ada'] }, plain: { text: '{\n  "entities": [\n    {\n      "name": "Ada",\n      "entityType": "person",\n      "observations": [\n        "wrote the first program"\n      ]\n    }\n  ],\n  "relations": []\n}' } },
-      { name: 'observe an entity that does not exist', kind: 'failure', code: 'TOOL_ERROR', tool: 'add_observations', arguments: { observations: [{ entityName: 'Nobody', contents: ['was here'] }] }, plain: { isError: true, text: 'Entity with name Nobody not found' } },
+      { name: 'observe an entity that does not exist', kind: 'failure', code: 'TOOL_ERROR', mentions: ['Nobody'], tool: 'add_observations', arguments: { observations: [{ entityName: 'Nobody', contents: ['was here'] }] }, plain: { isError: true, text: 'Entity with name Nobody not found' } },
       { name: 'a query of the wrong type', kind: 'arguments', field: 'query', tool: 'search_nodes', arguments: { query: 42 }, plain: { isError: true, text: 'MCP error -32602: Input validation error: Invalid arguments for tool search_nodes: Invalid input: expected string, received number at query' } },
       { name: 'no entities', kind: 'arguments', field: 'entities', tool: 'create_entities', arguments: {}, plain: { isError: true, text: 'MCP error -32602: Input validation error: Invalid arguments for tool create_entities: Invalid input: expected array, received undefined at entities' } },
       { name: 'relations that are not a list', kind: 'arguments', field: 'relations', tool: 'create_relations', arguments: { relations: 'Ada knows Bob' }, plain: { isError: true, text: 'MCP error -32602: Input validation error: Invalid arguments for tool create_relations: Invalid input: expected array, received string at relations' } },
