@@ -34,6 +34,15 @@
 // answer that revision asks for; one whose SDK speaks only 2025-11-25 is
 // named as such. docs/revisions.md says what may differ on the wire.
 //
+// `--third-party NAME=REPORT --third-party-plan PLAN` gives a published
+// server nobody here wrote, audited as it is; `--third-party-wrapped REPORT`
+// the same server with mcp-envelope's one line added (the copy
+// published/wrap.mjs makes), audited alike. The two are shown side by side,
+// per call the branch a client takes on each and whether it is the plan's;
+// the plain server is shown, not held to our rules, but the wrapped one fails
+// the comparison where it is worse: a branch wrong that plain gets right, a
+// leak, an answer that is not the graded revision's, another tool count.
+//
 // `--agent NAME=REPORT` gives a scripted agent's run of the plan
 // (demo/ts/agent.mjs, demo/python/agent.py, demo/rust/src/bin/agent.rs): each fault played by the model
 // alone and through the host loop, scored here by one rule (the recovery
@@ -41,7 +50,8 @@
 //
 //   node demo/compare.mjs --plan demo/plan.json typescript=TS.json python=PY.json [rust=RS.json]
 //        [--revision NAME=REPORT]... [--agent NAME=REPORT]... [--command NAME='CMD ARGS']... [--books NAME=FILE]...
-//        [--third-party filesystem=FS.json --third-party-plan demo/filesystem/plan.json] [--cli PATH]
+//        [--third-party filesystem=FS.json [--third-party-wrapped FS-WRAPPED.json] --third-party-plan demo/filesystem/plan.json]
+//        [--cli PATH]
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -57,7 +67,7 @@ const { decide, limitsInForce, parseEnvelope, partialLimitsInForce, render } =
 function usage(why) {
   console.error(`compare: ${why}`);
   console.error("usage: node demo/compare.mjs --plan PLAN NAME=REPORT... [--command NAME='CMD ARGS']... [--books NAME=FILE]... " +
-    '[--third-party NAME=REPORT --third-party-plan PLAN] [--cli PATH]');
+    '[--third-party NAME=REPORT [--third-party-wrapped REPORT] --third-party-plan PLAN] [--cli PATH]');
   process.exit(2);
 }
 
@@ -65,6 +75,7 @@ const args = process.argv.slice(2);
 const servers = [];
 let planFile;
 let thirdParty;
+let thirdPartyWrapped;
 let thirdPartyPlanFile;
 /** The stdio command of each server whose report was made over --url, by name. */
 const commands = new Map();
@@ -81,6 +92,11 @@ for (let i = 0; i < args.length; i += 1) {
   else if (arg === '--cli') cli = args[++i];
   else if (arg === '--third-party-plan') thirdPartyPlanFile = args[++i];
   else if (arg === '--third-party') thirdParty = named(args[++i]);
+  else if (arg === '--third-party-wrapped') {
+    const file = args[++i];
+    if (file === undefined) usage('--third-party-wrapped needs a REPORT');
+    thirdPartyWrapped = { file, report: readJson(file) };
+  }
   else if (arg === '--agent') agents.push(named(args[++i]));
   else if (arg === '--revision') {
     const given = named(args[++i]);
@@ -104,6 +120,7 @@ for (let i = 0; i < args.length; i += 1) {
 if (planFile === undefined) usage('--plan is required');
 if (servers.length < 2) usage('give at least two reports to compare');
 if (thirdParty !== undefined && thirdPartyPlanFile === undefined) usage('--third-party needs --third-party-plan');
+if (thirdPartyWrapped !== undefined && thirdParty === undefined) usage('--third-party-wrapped needs --third-party');
 for (const [flag, given] of [['--command', commands], ['--books', books], ['--revision', underRevision]]) {
   for (const name of given.keys()) {
     if (!servers.some((s) => s.name === name)) usage(`${flag} ${name}: no report is named ${name}`);
@@ -615,32 +632,92 @@ for (const s of servers) {
     `${largest.size} characters ("${largest.name}")`);
 }
 
-if (thirdParty !== undefined) {
+if (thirdParty !== undefined && thirdPartyWrapped === undefined) thirdPartyAsItIs();
+if (thirdPartyWrapped !== undefined) thirdPartyBothWays();
+
+/** A text made one line and cut at `width` characters, the cut marked. */
+function short(text, width = 70) {
+  const flat = text.replace(/\n/g, '\\n');
+  return chars(flat) > width ? `${[...flat].slice(0, width - 1).join('')}…` : flat;
+}
+
+/** The probes grouped by how they were answered (most fail alike): one row a group, `line` of its first. */
+function grouped(probes, keyOf, line) {
+  const groups = new Map();
+  for (const p of probes) {
+    const key = keyOf(p);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(p);
+  }
+  return [...groups.values()].map((group) => {
+    const row = line(group[0]);
+    return group.length === 1 ? row : [`${group.length} probes (${row[0]}, …)`, ...row.slice(1)];
+  });
+}
+
+/** The third-party server alone, as it is. */
+function thirdPartyAsItIs() {
   const { report } = thirdParty;
   const rows = split(report, thirdPartyPlanFile);
   console.log(`\n${bold(`A third-party server as it is: ${thirdParty.name} (${report.server.name} ${report.server.version}, ${report.tools} tools)`)}`);
   console.log(`[${report.command.join(' ')}], plan ${thirdPartyPlanFile}; its answers are shown, not held to ours.`);
-  const short = (text) => {
-    const flat = text.replace(/\n/g, '\\n');
-    return chars(flat) > 70 ? `${[...flat].slice(0, 69).join('')}…` : flat;
-  };
   const line = (r) => [r.name, r.channel, r.isError ?? '-', r.envelope ?? '-', r.branch, r.expected.branch, r.right ? 'yes' : 'NO', follows(r), short(r.text)];
   const head = ['call', 'channel', 'isError', 'envelope', 'branch', 'expected', 'right', 'spec', 'what the model reads'];
-  // Its probes mostly fail alike: one row for each way they were answered.
-  const groups = new Map();
-  for (const r of rows.probes) {
-    const key = JSON.stringify([r.channel, r.isError, r.envelope, r.branch, r.expected.branch, r.right, follows(r),
-      r.text.replaceAll(r.tool, 'TOOL').slice(0, 60)]);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(r);
-  }
-  const probeLines = [...groups.values()].map((group) => {
-    const [first] = group;
-    return group.length === 1 ? line(first) : [`${group.length} probes (${first.name}, …)`, ...line(first).slice(1)];
-  });
-  table(head, [...probeLines, ...rows.plan.map(line)]);
+  const key = (r) => JSON.stringify([r.channel, r.isError, r.envelope, r.branch, r.expected.branch, r.right, follows(r),
+    r.text.replaceAll(r.tool, 'TOOL').slice(0, 60)]);
+  table(head, [...grouped(rows.probes, key, line), ...rows.plan.map(line)]);
   const rightCount = report.calls.filter((r) => r.right).length;
   console.log(`${rightCount} of ${report.calls.length} branches right; audit score ${report.score.points}/${report.score.max} (${report.score.percent}%)`);
+}
+
+/**
+ * The third-party server as it is and with the one line, call by call: the
+ * answer, the branch a client takes on it and whether it is the plan's. The
+ * wrapped side must never be worse: a branch wrong that plain gets right, a
+ * leak, or an answer that is not the graded revision's fails the comparison.
+ */
+function thirdPartyBothWays() {
+  const plain = thirdParty.report;
+  const wrapped = thirdPartyWrapped.report;
+  console.log(`\n${bold(`A third-party server, as it is and with the one line: ${thirdParty.name} (${plain.server.name} ${plain.server.version})`)}`);
+  console.log(`plain:   [${plain.command.join(' ')}]`);
+  console.log(`wrapped: [${wrapped.command.join(' ')}] (published/wrap.mjs: the entry file with envelopeServer(server) added)`);
+  console.log(`plan ${thirdPartyPlanFile}; the plain answers are shown, not held to ours; the wrapped ones must be no worse.`);
+  if (wrapped.tools !== plain.tools) failures.push(`${thirdParty.name} with the one line lists ${wrapped.tools} tools, plain ${plain.tools}`);
+  const p = split(plain, thirdPartyPlanFile);
+  const w = split(wrapped, thirdPartyPlanFile);
+  const pairs = [
+    ...p.probes.map((r) => ({ kind: 'probe', plain: r, wrapped: w.probes.find((x) => x.name === r.name) })),
+    ...p.plan.map((r, i) => ({ kind: 'plan', plain: r, wrapped: w.plan[i] })),
+  ];
+  const said = (r) => (r.channel === 'jsonrpc-error' ? `error ${r.error?.code ?? ''} ${r.code ?? ''}`.trim()
+    : r.envelope !== null && r.envelope !== undefined ? `${r.envelope === 'validation_error' ? 'validation_error' : r.code}`
+      : `${r.isError ? 'isError ' : ''}"${short(r.text, 28)}"`);
+  for (const pair of pairs) {
+    const { plain: a, wrapped: b } = pair;
+    if (b === undefined || b.name !== a.name) {
+      failures.push(`${thirdParty.name} "${a.name}": not made with the one line`);
+      continue;
+    }
+    if (a.right && !b.right) failures.push(`${thirdParty.name} "${a.name}": with the one line the branch is wrong (${b.branch}), plain it is right (${a.branch})`);
+    if (b.leaks.length > 0) failures.push(`${thirdParty.name} "${a.name}": with the one line it leaks ${b.leaks.join(', ')}`);
+    if (!b.spec.follows) failures.push(`${thirdParty.name} "${a.name}": with the one line, not MCP ${wrapped.spec}'s answer: ${b.spec.why}`);
+  }
+  const line = ({ plain: a, wrapped: b }) => [a.name, a.expected.branch, said(a), a.branch, a.right ? 'yes' : 'NO',
+    b === undefined ? '-' : said(b), b?.branch ?? '-', b === undefined ? '-' : b.right ? 'yes' : 'NO'];
+  const key = ({ plain: a, wrapped: b }) => JSON.stringify([line({ plain: a, wrapped: b }).slice(1).map((c) => String(c).replaceAll(a.tool, 'TOOL')),
+    a.text.replaceAll(a.tool, 'TOOL').slice(0, 40)]);
+  table(['call', 'expected', 'plain', 'branch', 'right', 'with the one line', 'branch', 'right'],
+    [...grouped(pairs.filter((x) => x.kind === 'probe'), key, line), ...pairs.filter((x) => x.kind === 'plan').map(line)]);
+  const count = (report) => report.calls.filter((r) => r.right).length;
+  console.log(`branches right: ${count(plain)} of ${plain.calls.length} plain, ${count(wrapped)} of ${wrapped.calls.length} with the one line; ` +
+    `audit score ${plain.score.points}/${plain.score.max} (${plain.score.percent}%) plain, ${wrapped.score.points}/${wrapped.score.max} (${wrapped.score.percent}%) with it`);
+  console.log('what the model reads on the plan\'s failures:');
+  for (const { plain: a, wrapped: b } of pairs.filter((x) => x.kind === 'plan' && x.plain.isError !== false)) {
+    console.log(`  ${a.name} (expected ${a.expected.branch}):`);
+    console.log(`    plain:             ${gist(a)}`);
+    if (b !== undefined) console.log(`    with the one line: ${gist(b)}`);
+  }
 }
 
 console.log();
