@@ -107,3 +107,20 @@ async fn a_tool_error_and_a_success_in_a_task_are_their_results_as_they_came() {
         json!("Exported the invoices of 2016.")
     );
 }
+
+/// A library's failure in a task's operation is answered for the task's
+/// tool, in its form: the code its kind tells, no path, the same log.
+#[tokio::test]
+async fn an_io_error_in_a_task_ends_it_completed_with_its_code() {
+    let state = ended_task(true, 2012).await;
+    assert_eq!(
+        (&state["status"], &state["result"]["isError"]),
+        (&json!("completed"), &json!(true))
+    );
+    let text = envelope_text(&state);
+    assert!(
+        text.starts_with("<tool_error code=\"NOT_FOUND\" severity=\"error\">\n  <message>A file or folder this call needs does not exist.</message>"),
+        "{text}"
+    );
+    assert!(!state.to_string().contains("hunter2"), "{state}");
+}

@@ -28,6 +28,7 @@ mod handler;
 mod input_schema;
 mod server;
 mod task;
+mod thrown;
 mod tool_call_error;
 
 /// [`EnvelopeServer::unknown_tool`]'s option, the core's own type.

@@ -16,6 +16,7 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 
 use super::input_schema::{ArgumentCheck, InputSchemas};
+use super::thrown::{within, within_sync, CallScope};
 use crate::contract::{diff, read_tools, tools_of};
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
@@ -50,7 +51,12 @@ pub type LogLine = Arc<dyn Fn(&str) + Send + Sync>;
 /// - a handler that panics, or returns a JSON-RPC internal error: an
 ///   INTERNAL_ERROR under a fresh correlation id, the panic or error text
 ///   going only to the log line (`handler::handler_answer`, as every integration), by default
-///   `tracing::error!` with target `mcp_envelope`.
+///   `tracing::error!` with target `mcp_envelope`;
+/// - a [`super::ToolCallError`] holding a library's failure (an
+///   `std::io::Error`, a `reqwest::Error`): the code its structure tells
+///   (NOT_FOUND, CONFLICT, TIMEOUT, RATE_LIMITED, ...), worded by the core,
+///   naming the argument its path or URL came from, under a fresh
+///   correlation id; the library's text goes to the same log.
 ///
 /// The other failures come back as an `isError` result. A successful call, a
 /// tool error the handler returned itself (such as a
@@ -144,7 +150,8 @@ impl<H: ServerHandler> EnvelopeServer<H> {
     }
 
     /// The form of the envelopes this wrapper writes (unknown tool,
-    /// internal error); a `<validation_error>` is always XML.
+    /// internal error, a library's failure a [`super::ToolCallError`] holds,
+    /// unless it sets its own); a `<validation_error>` is always XML.
     pub fn format(mut self, format: Format) -> Self {
         self.format = format;
         self
@@ -174,7 +181,8 @@ impl<H: ServerHandler> EnvelopeServer<H> {
     }
 
     /// Sends the log lines (`code=INTERNAL_ERROR correlationId="…" tool="…"
-    /// exception="…"`) to `log` instead of `tracing`.
+    /// exception="…"`, and a library's failure's under its code) to `log`
+    /// instead of `tracing`.
     pub fn log_with(mut self, log: impl Fn(&str) + Send + Sync + 'static) -> Self {
         self.log = Arc::new(log);
         self
@@ -283,10 +291,21 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             }
         }
         let name = request.name.clone();
+        // The call a `ToolCallError` holding a library's failure is answered
+        // for, when rmcp turns it into the result inside the handler.
+        let scope = Arc::new(CallScope {
+            tool: name.to_string(),
+            arguments: request.arguments.clone(),
+            format: self.format,
+            locale: self.locale,
+            log: Arc::clone(&self.log),
+        });
         // A handler may panic before its future exists, or while it runs.
-        let call = std::panic::catch_unwind(AssertUnwindSafe(|| self.inner.call_tool(request, context)));
+        let call = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            within_sync(Arc::clone(&scope), || self.inner.call_tool(request, context))
+        }));
         let outcome = match call {
-            Ok(future) => AssertUnwindSafe(future).catch_unwind().await,
+            Ok(future) => within(scope, AssertUnwindSafe(future).catch_unwind()).await,
             Err(panic) => Err(panic),
         };
         match outcome {
@@ -465,16 +484,23 @@ pub(super) fn internal_error_result(
     locale: Locale,
     log: &(dyn Fn(&str) + Send + Sync),
 ) -> CallToolResult {
+    answer_result(tool, HandlerOutcome::Exception(failure), format, locale, log)
+}
+
+/// The core's answer to a failure of `tool` that needs a correlation id (an
+/// exception, a thrown failure of a known kind), under a fresh one; its log
+/// line goes to `log`.
+pub(super) fn answer_result(
+    tool: &str,
+    outcome: HandlerOutcome<'_>,
+    format: Format,
+    locale: Locale,
+    log: &(dyn Fn(&str) + Send + Sync),
+) -> CallToolResult {
     // 16 hex digits, which fresh_correlation_id takes; were they refused,
     // the envelope goes without an id rather than not at all.
     let correlation_id = fresh_correlation_id(&random_hex()).unwrap_or_default();
-    let answer = handler_answer(
-        tool,
-        HandlerOutcome::Exception(failure),
-        format,
-        locale,
-        &correlation_id,
-    );
+    let answer = handler_answer(tool, outcome, format, locale, &correlation_id);
     if let Some(line) = &answer.log {
         log(line);
     }

@@ -9,12 +9,14 @@
 //! `completed` with `isError: true`; the failure's text goes to the log only.
 
 use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
 
 use ::rmcp::model::{CallToolResult, ErrorCode};
 use ::rmcp::task_manager::{TaskExit, TaskFuture};
 use futures::FutureExt;
 
-use super::server::{internal_error_result, panic_text};
+use super::server::{internal_error_result, panic_text, LogLine};
+use super::thrown::{within, CallScope};
 use crate::locale::Locale;
 use crate::tool_error::render::Format;
 
@@ -39,16 +41,24 @@ use crate::tool_error::render::Format;
 /// # }
 /// ```
 pub fn enveloped_task(tool: &str, format: Format, locale: Locale, operation: TaskFuture) -> TaskFuture {
+    let log: LogLine = Arc::new(|line: &str| tracing::error!(target: "mcp_envelope", "{line}"));
+    // A `ToolCallError` holding a library's failure, turned into the result
+    // inside the operation, is answered for this tool, in this form and locale.
+    let scope = Arc::new(CallScope {
+        tool: tool.to_owned(),
+        arguments: None,
+        format,
+        locale,
+        log: Arc::clone(&log),
+    });
     let tool = tool.to_owned();
     Box::pin(async move {
-        let failure = match AssertUnwindSafe(operation).catch_unwind().await {
+        let failure = match within(scope, AssertUnwindSafe(operation).catch_unwind()).await {
             Ok(Err(TaskExit::Error(error))) if error.code == ErrorCode::INTERNAL_ERROR => error.message.to_string(),
             Ok(settled) => return settled,
             Err(panic) => format!("panic: {}", panic_text(panic.as_ref())),
         };
-        let result: CallToolResult = internal_error_result(&tool, &failure, format, locale, &|line: &str| {
-            tracing::error!(target: "mcp_envelope", "{line}");
-        });
+        let result: CallToolResult = internal_error_result(&tool, &failure, format, locale, log.as_ref());
         Ok(result)
     })
 }

@@ -183,10 +183,20 @@ impl Exports {
 
     /// The export of `year`: 2013 panics, 2014 fails with an internal error
     /// (each with a secret in its text), 2015 returns a tool error itself,
+    /// 2012 an io error (its archive, a path holding a secret, is missing),
     /// any other year succeeds.
     fn export(year: i64) -> rmcp::task_manager::TaskFuture {
         Box::pin(async move {
             match year {
+                2012 => {
+                    let archive = std::env::temp_dir().join("no-such-archive/password=hunter2/2012.csv");
+                    match std::fs::read_to_string(&archive) {
+                        Ok(csv) => Ok(rmcp::model::CallToolResult::success(vec![
+                            rmcp::model::ContentBlock::text(csv),
+                        ])),
+                        Err(e) => Ok(mcp_envelope::rmcp::ToolCallError::io(e, &archive).into_result()),
+                    }
+                }
                 2013 => panic!("archive mount failed: password=hunter2"),
                 2014 => Err(rmcp::ErrorData::internal_error("db connect failed: password=hunter2", None).into()),
                 2015 => Ok(mcp_envelope::rmcp::call_tool_result(
