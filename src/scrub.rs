@@ -10,7 +10,9 @@
 //! - secret-named pairs: `password=…`, `api_key=…` (a query parameter too),
 //!   `"token": "…"`, `Password=…;` in a connection string: the value;
 //! - SQL parameter dumps: SQLAlchemy's `[parameters: …]`, PostgreSQL's
-//!   `Key (column)=(value)`, MySQL's `Duplicate entry '…'`: the values.
+//!   `Key (column)=(value)`, MySQL's `Duplicate entry '…'`: the values;
+//! - a token with a well-known prefix (`sk-`, `ghp_`, `xoxb-`, `AKIA`, …), 16
+//!   characters or more.
 //!
 //! Ours: no crate scrubs text this way, and a regular-expression engine would
 //! cost the component more than the whole rule. One scan tries every rule at
@@ -98,6 +100,10 @@ fn secret_at(text: &str, i: usize) -> (Option<(usize, usize)>, usize) {
     }
     let key_end = run_end(bytes, i, is_key_byte);
     let key = &text[i..key_end];
+    // A token with a well-known prefix, wherever it stands.
+    if key.len() >= 16 && TOKEN_PREFIXES.iter().any(|prefix| key.starts_with(prefix)) {
+        return (Some((i, key_end)), key_end);
+    }
     // `Bearer TOKEN`, `Basic CREDENTIALS`: the token, when it looks like one.
     if (key.eq_ignore_ascii_case("bearer") || key.eq_ignore_ascii_case("basic")) && bytes.get(key_end) == Some(&b' ') {
         let start = run_end(bytes, key_end, |b| b == b' ');
@@ -154,6 +160,23 @@ fn looks_like_token(word: &[u8]) -> bool {
             || has(|b| b"._-+/=~".contains(b))
             || (has(u8::is_ascii_uppercase) && has(u8::is_ascii_lowercase)))
 }
+
+/// Prefixes of API keys and tokens whose services publish them (OpenAI and
+/// Stripe `sk-`/`sk_`, GitHub, Slack, GitLab, AWS access keys, Google API keys).
+const TOKEN_PREFIXES: &[&str] = &[
+    "sk-",
+    "sk_",
+    "rk_live_",
+    "ghp_",
+    "gho_",
+    "ghs_",
+    "github_pat_",
+    "xoxb-",
+    "xoxp-",
+    "glpat-",
+    "AKIA",
+    "AIza",
+];
 
 /// The last part of a key (split at `_`, `-`, `.`) that names a secret.
 const SECRET_WORDS: &[&str] = &[
@@ -243,6 +266,12 @@ mod tests {
             "Duplicate entry 'jo@example.com' for key 'email'",
             "Duplicate entry '[redacted]' for key 'email'",
         );
+    }
+
+    #[test]
+    fn prefixed_tokens_go_wherever_they_stand() {
+        check("OpenAI refused sk-proj-abcdef0123456789", "OpenAI refused [redacted]");
+        check("a task-abcdefghijklmnopq", "a task-abcdefghijklmnopq");
     }
 
     #[test]

@@ -20,6 +20,11 @@ import {
 } from 'mcp-envelope';
 import { envelopeServer } from 'mcp-envelope/mcp';
 
+/** What a database driver throws (pg's `DatabaseError`, mysql2's errors): a subclass of Error, never the author's words. */
+class DatabaseError extends Error {
+  name = 'DatabaseError';
+}
+
 const JO = 'jo@example.com';
 /** The one customer's invoices, amounts in cents, in listing order; refundableCents as before any refund. */
 const invoices = new Map([
@@ -168,7 +173,8 @@ function registerTools(server) {
     annotations: { readOnlyHint: true },
   }, async ({ customer, invoice_id: id }, extra) => {
     if (customer === 'blocked@example.com') return forbidden({ action: 'read', resource: `the invoices of ${customer}` });
-    if (id === 'inv_500') throw new Error('db connect failed: password=hunter2');
+    // A database driver's own error class, as real drivers throw: an exception, not the author's words for the model.
+    if (id === 'inv_500') throw new DatabaseError('db connect failed: password=hunter2');
     if (id === 'inv_429' || id === 'inv_430') {
       // The waiting is done here, within 2.5 s, not left to the model.
       return retryWithin((attempt) => {

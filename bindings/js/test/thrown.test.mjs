@@ -148,9 +148,8 @@ describe('a thrown value, by its structure, through envelopeServer', () => {
     assert.equal(
       textOf(result),
       `<tool_error code="CONFLICT" severity="error">
-  <message>path "notes" already exists.</message>
+  <message>Something already exists at path "notes".</message>
   <recovery>Read the current state again, then decide whether the change still applies.</recovery>
-  <customer_message>This was changed by another request at the same time. Please check it and try again.</customer_message>
   <correlation_id>err_ID</correlation_id>
 </tool_error>`,
     );

@@ -148,15 +148,13 @@ def test_each_row_answers_its_exact_text(root, caplog):
     )
     assert exists == envelope(
         "CONFLICT",
-        '<message>path "notes" already exists.</message>',
+        '<message>Something already exists at path "notes".</message>',
         "<recovery>Read the current state again, then decide whether the change still applies.</recovery>",
-        "<customer_message>This was changed by another request at the same time. Please check it and try again."
-        "</customer_message>",
         f"<correlation_id>{correlation_id(exists)}</correlation_id>",
     )
     assert folder == envelope(
         "VALIDATION_ERROR",
-        '<message>path "notes" is a folder; this call needs a file.</message>',
+        '<message>A folder is at path "notes", where this call needs a file.</message>',
         "<recovery>Fix the arguments named above and call the tool again.</recovery>",
         f"<correlation_id>{correlation_id(folder)}</correlation_id>",
     )
