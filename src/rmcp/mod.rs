@@ -23,6 +23,7 @@
 //! sends. This module only knows rmcp's shapes and hooks.
 
 #[cfg(feature = "rmcp-client")]
+mod answer;
 mod client;
 mod handler;
 mod input_schema;
@@ -33,9 +34,10 @@ mod tool_call_error;
 
 /// [`EnvelopeServer::unknown_tool`]'s option, the core's own type.
 pub use crate::recovery::UnknownToolAnswer;
+pub use answer::LogLine;
 #[cfg(feature = "rmcp-client")]
 pub use client::{call_tool_with_recovery, Recovered, Then};
-pub use server::{EnvelopeServer, LogLine};
+pub use server::EnvelopeServer;
 pub use task::enveloped_task;
 pub use tool_call_error::ToolCallError;
 

@@ -5,9 +5,7 @@
 
 use std::fmt;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use ::rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, PaginatedRequestParams, Tool};
 use ::rmcp::service::RequestContext;
@@ -15,26 +13,23 @@ use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 use futures::future::BoxFuture;
 use futures::FutureExt;
 
+use super::answer::{internal_error_result, LogLine};
 use super::input_schema::{ArgumentCheck, InputSchemas};
 use super::thrown::{within, within_sync, CallScope};
 use crate::contract::{diff, read_tools, tools_of};
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
-use crate::handler::{handler_answer, HandlerOutcome};
 use crate::idempotency::ToolArguments;
 use crate::ledger::{Ledger, Replacement};
 use crate::locale::Locale;
 use crate::read::ResultText;
-use crate::recovery::{exception_error, fresh_correlation_id, unknown_tool_answer, UnknownToolAnswer};
+use crate::recovery::{unknown_tool_answer, UnknownToolAnswer};
 use crate::stores::{SharedLedger, StateStore};
 use crate::tool_error::render::Format;
 
 /// How many pages of `tools/list` are read to find a tool by name, for a
 /// handler without `get_tool`: a bound against a cursor that never ends.
 const MAX_TOOL_PAGES: usize = 100;
-
-/// Where the log lines go: one line per failure the model is not told about.
-pub type LogLine = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// An rmcp `ServerHandler` that answers each failed tool call with an
 /// envelope the model can act on:
@@ -475,42 +470,6 @@ fn for_revision(
     }
 }
 
-/// The INTERNAL_ERROR result of a failure of `tool`, under a fresh
-/// correlation id; `failure` goes to `log` only.
-pub(super) fn internal_error_result(
-    tool: &str,
-    failure: &str,
-    format: Format,
-    locale: Locale,
-    log: &(dyn Fn(&str) + Send + Sync),
-) -> CallToolResult {
-    answer_result(tool, HandlerOutcome::Exception(failure), format, locale, log)
-}
-
-/// The core's answer to a failure of `tool` that needs a correlation id (an
-/// exception, a thrown failure of a known kind), under a fresh one; its log
-/// line goes to `log`.
-pub(super) fn answer_result(
-    tool: &str,
-    outcome: HandlerOutcome<'_>,
-    format: Format,
-    locale: Locale,
-    log: &(dyn Fn(&str) + Send + Sync),
-) -> CallToolResult {
-    // 16 hex digits, which fresh_correlation_id takes; were they refused,
-    // the envelope goes without an id rather than not at all.
-    let correlation_id = fresh_correlation_id(&random_hex()).unwrap_or_default();
-    let answer = handler_answer(tool, outcome, format, locale, &correlation_id);
-    if let Some(line) = &answer.log {
-        log(line);
-    }
-    super::result_from_json(&answer.result).unwrap_or_else(|_| {
-        // Not reached: the core writes a CallToolResult rmcp reads. Were it
-        // refused, the model still gets the same INTERNAL_ERROR.
-        super::call_tool_result(&exception_error(tool, &correlation_id, locale), format)
-    })
-}
-
 /// The repeat ledger an [`EnvelopeServer`] sends results through.
 enum HeldLedger {
     /// This process's ledger (one stdio client: one session).
@@ -591,21 +550,6 @@ impl<H: fmt::Debug> fmt::Debug for EnvelopeServer<H> {
             .field("lockfile", &self.contract.is_some())
             .finish_non_exhaustive()
     }
-}
-
-/// The operating system's randomness in hex, as much as a fresh correlation
-/// id takes. Should the system refuse (it does not on the platforms rmcp
-/// runs on), the time and a counter still make each id differ: an id must be
-/// unique, not secret.
-fn random_hex() -> String {
-    let mut bytes = [0u8; crate::recovery::CORRELATION_ID_RANDOM_BYTES];
-    if getrandom::fill(&mut bytes).is_err() {
-        static CALLS: AtomicU64 = AtomicU64::new(0);
-        let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-        let mixed = since_epoch.as_nanos() as u64 ^ CALLS.fetch_add(1, Ordering::Relaxed).rotate_left(40);
-        bytes.copy_from_slice(&mixed.to_le_bytes()[..crate::recovery::CORRELATION_ID_RANDOM_BYTES]);
-    }
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 /// A panic's message as the log line's exception.

@@ -15,7 +15,8 @@ use ::rmcp::model::{CallToolResult, ErrorCode};
 use ::rmcp::task_manager::{TaskExit, TaskFuture};
 use futures::FutureExt;
 
-use super::server::{internal_error_result, panic_text, LogLine};
+use super::answer::{internal_error_result, LogLine};
+use super::server::panic_text;
 use super::thrown::{within, CallScope};
 use crate::locale::Locale;
 use crate::tool_error::render::Format;

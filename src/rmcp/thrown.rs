@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use ::rmcp::model::{CallToolResult, JsonObject};
 
-use super::server::{answer_result, LogLine};
+use super::answer::{answer_result, LogLine};
 use crate::handler::HandlerOutcome;
 use crate::locale::Locale;
 use crate::recovery::{exception_error, known_error, KnownKind};
