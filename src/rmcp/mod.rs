@@ -22,8 +22,8 @@
 //! into rmcp's types, so an rmcp server sends the bytes every other host
 //! sends. This module only knows rmcp's shapes and hooks.
 
-#[cfg(feature = "rmcp-client")]
 mod answer;
+#[cfg(feature = "rmcp-client")]
 mod client;
 mod handler;
 mod input_schema;
