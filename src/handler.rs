@@ -15,6 +15,7 @@
 //! | a framework's error for the model | a TOOL_ERROR envelope stating its text, scrubbed | `observe` |
 //! | a thrown value its author wrote for the model (a plain `Error`) | the same, or INTERNAL_ERROR when the server hides them | `observe` |
 //! | a thrown value whose structure tells its kind (a system error's code, an HTTP status, a timeout) | that kind's code, worded here, under a correlation id; the text to the log | `observe` |
+//! | a JSON-RPC error the handler raised (the SDKs' `McpError`) | VALIDATION_ERROR for invalid params, UNKNOWN_ACTION for method not found, else as a plain `Error` | `observe` |
 //! | an envelope read back and raised again | its text, as it came | `observe` |
 //! | an error result raised as it is | that result | `observe` |
 //! | anything else raised | INTERNAL_ERROR under a correlation id; the text to the log only | `observe` |
@@ -69,10 +70,25 @@ pub enum HandlerOutcome<'a> {
         /// The call's arguments as text (`arguments_as_text`).
         arguments: &'a [(String, String)],
     },
+    /// A JSON-RPC error the handler raised for the client (the SDKs'
+    /// `McpError`): its code and message. Inside a tool call it is the tool's
+    /// failure, so it reaches the model as a result the model can act on.
+    RpcError {
+        /// The JSON-RPC error code.
+        code: i64,
+        /// Its message (the TypeScript SDK's `MCP error <code>: ` prefix is dropped).
+        message: &'a str,
+        /// The server's rule for thrown texts.
+        shown: ThrownMessages,
+    },
     /// Anything else raised: its text as the host writes it (type, message,
     /// stack), for the log line only.
     Exception(&'a str),
 }
+
+/// JSON-RPC's "Invalid params" and "Method not found".
+const INVALID_PARAMS: i64 = -32602;
+const METHOD_NOT_FOUND: i64 = -32601;
 
 /// Whether a thrown value's own words (a [`HandlerOutcome::Message`]) reach
 /// the model: `shown` (the default: scrubbed, as TOOL_ERROR) or `hidden`
@@ -143,6 +159,23 @@ pub fn handler_answer(
             shown: ThrownMessages::Shown,
         } => sent(user_error_result(message, format), LedgerStep::Observe),
         HandlerOutcome::Message { text, .. } => internal_error(tool, text, format, locale, correlation_id),
+        HandlerOutcome::RpcError { code, message, shown } => {
+            let prefix = format!("MCP error {code}: ");
+            let words = message.strip_prefix(prefix.as_str()).filter(|w| !w.is_empty()).unwrap_or(message);
+            let named = match code {
+                INVALID_PARAMS => Some(crate::code::VALIDATION_ERROR),
+                METHOD_NOT_FOUND => Some(crate::code::UNKNOWN_ACTION),
+                _ => None,
+            };
+            match (shown, named) {
+                (ThrownMessages::Hidden, _) => internal_error(tool, message, format, locale, correlation_id),
+                (ThrownMessages::Shown, Some(named)) => {
+                    let error = ToolError::new(named, crate::scrub::scrub(words));
+                    sent(call_tool_result(&error, format), LedgerStep::Observe)
+                }
+                (ThrownMessages::Shown, None) => sent(user_error_result(words, format), LedgerStep::Observe),
+            }
+        }
         HandlerOutcome::Known {
             kind,
             exception,
@@ -194,7 +227,7 @@ fn wire<T>(text: &str, what: &dyn std::fmt::Display, from_wire: fn(&str) -> Opti
 
 /// The refusal of an outcome that is not one member of a known kind.
 const ONE_KIND: &str = "\"outcome\" must have one member, naming its kind: \
-     error, validation, userError, message, known, envelope, result or exception";
+     error, validation, userError, message, known, rpcError, envelope, result or exception";
 
 /// The call's arguments as (name, text) pairs: each string in them, named by
 /// its path (`path`, `edits[0].path`, `options.url`), so a known failure's
@@ -299,6 +332,32 @@ impl KnownInput {
     }
 }
 
+/// An `rpcError` outcome, `{"code": <integer>, "message": <text>, "data"?: <any>}`:
+/// its code and message. `data` is the client's, never the model's, so it is not read.
+struct RpcInput(i64, String);
+
+impl RpcInput {
+    fn read(raw: &str) -> Result<RpcInput, SpecError> {
+        const WHAT: &str = "\"outcome\".\"rpcError\"";
+        let (mut code, mut message) = (None, None);
+        for (key, value) in crate::json::object(raw, &WHAT)? {
+            match key.as_ref() {
+                "code" => match value.trim().parse::<i64>() {
+                    Ok(n) => code = Some(n),
+                    Err(_) => return crate::json::fail(format!("{WHAT}.code must be an integer, such as -32602")),
+                },
+                "message" => message = Some(crate::json::string(&value, &crate::json::Member(&WHAT, "message"))?),
+                "data" => {}
+                _ => return crate::json::fail(format!("{WHAT}: unknown field `{key}`: it takes code, message and data")),
+            }
+        }
+        match (code, message) {
+            (Some(code), Some(message)) => Ok(RpcInput(code, message)),
+            _ => crate::json::missing(format!("{WHAT} needs \"code\" and \"message\"")),
+        }
+    }
+}
+
 /// The JSON entry point behind [`crate::api::handler_result`].
 pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
     // Read member by member rather than into a derived struct: the same
@@ -327,7 +386,7 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
     // A spec the core refuses is the tool's own failure: its refusal goes to the log.
     let refused = |why: SpecError| String::from("mcp-envelope refused what the handler gave: ") + why.message();
     // Set in the branch that uses each, so the outcome can borrow it.
-    let (error, validation, raised, known);
+    let (error, validation, raised, known, rpc);
     let members = crate::json::object(&outcome, &"\"outcome\"")?;
     let [(kind, value)] = members.as_slice() else {
         return crate::json::fail(ONE_KIND);
@@ -363,6 +422,14 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
                 arguments: &arguments,
             }
         }
+        "rpcError" => {
+            rpc = RpcInput::read(value)?;
+            HandlerOutcome::RpcError {
+                code: rpc.0,
+                message: &rpc.1,
+                shown,
+            }
+        }
         "userError" | "message" | "envelope" | "exception" => {
             given = crate::json::string(value, &crate::json::Member(&"outcome", kind))?;
             match kind.as_ref() {
@@ -379,6 +446,10 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
         HandlerOutcome::Exception(_)
             | HandlerOutcome::Known { .. }
             | HandlerOutcome::Message {
+                shown: ThrownMessages::Hidden,
+                ..
+            }
+            | HandlerOutcome::RpcError {
                 shown: ThrownMessages::Hidden,
                 ..
             }

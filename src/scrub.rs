@@ -12,7 +12,11 @@
 //! - SQL parameter dumps: SQLAlchemy's `[parameters: …]`, PostgreSQL's
 //!   `Key (column)=(value)`, MySQL's `Duplicate entry '…'`: the values;
 //! - a token with a well-known prefix (`sk-`, `ghp_`, `xoxb-`, `AKIA`, …), 16
-//!   characters or more.
+//!   characters or more;
+//! - the lines of a stack trace an author pasted into a message: JavaScript's
+//!   indented `at …` frames, Python's `Traceback (most recent call last):`
+//!   and its `File "…", line N` frames with their source lines. They name
+//!   paths and code, and tell the model nothing it can act on.
 //!
 //! Ours: no crate scrubs text this way, and a regular-expression engine would
 //! cost the component more than the whole rule. One scan tries every rule at
@@ -36,6 +40,41 @@ pub const REDACTED: &str = "[redacted]";
 /// assert_eq!(scrub("Entity with name Nobody not found"), "Entity with name Nobody not found");
 /// ```
 pub fn scrub(text: &str) -> Cow<'_, str> {
+    match without_stack(text) {
+        Cow::Borrowed(text) => scrub_secrets(text),
+        Cow::Owned(text) => Cow::Owned(scrub_secrets(&text).into_owned()),
+    }
+}
+
+/// `text` without the lines of a stack trace; borrowed when it holds none.
+fn without_stack(text: &str) -> Cow<'_, str> {
+    // Python's frame is two lines: `File "…", line N, in f`, then the source line, indented deeper.
+    let mut after_frame: Option<usize> = None;
+    let mut kept: Vec<&str> = Vec::new();
+    let mut dropped = false;
+    for line in text.split('\n') {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        let is_source = after_frame.is_some_and(|frame| indent > frame && !body.is_empty());
+        let python_frame = body.starts_with("File \"") && body.contains("\", line ");
+        let frame = (indent > 0 && body.starts_with("at ") && body.len() > 3)
+            || python_frame
+            || body == "Traceback (most recent call last):"
+            || is_source;
+        after_frame = python_frame.then_some(indent);
+        if frame {
+            dropped = true;
+        } else {
+            kept.push(line);
+        }
+    }
+    if !dropped {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(kept.join("\n").trim_end().to_owned())
+}
+
+fn scrub_secrets(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
     let mut out: Option<String> = None;
     let mut copied = 0;
@@ -272,6 +311,19 @@ mod tests {
     fn prefixed_tokens_go_wherever_they_stand() {
         check("OpenAI refused sk-proj-abcdef0123456789", "OpenAI refused [redacted]");
         check("a task-abcdefghijklmnopq", "a task-abcdefghijklmnopq");
+    }
+
+    #[test]
+    fn stack_traces_lose_their_frames() {
+        check(
+            "Failed to create issue: fetch failed\nStack: TypeError: fetch failed\n    at node:internal/deps/undici/undici:13510:13\n    at async createIssue (/app/dist/issues.js:10:5)",
+            "Failed to create issue: fetch failed\nStack: TypeError: fetch failed",
+        );
+        check(
+            "boom\nTraceback (most recent call last):\n  File \"/app/server.py\", line 12, in call\n    do(x)\nKeyError: 'x'",
+            "boom\nKeyError: 'x'",
+        );
+        check("Send at least 1 item.\nat most 3", "Send at least 1 item.\nat most 3");
     }
 
     #[test]
