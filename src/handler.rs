@@ -160,8 +160,11 @@ pub fn handler_answer(
         } => sent(user_error_result(message, format), LedgerStep::Observe),
         HandlerOutcome::Message { text, .. } => internal_error(tool, text, format, locale, correlation_id),
         HandlerOutcome::RpcError { code, message, shown } => {
-            let prefix = format!("MCP error {code}: ");
-            let words = message.strip_prefix(prefix.as_str()).filter(|w| !w.is_empty()).unwrap_or(message);
+            let words = message
+                .strip_prefix("MCP error ")
+                .and_then(|rest| rest.split_once(": "))
+                .filter(|(named, words)| named.parse() == Ok(code) && !words.is_empty())
+                .map_or(message, |(_, words)| words);
             let named = match code {
                 INVALID_PARAMS => Some(crate::code::VALIDATION_ERROR),
                 METHOD_NOT_FOUND => Some(crate::code::UNKNOWN_ACTION),
@@ -344,16 +347,18 @@ impl RpcInput {
             match key.as_ref() {
                 "code" => match value.trim().parse::<i64>() {
                     Ok(n) => code = Some(n),
-                    Err(_) => return crate::json::fail(format!("{WHAT}.code must be an integer, such as -32602")),
+                    Err(_) => {
+                        return crate::json::fail("\"outcome\".\"rpcError\".code must be an integer, such as -32602")
+                    }
                 },
                 "message" => message = Some(crate::json::string(&value, &crate::json::Member(&WHAT, "message"))?),
                 "data" => {}
-                _ => return crate::json::fail(format!("{WHAT}: unknown field `{key}`: it takes code, message and data")),
+                _ => return crate::json::fail("\"outcome\".\"rpcError\" takes code, message and data"),
             }
         }
         match (code, message) {
             (Some(code), Some(message)) => Ok(RpcInput(code, message)),
-            _ => crate::json::missing(format!("{WHAT} needs \"code\" and \"message\"")),
+            _ => crate::json::missing("\"outcome\".\"rpcError\" needs \"code\" and \"message\""),
         }
     }
 }
