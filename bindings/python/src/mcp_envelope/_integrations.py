@@ -30,6 +30,9 @@ LedgerChoice = Union[Ledger, SharedLedger, Callable[[Any], Union[Ledger, SharedL
 # Whether the words a tool's author raised for the model (an exactly-`Exception`, `_thrown.author_words`) reach it:
 # "shown" (scrubbed by the core, as TOOL_ERROR) or "hidden" (INTERNAL_ERROR, the words in the log only).
 ThrownMessages = Literal["shown", "hidden"]
+# JSON-RPC errors that ask the client itself to act (SEP-2575's missing capability -32021, the URL elicitation
+# -32042 a call needs): protocol answers, not failures for the model, so every integration sends them as errors.
+CLIENT_ACTIONS = frozenset({-32021, -32042})
 
 
 def require(module: str, entry_point: str, extra: str) -> None:
@@ -125,19 +128,25 @@ def error_answer(
     structure tells its kind (a system error's errno, an HTTP client's status, a timeout, an unreachable upstream:
     `_thrown.known_kind`) as the code the core gives that kind, naming the argument its path or URL came from; an
     instance of exactly `Exception` as its author's words (`_thrown.author_words`), shown or hidden as
-    `thrown_messages` says; anything else as INTERNAL_ERROR (`exception_answer`). Only the structure is read here:
-    the core decides every code and word."""
+    `thrown_messages` says; the JSON-RPC error an `mcp` SDK exception carries (`_thrown.rpc_error`) as the core's
+    `rpcError` outcome, its words shown or hidden the same way; anything else as INTERNAL_ERROR
+    (`exception_answer`). Only the structure is read here: the core decides every code and word."""
     if isinstance(error, ToolError):
         try:
             spec = error.to_spec()
         except Exception as unreadable:  # a spec that cannot be read is the tool's own failure
             return exception_answer(tool, unreadable, arguments, format, ledger=ledger, locale=locale)
         return outcome_answer(tool, {"error": spec}, error, arguments, format, ledger=ledger, locale=locale)
-    from ._thrown import author_words, known_kind  # here, not at import: only a failure needs it
+    from ._thrown import author_words, known_kind, rpc_error  # here, not at import: only a failure needs it
 
+    rpc = rpc_error(error)
+    if rpc is not None:
+        outcome: dict[str, Any] = {"rpcError": rpc}
+        return outcome_answer(tool, outcome, error, arguments, format, ledger=ledger, locale=locale,
+                              thrown_messages=thrown_messages)  # fmt: skip
     known = known_kind(error)
     if known is not None:
-        outcome: dict[str, Any] = {"known": known | {"exception": exception_text(error)}}
+        outcome = {"known": known | {"exception": exception_text(error)}}
         return outcome_answer(tool, outcome, error, arguments, format, ledger=ledger, locale=locale)
     words = author_words(error)
     if words is not None:
@@ -148,20 +157,21 @@ def error_answer(
 
 
 def arguments_answer(
-    tool: str, error: BaseException, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
+    tool: str, error: Any, arguments: Mapping[str, Any] | None = None, format: Format = "xml", *,
     input_schema: Mapping[str, Any] | None = None, ledger: Ledger | None = None, locale: Locale | None = None,
     deltas: Sequence[Mapping[str, Any]] | None = None,
 ) -> ToolResult:  # fmt: skip
     """The answer to arguments that failed the framework's own check of the tool's signature (`error`, the pydantic
-    ValidationError): the `<validation_error>`, its field lines worded from `input_schema` (the tool's schema as
-    `tools/list` sends it) when given, with the tool's BREAKING and RISKY contract `deltas` (a lockfile's, the core
-    picks them)."""
+    ValidationError) or of its input schema (jsonschema's errors, a list): the `<validation_error>`, its field lines
+    worded from `input_schema` (the tool's schema as `tools/list` sends it) when given, with the tool's BREAKING and
+    RISKY contract `deltas` (a lockfile's, the core picks them)."""
     try:
         spec = validation_spec(tool, error, input=dict(arguments or {}), input_schema=input_schema, locale=locale,
                                deltas=deltas)  # fmt: skip
     except Exception as unreadable:
         return exception_answer(tool, unreadable, arguments, format, ledger=ledger, locale=locale)
-    return outcome_answer(tool, {"validation": spec}, error, arguments, format, ledger=ledger, locale=locale)
+    raised = error if isinstance(error, BaseException) else None
+    return outcome_answer(tool, {"validation": spec}, raised, arguments, format, ledger=ledger, locale=locale)
 
 
 def exception_answer(

@@ -1,8 +1,9 @@
 """What a raised exception is, told by its structure and never by its text (docs/python-integrations.md): a
 system error by its `errno`, an HTTP client's error by its status, a timeout, an upstream that could not be
-reached, or a plain `Exception`, whose words its author wrote for the model. The integrations send what this
-module finds to the core's `handler-result` as a `known` or `message` outcome; the core picks the code and words
-the envelope, so no library text reaches the model. Anything this module cannot tell stays an `exception`.
+reached, the JSON-RPC error an `mcp` SDK exception carries, or a plain `Exception`, whose words its author wrote
+for the model. The integrations send what this module finds to the core's `handler-result` as a `known`,
+`rpcError` or `message` outcome; the core picks the code and words the envelope, so no library text reaches the
+model. Anything this module cannot tell stays an `exception`.
 
 An HTTP library is looked at only when the program has already imported it (`sys.modules`): an exception of a
 library nobody imported cannot have been raised, and importing one to check would cost every server its import
@@ -239,3 +240,25 @@ LIBRARIES: tuple[tuple[str, Callable[[Any, BaseException], Known | None]], ...] 
     ("aiohttp", _aiohttp),
     ("urllib.error", _urllib),
 )
+
+
+def rpc_error(error: BaseException) -> Known | None:
+    """The JSON-RPC error an `mcp` SDK exception carries (`McpError` in 1.x, `MCPError` in 2.x, its subclasses
+    too), as the core's `rpcError` outcome: `{"code", "message", "data"?}`; None for anything else. Looked at only
+    when the program has imported the SDK."""
+    module = sys.modules.get("mcp.shared.exceptions")
+    if module is None or not (_is(error, module, "MCPError") or _is(error, module, "McpError")):
+        return None
+    try:
+        carried: Any = error.error  # type: ignore[attr-defined]
+        code, message, data = carried.code, carried.message, carried.data
+    except Exception:  # not the SDK's ErrorData: an exception like any other
+        return None
+    if not isinstance(code, int) or isinstance(code, bool) or not isinstance(message, str):
+        return None
+    found: Known = {"code": code, "message": message}
+    if data is not None:  # the client's, not the model's: sent as JSON holds it
+        from ._component import json_safe
+
+        found["data"] = json_safe(data)
+    return found

@@ -26,6 +26,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ._component import ToolResult
 from ._integrations import (
+    CLIENT_ACTIONS,
     LedgerChoice,
     ThrownMessages,
     Unanswerable,
@@ -125,9 +126,10 @@ def result_for_exception(
     client's status, a timeout) as the core's code for it, and one of exactly `Exception` as its author's words,
     shown or hidden as `thrown_messages` says (docs/python-integrations.md); anything else, or an envelope the
     component refuses, as the component's `exception_result`: INTERNAL_ERROR quoting a fresh correlation id, its
-    log line (the traceback) logged. With a `ledger`, a `<tool_error>` goes through it. An MCPError, a
-    protocol-level answer, is raised again."""
-    if isinstance(error, MCPError):
+    log line (the traceback) logged. With a `ledger`, a `<tool_error>` goes through it. An MCPError the tool
+    raised is the core's `rpcError` (a -32602 VALIDATION_ERROR, ...), except one asking the client itself to act
+    (`CLIENT_ACTIONS`, a URL elicitation), a protocol-level answer, which is raised again."""
+    if isinstance(error, MCPError) and error.error.code in CLIENT_ACTIONS:
         raise error
     cause = error.__cause__
     try:
@@ -281,15 +283,20 @@ class EnvelopeMCPServer(SDKServer):
     async def answered_call(self, name: str, arguments: dict[str, Any], context: Any, call: Callable[[], Any]) -> Any:
         """The SDK's answer to a call (`call()`, its own `call_tool`), each failure answered with an envelope and
         each result sent through the call's ledger. A SharedLedger (its streaks in a store replicas share) watches
-        the result the call ends with, as `observe` does. A JSON-RPC error the tool raised (such as the SDK's
-        `UrlElicitationRequiredError`) and an `input_required` result it returned are sent as the request's
-        protocol revision wants them (docs/revisions.md)."""
+        the result the call ends with, as `observe` does. A JSON-RPC error the tool raised that asks the client to act
+        (`CLIENT_ACTIONS`: the SDK's `UrlElicitationRequiredError`) and an `input_required` result it returned are
+        sent as the request's protocol revision wants them (docs/revisions.md); any other JSON-RPC error it raised
+        is its failure, an envelope (the core's `rpcError`)."""
         chosen = self.ledger_for(context)
         shared = chosen if isinstance(chosen, SharedLedger) else None
         ledger = None if isinstance(chosen, SharedLedger) else chosen
         try:
             result = await call()
         except MCPError as error:
+            if error.error.code not in CLIENT_ACTIONS:  # the tool's failure, as the core's rpcError
+                result = result_for_exception(name, error, arguments, self.error_format, ledger=ledger,
+                                              locale=self.locale, thrown_messages=self.thrown_messages)  # fmt: skip
+                return result if shared is None else await through_shared_ledger(shared, name, result, arguments)
             if not MCP1:  # 1.x speaks no revision after 2025-11-25: sent as it came
                 sent = protocol_answer_for(
                     revision_of(context), error.error.model_dump(by_alias=True, exclude_none=True)
