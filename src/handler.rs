@@ -15,7 +15,7 @@
 //! | a framework's error for the model | a TOOL_ERROR envelope stating its text, scrubbed | `observe` |
 //! | a thrown value its author wrote for the model (a plain `Error`) | the same, or INTERNAL_ERROR when the server hides them | `observe` |
 //! | a thrown value whose structure tells its kind (a system error's code, an HTTP status, a timeout) | that kind's code, worded here, under a correlation id; the text to the log | `observe` |
-//! | a JSON-RPC error the handler raised (the SDKs' `McpError`) | VALIDATION_ERROR for invalid params, UNKNOWN_ACTION for method not found, else as a plain `Error` | `observe` |
+//! | a JSON-RPC error the handler raised (the SDKs' `McpError`) | VALIDATION_ERROR for invalid params, UNKNOWN_ACTION for method not found, INTERNAL_ERROR for an internal error, else as a plain `Error` | `observe` |
 //! | an envelope read back and raised again | its text, as it came | `observe` |
 //! | an error result raised as it is | that result | `observe` |
 //! | anything else raised | INTERNAL_ERROR under a correlation id; the text to the log only | `observe` |
@@ -86,9 +86,10 @@ pub enum HandlerOutcome<'a> {
     Exception(&'a str),
 }
 
-/// JSON-RPC's "Invalid params" and "Method not found".
+/// JSON-RPC's "Invalid params", "Method not found" and "Internal error".
 const INVALID_PARAMS: i64 = -32602;
 const METHOD_NOT_FOUND: i64 = -32601;
+const INTERNAL: i64 = -32603;
 
 /// Whether a thrown value's own words (a [`HandlerOutcome::Message`]) reach
 /// the model: `shown` (the default: scrubbed, as TOOL_ERROR) or `hidden`
@@ -171,6 +172,10 @@ pub fn handler_answer(
                 _ => None,
             };
             match (shown, named) {
+                // "Internal error" is the server's own crash, as an exception is.
+                (ThrownMessages::Hidden, _) | (_, None) if code == INTERNAL => {
+                    internal_error(tool, message, format, locale, correlation_id)
+                }
                 (ThrownMessages::Hidden, _) => internal_error(tool, message, format, locale, correlation_id),
                 (ThrownMessages::Shown, Some(named)) => {
                     let error = ToolError::new(named, crate::scrub::scrub(words));
@@ -458,6 +463,7 @@ pub(crate) fn handler_result_json(request: &str) -> Result<String, SpecError> {
                 shown: ThrownMessages::Hidden,
                 ..
             }
+            | HandlerOutcome::RpcError { code: INTERNAL, .. }
     ) || matches!(outcome, HandlerOutcome::Result(r) if !is_error_result(r));
     let correlation_id = if needs_id {
         crate::recovery::correlation_id_of(correlation_id, random)?

@@ -13,12 +13,13 @@ use ::rmcp::{ErrorData, RoleServer, ServerHandler};
 use futures::future::BoxFuture;
 use futures::FutureExt;
 
-use super::answer::{internal_error_result, LogLine};
+use super::answer::{answer_result, internal_error_result, LogLine};
 use super::input_schema::{ArgumentCheck, InputSchemas};
 use super::thrown::{within, within_sync, CallScope};
 use crate::contract::{diff, read_tools, tools_of};
 use crate::delta::ContractDelta;
 use crate::error::SpecError;
+use crate::handler::{HandlerOutcome, ThrownMessages};
 use crate::idempotency::ToolArguments;
 use crate::ledger::{Ledger, Replacement};
 use crate::locale::Locale;
@@ -305,6 +306,17 @@ impl<H: ServerHandler> EnvelopeServer<H> {
         };
         match outcome {
             Ok(Err(error)) if error.code == ErrorCode::INTERNAL_ERROR => Ok(self.internal_error(&name, &error)),
+            // Any other error the handler returned for the client is the tool's
+            // failure, answered by the core (docs/thrown-errors.md); a URL
+            // elicitation is a request to the client, not a failure.
+            Ok(Err(error)) if error.code.0 != URL_ELICITATION_REQUIRED => {
+                let outcome = HandlerOutcome::RpcError {
+                    code: error.code.0.into(),
+                    message: &error.message,
+                    shown: ThrownMessages::Shown,
+                };
+                Ok(answer_result(&name, outcome, self.format, self.locale, self.log.as_ref()).into())
+            }
             Ok(answer) => answer,
             Err(panic) => Ok(self.internal_error(&name, &PanicText(panic_text(panic.as_ref())))),
         }
@@ -469,6 +481,11 @@ fn for_revision(
         None => answer,
     }
 }
+
+/// The JSON-RPC error a tool raises when it needs the user to open a URL
+/// (`UrlElicitationRequired`): a request to the client, answered as the
+/// request's revision wants it (`for_revision`), never an envelope.
+const URL_ELICITATION_REQUIRED: i32 = -32042;
 
 /// The repeat ledger an [`EnvelopeServer`] sends results through.
 enum HeldLedger {
