@@ -27,6 +27,12 @@
 //! - A store that cannot be reached never lets the write run: the call is
 //!   answered with a retryable SERVER_BUSY envelope saying nothing was
 //!   written ([`unavailable`]).
+//! - A replay, the in-progress CONFLICT and the store's SERVER_BUSY are no
+//!   failure of the call itself, so the repeat ledger neither counts them
+//!   nor ends a streak on them ([`Begin::ledger_observes`]): a client that
+//!   waits and retries as the CONFLICT says is never told to stop, and a
+//!   replay is the first outcome byte for byte. A reused or invalid key is
+//!   the call's own mistake and goes through the ledger as any failure.
 //!
 //! The rules are pure functions of (the key's stored record, the call)
 //! returning (what to do, the record to store), so that the keys can live
@@ -111,6 +117,27 @@ impl Begin {
         }
     }
 
+    /// Whether the result sent instead of running the write goes through the
+    /// repeat ledger's `observe` step: only for a reused or invalid key, the
+    /// call's own mistake. A replay, the in-progress CONFLICT and the store's
+    /// SERVER_BUSY leave the tool's streak as it is (no step): they are no
+    /// failure of the call itself. `false` for [`Begin::Run`], whose write's
+    /// own result takes the step its outcome names.
+    ///
+    /// ```
+    /// use mcp_envelope::idempotency::{Begin, Idempotency, ToolArguments};
+    /// use mcp_envelope::Format;
+    /// let mut store = Idempotency::default();
+    /// let args = ToolArguments::from_json("{}").unwrap();
+    /// store.begin("refund", "k-1", &args, 0, Format::Xml);
+    /// let again = store.begin("refund", "k-1", &args, 1, Format::Xml);
+    /// assert!(matches!(again, Begin::InProgress(_)) && !again.ledger_observes());
+    /// assert!(again.to_json().starts_with(r#"{"outcome":"in-progress","ledger":"none","result":"#));
+    /// ```
+    pub fn ledger_observes(&self) -> bool {
+        ledger_observes(self.outcome())
+    }
+
     /// The result to send instead of running the write; `None` for [`Begin::Run`].
     pub fn result(&self) -> Option<&str> {
         match self {
@@ -139,12 +166,32 @@ impl Begin {
             push_claim(&mut out, run);
         }
         if let Some(result) = self.result() {
+            push_ledger_step(&mut out, self.outcome());
             out.push_str(",\"result\":");
             out.push_str(result);
         }
         out.push('}');
         out
     }
+}
+
+/// Whether a result the store sends instead of running the write, by its
+/// outcome's wire name ([`Begin::outcome`]), goes through the repeat
+/// ledger's `observe` step ([`Begin::ledger_observes`]): only `reused` and
+/// `invalid-key`. What a shared store answers in place of a [`Begin`] is
+/// told by this name.
+pub fn ledger_observes(outcome: &str) -> bool {
+    matches!(outcome, "reused" | "invalid-key")
+}
+
+/// `,"ledger":"observe"` or `,"ledger":"none"`: the repeat ledger's step for
+/// a result sent instead of running the write, as `handler-result` names one.
+pub(crate) fn push_ledger_step(out: &mut String, outcome: &str) {
+    out.push_str(if ledger_observes(outcome) {
+        ",\"ledger\":\"observe\""
+    } else {
+        ",\"ledger\":\"none\""
+    });
 }
 
 /// What [`Idempotency::finish`] did with an outcome.
@@ -545,6 +592,13 @@ pub(crate) mod shapes {
     pub(crate) struct Instead {
         #[schemars(extend("enum" = ["replay", "reused", "in-progress", "invalid-key", "unavailable"]))]
         outcome: String,
+        /// The repeat ledger's step for `result`: `observe` for a reused or
+        /// invalid key (the call's own mistake); `none` for a replay, the
+        /// in-progress CONFLICT and the store's SERVER_BUSY, which are no
+        /// failure of the call itself: send `result` without a ledger step,
+        /// so the tool's streak is neither counted nor ended.
+        #[schemars(extend("enum" = ["observe", "none"]))]
+        ledger: String,
         /// The `CallToolResult` to send instead.
         result: Map<String, Value>,
     }

@@ -140,7 +140,7 @@ pub fn after_trap(
                     "{WHAT}: an idempotency-begin that trapped needs \"tool\" and \"key\", for its unavailable answer"
                 )));
             };
-            let mut answer = String::from("{\"outcome\":\"unavailable\",\"result\":");
+            let mut answer = String::from("{\"outcome\":\"unavailable\",\"ledger\":\"none\",\"result\":");
             answer.push_str(&unavailable(tool, key, format));
             answer.push('}');
             (answer, short_log("unavailable"))
