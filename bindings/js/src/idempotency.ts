@@ -8,6 +8,7 @@
 import { isErrorBuilder } from './builder.js';
 import { idempotencyBegin, idempotencyFinish, idempotencyKeyArgument } from './component.js';
 import type * as Wire from './generated/wire.js';
+import { noteLedgerStep } from './ledger.js';
 import { formatOf, toJson } from './render.js';
 import { SharedIdempotency } from './stores.js';
 import type { CallToolResult, Format, IdempotencyBegin, IdempotencyFinish } from './types.js';
@@ -53,7 +54,9 @@ function nowOf(options: IdempotencyCallOptions): number {
  * the same key with other arguments gets a VALIDATION_ERROR, a call while the
  * first runs a retryable CONFLICT. A retryable failure and a validation
  * envelope are not stored (the key is free again); a handler that threw is
- * stored as an unknown outcome. `dispose()` forgets every key.
+ * stored as an unknown outcome. A replay, the in-progress CONFLICT and the
+ * store's SERVER_BUSY go through no repeat ledger: returned from a tool, they
+ * neither count toward a streak nor end one. `dispose()` forgets every key.
  */
 export class Idempotency {
   readonly #capacity: number;
@@ -84,7 +87,8 @@ export class Idempotency {
       `"nowMs":${nowOf(options)},"ttlSeconds":${this.#ttlSeconds},"format":"${formatOf(options)}"` +
       `${stored === undefined ? '' : `,"stored":${JSON.stringify(stored)}`}}`;
     const answer = JSON.parse(idempotencyBegin(request)) as Wire.IdempotencyBeginAnswer;
-    if (answer.outcome !== 'run') return answer as IdempotencyBegin;
+    // A replay, the in-progress CONFLICT or SERVER_BUSY is marked so that no ledger counts it.
+    if (answer.outcome !== 'run') return noteLedgerStep(answer as IdempotencyBegin);
     // Claimed: nothing runs between reading the key and storing the claim in one thread.
     this.#records.delete(storeKey);
     this.#records.set(storeKey, answer.record);

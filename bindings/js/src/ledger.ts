@@ -21,6 +21,26 @@ export type LedgerAnswer = (Wire.LedgerStreakSet | Wire.LedgerStreakDeleted | (W
 };
 
 /**
+ * Results an idempotency store answered with instead of running a write, for
+ * which the core named no ledger step (`"ledger": "none"`: a replay, the
+ * in-progress CONFLICT, the store's SERVER_BUSY). They are no failure of the
+ * call itself, so every ledger sends them as they are and leaves the tool's
+ * streak alone. Held by identity: the handler returns the object the store gave.
+ */
+const withoutLedgerStep = new WeakSet<object>();
+
+/** `answer` as a store's `begin` gives it, its result marked for the ledgers when the core names no ledger step. */
+export function noteLedgerStep<A extends { outcome: string; ledger?: string; result?: unknown }>(answer: A): A {
+  if (answer.ledger === 'none' && typeof answer.result === 'object' && answer.result !== null) withoutLedgerStep.add(answer.result);
+  return answer;
+}
+
+/** Whether a handler's result is a store's answer the repeat ledger leaves alone (`noteLedgerStep`). */
+export function takesNoLedgerStep(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && withoutLedgerStep.has(result);
+}
+
+/**
  * Remembers each tool's last failure for one server session (make one per
  * session: sessions are different conversations).
  *
@@ -82,12 +102,15 @@ export class Ledger {
    * Watches the result a handler produced (what the MCP integration does
    * after every call): `undefined` to send it as it is, or the result to send
    * instead for a repeated failure, in the handler's own form. A success ends
-   * the tool's streak. The core decides which results count (docs/repeat-ledger.md).
+   * the tool's streak. The core decides which results count (docs/repeat-ledger.md):
+   * an idempotency store's replay, in-progress CONFLICT or SERVER_BUSY is sent
+   * as it is, the streak left alone.
    */
   observe(tool: string, result: unknown, options: Pick<LedgerFailureOptions, 'arguments'> = {}): CallToolResult | undefined {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`options must be an object such as { arguments: args }, not ${JSON.stringify(options)}`);
     }
+    if (takesNoLedgerStep(result)) return undefined;
     const args = options.arguments === undefined ? '' : `,"arguments":${toJson(options.arguments, 'the arguments')}`;
     return this.#step(ledgerObserve, String(tool), `"result":${toJson(result, 'the result')}${args}`).result;
   }

@@ -11,7 +11,7 @@
 import { type ErrorBuilder, isErrorBuilder } from './builder.js';
 import { idempotencyBegin, idempotencyFinish, idempotencyKey, ledgerFailure, ledgerKey, ledgerObserve } from './component.js';
 import type * as Wire from './generated/wire.js';
-import type { LedgerAnswer } from './ledger.js';
+import { type LedgerAnswer, noteLedgerStep, takesNoLedgerStep } from './ledger.js';
 import { formatOf, toJson } from './render.js';
 import type { CallToolResult, EnvelopeSpec, Format, IdempotencyBegin, IdempotencyFinish, LedgerFailureOptions } from './types.js';
 
@@ -113,13 +113,14 @@ export class SharedIdempotency {
         const now = options.now ?? Date.now();
         const held = stored === undefined ? '' : `,"stored":${JSON.stringify(stored)}`;
         const answer = JSON.parse(idempotencyBegin(`{${request},"nowMs":${now}${held}}`)) as Wire.IdempotencyBeginAnswer;
-        if (answer.outcome !== 'run') return answer as SharedBegin;
+        // A replay or the in-progress CONFLICT is marked so that no ledger counts it.
+        if (answer.outcome !== 'run') return noteLedgerStep(answer as SharedBegin);
         if (await this.store.compareAndSet(where, stored, answer.record, answer.ttlMs)) return { outcome: 'run', claim: answer.record };
       }
       throw new StoreUnavailable(`the key changed under ${CLAIM_ATTEMPTS} reads`);
     } catch (error) {
       if (!(error instanceof StoreUnavailable)) throw error;
-      return JSON.parse(idempotencyBegin(`{${request},"nowMs":0,"storeFailed":true}`)) as SharedBegin;
+      return noteLedgerStep(JSON.parse(idempotencyBegin(`{${request},"nowMs":0,"storeFailed":true}`)) as SharedBegin);
     }
   }
 
@@ -237,6 +238,7 @@ export class SharedLedger {
 
   /** `undefined` to send a handler's result as it is, or the result to send instead, as `Ledger.observe`. */
   async observe(tool: string, result: unknown, options: Pick<LedgerFailureOptions, 'arguments'> = {}): Promise<CallToolResult | undefined> {
+    if (takesNoLedgerStep(result)) return undefined;
     const args = options.arguments === undefined ? '' : `,"arguments":${toJson(options.arguments, 'the arguments')}`;
     return (await this.#step(ledgerObserve, tool, `"result":${toJson(result, 'the result')}${args}`))?.result;
   }
