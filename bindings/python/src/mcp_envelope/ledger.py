@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from ._component import ToolResult, check_format, scrub, spec_text, to_json, tool_result
@@ -26,6 +27,39 @@ from ._state import HostState, step
 from .envelope import Format, ToolError
 
 _U32 = 1 << 32
+
+# The result an idempotency store answered with in the call running in this context, when the core named no ledger
+# step for it (`"ledger": "none"`: a replay, the in-progress CONFLICT, the store's SERVER_BUSY), as its tool and what
+# it says. The SDKs rebuild a tool's result on its way to the ledger, so it is known by its words, not its identity;
+# each `begin` sets it anew, so it never outlives the call that set it.
+_SENT_INSTEAD: ContextVar[tuple[str, Any] | None] = ContextVar("mcp_envelope_sent_instead", default=None)
+
+
+def _said(result: Any) -> Any:
+    """What a `CallToolResult` (a dict, or the mcp SDK's model) says: whether it is an error, and its blocks' texts."""
+    if callable(getattr(result, "model_dump", None)):
+        result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if not isinstance(result, Mapping) or not isinstance(result.get("content"), list):
+        return None
+    return result.get("isError") is True, [b.get("text") for b in result["content"] if isinstance(b, Mapping)]
+
+
+def note_ledger_step(tool: str, answer: dict[str, Any]) -> dict[str, Any]:
+    """`answer`, a store's `begin` for `tool`, noted for the ledgers of this call when the core names no ledger step
+    for the result it sends instead, so that no ledger counts it or ends a streak on it."""
+    noted = answer.get("ledger") == "none" and "result" in answer
+    _SENT_INSTEAD.set((tool, _said(answer["result"])) if noted else None)
+    return answer
+
+
+def takes_no_ledger_step(tool: str, result: Any) -> bool:
+    """Whether `result` of `tool` is the store's answer noted by `note_ledger_step` in this call (which it consumes):
+    a ledger then sends it as it is."""
+    noted = _SENT_INSTEAD.get()
+    if noted is None or noted != (tool, _said(result)):
+        return False
+    _SENT_INSTEAD.set(None)
+    return True
 
 
 class Ledger(HostState):
@@ -60,8 +94,11 @@ class Ledger(HostState):
         SDK's model, or its JSON text): None to send it as it is, or the `CallToolResult` dict to send instead
         for a repeated failure, in the result's own form. The core decides: an error result holding a
         `<tool_error>` is a failure; a success ends the streak; a warning, a `<validation_error>`, a partial
-        result or an error without an envelope leave it alone. SpecError for what is no `CallToolResult`.
+        result or an error without an envelope leave it alone, and so does an idempotency store's replay,
+        in-progress CONFLICT or SERVER_BUSY returned in this call. SpecError for what is no `CallToolResult`.
         After a trap (logged) the result is sent as it is and counts nothing: the ledger fails open."""
+        if takes_no_ledger_step(scrub(tool), result):
+            return None
         if callable(getattr(result, "model_dump", None)):  # the mcp SDK's CallToolResult
             result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
         request = {"result": spec_text(result), **self._arguments(arguments)}

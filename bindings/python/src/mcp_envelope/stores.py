@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from ._component import ToolResult, check_format, scrub, spec_text, to_json, tool_result
 from ._state import step, store_key
 from .envelope import Format, ToolError
+from .ledger import note_ledger_step, takes_no_ledger_step
 from .writes import _as_result, _outcome, _whole, idempotent_tool
 
 # How often a call that lost the race for a key reads it again before answering as if the store were down.
@@ -88,7 +89,8 @@ class SharedIdempotency:
         self, tool: str, key: str, arguments: Any, *, now_ms: int | None = None, format: Format = "xml"
     ) -> dict[str, Any]:
         """`{"outcome": "run", "claim": <record>}` (run the write, then `finish` with the claim), or `{"outcome":
-        "replay" | "reused" | "in-progress" | "invalid-key" | "unavailable", "result": <CallToolResult to send>}`."""
+        "replay" | "reused" | "in-progress" | "invalid-key" | "unavailable", "ledger": "none" | "observe", "result":
+        <CallToolResult to send>}`, as `Idempotency.begin`."""
         tool, key, form = scrub(tool), scrub(key), check_format(format)
         text = isinstance(arguments, str)
         args = ("argumentsText", json.dumps(scrub(arguments))) if text else ("arguments", to_json(arguments))
@@ -105,7 +107,7 @@ class SharedIdempotency:
                 if claim is None:
                     break
                 if await self.store.compare_and_set(where, stored, claim, answer.pop("ttlMs")):
-                    return {"outcome": "run", "claim": claim}
+                    return note_ledger_step(tool, {"outcome": "run", "claim": claim})
             else:  # the key changed under every read: answer as for a store that cannot be used
                 raise StoreUnavailable(f"the key changed under {_CLAIM_ATTEMPTS} reads")
         except StoreUnavailable as down:
@@ -113,7 +115,8 @@ class SharedIdempotency:
             answer = step("idempotency-begin", {**request, "nowMs": "0", "storeFailed": "true"})
         if "result" in answer:
             answer["result"] = tool_result(answer["result"])
-        return answer
+        # A replay, the in-progress CONFLICT or SERVER_BUSY is noted so that no ledger counts it.
+        return note_ledger_step(tool, answer)
 
     async def finish(self, tool: str, key: str, claim: str, result: Any, *, now_ms: int | None = None) -> str:
         """Stores the outcome of the call whose `begin` answered run with `claim` (a `CallToolResult` dict or mcp
@@ -201,6 +204,8 @@ class SharedLedger:
 
     async def observe(self, tool: str, result: Any, *, arguments: Any = None) -> ToolResult | None:
         """None to send a handler's result as it is, or the result to send instead, as `Ledger.observe`."""
+        if takes_no_ledger_step(scrub(tool), result):
+            return None
         if callable(getattr(result, "model_dump", None)):
             result = result.model_dump(mode="json", by_alias=True, exclude_none=True)
         answer = await self._step(

@@ -10,7 +10,7 @@ clock, the sleeping and the MCP progress notification.
     ...     store.begin("refund_order", "k-1", {"orderId": "A-1"})
     'run'
     'stored'
-    {'outcome': 'replay', 'result': {'content': [], 'isError': False}}
+    {'outcome': 'replay', 'ledger': 'none', 'result': {'content': [], 'isError': False}}
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from ._component import ToolResult, call_json, check_format, scrub, to_json, tool_result
 from ._state import HostState, step
 from .envelope import Format, ToolError
+from .ledger import note_ledger_step
 from .recovery import idempotency_key_argument
 
 _U32 = 1 << 32
@@ -79,8 +80,10 @@ class Idempotency(HostState):
         self, tool: str, key: str, arguments: Any, *, now_ms: int | None = None, format: Format = "xml"
     ) -> dict[str, Any]:
         """A call of `tool` with `key` and `arguments` (a dict, or its JSON text): `{"outcome": "run"}`, or
-        `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key" | "unavailable", "result": <CallToolResult
-        to send>}` (`"unavailable"` when the component trapped: the write does not run unguarded)."""
+        `{"outcome": "replay" | "reused" | "in-progress" | "invalid-key" | "unavailable", "ledger": "none" |
+        "observe", "result": <CallToolResult to send>}` (`"unavailable"` when the component trapped: the write does
+        not run unguarded). `"ledger": "none"` (a replay, in-progress, unavailable): no repeat ledger counts the
+        result or ends a streak on it when a tool returns it in this call."""
         tool, key, form = scrub(tool), scrub(key), check_format(format)
         where = _local_key(tool, key)
         # Text is read by the core, which refuses text that is not JSON.
@@ -105,7 +108,8 @@ class Idempotency(HostState):
                     del records[next(iter(records))]
         if "result" in answer:
             answer["result"] = tool_result(answer["result"])
-        return answer
+        # A replay, the in-progress CONFLICT or SERVER_BUSY is noted so that no ledger counts it.
+        return note_ledger_step(tool, answer)
 
     def finish(self, tool: str, key: str, result: Any, *, now_ms: int | None = None) -> str:
         """The outcome of a call `begin` let run (a `CallToolResult` dict or mcp model; None when its handler
