@@ -117,6 +117,12 @@ pub struct Decision {
     pub scopes: Vec<String>,
     /// Which rule decided, in a few words.
     pub why: &'static str,
+    /// The category and retryability the answer stated (its envelope's, in
+    /// a result or a JSON-RPC error's `data`, else its ToolFailure
+    /// metadata's class and `retryable`), which the host loop's escalation
+    /// record keeps in place of the code's defaults; not written by `to_json`.
+    #[cfg_attr(feature = "schema", schemars(skip))]
+    pub stated: Option<(Option<Category>, bool)>,
 }
 
 fn decision(branch: Branch, code: Option<&str>, why: &'static str) -> Decision {
@@ -126,6 +132,7 @@ fn decision(branch: Branch, code: Option<&str>, why: &'static str) -> Decision {
         wait_seconds: None,
         scopes: Vec::new(),
         why,
+        stated: None,
     }
 }
 
@@ -275,13 +282,21 @@ fn tool_failure_of(members: &Members<'_>) -> Option<Decision> {
     let failure = meta.get(crate::tool_error::render::TOOL_FAILURE_KEY)?;
     let code = failure.get("code").and_then(Value::as_str);
     let retryable = failure.get("retryable").and_then(Value::as_bool) == Some(true);
-    let decided = match (failure.get("class").and_then(Value::as_str)?, code) {
+    let class = failure.get("class").and_then(Value::as_str)?;
+    let mut decided = match (class, code) {
         ("reliability", _) if retryable => decision(Branch::WaitAndRetry, code, "toolFailure: reliability, retryable"),
         ("capability", Some("invalid_input" | "resource_not_found")) => {
             decision(Branch::FixAndRetry, code, "toolFailure: the input must change")
         }
         (_, _) => decision(Branch::StopAndTell, code, "toolFailure: no automatic retry"),
     };
+    // The classes as our categories render them (tool_failure.rs); `capability` names none.
+    let category = match class {
+        "reliability" => Some(Category::Transient),
+        "governance" => Some(Category::Permission),
+        _ => None,
+    };
+    decided.stated = Some((category, retryable));
     Some(decided)
 }
 
@@ -402,6 +417,7 @@ fn on_tool_error(error: &ToolError) -> Decision {
     if decided.branch == Branch::WaitAndRetry {
         decided.wait_seconds = error.retry_after;
     }
+    decided.stated = Some((error.category_or_default(), retryable));
     decided
 }
 

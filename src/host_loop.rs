@@ -145,14 +145,10 @@ pub fn host_step(
 }
 
 /// The record a coordinator reads: the call as the task, what the last
-/// answer obtained (a partial result's lines), the tool failed with the last
-/// code, each attempt, and what the branch leaves to do.
+/// answer obtained (a partial result's lines), what failed as the last
+/// answer stated it ([`stated_failure`]), each attempt, and what the branch
+/// leaves to do.
 fn escalation(tool: &str, answer: &str, tried: &[Attempt], decision: &Decision, why: &str, format: Format) -> String {
-    let text = read_tool_result(answer, true).map(|r| r.text).unwrap_or_default();
-    let obtained = match read_unwrapped(&text) {
-        Ok(Reading::PartialResult(partial)) => partial.obtained,
-        _ => Vec::new(),
-    };
     let lines = tried.iter().enumerate().map(|(i, a)| {
         let code = a.code.as_deref().unwrap_or("no code");
         match a.waited_ms {
@@ -182,13 +178,29 @@ fn escalation(tool: &str, answer: &str, tried: &[Attempt], decision: &Decision, 
         Branch::PollTask => "The call runs as a task: poll it to its end.",
         _ => "Do not call it again: tell the user what failed, with what was obtained.",
     };
-    let partial = PartialResult::new()
-        .task(format!("call {tool}: {why}"))
-        .obtained(obtained)
-        .failed(FailedItem::new(tool, code))
-        .tried(lines)
-        .recovery(recovery);
-    partial_call_tool_result(&partial, format)
+    let mut partial = stated_failure(answer, decision, FailedItem::new(tool, code));
+    partial.task = Some(format!("call {tool}: {why}"));
+    partial.recovery = Some(recovery.to_owned());
+    partial_call_tool_result(&partial.tried(lines), format)
+}
+
+/// What the last answer obtained and what failed, as it stated them: a
+/// partial result's lines and failed items as they are; else `item` (the
+/// tool, with the code the decision rests on) with the category and
+/// retryability the answer stated (`Decision::stated`: a `<tool_error>` in
+/// the result or in a JSON-RPC error's `data`, or the ToolFailure metadata).
+/// Never the code's defaults in their place: a terminal RATE_LIMITED stays
+/// not retryable, a custom code keeps its category.
+fn stated_failure(answer: &str, decision: &Decision, mut item: FailedItem) -> PartialResult {
+    let text = read_tool_result(answer, true).map(|r| r.text).unwrap_or_default();
+    if let Ok(Reading::PartialResult(partial)) = read_unwrapped(&text) {
+        return partial;
+    }
+    if let Some((category, retryable)) = decision.stated {
+        item.category = category;
+        item.retryable = Some(retryable);
+    }
+    PartialResult::new().failed(item)
 }
 
 /// What [`host_step_json`] writes, member by member, as shapes for the

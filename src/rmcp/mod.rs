@@ -141,6 +141,7 @@ pub fn decide(result: &CallToolResult, tool: Option<&Tool>) -> Decision {
         wait_seconds: None,
         scopes: Vec::new(),
         why: "the result could not be read",
+        stated: None,
     })
 }
 
