@@ -26,6 +26,7 @@ mod answer;
 #[cfg(feature = "rmcp-client")]
 mod client;
 mod handler;
+mod idempotency;
 mod input_schema;
 mod server;
 mod task;
@@ -37,6 +38,7 @@ pub use crate::recovery::UnknownToolAnswer;
 pub use answer::LogLine;
 #[cfg(feature = "rmcp-client")]
 pub use client::{call_tool_with_recovery, Recovered, Then};
+pub use idempotency::idempotency_answer;
 pub use server::EnvelopeServer;
 pub use task::enveloped_task;
 pub use tool_call_error::ToolCallError;

@@ -14,6 +14,7 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 
 use super::answer::{answer_result, internal_error_result, LogLine};
+use super::idempotency::watched;
 use super::input_schema::{ArgumentCheck, InputSchemas};
 use super::thrown::{within, within_sync, CallScope};
 use crate::contract::{diff, read_tools, tools_of};
@@ -233,9 +234,11 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             _ => None,
         };
         let revision = context.protocol_version();
-        let answer = for_revision(revision.as_ref(), self.answer(tool, request, context).await);
+        let (answer, sent_instead) = watched(self.answer(tool, request, context)).await;
+        let answer = for_revision(revision.as_ref(), answer);
         match (answer, &self.ledger) {
-            (Ok(CallToolResponse::Complete(result)), Some(ledger)) => {
+            // A store's replay, in-progress CONFLICT or SERVER_BUSY goes through no ledger step.
+            (Ok(CallToolResponse::Complete(result)), Some(ledger)) if !sent_instead => {
                 Ok(ledger.observed(&name, result, arguments.as_ref()).await.into())
             }
             (answer, _) => answer,
