@@ -6,14 +6,16 @@
 // plain server tells the model is not told in an envelope (or is told as
 // INTERNAL_ERROR), an argument error is not a <validation_error> naming the
 // field, an unknown tool is not the JSON-RPC error -32602, or any answer holds
-// a stack trace. The plain answers are pinned exactly in servers.mjs, so a new
-// version of a server that words things otherwise is noticed too.
+// a stack trace or a secret the server was given. The plain answers are
+// pinned exactly in servers.mjs, so a new version of a server that words
+// things otherwise is noticed too.
 //
 // Prints, per server, a row per call and then what the model reads from each
 // side, one above the other; writes build/published/summary.json; exits 1 on
 // any problem.
 //
 //   node published/harness.mjs [--only NAME]...
+import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +24,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { SERVERS } from './servers.mjs';
-import { envelopedPath } from './wrap.mjs';
+import { envelopedPath, pythonOf } from './wrap.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
@@ -52,6 +54,21 @@ const STACK_TRACES = [
   [/\.[cm]?js:\d+/, 'a ".js:NN" source position'],
   [/File "[^"]+", line \d+/, 'a Python "File ..., line N" frame'],
 ];
+
+/**
+ * The command that runs another with no network at all: a user namespace's own network namespace, holding
+ * only a loopback that is down. Null where the kernel refuses unprivileged namespaces; an `offline` server
+ * then runs on the machine's own network (the run says so), where its pinned answers hold only offline.
+ */
+const NO_NETWORK = (() => {
+  const unshare = ['unshare', '--user', '--map-root-user', '--net'];
+  try {
+    execFileSync(unshare[0], [...unshare.slice(1), 'true'], { stdio: 'ignore' });
+    return unshare;
+  } catch {
+    return null;
+  }
+})();
 
 /** An SDK's words for a failure that names nothing of what failed: not counted as told. */
 const GENERIC = [/^$/, /^Error executing tool \S+$/, /^Internal error$/i, /^An error occurred/i];
@@ -100,12 +117,15 @@ async function runSide(server, side) {
     command = process.execPath;
     args = [side === 'wrapped' ? envelopedPath(entry) : entry, ...setup.args];
   } else {
-    command = join(here, '.venv/bin/python');
-    args = ['-m', server.run ?? server.module, ...setup.args];
+    // The console script the distribution installs, as its users start it (its venv's interpreter runs
+    // it), or the module `python -m` runs.
+    command = server.script === undefined ? pythonOf(server) : join(dirname(pythonOf(server)), server.script);
+    args = server.script === undefined ? ['-m', server.run ?? server.module, ...setup.args] : [...setup.args];
     // The wrapped copy of the package shadows the installed one; nothing else of the environment changes.
     if (side === 'wrapped') env.PYTHONPATH = join(out, 'wrapped/python');
     env.PYTHONDONTWRITEBYTECODE = '1';
   }
+  if (server.offline && NO_NETWORK !== null) [command, args] = [NO_NETWORK[0], [...NO_NETWORK.slice(1), command, ...args]];
   mkdirSync(join(out, 'logs'), { recursive: true });
   const log = join(out, 'logs', `${server.name}.${side}.stderr`);
   const stderr = createWriteStream(log);
@@ -113,16 +133,23 @@ async function runSide(server, side) {
   transport.stderr?.pipe(stderr);
   const client = new Client({ name: 'mcp-envelope-published', version: '0.0.0' });
   // The raw responses, as the server sent them: the SDK's Client reads results through its schemas,
-  // and tools/list is compared as sent.
+  // and tools/list is compared as sent. The handler the Client gives the transport is wrapped as it is
+  // set, so the answer to initialize is seen too: the protocol revision the server's own SDK speaks.
   let last = null;
   const run = { side, command: [command, ...args], dir, log, calls: [] };
+  let handler;
+  Object.defineProperty(transport, 'onmessage', {
+    get: () => handler,
+    set: (onmessage) => {
+      handler = (message, extra) => {
+        if (message.id !== undefined && (message.result !== undefined || message.error !== undefined)) last = message;
+        onmessage?.(message, extra);
+      };
+    },
+  });
   try {
     await client.connect(transport);
-    const onmessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if (message.id !== undefined && (message.result !== undefined || message.error !== undefined)) last = message;
-      onmessage?.(message, extra);
-    };
+    run.protocolVersion = last?.result?.protocolVersion;
     const request = async (method, params) => {
       last = null;
       try {
@@ -135,8 +162,11 @@ async function runSide(server, side) {
     const listed = await request('tools/list', {});
     run.server = client.getServerVersion();
     run.toolsList = JSON.stringify(listed.result);
+    run.listed = listed;
     for (const call of server.calls) {
-      const response = await request('tools/call', { name: call.tool, arguments: placed(call.arguments, dir) });
+      // A call with no `arguments` sends none, as a client may.
+      const params = call.arguments === undefined ? { name: call.tool } : { name: call.tool, arguments: placed(call.arguments, dir) };
+      const response = await request('tools/call', params);
       run.calls.push(answerOf(response));
     }
   } catch (e) {
@@ -193,6 +223,7 @@ function pinOf(call, a, dir, generalize = true) {
 
 function maskedPin(pin, mask) {
   if (pin.text !== undefined) return { ...pin, text: masked(pin.text, mask) };
+  if (pin.error !== undefined) return { error: { ...pin.error, message: masked(pin.error.message, mask) } };
   return pin;
 }
 
@@ -201,19 +232,28 @@ function sameResult(call, plain, wrapped) {
   return masked(JSON.stringify(plain.result ?? null), call.mask) === masked(JSON.stringify(wrapped.result ?? null), call.mask);
 }
 
-/** The problems of one call, its plain and wrapped answers side by side (wrapped null when not wrapped). */
-function callProblems(call, plain, wrapped, dir) {
+/** The secrets of a server that an answer holds, named by where they start, for a problem's text. */
+function secretsIn(value, secrets = []) {
+  const text = JSON.stringify(value ?? null);
+  return secrets.filter((secret) => text.includes(secret)).map((secret) => `${secret.slice(0, 4)}…`);
+}
+
+/** The problems of one call, its plain and wrapped answers side by side (wrapped null when its run broke off). */
+function callProblems(server, call, plain, wrapped, dir) {
   const problems = [];
   problems.push(...plainProblems(call, plain, dir));
   for (const [side, a] of [['plain', plain], ['wrapped', wrapped]]) {
     if (a === null) continue;
+    for (const secret of secretsIn(a.result ?? a.error, server.secrets)) problems.push(`${side} answer holds the secret ${secret}`);
+    // A stack trace the plain server sends is pinned: the wrapped side alone must send none.
+    if (side === 'plain' && call.plainStackTrace) continue;
     for (const s of [...strings(a.result ?? a.error ?? {}), a.text]) {
       for (const [pattern, what] of STACK_TRACES) {
         if (pattern.test(s)) problems.push(`${side} answer holds a stack trace: ${what}`);
       }
     }
   }
-  if (wrapped === null) return [...new Set(problems)];
+  if (wrapped === null) return [...new Set([...problems, 'no wrapped answer: its run broke off'])];
   const kind = call.kind;
   if (kind === 'success' || kind === 'answered') {
     if (plain.channel !== 'result' || plain.isError) problems.push('plain did not answer with a successful result');
@@ -240,7 +280,7 @@ function callProblems(call, plain, wrapped, dir) {
 
 /** A short cell for a table: the answer's channel and the start of what it says. */
 function cell(a, width = 46) {
-  if (a === null) return 'not wrapped yet';
+  if (a === null) return 'no answer (run broke off)';
   let said;
   if (a.channel === 'jsonrpc-error') said = `error ${a.code} ${a.text}`;
   else if (a.channel !== 'result') said = 'no answer';
@@ -264,35 +304,43 @@ const indent = (text, by = '      ') => text.split('\n').map((l) => by + l).join
 
 /** The one line each kind of server gets, as the README words it. */
 function theOneLine(server) {
-  if (server.wrap !== 'one-line') return 'low-level: not wrapped yet';
   if (server.language === 'js') return 'envelopeServer(server)';
+  if (server.wrap === 'low-level') return 'envelope_server(server)';
   return server.api.startsWith('FastMCP') ? 'middleware=[EnvelopeMiddleware()]' : 'EnvelopeMCPServer for MCPServer';
 }
 
 async function check(server) {
   const lines = [];
   const plain = await runSide(server, 'plain');
-  const wrapped = server.wrap === 'one-line' ? await runSide(server, 'wrapped') : null;
+  const wrapped = await runSide(server, 'wrapped');
   const problems = [];
   const dir = plain.dir;
   for (const run of [plain, wrapped]) {
-    if (run?.failure !== undefined) {
+    if (run.failure !== undefined) {
       const tail = readFileSync(run.log, 'utf8').trim().split('\n').slice(-3).join(' | ');
       problems.push(`${run.side} run failed: ${run.failure} (its stderr, ${run.log}, ends: ${tail || 'nothing'})`);
     }
   }
+  for (const run of [plain, wrapped]) {
+    for (const secret of secretsIn(run.listed, server.secrets)) problems.push(`${run.side} tools/list holds the secret ${secret}`);
+  }
+  // The wrapped copy must run on the server's own SDK, as the plain one does: the revision it speaks says so.
+  if (wrapped.protocolVersion !== undefined && wrapped.protocolVersion !== plain.protocolVersion) {
+    problems.push(`wrapped, the server speaks protocol ${wrapped.protocolVersion}, plain ${plain.protocolVersion}: it runs on another SDK`);
+  }
   let toolsListIdentical = null;
-  if (wrapped !== null && plain.toolsList !== undefined && wrapped.toolsList !== undefined) {
+  if (plain.toolsList !== undefined && wrapped.toolsList !== undefined) {
     toolsListIdentical = plain.toolsList === wrapped.toolsList;
     if (!toolsListIdentical) problems.push('tools/list differs between plain and wrapped');
   }
   const results = [];
-  const failed = problems.length > 0 && (plain.calls.length < server.calls.length || (wrapped && wrapped.calls.length < server.calls.length));
-  if (!failed) {
+  // A wrapped run that broke off (the line refused the server at start-up) leaves the plain answers to
+  // check against their pins; a plain run that broke off leaves nothing to compare.
+  if (plain.calls.length === server.calls.length) {
     for (const [i, call] of server.calls.entries()) {
       const p = plain.calls[i];
-      const w = wrapped === null ? null : wrapped.calls[i];
-      const callProblemList = callProblems(call, p, w, dir);
+      const w = wrapped.calls[i] ?? null;
+      const callProblemList = callProblems(server, call, p, w, dir);
       results.push({
         name: call.name,
         tool: call.tool,
@@ -314,12 +362,14 @@ async function check(server) {
     version: server.version,
     api: server.api,
     wrap: theOneLine(server),
+    network: server.offline ? (NO_NETWORK === null ? 'the machine\'s own' : 'none (unshare --net)') : 'the machine\'s own',
     server: plain.server,
+    protocolVersion: plain.protocolVersion,
     planned: server.calls.length,
     calls: results.length,
     failures: failures.length,
     toldPlain: failures.filter((r) => r.plain.told).length,
-    toldWrapped: wrapped === null ? null : failures.filter((r) => r.wrapped.told).length,
+    toldWrapped: failures.filter((r) => r.wrapped?.told).length,
     toolsListIdentical,
     problems: [...problems, ...results.flatMap((r) => r.problems.map((p) => `"${r.name}": ${p}`))],
     results,
@@ -327,22 +377,26 @@ async function check(server) {
 
   lines.push(`== ${server.name}: ${server.package} ${server.version} (${server.api}), wrapped: ${summary.wrap}`);
   lines.push(`   plain:   ${plain.command.join(' ')}`);
-  if (wrapped !== null) lines.push(`   wrapped: ${wrapped.command.join(' ')}${server.language === 'python' ? ` (PYTHONPATH=${join(out, 'wrapped/python')})` : ''}`);
+  lines.push(`   wrapped: ${wrapped.command.join(' ')}${server.language === 'python' ? ` (PYTHONPATH=${join(out, 'wrapped/python')})` : ''}`);
+  if (server.offline && NO_NETWORK === null) lines.push('   network: the machine\'s own (unshare refused a namespace of its own): its pinned answers hold offline only');
+  if ((server.secrets ?? []).length > 0) lines.push(`   secrets looked for in every answer: ${server.secrets.length}, found ${problems.concat(results.flatMap((r) => r.problems)).filter((p) => p.includes('the secret')).length}`);
+  lines.push(`   protocol revision: plain ${plain.protocolVersion ?? '-'}, wrapped ${wrapped.protocolVersion ?? '-'}`);
   if (toolsListIdentical !== null) lines.push(`   tools/list: ${toolsListIdentical ? 'identical' : 'DIFFERENT'}`);
   const rows = results.map((r, i) => [
     r.name,
     r.kind === 'failure' ? `failure ${r.expected.code}` : r.kind === 'arguments' ? `arguments ${r.expected.field}`
       : r.kind === 'answered' ? 'answered (same)' : r.kind,
     cell(plain.calls[i]),
-    cell(wrapped === null ? null : wrapped.calls[i], 34),
+    cell(wrapped.calls[i] ?? null, 34),
     r.problems.length === 0 ? 'ok' : 'FAIL',
   ]);
   if (rows.length > 0) lines.push(indent(table(['call', 'kind (wrapped must be)', 'plain', 'wrapped', 'check'], rows), '   '));
-  lines.push(`   ${summary.calls} calls, ${summary.failures} failures: told by plain ${summary.toldPlain}, told wrapped ${summary.toldWrapped ?? '- (not wrapped)'}`);
+  lines.push(`   ${summary.calls} calls, ${summary.failures} failures: told by plain ${summary.toldPlain}, told wrapped ${summary.toldWrapped}`);
   lines.push('   what the model reads, plain then wrapped:');
   for (const [i, r] of results.entries()) {
-    lines.push(`   - ${r.name} (${r.tool} ${JSON.stringify(server.calls[i].arguments)})`);
-    for (const [side, a] of [['plain', plain.calls[i]], ['wrapped', wrapped === null ? null : wrapped.calls[i]]]) {
+    const sent = server.calls[i].arguments;
+    lines.push(`   - ${r.name} (${r.tool} ${sent === undefined ? 'with no arguments' : JSON.stringify(sent)})`);
+    for (const [side, a] of [['plain', plain.calls[i]], ['wrapped', wrapped.calls[i] ?? null]]) {
       if (a === null) continue;
       const head = a.channel === 'jsonrpc-error' ? `JSON-RPC error ${a.code}` : `result, isError ${a.isError}`;
       lines.push(`     ${side} (${head}):`);
@@ -364,7 +418,7 @@ const servers = checked.map((c) => c.summary);
 console.log('Published servers, plain and with the one line (failures told: the model reads what failed, not INTERNAL_ERROR):');
 console.log(table(
   ['server', 'version', 'built on', 'the one line', 'calls', 'failures', 'told plain', 'told wrapped', 'tools/list', 'problems'],
-  servers.map((s) => [s.name, s.version, s.api, s.wrap, s.calls, s.failures, s.toldPlain, s.toldWrapped ?? '-',
+  servers.map((s) => [s.name, s.version, s.api, s.wrap, s.calls, s.failures, s.toldPlain, s.toldWrapped,
     s.toolsListIdentical === null ? '-' : s.toolsListIdentical ? 'identical' : 'DIFFERENT', s.problems.length]),
 ));
 mkdirSync(out, { recursive: true });

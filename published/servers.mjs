@@ -18,12 +18,21 @@
 // message } }` for a JSON-RPC error. `${dir}` in a text is the call's folder.
 //
 // `wrap` is how the wrapped copy is made (published/wrap.mjs): `one-line`, the
-// README's line inserted (for a Python package, into the module that makes
-// the server; `module` is the package copied, `run` what `python -m` runs);
-// `low-level` for a Python server on the SDK's
-// low-level Server, for which mcp-envelope has no one line yet: it runs plain
-// only. Each is started in (and on) a folder made fresh for each run, at the
-// same path for the plain and the wrapped run, so texts naming a path agree.
+// README's line for McpServer, MCPServer or FastMCP inserted (for a Python
+// package, into the module that makes the server; `module` is the package
+// copied, `run` what `python -m` runs, `script` the console script run
+// instead); `low-level`, the line for the SDK's low-level Server (wrap.mjs
+// fails when a server is built on the other kind). A Python server runs in
+// published/.venv, or in the venv `venv` names. Each is started in (and on) a
+// folder made fresh for each run, at the same path for the plain and the
+// wrapped run, so texts naming a path agree.
+//
+// `offline` runs both sides in a network namespace of their own, with no
+// network at all (`unshare --net`), so an upstream is unreachable the same way
+// on every machine. `secrets` are texts no answer of either side may hold (a
+// token the server is given). A call's `plainStackTrace` says the plain server
+// sends a stack trace there (pinned with its frames masked): only the wrapped
+// side is then held to sending none.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -185,6 +194,32 @@ export const SERVERS = [
       { name: 'a filename of the wrong type', kind: 'arguments', field: 'filename', tool: 'get_document_text', arguments: { filename: 42 }, plain: { isError: true, text: '1 validation error for call[get_document_text]\nfilename\n  Input should be a valid string [type=string_type, input_value=42, input_type=int]\n    For further information visit https://errors.pydantic.dev/2.14/v/string_type' } },
       { name: 'no filename', kind: 'arguments', field: 'filename', tool: 'get_document_text', arguments: {}, plain: { isError: true, text: '1 validation error for call[get_document_text]\nfilename\n  Missing required argument [type=missing_argument, input_value={}, input_type=dict]\n    For further information visit https://errors.pydantic.dev/2.14/v/missing_argument' } },
       { name: 'an unknown tool', kind: 'unknown', tool: 'print_document', arguments: { filename: 'report.docx' }, plain: { isError: true, text: 'Unknown tool: \'print_document\'' } },
+    ],
+  },
+  {
+    name: 'sqlite',
+    language: 'python',
+    package: 'mcp-server-sqlite',
+    version: '2025.4.25',
+    module: 'mcp_server_sqlite',
+    script: 'mcp-server-sqlite',
+    venv: '.venv-mcp1',
+    api: 'Python SDK 1.30.0 Server (low-level)',
+    wrap: 'low-level',
+    setup(dir) {
+      return { args: ['--db-path', join(dir, 'invoices.db')] };
+    },
+    calls: [
+      { name: 'create a table', kind: 'success', tool: 'create_table', arguments: { query: 'CREATE TABLE invoices (id TEXT PRIMARY KEY, amount REAL NOT NULL)' }, plain: { text: 'Table created successfully' } },
+      { name: 'insert a row', kind: 'success', tool: 'write_query', arguments: { query: "INSERT INTO invoices VALUES ('inv_1', 120.0)" }, plain: { text: '[{\'affected_rows\': 1}]' } },
+      { name: 'read it back', kind: 'success', tool: 'read_query', arguments: { query: 'SELECT id, amount FROM invoices' }, plain: { text: '[{\'id\': \'inv_1\', \'amount\': 120.0}]' } },
+      { name: 'list the tables', kind: 'success', tool: 'list_tables', arguments: {}, plain: { text: '[{\'name\': \'invoices\'}]' } },
+      { name: 'describe a missing table (an empty list)', kind: 'success', tool: 'describe_table', arguments: { table_name: 'payments' }, plain: { text: '[]' } },
+      { name: 'SQL naming a missing table', kind: 'answered', tool: 'write_query', arguments: { query: "INSERT INTO payments VALUES ('pay_1')" }, plain: { text: 'Database error: no such table: payments' } },
+      { name: 'a read that is not a SELECT', kind: 'answered', tool: 'read_query', arguments: { query: "DELETE FROM invoices" }, plain: { text: 'Error: Only SELECT queries are allowed for read_query' } },
+      { name: 'no query', kind: 'arguments', field: 'query', tool: 'read_query', arguments: {}, plain: { isError: true, text: 'Input validation error: \'query\' is a required property' } },
+      { name: 'a query of the wrong type', kind: 'arguments', field: 'query', tool: 'read_query', arguments: { query: 42 }, plain: { isError: true, text: 'Input validation error: 42 is not of type \'string\'' } },
+      { name: 'an unknown tool', kind: 'unknown', tool: 'drop_database', arguments: {}, plain: { text: 'Error: Missing arguments' } },
     ],
   },
 ];

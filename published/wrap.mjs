@@ -3,13 +3,16 @@
 // installed server's own entry file, copied, with the one line mcp-envelope's
 // README asks of its author inserted, and nothing else changed. A server whose
 // code no longer has the shape the line goes into (a new version that moved
-// things) fails here, loudly, rather than being run plain under a wrapped name.
+// things), or is built on another API than servers.mjs says, fails here,
+// loudly, rather than being run plain under a wrapped name.
 //
-//   TypeScript SDK (`McpServer`): `import { envelopeServer } from 'mcp-envelope/mcp';`
-//     after the import of McpServer, and `envelopeServer(NAME);` right after the
-//     statement `const NAME = new McpServer(...)`, whatever NAME is. The copy is
-//     written next to the entry file (`dist/index.enveloped.js`) so its relative
-//     imports and its node_modules resolve as the original's do.
+//   TypeScript SDK (`McpServer`, or the low-level `Server`): `import {
+//     envelopeServer } from 'mcp-envelope/mcp';` after the import of that
+//     class, and `envelopeServer(NAME);` right after the statement `const NAME
+//     = new McpServer(...)` (or `new Server(...)`), whatever NAME is. The copy
+//     is written next to the entry file (`dist/index.enveloped.js`) so its
+//     relative imports and its node_modules (the server's own SDK copy among
+//     them) resolve as the original's do.
 //   FastMCP (the `fastmcp` package): `from mcp_envelope.fastmcp import
 //     EnvelopeMiddleware` after the import of FastMCP, and
 //     `middleware=[EnvelopeMiddleware()]` added to the one `NAME = FastMCP(...)`
@@ -18,11 +21,14 @@
 //   Python SDK (`MCPServer`): the line importing MCPServer from
 //     mcp.server.mcpserver (or 1.x's FastMCP from mcp.server.fastmcp) becomes
 //     `from mcp_envelope.mcp_server import EnvelopeMCPServer as MCPServer`, so
-//     every other line stays as written. The whole package folder is copied to
-//     build/published/wrapped/python/, which the harness puts first on
-//     PYTHONPATH; the installed distribution's metadata stays where it is.
-//   Low-level Python servers (`mcp.server.lowlevel.Server`): mcp-envelope has no
-//     one line for them yet, so they get no copy and run plain only.
+//     every other line stays as written.
+//   Python SDK, low-level (`mcp.server.lowlevel.Server`): `from
+//     mcp_envelope.lowlevel import envelope_server` after the import of Server,
+//     and `NAME = envelope_server(NAME)` right after the statement `NAME =
+//     Server(...)`, at its indentation.
+//   A Python package's whole folder is copied to build/published/wrapped/python/,
+//   which the harness puts first on PYTHONPATH; the installed distribution's
+//   metadata stays where it is.
 //
 //   node published/wrap.mjs                    every server of servers.mjs (after
 //                                              scripts/test-published's installs)
@@ -79,13 +85,34 @@ function closingParen(source, open, python = false) {
   throw new PatternMissing(`no ")" closes the "(" at offset ${open}`);
 }
 
-/** The entry file's text with the TypeScript one line inserted; throws PatternMissing when the shape is not there. */
+/** The TypeScript SDK's packages a server imports its server class from: 1.x's module and 2.x's package. */
+const TS_SDK = String.raw`["'](?:@modelcontextprotocol\/sdk\/server\/(?:mcp|index)\.js|@modelcontextprotocol\/server)["']`;
+
+/** The imports of `sdkClass` (`McpServer` or the low-level `Server`) from the SDK in an entry file's text. */
+function typeScriptImports(source, sdkClass) {
+  return [...source.matchAll(new RegExp(String.raw`^import\s*\{[^}]*\b${sdkClass}\b[^}]*\}\s*from\s*${TS_SDK};?[ \t]*$`, 'gm'))];
+}
+
+/** What a TypeScript entry file is built on: `high-level` (McpServer), `low-level` (Server) or `unknown`. */
+export function typeScriptApi(source) {
+  const high = typeScriptImports(source, 'McpServer').length > 0;
+  const low = typeScriptImports(source, 'Server').length > 0;
+  if (high === low) return 'unknown';
+  return high ? 'high-level' : 'low-level';
+}
+
+/**
+ * The entry file's text with the TypeScript one line inserted after `new McpServer(...)`, or after the
+ * low-level `new Server(...)` when it is built on that; throws PatternMissing when the shape is not there.
+ */
 export function wrapTypeScript(source) {
-  // The SDK 1.x import of McpServer (2.x's package name too), so the line lands in a server built on it.
-  const imports = [...source.matchAll(/^import\s*\{[^}]*\bMcpServer\b[^}]*\}\s*from\s*["'](@modelcontextprotocol\/sdk\/server\/mcp\.js|@modelcontextprotocol\/server)["'];?[ \t]*$/gm)];
-  if (imports.length !== 1) throw new PatternMissing(`expected one import of McpServer from the SDK, found ${imports.length}`);
-  const made = [...source.matchAll(/^([ \t]*)(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*new\s+McpServer\s*\(/gm)];
-  if (made.length !== 1) throw new PatternMissing(`expected one statement \`const NAME = new McpServer(...)\`, found ${made.length}`);
+  const api = typeScriptApi(source);
+  if (api === 'unknown') throw new PatternMissing('expected an import of McpServer or of the low-level Server from the SDK, not both or neither');
+  const sdkClass = api === 'high-level' ? 'McpServer' : 'Server';
+  const imports = typeScriptImports(source, sdkClass);
+  if (imports.length !== 1) throw new PatternMissing(`expected one import of ${sdkClass} from the SDK, found ${imports.length}`);
+  const made = [...source.matchAll(new RegExp(String.raw`^([ \t]*)(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*new\s+${sdkClass}\s*\(`, 'gm'))];
+  if (made.length !== 1) throw new PatternMissing(`expected one statement \`const NAME = new ${sdkClass}(...)\`, found ${made.length}`);
   const [statement, indent, name] = made[0];
   let end = closingParen(source, made[0].index + statement.length - 1);
   if (source[end] === ';') end += 1;
@@ -117,6 +144,33 @@ export function wrapPython(source) {
   const ours = `from mcp_envelope.mcp_server import EnvelopeMCPServer as ${sdkClass}`;
   lines.splice(i, 1, ...(others.length > 0 ? [`from ${module} import ${others.join(', ')}`, ours] : [ours]));
   return lines.join('\n');
+}
+
+/**
+ * The module's text with the low-level Server's one line in place: the import after the one importing
+ * Server (from mcp.server, mcp.server.lowlevel or mcp.server.lowlevel.server), and `NAME =
+ * envelope_server(NAME)` after the one statement `NAME = Server(...)`; throws PatternMissing when the shape
+ * is not there.
+ */
+export function wrapLowLevelPython(source) {
+  const imports = [...source.matchAll(/^from mcp\.server(?:\.lowlevel(?:\.server)?)? import (\([^)]*\)|.*)$/gm)]
+    .filter((m) => m[1].replace(/[()]/g, '').split(',').map((n) => n.trim()).includes('Server'));
+  if (imports.length !== 1) throw new PatternMissing(`expected one line importing the low-level Server from the SDK, found ${imports.length}`);
+  const made = [...source.matchAll(/^([ \t]*)([A-Za-z_]\w*)\s*=\s*Server\s*\(/gm)];
+  if (made.length !== 1) throw new PatternMissing(`expected one statement \`NAME = Server(...)\`, found ${made.length}`);
+  const [statement, indent, name] = made[0];
+  const close = closingParen(source, made[0].index + statement.length - 1, true);
+  // The line goes after the statement's line, so a comment closing it stays where it was.
+  const lineEnd = source.indexOf('\n', close);
+  const end = lineEnd < 0 ? source.length : lineEnd;
+  const importEnd = imports[0].index + imports[0][0].length;
+  return (
+    source.slice(0, importEnd) +
+    '\nfrom mcp_envelope.lowlevel import envelope_server' +
+    source.slice(importEnd, end) +
+    `\n${indent}${name} = envelope_server(${name})` +
+    source.slice(end)
+  );
 }
 
 /** The module's text with FastMCP's one line in place; throws PatternMissing when the shape is not there. */
@@ -170,20 +224,31 @@ function installedPackage(python, module) {
   return execFileSync(python, ['-c', `import os, ${module}; print(os.path.dirname(${module}.__file__))`], { encoding: 'utf8' }).trim();
 }
 
+/** The venv a Python server of servers.mjs runs in: its own `venv`, or `.venv`. */
+export function pythonOf(server) {
+  return join(here, server.venv ?? '.venv', 'bin/python');
+}
+
+/** Refuses a server built on another API than servers.mjs lists it as (`wrap`: `one-line` or `low-level`). */
+function checkListed(server, api) {
+  const lowLevel = api === 'low-level';
+  if (lowLevel !== (server.wrap === 'low-level') || api === 'unknown') {
+    throw new PatternMissing(`listed as ${server.wrap}, but it is built on the ${api} API`);
+  }
+}
+
 function wrapOne(server) {
   if (server.language === 'js') {
-    const wrapped = wrapTypeScriptEntry(join(here, server.entry));
-    return `${relative(root, wrapped)} (envelopeServer after new McpServer)`;
+    const entry = join(here, server.entry);
+    checkListed(server, typeScriptApi(readFileSync(entry, 'utf8')));
+    const wrapped = wrapTypeScriptEntry(entry);
+    return `${relative(root, wrapped)} (envelopeServer after new ${server.wrap === 'low-level' ? 'Server' : 'McpServer'})`;
   }
-  const installed = installedPackage(join(here, '.venv/bin/python'), server.module);
+  const installed = installedPackage(pythonOf(server), server.module);
   const files = pythonFiles(installed);
   const api = pythonApi(files);
-  if (server.wrap === 'low-level') {
-    if (api !== 'low-level') throw new PatternMissing(`listed as low-level, but it is built on the ${api} API: list it as one-line`);
-    return 'low-level: not wrapped yet (runs plain only)';
-  }
-  if (api !== 'high-level' && api !== 'fastmcp') throw new PatternMissing(`listed as one-line, but it is built on the ${api} API`);
-  const wrap = api === 'fastmcp' ? wrapFastMCP : wrapPython;
+  checkListed(server, api);
+  const wrap = { 'high-level': wrapPython, fastmcp: wrapFastMCP, 'low-level': wrapLowLevelPython }[api];
   const target = join(wrappedPython, server.module);
   rmSync(target, { recursive: true, force: true });
   cpSync(installed, target, { recursive: true, filter: (src) => !src.includes('__pycache__') });
@@ -200,7 +265,8 @@ function wrapOne(server) {
     changed += 1;
   }
   if (changed !== 1) throw new PatternMissing(`expected one module to take the one line, found ${changed}`);
-  return `${relative(root, target)} (${api === 'fastmcp' ? 'EnvelopeMiddleware in FastMCP(...)' : 'EnvelopeMCPServer for MCPServer'})`;
+  const line = { 'high-level': 'EnvelopeMCPServer for MCPServer', fastmcp: 'EnvelopeMiddleware in FastMCP(...)', 'low-level': 'envelope_server after Server(...)' }[api];
+  return `${relative(root, target)} (${line})`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--ts-entry') {
