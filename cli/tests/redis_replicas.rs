@@ -2,9 +2,11 @@
 //! sharing one Redis (Debian's redis-server, started here on loopback with an
 //! append-only file fsynced on every write): the same idempotency key sent to
 //! both at once runs the write once, a replay on either gets the first
-//! outcome byte for byte, keys expire as configured, and a Redis that is down
-//! gets the core's retryable SERVER_BUSY with nothing written and nothing
-//! acknowledged lost. The replicas are this test binary run again as
+//! outcome byte for byte, keys expire as configured, each conversation the
+//! client names keeps its own repeat streak across replicas, and a Redis
+//! that is down or hangs gets the core's retryable SERVER_BUSY within the
+//! store's timeout, with nothing written and nothing acknowledged lost. The
+//! replicas are this test binary run again as
 //! `redis_replicas replica PORT REDIS_PORT RUN TTL_SECONDS`.
 
 use std::net::TcpListener;
@@ -13,11 +15,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use mcp_envelope::rmcp::{call_tool_result, EnvelopeServer};
+use mcp_envelope::rmcp::{call_tool_result, EnvelopeServer, CONVERSATION_META_KEY};
 use mcp_envelope::stores::{RedisStore, SharedBegin, SharedIdempotency, SharedLedger};
 use mcp_envelope::{code, Format, ToolError};
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, RequestMetaObject};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpClientTransport, StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{tool, tool_handler, tool_router, ServerHandler, ServiceExt};
@@ -25,6 +27,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 const CALLS: usize = 20;
+/// The replicas' `RedisStore` timeout; their connection manager's own
+/// timeouts are longer, so that what bounds a call is the store's.
+const STORE_TIMEOUT: Duration = Duration::from_millis(500);
+/// What a call over loopback may take beyond the store's timeout.
+const MARGIN: Duration = Duration::from_millis(400);
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -46,11 +53,17 @@ fn main() {
             "a failure repeated on alternating replicas reaches the ledger's stop",
             || ledger_stop().map_err(Failed::from),
         ),
+        Trial::test("each conversation keeps its own streak across replicas", || {
+            conversations_apart().map_err(Failed::from)
+        }),
         Trial::test("keys expire as configured", || keys_expire().map_err(Failed::from)),
         Trial::test(
             "a Redis that is down never lets a write run and loses nothing acknowledged",
             || redis_down().map_err(Failed::from),
         ),
+        Trial::test("a Redis that hangs is answered within the store's timeout", || {
+            redis_hangs().map_err(Failed::from)
+        }),
     ];
     libtest_mimic::run(&Arguments::from_args(), trials).exit();
 }
@@ -72,7 +85,6 @@ struct GetInvoice {
 struct Billing {
     tool_router: ToolRouter<Self>,
     shared: Arc<SharedIdempotency<RedisStore>>,
-    ledger: Arc<SharedLedger<RedisStore>>,
     redis: redis::aio::ConnectionManager,
     run: String,
     port: String,
@@ -118,12 +130,11 @@ impl Billing {
         result
     }
 
+    /// Its failures go through the server's ledger, the one of the call's conversation.
     #[tool(description = "An invoice by its ID (none exists here).")]
     async fn get_invoice(&self, Parameters(request): Parameters<GetInvoice>) -> CallToolResult {
-        let arguments = mcp_envelope::ToolArguments::from_value(&serde_json::to_value(&request).unwrap_or_default());
         let error = ToolError::new(code::NOT_FOUND, format!("No invoice {}", request.id));
-        let sent = self.ledger.failure("get_invoice", &error, Some(&arguments)).await;
-        call_tool_result(&sent, Format::Xml)
+        call_tool_result(&error, Format::Xml)
     }
 }
 
@@ -141,27 +152,34 @@ fn replica(args: &[String]) {
         .expect("a runtime");
     runtime.block_on(async {
         let client = redis::Client::open(format!("redis://127.0.0.1:{redis_port}/")).expect("a Redis URL");
+        // No reconnection retries: while Redis is down a call fails at once
+        // rather than wait out the backoff (the next call reconnects).
         let config = redis::aio::ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(Duration::from_secs(1)))
-            .set_response_timeout(Some(Duration::from_secs(1)));
+            .set_number_of_retries(0)
+            .set_connection_timeout(Some(Duration::from_secs(5)))
+            .set_response_timeout(Some(Duration::from_secs(5)));
         let connection = client
             .get_connection_manager_with_config(config)
             .await
             .expect("Redis answers");
-        let store = RedisStore::new(connection.clone(), format!("{run}:"));
+        let store = RedisStore::new(connection.clone(), format!("{run}:")).timeout(STORE_TIMEOUT);
         let shared = Arc::new(SharedIdempotency::new(store.clone(), ttl.parse().expect("TTL seconds")));
-        // Every call of the test is one conversation; a server picks the scope from its own idea of one.
-        let ledger = Arc::new(SharedLedger::new(store, "conversation-1", 2));
         let (run, port_text) = (run.clone(), port.clone());
         let service = StreamableHttpService::new(
             move || {
-                Ok(EnvelopeServer::new(Billing {
+                let store = store.clone();
+                let billing = Billing {
                     tool_router: Billing::tool_router(),
                     shared: shared.clone(),
-                    ledger: ledger.clone(),
                     redis: connection.clone(),
                     run: run.clone(),
                     port: port_text.clone(),
+                };
+                // The ledger of the conversation the client names (else its session's).
+                Ok(EnvelopeServer::new(billing).ledger_for(move |request| {
+                    request
+                        .conversation
+                        .map(|conversation| SharedLedger::new(store.clone(), conversation, 2))
                 }))
             },
             Arc::new(LocalSessionManager::default()),
@@ -243,6 +261,17 @@ impl RedisServer {
             let _ = child.kill(); // not a clean shutdown: only what was fsynced survives
             let _ = child.wait();
         }
+    }
+
+    /// Sends the process `signal` (`STOP`, `CONT`).
+    fn signal(&self, signal: &str) -> Result<(), String> {
+        let child = self.child.as_ref().ok_or("redis-server is not running")?;
+        let status = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .map_err(|e| e.to_string())?;
+        status.success().then_some(()).ok_or(format!("kill -{signal} failed"))
     }
 
     fn get(&self, key: &str) -> Result<Option<String>, String> {
@@ -328,12 +357,50 @@ async fn call(url: String, order: &str, cents: i64, key: &str) -> Result<String,
 
 /// One call of `tool` over Streamable HTTP: the result as JSON text.
 async fn call_tool(url: String, tool: &'static str, arguments: serde_json::Value) -> Result<String, String> {
+    Ok(call_timed(url, tool, arguments, None).await?.0)
+}
+
+/// One call of `tool` over Streamable HTTP in `conversation` (the `_meta`
+/// key the replicas read), when given: the result as JSON text, and how long
+/// the `tools/call` took (the session's start left out).
+async fn call_timed(
+    url: String,
+    tool: &'static str,
+    arguments: serde_json::Value,
+    conversation: Option<&str>,
+) -> Result<(String, Duration), String> {
     let client = ().serve(StreamableHttpClientTransport::from_uri(url.as_str())).await.map_err(|e| e.to_string())?;
-    let params = CallToolRequestParams::new(tool).with_arguments(arguments.as_object().cloned().unwrap_or_default());
+    let mut params =
+        CallToolRequestParams::new(tool).with_arguments(arguments.as_object().cloned().unwrap_or_default());
+    if let Some(conversation) = conversation {
+        let mut meta = RequestMetaObject::new();
+        meta.insert(CONVERSATION_META_KEY.to_owned(), serde_json::json!(conversation));
+        params.meta = Some(meta);
+    }
+    let started = Instant::now();
     let result = client.call_tool(params).await.map_err(|e| e.to_string())?;
+    let took = started.elapsed();
     let _ = client.cancel().await;
     let value = serde_json::json!({"content": result.content, "isError": result.is_error.unwrap_or(false)});
-    Ok(value.to_string())
+    Ok((value.to_string(), took))
+}
+
+/// `get_invoice` of `inv_9` in `conversation` on `url`: the envelope's text.
+fn invoice_in(rt: &tokio::runtime::Runtime, url: &str, conversation: Option<&str>) -> Result<String, String> {
+    let arguments = serde_json::json!({"id": "inv_9"});
+    let (answer, _) = rt.block_on(call_timed(url.to_owned(), "get_invoice", arguments, conversation))?;
+    Ok(text(&answer))
+}
+
+/// The exact SERVER_BUSY a call with `key` gets while the store is down.
+fn server_busy(key: &str) -> String {
+    let text = format!(
+        "<tool_error code=\"SERVER_BUSY\" severity=\"error\">\n  <message>The server could not use its idempotency store, \
+         so this call did not run: nothing was written.</message>\n  <recovery>Wait 5 seconds, then make the same call \
+         with the same key.</recovery>\n  <details>\n    <detail key=\"tool\">refund_order</detail>\n    \
+         <detail key=\"idempotencyKey\">{key}</detail>\n  </details>\n  <retry_after>5 seconds</retry_after>\n</tool_error>"
+    );
+    serde_json::json!({"content": [{"type": "text", "text": text}], "isError": true}).to_string()
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -413,25 +480,53 @@ fn one_key_writes_once() -> Result<(), String> {
     Ok(())
 }
 
+const REPEAT: &str =
+    "<message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>";
+const STOP: &str = "<tool_error code=\"NOT_FOUND\" severity=\"critical\">\n  <message>Stop retrying: this call has failed the same way 3 times in a row";
+
 fn ledger_stop() -> Result<(), String> {
     let cluster = cluster(60)?;
     let rt = runtime();
     let mut answers = Vec::new();
     for i in 0..3 {
-        let answer = rt.block_on(call_tool(
-            cluster.urls[i % 2].clone(),
-            "get_invoice",
-            serde_json::json!({"id": "inv_9"}),
-        ))?;
-        answers.push(text(&answer));
+        answers.push(invoice_in(&rt, &cluster.urls[i % 2], Some("conversation-1"))?);
     }
-    let repeat = "<message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>";
-    let stop = "<tool_error code=\"NOT_FOUND\" severity=\"critical\">\n  <message>Stop retrying: this call has failed the same way 3 times in a row";
     if !answers[0].contains("<message>No invoice inv_9</message>")
-        || !answers[1].contains(repeat)
-        || !answers[2].starts_with(stop)
+        || !answers[1].contains(REPEAT)
+        || !answers[2].starts_with(STOP)
     {
         return Err(format!("the streak across replicas: {answers:#?}"));
+    }
+    Ok(())
+}
+
+fn conversations_apart() -> Result<(), String> {
+    let cluster = cluster(60)?;
+    let rt = runtime();
+    let [one, other] = [&cluster.urls[0], &cluster.urls[1]];
+    // Two conversations interleaved, each on alternating replicas: each its own streak.
+    let answers = [
+        invoice_in(&rt, one, Some("conversation-a"))?,
+        invoice_in(&rt, other, Some("conversation-b"))?,
+        invoice_in(&rt, other, Some("conversation-a"))?,
+        invoice_in(&rt, one, Some("conversation-b"))?,
+        invoice_in(&rt, one, Some("conversation-a"))?,
+    ];
+    let first = |t: &str| t.contains("<message>No invoice inv_9</message>");
+    let expected = first(&answers[0])
+        && first(&answers[1])
+        && answers[2].contains(REPEAT)
+        && answers[3].contains(REPEAT)
+        && answers[4].starts_with(STOP);
+    if !expected {
+        return Err(format!("two conversations' streaks: {answers:#?}"));
+    }
+    // Without the key each session is its own conversation (every call here opens one): never a repeat.
+    for i in 0..3 {
+        let answer = invoice_in(&rt, &cluster.urls[i % 2], None)?;
+        if !first(&answer) {
+            return Err(format!("a call in a session of its own: {answer}"));
+        }
     }
     Ok(())
 }
@@ -464,10 +559,20 @@ fn redis_down() -> Result<(), String> {
     let rt = runtime();
     let acknowledged = rt.block_on(call(cluster.urls[0].clone(), "A-8812", 3200, "refund-A-8812-1"))?;
     cluster.redis.stop();
-    let down = rt.block_on(call(cluster.urls[1].clone(), "A-8812", 3200, "refund-A-8812-2"))?;
-    let want = "<tool_error code=\"SERVER_BUSY\" severity=\"error\">\n  <message>The server could not use its idempotency store, so this call did not run: nothing was written.</message>";
-    if !text(&down).starts_with(want) || !text(&down).contains("<retry_after>5 seconds</retry_after>") {
+    let arguments =
+        serde_json::json!({"order_id": "A-8812", "amount_cents": 3200, "idempotency_key": "refund-A-8812-2"});
+    let (down, took) = rt.block_on(call_timed(
+        cluster.urls[1].clone(),
+        "refund_order",
+        arguments,
+        Some("c-1"),
+    ))?;
+    if down != server_busy("refund-A-8812-2") {
         return Err(format!("Redis down: {down}"));
+    }
+    eprintln!("Redis stopped: SERVER_BUSY in {took:?} (store timeout {STORE_TIMEOUT:?})");
+    if took >= STORE_TIMEOUT + MARGIN {
+        return Err(format!("Redis stopped: SERVER_BUSY took {took:?}"));
     }
     cluster.redis.start()?;
     if writes(&cluster)?.as_deref() != Some("1") {
@@ -491,6 +596,51 @@ fn redis_down() -> Result<(), String> {
     let retried = until_back(cluster.urls[0].clone(), "refund-A-8812-2")?;
     if !text(&retried).contains("(write 2, replica ") {
         return Err(format!("the refused key did not run once: {retried}"));
+    }
+    Ok(())
+}
+
+fn redis_hangs() -> Result<(), String> {
+    let cluster = cluster(60)?;
+    let rt = runtime();
+    rt.block_on(call(cluster.urls[0].clone(), "A-8812", 3200, "refund-A-8812-1"))?;
+    // A stopped process: connections stay open and nothing answers, so only a timeout ends a call.
+    cluster.redis.signal("STOP")?;
+    let hung = while_hung(&cluster, &rt);
+    cluster.redis.signal("CONT")?;
+    hung?;
+    if writes(&cluster)?.as_deref() != Some("1") {
+        return Err("a call refused while Redis hung wrote".into());
+    }
+    Ok(())
+}
+
+/// The calls made while Redis hangs: each store call ends at the store's timeout.
+fn while_hung(cluster: &Cluster, rt: &tokio::runtime::Runtime) -> Result<(), String> {
+    // The ledger alone asks the store once, and fails open: the failure as itself.
+    let arguments = serde_json::json!({"id": "inv_9"});
+    let (invoice, took) = rt.block_on(call_timed(
+        cluster.urls[1].clone(),
+        "get_invoice",
+        arguments,
+        Some("c-1"),
+    ))?;
+    eprintln!("Redis hung: the ledger's call answered in {took:?}");
+    if !text(&invoice).contains("<message>No invoice inv_9</message>") || took >= STORE_TIMEOUT + MARGIN {
+        return Err(format!("Redis hung: get_invoice took {took:?}: {invoice}"));
+    }
+    // The key's claim asks once, then the result goes through the ledger, which asks once more.
+    let arguments =
+        serde_json::json!({"order_id": "A-8812", "amount_cents": 3200, "idempotency_key": "refund-A-8812-2"});
+    let (busy, took) = rt.block_on(call_timed(
+        cluster.urls[0].clone(),
+        "refund_order",
+        arguments,
+        Some("c-1"),
+    ))?;
+    eprintln!("Redis hung: SERVER_BUSY in {took:?} (store timeout {STORE_TIMEOUT:?})");
+    if busy != server_busy("refund-A-8812-2") || took < STORE_TIMEOUT || took >= STORE_TIMEOUT * 2 + MARGIN {
+        return Err(format!("Redis hung: refund_order took {took:?}: {busy}"));
     }
     Ok(())
 }

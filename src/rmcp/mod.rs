@@ -25,6 +25,7 @@
 mod answer;
 #[cfg(feature = "rmcp-client")]
 mod client;
+mod conversation;
 mod handler;
 mod idempotency;
 mod input_schema;
@@ -38,6 +39,7 @@ pub use crate::recovery::UnknownToolAnswer;
 pub use answer::LogLine;
 #[cfg(feature = "rmcp-client")]
 pub use client::{call_tool_with_recovery, Recovered, Then};
+pub use conversation::{LedgerRequest, CONVERSATION_META_KEY};
 pub use idempotency::idempotency_answer;
 pub use server::EnvelopeServer;
 pub use task::enveloped_task;

@@ -14,6 +14,7 @@ use futures::future::BoxFuture;
 use futures::FutureExt;
 
 use super::answer::{answer_result, internal_error_result, LogLine};
+use super::conversation::LedgerRequest;
 use super::idempotency::watched;
 use super::input_schema::{ArgumentCheck, InputSchemas};
 use super::thrown::{within, within_sync, CallScope};
@@ -82,7 +83,7 @@ pub struct EnvelopeServer<H> {
     validate_arguments: bool,
     log: LogLine,
     input_schemas: Arc<InputSchemas>,
-    /// The repeat ledger, when one is kept: this process's, or one in a store replicas share.
+    /// The repeat ledger, when one is kept: this process's, one in a store replicas share, or one per conversation.
     ledger: Option<Arc<HeldLedger>>,
     /// The contract a model learned, when a lockfile was given.
     contract: Option<Arc<Contract>>,
@@ -143,6 +144,38 @@ impl<H: ServerHandler> EnvelopeServer<H> {
     /// ledger fails open).
     pub fn shared_ledger<S: StateStore + 'static>(mut self, ledger: SharedLedger<S>) -> Self {
         self.ledger = Some(Arc::new(HeldLedger::Shared(Box::new(ledger))));
+        self
+    }
+
+    /// Sends each tool result through the ledger `choose` picks for the
+    /// call's conversation, from what the [`LedgerRequest`] says of it; a call
+    /// it gives none (or for which it panics) goes without one. Its
+    /// `conversation` is the `_meta` key `mcp-envelope/conversation` the
+    /// client sent, else the Streamable HTTP session id: on stateless HTTP the
+    /// client names its conversation (docs/state.md). A ledger per
+    /// conversation in this process alone is a `SharedLedger` over an
+    /// `Arc<MemoryStore>`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_envelope::rmcp::EnvelopeServer;
+    /// use mcp_envelope::stores::{MemoryStore, SharedLedger};
+    /// # struct Plain;
+    /// # impl rmcp::ServerHandler for Plain {}
+    ///
+    /// let store = Arc::new(MemoryStore::default());
+    /// let server = EnvelopeServer::new(Plain).ledger_for(move |request| {
+    ///     request.conversation.map(|conversation| SharedLedger::new(store.clone(), conversation, 2))
+    /// });
+    /// ```
+    pub fn ledger_for<S, F>(mut self, choose: F) -> Self
+    where
+        S: StateStore + 'static,
+        F: Fn(&LedgerRequest<'_>) -> Option<SharedLedger<S>> + Send + Sync + 'static,
+    {
+        let choose: Box<ChooseLedger> =
+            Box::new(move |request| choose(request).map(|ledger| Box::new(ledger) as Box<dyn ObserveShared>));
+        self.ledger = Some(Arc::new(HeldLedger::PerConversation(choose)));
         self
     }
 
@@ -233,14 +266,23 @@ impl<H: ServerHandler> EnvelopeServer<H> {
             (Some(_), Some(given)) => Some(ToolArguments::from_object(given)),
             _ => None,
         };
+        // A ledger per conversation is picked before the context goes to the handler.
+        let chosen = match self.ledger.as_deref() {
+            Some(HeldLedger::PerConversation(choose)) => {
+                let request = LedgerRequest::of(&context);
+                std::panic::catch_unwind(AssertUnwindSafe(|| choose(&request))).unwrap_or(None)
+            }
+            _ => None,
+        };
         let revision = context.protocol_version();
         let (answer, sent_instead) = watched(self.answer(tool, request, context)).await;
         let answer = for_revision(revision.as_ref(), answer);
         match (answer, &self.ledger) {
             // A store's replay, in-progress CONFLICT or SERVER_BUSY goes through no ledger step.
-            (Ok(CallToolResponse::Complete(result)), Some(ledger)) if !sent_instead => {
-                Ok(ledger.observed(&name, result, arguments.as_ref()).await.into())
-            }
+            (Ok(CallToolResponse::Complete(result)), Some(ledger)) if !sent_instead => Ok(ledger
+                .observed(&name, result, arguments.as_ref(), chosen.as_deref())
+                .await
+                .into()),
             (answer, _) => answer,
         }
     }
@@ -497,7 +539,12 @@ enum HeldLedger {
     /// A ledger whose streaks a store holds, behind a trait object so the
     /// server's type does not name the store.
     Shared(Box<dyn ObserveShared>),
+    /// The ledger of each call's conversation, picked from its request.
+    PerConversation(Box<ChooseLedger>),
 }
+
+/// [`EnvelopeServer::ledger_for`]'s function, its ledgers behind a trait object.
+type ChooseLedger = dyn Fn(&LedgerRequest<'_>) -> Option<Box<dyn ObserveShared>> + Send + Sync;
 
 /// [`SharedLedger::observe`] for any store.
 trait ObserveShared: Send + Sync {
@@ -523,16 +570,24 @@ impl<S: StateStore + 'static> ObserveShared for SharedLedger<S> {
 impl HeldLedger {
     /// A result as the ledger answers it: a repeated failure replaced, in
     /// the result's own form; anything else sent as it is (a success ends
-    /// the streak).
-    async fn observed(&self, tool: &str, result: CallToolResult, arguments: Option<&ToolArguments>) -> CallToolResult {
+    /// the streak), through `chosen` for a ledger per conversation.
+    async fn observed(
+        &self,
+        tool: &str,
+        result: CallToolResult,
+        arguments: Option<&ToolArguments>,
+        chosen: Option<&dyn ObserveShared>,
+    ) -> CallToolResult {
         let read = super::result_text(&result);
-        let replaced = match self {
-            HeldLedger::Memory(ledger) => {
+        let replaced = match (self, chosen) {
+            (HeldLedger::Memory(ledger), _) => {
                 // A poisoned lock only means another call panicked while holding it; the ledger's state is still whole.
                 let mut ledger = ledger.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 ledger.observe(tool, &read, arguments)
             }
-            HeldLedger::Shared(ledger) => ledger.observe(tool, &read, arguments).await,
+            (HeldLedger::Shared(ledger), _) => ledger.observe(tool, &read, arguments).await,
+            (HeldLedger::PerConversation(_), Some(ledger)) => ledger.observe(tool, &read, arguments).await,
+            (HeldLedger::PerConversation(_), None) => None,
         };
         match replaced {
             Some(replaced) => super::call_tool_result(&replaced.error, replaced.format),
