@@ -1,8 +1,9 @@
 """One replica of a write server for test_replicas.py: EnvelopeMCPServer over Streamable HTTP on loopback, its
-refund tool made idempotent by SharedIdempotency over Redis, its get_invoice failing through a SharedLedger there. Each write counts itself in Redis (`<run>:writes`),
-so the test sees how many ran across every replica.
+refund tool made idempotent by SharedIdempotency over Redis, every result going through the SharedLedger of the
+conversation the client names, there too. Each write counts itself in Redis (`<run>:writes`), so the test sees how
+many ran across every replica.
 
-    replica_server.py PORT REDIS_PORT RUN TTL_SECONDS
+    replica_server.py PORT REDIS_PORT RUN TTL_SECONDS TIMEOUT_MS
 """
 
 from __future__ import annotations
@@ -13,20 +14,37 @@ import sys
 
 import uvicorn
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 import mcp_envelope as me
-from mcp_envelope.mcp_server import EnvelopeMCPServer
+from mcp_envelope.mcp_server import EnvelopeMCPServer, LedgerRequest
 from mcp_envelope.redis import RedisStore
 from mcp_envelope.stores import SharedIdempotency, SharedLedger
 
 logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK's per-session lines
-port, redis_port, run, ttl = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-redis = Redis(host="127.0.0.1", port=redis_port, socket_timeout=1, socket_connect_timeout=1)
-store = RedisStore(redis, prefix=f"{run}:")
+port, redis_port, run, ttl, timeout_ms = (
+    int(sys.argv[1]),
+    int(sys.argv[2]),
+    sys.argv[3],
+    int(sys.argv[4]),
+    int(sys.argv[5]),
+)
+# One immediate retry (a pooled connection Redis closed), no backoff; the socket timeouts are longer than the
+# store's, so that what bounds a call is the store's timeout.
+redis = Redis(
+    host="127.0.0.1", port=redis_port, socket_timeout=5, socket_connect_timeout=5, retry=Retry(NoBackoff(), 1)
+)
+store = RedisStore(redis, prefix=f"{run}:", timeout_ms=timeout_ms)
 shared = SharedIdempotency(store, ttl_seconds=ttl)
-# Every call of the test is one conversation; a server picks the scope from its own idea of one.
-ledger = SharedLedger(store, "conversation-1")
-server = EnvelopeMCPServer("billing-replica")
+
+
+def ledger(request: LedgerRequest) -> SharedLedger | None:
+    """The ledger of the conversation the client names (else its session's): none for a call in neither."""
+    return None if request.conversation is None else SharedLedger(store, request.conversation)
+
+
+server = EnvelopeMCPServer("billing-replica", ledger=ledger)
 
 
 @server.tool()
@@ -40,7 +58,7 @@ async def refund_order(order_id: str, amount_cents: int, idempotency_key: str | 
 
 @server.tool()
 async def get_invoice(id: str) -> me.ToolResult:
-    return await ledger.failure("get_invoice", me.ToolError("NOT_FOUND", f"No invoice {id}"), arguments={"id": id})
+    raise me.ToolError("NOT_FOUND", f"No invoice {id}")
 
 
 uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")

@@ -38,7 +38,7 @@ from fastmcp.server.middleware.error_handling import ErrorHandlingMiddleware
 from mcp.shared.exceptions import MCPError
 
 import mcp_envelope as me
-from mcp_envelope.fastmcp import EnvelopeMiddleware, returning_results
+from mcp_envelope.fastmcp import EnvelopeMiddleware, LedgerRequest, returning_results
 
 STDIO_SERVER = Path(__file__).with_name("fastmcp_stdio_server.py")
 
@@ -148,16 +148,17 @@ def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_aft
     assert me.parse_envelope(received[4])["message"].startswith(("Nothing has changed", "Stop retrying"))
 
 
-def test_a_ledger_chosen_per_call_gets_fastmcps_context():
-    seen: list[Any] = []
+def test_a_ledger_chosen_per_call_gets_the_request_with_fastmcps_context():
+    seen: list[LedgerRequest] = []
 
-    def choose(context: Any) -> me.Ledger | None:
-        seen.append(context)
+    def choose(request: LedgerRequest) -> me.Ledger | None:
+        seen.append(request)
         return None
 
     calls(server(EnvelopeMiddleware(ledger=choose)), ("get_invoice", {"invoice_id": "inv_9"}))
-    [context] = seen
-    assert isinstance(context, Context)
+    [request] = seen
+    assert isinstance(request.context, Context)
+    assert request.conversation is None and request.headers is None
 
 
 def test_a_disabled_tool_is_unknown_and_missing_from_the_list():

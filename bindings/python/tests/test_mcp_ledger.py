@@ -15,7 +15,7 @@ from mcp_types import CallToolResult, Implementation
 from pydantic import Field
 
 import mcp_envelope as me
-from mcp_envelope.mcp_server import EnvelopeMCPServer, envelope_errors
+from mcp_envelope.mcp_server import EnvelopeMCPServer, LedgerRequest, envelope_errors
 
 NOT_FOUND_XML = (
     '<tool_error code="NOT_FOUND" severity="error">\n'
@@ -66,23 +66,28 @@ def invoices(server: MCPServer) -> MCPServer:
 
 
 def session(server: MCPServer, *steps: tuple[str, dict], conversation: str = "a") -> list:
-    """The results of the calls, in order, made by one client (named after its conversation) in one session."""
+    """The results of the calls, in order, made by one client in one session, each naming its conversation in
+    the `_meta` key the integrations read."""
 
     async def go():
-        async with Client(server, client_info=Implementation(name=conversation, version="1")) as client:
-            return [await client.call_tool(tool, arguments) for tool, arguments in steps]
+        async with Client(server, client_info=Implementation(name="host", version="1")) as client:
+            meta = {"mcp-envelope/conversation": conversation}
+            return [await client.call_tool(tool, arguments, meta=meta) for tool, arguments in steps]
 
     return anyio.run(go)
 
 
 def per_conversation():
-    """A ledger per conversation, told apart here by the client's name (a host would use its own notion: an HTTP
-    session id, a signed-in user); the ledgers it made, by name."""
+    """A ledger per conversation the client names (`LedgerRequest.conversation`); the ledgers it made, by name."""
     ledgers: dict[str, me.Ledger] = {}
 
-    def ledger_of(context: Context) -> me.Ledger:
-        name = context.session.client_params.client_info.name
-        return ledgers.setdefault(name, me.Ledger()) if name not in ledgers else ledgers[name]
+    def ledger_of(request: LedgerRequest) -> me.Ledger | None:
+        if request.conversation is None:
+            return None
+        assert (
+            isinstance(request.context, Context) and request.meta["mcp-envelope/conversation"] == request.conversation
+        )
+        return ledgers.setdefault(request.conversation, me.Ledger())
 
     ledger_of.ledgers = ledgers  # type: ignore[attr-defined]
     return ledger_of

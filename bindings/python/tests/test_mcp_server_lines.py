@@ -36,7 +36,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 import mcp_envelope as me
-from mcp_envelope.mcp_server import MCP1, EnvelopeMCPServer
+from mcp_envelope.mcp_server import MCP1, EnvelopeMCPServer, LedgerRequest
 
 STDIO_SERVER = Path(__file__).with_name("mcp_stdio_server.py")
 
@@ -153,16 +153,29 @@ def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_aft
     assert [me.parse_envelope(r)["code"] for r in received[3:]] == ["INTERNAL_ERROR"] * 2
 
 
-def test_a_ledger_chosen_per_call_gets_the_calls_context():
-    seen: list[Any] = []
+def test_a_ledger_chosen_per_call_gets_the_calls_request():
+    seen: list[LedgerRequest] = []
 
-    def choose(context: Any) -> me.Ledger | None:
-        seen.append(context)
+    def choose(request: LedgerRequest) -> me.Ledger | None:
+        seen.append(request)
         return None
 
     calls(server(ledger=choose), ("get_invoice", {"invoice_id": "inv_9"}))
-    [context] = seen
+    [request] = seen
+    context = request.context
     assert type(context).__name__ == "Context" and context.request_context is not None
+    # In process: no session, no headers, no conversation named.
+    assert (request.conversation, request.session_id, request.headers) == (None, None, None)
+
+
+def test_a_ledger_function_that_raises_leaves_the_call_without_a_ledger(caplog):
+    def choose(request: LedgerRequest) -> me.Ledger | None:
+        raise RuntimeError("no ledger today")
+
+    with caplog.at_level(logging.WARNING, logger="mcp_envelope"):
+        received = calls(server(ledger=choose), *[("get_invoice", {"invoice_id": "inv_9"})] * 3)
+    assert len({json.dumps(r) for r in received}) == 1  # never a repeat, never a stop
+    assert "the ledger function raised" in caplog.text
 
 
 def test_an_unknown_tool_is_the_json_rpc_error_naming_the_tools_by_default():

@@ -1,13 +1,16 @@
 """Two replicas of one server, separate processes over Streamable HTTP, sharing one Redis (Debian's
 `redis-server`, started here on loopback with an append-only file, so what it acknowledged survives a restart):
 the same idempotency key sent to both at once runs the write once, a replay on either gets the first outcome
-byte for byte, keys expire as configured, and a Redis that is down gets the core's retryable SERVER_BUSY with
+byte for byte, keys expire as configured, each conversation the client names keeps its own repeat streak across
+replicas, and a Redis that is down or hangs gets the core's retryable SERVER_BUSY within the store's timeout, with
 nothing written and nothing acknowledged lost."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -31,6 +34,11 @@ from redis.exceptions import BusyLoadingError  # noqa: E402
 TTL_SECONDS = 60  # the replicas' key expiry; the expiry test starts them with a short one
 SHORT_TTL_SECONDS = 3
 CALLS = 20
+# The replicas' RedisStore timeout (their client's socket timeouts are longer), and what a call over loopback may
+# take beyond it.
+STORE_TIMEOUT = 0.5
+MARGIN = 0.4
+CONVERSATION_KEY = "mcp-envelope/conversation"
 
 
 def free_port() -> int:
@@ -80,6 +88,10 @@ class RedisServer:
         self.process.kill()  # not a clean shutdown: only what was fsynced survives
         self.process.wait()
 
+    def signal(self, number: int) -> None:
+        assert self.process is not None
+        os.kill(self.process.pid, number)
+
 
 @pytest.fixture()
 def cluster(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[RedisServer, list[str], Redis, str]]:
@@ -89,8 +101,10 @@ def cluster(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Re
     run = f"run-{time.monotonic_ns()}"
     server = Path(__file__).with_name("replica_server.py")
     ports = [free_port(), free_port()]
+    timeout_ms = str(int(STORE_TIMEOUT * 1000))
     replicas = [
-        subprocess.Popen([sys.executable, str(server), str(port), str(redis.port), run, str(ttl)]) for port in ports
+        subprocess.Popen([sys.executable, str(server), str(port), str(redis.port), run, str(ttl), timeout_ms])
+        for port in ports
     ]
     try:
         for port, replica in zip(ports, replicas, strict=True):
@@ -104,10 +118,43 @@ def cluster(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Re
 
 
 async def call(url: str, arguments: dict[str, Any], tool: str = "refund_order") -> dict[str, Any]:
+    return (await call_timed(url, arguments, tool))[0]
+
+
+async def call_timed(
+    url: str, arguments: dict[str, Any], tool: str = "refund_order", conversation: str | None = None
+) -> tuple[dict[str, Any], float]:
+    """The call's result in `conversation` (the `_meta` key the replicas read), when given, and how many seconds
+    the `tools/call` took (the session's start left out)."""
+    meta = None if conversation is None else {CONVERSATION_KEY: conversation}
     async with streamable_http_client(url) as (read, write, *_), ClientSession(read, write) as session:
         await session.initialize()
-        result = await session.call_tool(tool, arguments)
-        return result.model_dump(mode="json", by_alias=True, exclude_none=True, include={"content", "is_error"})
+        started = time.monotonic()
+        result = await session.call_tool(tool, arguments, meta=meta)
+        took = time.monotonic() - started
+        return result.model_dump(mode="json", by_alias=True, exclude_none=True, include={"content", "is_error"}), took
+
+
+def invoice_in(url: str, conversation: str | None) -> str:
+    """The envelope `get_invoice` of inv_9 gets in `conversation` on `url`."""
+    return text(anyio.run(call_timed, url, {"id": "inv_9"}, "get_invoice", conversation)[0])
+
+
+def server_busy(key: str) -> dict[str, Any]:
+    """The exact result a call with `key` gets while the store is down."""
+    envelope = (
+        '<tool_error code="SERVER_BUSY" severity="error">\n'
+        "  <message>The server could not use its idempotency store, so this call did not run: nothing was written."
+        "</message>\n"
+        "  <recovery>Wait 5 seconds, then make the same call with the same key.</recovery>\n"
+        "  <details>\n"
+        '    <detail key="tool">refund_order</detail>\n'
+        f'    <detail key="idempotencyKey">{key}</detail>\n'
+        "  </details>\n"
+        "  <retry_after>5 seconds</retry_after>\n"
+        "</tool_error>"
+    )
+    return {"content": [{"type": "text", "text": envelope}], "isError": True}
 
 
 async def concurrently(calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -151,16 +198,31 @@ def test_one_key_sent_to_two_replicas_at_once_writes_once_and_replays_everywhere
     assert int(redis.get(f"{run}:writes")) == 1
 
 
+FIRST = "<message>No invoice inv_9</message>"
+REPEAT = "<message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>"
+STOP = ('<tool_error code="NOT_FOUND" severity="critical">\n  <message>Stop retrying: this call has failed the same '
+        "way 3 times in a row")  # fmt: skip
+
+
 def test_a_failure_repeated_on_alternating_replicas_reaches_the_ledgers_stop(cluster) -> None:
     _, urls, _, _ = cluster
-    answers = [text(anyio.run(call, urls[i % 2], {"id": "inv_9"}, "get_invoice")) for i in range(3)]
-    assert "<message>No invoice inv_9</message>" in answers[0]
-    assert (
-        "<message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>"
-        in answers[1]
-    )
-    assert answers[2].startswith('<tool_error code="NOT_FOUND" severity="critical">\n  <message>Stop retrying: this call '
-                                 "has failed the same way 3 times in a row")  # fmt: skip
+    answers = [invoice_in(urls[i % 2], "conversation-1") for i in range(3)]
+    assert FIRST in answers[0]
+    assert REPEAT in answers[1]
+    assert answers[2].startswith(STOP)
+
+
+def test_each_conversation_keeps_its_own_streak_across_replicas(cluster) -> None:
+    _, urls, _, _ = cluster
+    # Two conversations interleaved, each on alternating replicas: each its own streak.
+    steps = [(0, "conversation-a"), (1, "conversation-b"), (1, "conversation-a"), (0, "conversation-b"),
+             (0, "conversation-a")]  # fmt: skip
+    answers = [invoice_in(urls[replica], conversation) for replica, conversation in steps]
+    assert FIRST in answers[0] and FIRST in answers[1]
+    assert REPEAT in answers[2] and REPEAT in answers[3]
+    assert answers[4].startswith(STOP)
+    # Without the key, a call is in its session's conversation, or in none: never a repeat of another's.
+    assert all(FIRST in invoice_in(urls[i % 2], None) for i in range(3))
 
 
 @pytest.mark.parametrize("cluster", [SHORT_TTL_SECONDS], indirect=True)
@@ -181,10 +243,10 @@ def test_a_redis_that_is_down_never_lets_a_write_run_and_loses_nothing_acknowled
     server, urls, _, run = cluster
     acknowledged = anyio.run(call, urls[0], REFUND)
     server.stop()
-    down = anyio.run(call, urls[1], {**REFUND, "idempotency_key": "refund-A-8812-2"})
-    assert text(down).startswith('<tool_error code="SERVER_BUSY" severity="error">\n  <message>The server could not '
-                                 "use its idempotency store, so this call did not run: nothing was written.</message>")  # fmt: skip
-    assert "<retry_after>5 seconds</retry_after>" in text(down)
+    down, took = anyio.run(call_timed, urls[1], {**REFUND, "idempotency_key": "refund-A-8812-2"}, "refund_order", "c-1")
+    print(f"\nRedis stopped: SERVER_BUSY in {took * 1000:.0f} ms (store timeout {STORE_TIMEOUT * 1000:.0f} ms)")
+    assert down == server_busy("refund-A-8812-2")
+    assert took < STORE_TIMEOUT + MARGIN
     server.start()
     redis = Redis(port=server.port)
     assert int(redis.get(f"{run}:writes")) == 1  # the refused call wrote nothing
@@ -193,3 +255,25 @@ def test_a_redis_that_is_down_never_lets_a_write_run_and_loses_nothing_acknowled
     # The refused key was never claimed: the same call now runs, once.
     retried = anyio.run(call, urls[0], {**REFUND, "idempotency_key": "refund-A-8812-2"})
     assert "(write 2, replica " in text(retried)
+
+
+def test_a_redis_that_hangs_is_answered_within_the_stores_timeout(cluster) -> None:
+    server, urls, redis, run = cluster
+    anyio.run(call, urls[0], REFUND)
+    # A stopped process: connections stay open and nothing answers, so only a timeout ends a call.
+    server.signal(signal.SIGSTOP)
+    try:
+        # The ledger alone asks the store once, and fails open: the failure as itself.
+        invoice, took = anyio.run(call_timed, urls[1], {"id": "inv_9"}, "get_invoice", "c-1")
+        print(f"\nRedis hung: the ledger's call answered in {took * 1000:.0f} ms")
+        assert FIRST in text(invoice)
+        assert took < STORE_TIMEOUT + MARGIN
+        # The key's claim asks once, then the result goes through the ledger, which asks once more.
+        busy, took = anyio.run(call_timed, urls[0], {**REFUND, "idempotency_key": "refund-A-8812-2"}, "refund_order",
+                               "c-1")  # fmt: skip
+        print(f"Redis hung: SERVER_BUSY in {took * 1000:.0f} ms (store timeout {STORE_TIMEOUT * 1000:.0f} ms)")
+        assert busy == server_busy("refund-A-8812-2")
+        assert STORE_TIMEOUT <= took < 2 * STORE_TIMEOUT + MARGIN
+    finally:
+        server.signal(signal.SIGCONT)
+    assert int(redis.get(f"{run}:writes")) == 1

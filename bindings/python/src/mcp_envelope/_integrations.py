@@ -10,6 +10,7 @@ import json
 import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib.util import find_spec
 from types import TracebackType
 from typing import Any, Literal, TypeVar, Union
@@ -25,8 +26,31 @@ from .validation import validation_spec
 logger = logging.getLogger("mcp_envelope")
 
 F = TypeVar("F", bound=Callable[..., Any])
-# One ledger for every call, or a function picking the ledger of the call's conversation from its context.
-LedgerChoice = Union[Ledger, SharedLedger, Callable[[Any], Union[Ledger, SharedLedger, None]], None]
+# The `_meta` key a client names its conversation with on a transport without sessions (docs/state.md), the same in
+# every language; outside the `io.modelcontextprotocol/` prefix, which the MCP specification reserves.
+CONVERSATION_META_KEY = "mcp-envelope/conversation"
+
+
+@dataclass(frozen=True)
+class LedgerRequest:
+    """What a `ledger=` function is given about a call, to pick the ledger of the conversation it belongs to.
+
+    `conversation` is the conversation as every language reads it: the request's `_meta` key
+    `mcp-envelope/conversation` when the client sent it (a non-empty string), else the transport's session id,
+    else None. The client chooses it: put the caller's own identity in the scope as well when clients must be kept
+    apart. `session_id` is the transport's (`Mcp-Session-Id`, on a stateful Streamable HTTP transport), `meta` the
+    request's `_meta` as sent, `headers` the HTTP request's (names in lower case; None off HTTP), `context` the
+    framework's own context of the call (None for a call made outside any request)."""
+
+    conversation: str | None = None
+    session_id: str | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+    headers: Mapping[str, str] | None = None
+    context: Any = None
+
+
+# One ledger for every call, or a function picking the ledger of the call's conversation from its request.
+LedgerChoice = Union[Ledger, SharedLedger, Callable[[LedgerRequest], Union[Ledger, SharedLedger, None]], None]
 # Whether the words a tool's author raised for the model (an exactly-`Exception`, `_thrown.author_words`) reach it:
 # "shown" (scrubbed by the core, as TOOL_ERROR) or "hidden" (INTERNAL_ERROR, the words in the log only).
 ThrownMessages = Literal["shown", "hidden"]
@@ -51,8 +75,47 @@ class Unanswerable(Exception):
 
 
 def ledger_for(choice: LedgerChoice, context: Any) -> Ledger | SharedLedger | None:
-    """The ledger of a call: the one given, or the one the given function picks for the call's context."""
-    return choice if choice is None or isinstance(choice, (Ledger, SharedLedger)) else choice(context)
+    """The ledger of a call: the one given, or the one the given function picks from the call's request. A
+    function that raises or returns no ledger leaves the call without one: the result reaches the model as it
+    came."""
+    if choice is None or isinstance(choice, (Ledger, SharedLedger)):
+        return choice
+    try:
+        chosen = choice(ledger_request(context))
+    except Exception:
+        logger.warning("the ledger function raised; this call goes without a ledger", exc_info=True)
+        return None
+    return chosen if isinstance(chosen, (Ledger, SharedLedger)) else None
+
+
+def ledger_request(context: Any) -> LedgerRequest:
+    """What a framework's context of a call says of its request: the `mcp` SDK's `Context` (2.x and 1.x) and
+    FastMCP's, each of which holds the request context with the `_meta` and the HTTP request."""
+    try:
+        request_context = getattr(context, "request_context", None)
+    except Exception:  # outside a request, `mcp` 1.x's Context raises rather than answer None
+        request_context = None
+    meta = _meta_of(request_context)
+    given = getattr(getattr(request_context, "request", None), "headers", None)
+    headers = {str(name).lower(): str(value) for name, value in given.items()} if isinstance(given, Mapping) else None
+    session_id = (headers or {}).get("mcp-session-id") or None
+    named = meta.get(CONVERSATION_META_KEY)
+    conversation = named if isinstance(named, str) and named else session_id
+    return LedgerRequest(conversation, session_id, meta, headers, context)
+
+
+def _meta_of(request_context: Any) -> dict[str, Any]:
+    """The request's `_meta` as the client sent it: from the raw params where the SDK keeps them (`mcp` 2.x, whose
+    `meta` holds the progress token alone), else the context's `meta` (FastMCP's dict, `mcp` 1.x's model)."""
+    params = getattr(request_context, "params", None)
+    raw = params.get("_meta") if isinstance(params, Mapping) else None
+    if isinstance(raw, Mapping):
+        return dict(raw)
+    meta = getattr(request_context, "meta", None)
+    if isinstance(meta, Mapping):
+        return dict(meta)
+    dump = getattr(meta, "model_dump", None)
+    return dict(dump(by_alias=True, exclude_none=True)) if callable(dump) else {}
 
 
 def raised_in(error: BaseException, package: str) -> bool:

@@ -41,6 +41,7 @@ from pydantic import ValidationError as PydanticValidationError
 from ._component import ToolResult
 from ._integrations import (
     LedgerChoice,
+    LedgerRequest,
     ThrownMessages,
     Unanswerable,
     arguments_answer,
@@ -64,7 +65,10 @@ from .recovery import UnknownToolOption, unknown_tool
 from .stores import SharedLedger
 from .telemetry import record_on_span
 
-__all__ = ["EnvelopeMiddleware", "ReturnedEnvelopes", "raised_by_fastmcp", "returning_results", "sent_as_itself"]
+__all__ = [
+    "EnvelopeMiddleware", "LedgerRequest", "ReturnedEnvelopes", "raised_by_fastmcp", "returning_results",
+    "sent_as_itself",
+]  # fmt: skip
 
 # JSON-RPC errors that ask the client itself to act (SEP-2575's missing capability, the URL elicitation a
 # call needs): protocol answers, not failures for the model, so they stay JSON-RPC errors.
@@ -174,8 +178,9 @@ class EnvelopeMiddleware(Middleware):
       by default, stay JSON-RPC errors.
 
     `ledger` adds the repeat ledger, which belongs to one conversation: a `Ledger` used for every call (a stdio
-    server talks to one client), or a function given the call's FastMCP `Context` that returns the ledger of the
-    conversation it belongs to (None: no ledger for this call). A raised ToolError goes through
+    server talks to one client), or a function given the call's `LedgerRequest` (its `context` FastMCP's
+    `Context`) that returns the ledger of the conversation it belongs to (None: no ledger for this call), as
+    `EnvelopeMCPServer`'s. A raised ToolError goes through
     `Ledger.failure`, every other result through `Ledger.observe`. Put the middleware first (outermost), so that
     what other middleware raises is answered too.
 

@@ -28,6 +28,7 @@ from ._component import ToolResult
 from ._integrations import (
     CLIENT_ACTIONS,
     LedgerChoice,
+    LedgerRequest,
     ThrownMessages,
     Unanswerable,
     arguments_answer,
@@ -82,7 +83,7 @@ INTERNAL_ERROR = -32603
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 __all__ = [
-    "MCP1", "EnvelopeMCPServer", "LedgerChoice", "ThrownMessages", "envelope_errors", "is_argument_failure",
+    "MCP1", "EnvelopeMCPServer", "LedgerChoice", "LedgerRequest", "ThrownMessages", "envelope_errors", "is_argument_failure",
     "result_for_exception", "returning_results", "sent_as_itself", "through_ledger",
 ]  # fmt: skip
 
@@ -201,9 +202,10 @@ class EnvelopeMCPServer(SDKServer):
     SpecError.
 
     `ledger` adds the repeat ledger, which belongs to one conversation: a `Ledger` used for every call (a stdio
-    server talks to one client), or a function given the call's `Context` that returns the ledger of the
-    conversation it belongs to (None: no ledger for this call). Which calls form one conversation is the
-    host's to say: the protocol's 2026-07-28 requests carry no session, and the SDK keeps none for them.
+    server talks to one client), or a function given the call's `LedgerRequest` that returns the ledger of the
+    conversation it belongs to (None: no ledger for this call). Its `conversation` is the `_meta` key
+    `mcp-envelope/conversation` the client sent, else the Streamable HTTP session id: the protocol's 2026-07-28
+    requests carry no session, so on stateless HTTP the client names its conversation (docs/state.md).
 
     `lockfile` (its text or parsed JSON, as `mcp-envelope contract lock` writes it; docs/contract-diff.md) is the
     contract a model learned: a `<validation_error>` then also tells the model the failing tool's BREAKING and
@@ -232,8 +234,8 @@ class EnvelopeMCPServer(SDKServer):
             self.answer_unknown_tools_first()
 
     def ledger_for(self, context: Any) -> Ledger | SharedLedger | None:
-        """The ledger for a call: the one given, or the one the given function picks for the call's context (None
-        for a call made directly, outside any request)."""
+        """The ledger for a call: the one given, or the one the given function picks from the `LedgerRequest` of
+        the call's context (None for a call made directly, outside any request)."""
         return ledger_for(self.ledger, context)
 
     def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
