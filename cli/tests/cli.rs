@@ -875,6 +875,7 @@ mod remote {
         let run = audit(&served.url, TOKEN, &[]);
         let want = "\
 rmcp 3.11.0 (http://127.0.0.1:PORT/mcp), 5 tools, protocol 2025-11-25; graded by MCP 2025-11-25
+built on: unknown
 call                     channel        isError  envelope  code  stated  leaks  bytes  branch         expected       ok  spec
 unknown tool             jsonrpc-error  -        -         -     0/4     -      32     stop-and-tell  fix-and-retry  NO  NO
 get_invoice: missing id  result         true     -         -     0/4     -      52     stop-and-tell  fix-and-retry  NO  yes
@@ -894,6 +895,7 @@ score: 4/8 points, 50%
             let run = audit(&served.url, TOKEN, &["--spec", spec]);
             let want = format!("\
 rmcp 3.11.0 (http://127.0.0.1:PORT/mcp), 5 tools, protocol {spec}; graded by MCP {spec}
+built on: unknown
 {HEAD}
 unknown tool             jsonrpc-error  -        tool_error        UNKNOWN_ACTION    4/4     -      133    fix-and-retry  fix-and-retry  yes  yes
 get_invoice: missing id  result         true     validation_error  VALIDATION_ERROR  4/4     -      243    fix-and-retry  fix-and-retry  yes  yes
@@ -952,6 +954,7 @@ score: 8/8 points, 100%
             let want = match spec {
                 "2025-11-25" => "\
 exports 1.0.0 (http://127.0.0.1:PORT/mcp), 2 tools, protocol 2025-11-25; graded by MCP 2025-11-25
+built on: unknown
 call                         channel        isError  envelope    code            stated  leaks  bytes  branch         expected       ok   spec
 export: a panic in the task  result         true     tool_error  INTERNAL_ERROR  4/4     -      471    stop-and-tell  stop-and-tell  yes  yes
 export: a tool error         result         true     tool_error  NOT_FOUND       4/4     -      147    fix-and-retry  fix-and-retry  yes  yes
@@ -961,6 +964,7 @@ score: 16/16 points, 100%
 ",
                 _ => "\
 exports 1.0.0 (http://127.0.0.1:PORT/mcp), 2 tools, protocol 2026-07-28; graded by MCP 2026-07-28
+built on: unknown
 call                         channel  isError  envelope    code            stated  leaks  bytes  branch         expected       ok   spec
 export: a panic in the task  result   true     tool_error  INTERNAL_ERROR  4/4     -      471    stop-and-tell  stop-and-tell  yes  yes
 export: a tool error         result   true     tool_error  NOT_FOUND       4/4     -      147    fix-and-retry  fix-and-retry  yes  yes
@@ -985,6 +989,7 @@ score: 16/16 points, 100%
         let run = audit(&served.url, TOKEN, &[]);
         let want = "\
 rmcp 3.11.0 (http://127.0.0.1:PORT/mcp), 5 tools, protocol 2025-11-25; graded by MCP 2025-11-25
+built on: unknown
 call                     channel  isError  envelope          code              stated  leaks  bytes  branch         expected       ok   spec
 unknown tool             result   true     tool_error        UNKNOWN_ACTION    4/4     -      453    fix-and-retry  fix-and-retry  yes  NO (SEP-2145)
 get_invoice: missing id  result   true     validation_error  VALIDATION_ERROR  4/4     -      243    fix-and-retry  fix-and-retry  yes  yes
@@ -1011,6 +1016,7 @@ score: 7/8 points, 87%
             .replace(&plain.url, "http://127.0.0.1:PORT1/mcp");
         let want = "\
 rmcp 3.11.0 (replica 0 http://127.0.0.1:PORT0/mcp, replica 1 http://127.0.0.1:PORT1/mcp; calls round-robin), 5 tools, protocol 2025-11-25; graded by MCP 2025-11-25
+built on: unknown
 call                     replica  channel        isError  envelope    code            stated  leaks  bytes  branch         expected       ok   spec
 unknown tool             0        jsonrpc-error  -        tool_error  UNKNOWN_ACTION  4/4     -      133    fix-and-retry  fix-and-retry  yes  yes
 get_invoice: missing id  1        result         true     -           -               0/4     -      52     stop-and-tell  fix-and-retry  NO   yes

@@ -6,6 +6,7 @@
 //! sent round-robin. The grading rules are `grade` and the core's `decide`;
 //! this module only drives the client.
 
+mod built_on;
 mod grade;
 mod probes;
 mod report;
@@ -290,6 +291,11 @@ fn handshake(client: &RunningService<RoleClient, ClientConfig>) -> ((String, Str
 }
 
 async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) -> Result<Report, String> {
+    // A server at a URL has no source here to read.
+    let built_on = match &options.server {
+        Server::Command(command) => built_on::of_command(command),
+        Server::Urls(..) => None,
+    };
     let clients = connect(&options).await?;
     let (server, protocol) = handshake(&clients[0]);
     // The report names one server: replicas that are not the same one (a
@@ -358,6 +364,7 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
         spec: options.spec,
         protocol,
         server,
+        built_on,
         tools: described.len(),
         rows,
     })

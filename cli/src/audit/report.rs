@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 
+use super::built_on::BuiltOn;
 use super::grade::Conformance;
 use super::{Call, Grade, Revision};
 
@@ -38,6 +39,8 @@ pub struct Report {
     pub protocol: String,
     /// The server's name and version, as it gave them at initialize.
     pub server: (String, String),
+    /// The MCP API the server's source is built on, when it can be told.
+    pub built_on: Option<BuiltOn>,
     pub tools: usize,
     pub rows: Vec<Row>,
 }
@@ -104,6 +107,9 @@ impl Report {
         };
         report["spec"] = json!(self.spec.as_str());
         report["server"] = json!({ "name": self.server.0, "version": self.server.1, "protocolVersion": self.protocol });
+        report["builtOn"] = self.built_on.as_ref().map_or(Value::Null, |b| {
+            json!({ "api": b.api.name(), "file": b.file, "guess": b.guess, "oneLine": b.api.one_line(), "module": b.api.module() })
+        });
         report["tools"] = json!(self.tools);
         report["calls"] = Value::Array(calls);
         report["score"] = json!({ "points": won, "max": max, "percent": self.percent() });
@@ -119,6 +125,24 @@ impl Report {
                 self.spec.as_str()
             )),
             Conformance::Departs(why) => Some(why.clone()),
+        }
+    }
+
+    /// What the server is built on and the line that wraps it, or `unknown`.
+    fn built_on_line(&self) -> String {
+        match &self.built_on {
+            None => "built on: unknown".to_owned(),
+            Some(BuiltOn { api, file, guess }) => format!(
+                "built on: {}, {} {file}; the one line ({}): {}",
+                api.name(),
+                if *guess {
+                    "a guess from the bytes rmcp in"
+                } else {
+                    "imported in"
+                },
+                api.module(),
+                api.one_line()
+            ),
         }
     }
 
@@ -185,6 +209,8 @@ impl Report {
             self.protocol,
             self.spec.as_str()
         );
+        out.push_str(&self.built_on_line());
+        out.push('\n');
         for line in &lines {
             let cells: Vec<String> = line.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
             out.push_str(cells.join("  ").trim_end());
