@@ -2,16 +2,19 @@
 // every tool of an McpServer, of SDK 1.x (`@modelcontextprotocol/sdk`) and 2.x
 // (`@modelcontextprotocol/server`) alike, answer every way a call can fail
 // with an envelope, and no exception text (which can name a password, a path,
-// a host) reaches the model. What a call's outcome becomes is tool-call.ts's,
+// a host) reaches the model; a low-level `Server` with handlers of its own
+// is wrapped by low-level.ts. What a call's outcome becomes is tool-call.ts's,
 // shared with the FastMCP integration.
 
 import { LockedContract } from './contract.js';
 import type { ToolList } from './contract.js';
 import { answerUnknownTool, answeredForRevision, handlerMap, listedTools, wrapEntries } from './handler-map.js';
 import type { RequestHandler } from './handler-map.js';
+import { wrapLowLevel } from './low-level.js';
+import type { LowLevelServer } from './low-level.js';
 import { unknownTool } from './recovery.js';
 import { formatOf } from './render.js';
-import { checkOptions, outcomeOf, resultFor } from './tool-call.js';
+import { checkOptions, outcomeOf, passesThrough, resultFor } from './tool-call.js';
 import type { Outcome } from './tool-call.js';
 import type { CallToolResult, EnvelopeToolOptions, InferOutput, StandardSchemaV1, UnknownToolAnswerKind } from './types.js';
 import { tracedToolCall } from './telemetry.js';
@@ -21,6 +24,7 @@ import { validationError } from './validation.js';
 export type { EnvelopeToolOptions, InternalFailure, StandardJSONSchemaV1, StandardSchemaV1 } from './types.js';
 export { resultFor } from './tool-call.js';
 export { UnknownToolCallError } from './handler-map.js';
+export type { LowLevelServer } from './low-level.js';
 
 /**
  * Marks a callback whose outcome already goes through `resultFor` (the output
@@ -34,29 +38,12 @@ type Marked = { readonly [ENVELOPED]?: { tool: string; options: EnvelopeToolOpti
 type Callback = ((...args: any[]) => unknown) & Marked;
 
 /**
- * SDK 1.x and 2.x answer a tool that needs a URL elicitation with this
- * JSON-RPC error (`UrlElicitationRequired`), thrown from the tool's callback
- * and rethrown by the SDK: it is a request to the client, not a failure.
- */
-const URL_ELICITATION_REQUIRED = -32042;
-
-function passesThrough(outcome: Outcome): boolean {
-  if (!('thrown' in outcome)) return false;
-  try {
-    return outcome.thrown instanceof Error && (outcome.thrown as { code?: unknown }).code === URL_ELICITATION_REQUIRED;
-  } catch {
-    // A hostile thrown value (a Proxy, a getter that throws) is an exception like any other.
-    return false;
-  }
-}
-
-/**
  * The result of a callback's outcome; the SDK's own URL elicitation request
  * goes as the request's revision wants it: the error rethrown for the SDK to
  * send (2025-11-25), or the `input_required` result (2026-07-28).
  */
 function callbackResult(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions, extra: unknown): unknown {
-  if (passesThrough(outcome)) return answeredForRevision(extra, (outcome as { thrown: Error & { code: number; message: string } }).thrown);
+  if (passesThrough(outcome)) return answeredForRevision(extra, outcome.thrown);
   return resultFor(outcome, tool, args, options);
 }
 
@@ -234,8 +221,21 @@ interface RegisteredTool {
  * its own options. A `tools/call` request without a name or with arguments
  * that are not an object stays the SDK's to answer, as does any `tools/call`
  * handler the author set on the low-level `Server` instead of McpServer's.
+ *
+ * It also takes a low-level `Server` (SDK 1.x from 1.0 on, and 2.x) whose
+ * author set `tools/call` and `tools/list` handlers of their own, before or
+ * after they are set (low-level.ts): the tools are the ones its `tools/list`
+ * handler lists, arguments are checked against each tool's listed
+ * `inputSchema` before the handler runs, and what the handler throws
+ * (a JSON-RPC error raised with the SDK's `McpError` too) is answered as an
+ * McpServer tool's throw is.
+ *
+ * ```ts
+ * const server = envelopeServer(new Server({ name: 'github', version: '1.0.0' }, { capabilities: { tools: {} } }));
+ * server.setRequestHandler(CallToolRequestSchema, async (request) => { ... });
+ * ```
  */
-export function envelopeServer<Host extends EnvelopeServerHost>(server: Host, options: EnvelopeServerOptions = {}): Host {
+export function envelopeServer<Host extends EnvelopeServerHost | LowLevelServer>(server: Host, options: EnvelopeServerOptions = {}): Host {
   const state = states.get(server);
   if (state?.explicit) {
     throw new TypeError('envelopeServer(server) was already called on this server: pass every option in that one call');
@@ -256,7 +256,7 @@ function checkServerOptions(options: EnvelopeServerOptions): LockedContract | un
   return options.lockfile === undefined ? undefined : new LockedContract(options.lockfile);
 }
 
-function install<Host extends EnvelopeServerHost>(
+function install<Host extends EnvelopeServerHost | LowLevelServer>(
   server: Host,
   options: EnvelopeServerOptions,
   explicit: boolean,
@@ -265,10 +265,18 @@ function install<Host extends EnvelopeServerHost>(
   const sdk = server as unknown as SdkServer;
   const handlers = handlerMap(sdk.server);
   if (handlers === undefined || typeof sdk._registeredTools !== 'object' || sdk._registeredTools === null) {
-    throw new TypeError(
-      'envelopeServer(server) takes an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x: ' +
-        'this server has no request handler map or registered tools where those SDKs keep them',
-    );
+    // Not an McpServer: a low-level Server keeps the request handler map itself.
+    const own = handlerMap(server);
+    if (own === undefined) {
+      throw new TypeError(
+        'envelopeServer(server) takes an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or ' +
+          '@modelcontextprotocol/server 2.x: this server has no request handler map where those SDKs keep it',
+      );
+    }
+    const state: ServerState = { options, contract, explicit };
+    states.set(server, state);
+    wrapLowLevel(own, state);
+    return server;
   }
   const state: ServerState = { options, contract, explicit };
   states.set(server, state);

@@ -153,16 +153,53 @@ function authorsWords(e: unknown): string | undefined {
   return plain ? text(at(e, 'message')) : undefined;
 }
 
+/** A JSON-RPC error as the core's `handler-result` takes it under `rpcError`. */
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/**
+ * The SDKs' classes of JSON-RPC errors a handler raises for the client: 1.x
+ * `McpError` (its message prefixed `MCP error <code>: `) and 2.x
+ * `ProtocolError`. Matched by the constructor's name along the prototype
+ * chain, not by `name` (1.0's McpError leaves it `Error`), so a subclass and
+ * a copy of the SDK other than the server's count too.
+ */
+const RPC_ERROR_CLASSES: ReadonlySet<string> = new Set(['McpError', 'ProtocolError']);
+
+/** A thrown SDK JSON-RPC error (an Error with an integer `code`, of a class above): its code, message and data. */
+function rpcError(e: unknown): RpcError | undefined {
+  const code = at(e, 'code');
+  if (Object.prototype.toString.call(e) !== '[object Error]' || !Number.isSafeInteger(code)) return undefined;
+  // A few levels are enough for the SDKs' subclasses (UrlElicitationRequiredError, ResourceNotFoundError).
+  let proto: unknown = Object.getPrototypeOf(e);
+  for (let depth = 0; depth < 8 && proto !== null && proto !== Error.prototype; depth++) {
+    const name = Object.hasOwn(proto as object, 'constructor') ? at(at(proto, 'constructor'), 'name') : undefined;
+    if (typeof name === 'string' && RPC_ERROR_CLASSES.has(name)) {
+      const data = at(e, 'data');
+      return { code: code as number, message: text(at(e, 'message')) ?? '', ...(data === undefined ? {} : { data }) };
+    }
+    proto = Object.getPrototypeOf(proto);
+  }
+  return undefined;
+}
+
 /**
  * What `handler-result` takes for a thrown value its structure tells: a
- * `known` kind (with the exception's text for the log line), the author's
- * own `message`, or undefined for any other exception.
+ * `known` kind (with the exception's text for the log line), a JSON-RPC
+ * error raised with the SDK's own class (`rpcError`, which the core words by
+ * its code), the author's own `message`, or undefined for any other
+ * exception.
  */
 export function thrownOutcome(
   thrown: unknown,
   exception: () => string,
-): { known: Known & { exception: string } } | { message: string } | undefined {
+): { known: Known & { exception: string } } | { rpcError: RpcError } | { message: string } | undefined {
   try {
+    const raised = rpcError(thrown);
+    if (raised !== undefined) return { rpcError: raised };
     for (const [, read] of ROWS) {
       const known = read(thrown);
       if (known !== undefined) return { known: { ...known, exception: exception() } };

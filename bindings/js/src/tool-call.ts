@@ -49,6 +49,24 @@ function isBuilder(value: unknown): value is ErrorBuilder {
   }
 }
 
+/**
+ * SDK 1.x and 2.x answer a tool that needs a URL elicitation with this
+ * JSON-RPC error (`UrlElicitationRequired`), thrown from the tool's handler
+ * and rethrown by the SDK: it is a request to the client, not a failure.
+ */
+const URL_ELICITATION_REQUIRED = -32042;
+
+/** Whether the outcome is the SDK's URL elicitation request, which the MCP integrations pass on (`answeredForRevision`). */
+export function passesThrough(outcome: Outcome): outcome is { thrown: Error & { code: number; message: string; data?: unknown } } {
+  if (!('thrown' in outcome)) return false;
+  try {
+    return outcome.thrown instanceof Error && (outcome.thrown as { code?: unknown }).code === URL_ELICITATION_REQUIRED;
+  } catch {
+    // A hostile thrown value (a Proxy, a getter that throws) is an exception like any other.
+    return false;
+  }
+}
+
 /** The outcome of calling `run`, a synchronous throw included. */
 export function outcomeOf(run: () => unknown): Promise<Outcome> {
   return Promise.resolve()

@@ -203,8 +203,8 @@ describe('envelopeServer on a server', () => {
       assert.throws(() => envelopeServer({ server: {} }), {
         name: 'TypeError',
         message:
-          'envelopeServer(server) takes an McpServer of @modelcontextprotocol/sdk 1.x or @modelcontextprotocol/server 2.x: ' +
-          'this server has no request handler map or registered tools where those SDKs keep them',
+          'envelopeServer(server) takes an McpServer or a low-level Server of @modelcontextprotocol/sdk 1.x or ' +
+          '@modelcontextprotocol/server 2.x: this server has no request handler map where those SDKs keep it',
       });
     });
 

@@ -94,7 +94,9 @@ function giveFrameworks(project) {
   const queue = [...FRAMEWORKS];
   while (queue.length > 0) {
     const name = queue.shift();
-    if (wanted.has(name) || !existsSync(join(from, name, 'package.json'))) continue;
+    // A package the install already put there (the package's own dependencies, ajv and ajv-formats) stays as npm put it.
+    const installed = existsSync(join(project, 'node_modules', name, 'package.json'));
+    if (wanted.has(name) || installed || !existsSync(join(from, name, 'package.json'))) continue;
     wanted.add(name);
     const manifest = JSON.parse(readFileSync(join(from, name, 'package.json'), 'utf8'));
     const optional = manifest.peerDependenciesMeta ?? {};

@@ -79,7 +79,11 @@ test('the tarball holds the built package and nothing else', () => {
 });
 
 test('the package imports only its own files: Node built-ins only in the Node loader, no WASI shims, no packages', () => {
-  const reachingOut = { 'dist/fastmcp.js': ['fastmcp'], 'dist/langchain.js': ['@langchain/langgraph'] };
+  const reachingOut = {
+    'dist/fastmcp.js': ['fastmcp'],
+    'dist/langchain.js': ['@langchain/langgraph'],
+    'dist/low-level.js': ['ajv/dist/2020.js', 'ajv/dist/2019.js', 'ajv', 'ajv-formats'],
+  };
   const js = packed.files.map((f) => f.path).filter((f) => f.endsWith('.js') && !(f in reachingOut));
   const specifiers = /(?:^|[;\s}])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]|require\s*\(/g;
   for (const file of js) {
@@ -94,13 +98,14 @@ test('the package imports only its own files: Node built-ins only in the Node lo
       assert.ok(allowed, `${file} imports ${specifier}`);
     }
   }
-  // Only two integrations reach outside the package, each for an optional peer dependency: the FastMCP integration for
+  // Only two integrations reach outside the package for an optional peer dependency: the FastMCP integration for
   // FastMCP itself, whose sessions it wraps, and the LangChain adapter for LangGraph, whose interrupt ends a run. The
-  // MCP SDK integration imports no SDK (and no Zod), the AI SDK adapter nothing of the AI SDK.
+  // low-level Server's wrapper loads the package's two dependencies, ajv and ajv-formats, on its first argument check.
+  // The MCP SDK integration imports no SDK (and no Zod), the AI SDK adapter nothing of the AI SDK.
   for (const [file, packages] of Object.entries(reachingOut)) {
     const source = readFileSync(join(project, 'node_modules', 'mcp-envelope', file), 'utf8');
     assert.deepEqual(
-      [...source.matchAll(specifiers)].map((m) => m[1]).filter((s) => !s.startsWith('.')),
+      [...source.matchAll(specifiers)].map((m) => m[1] ?? m[2]).filter((s) => !s.startsWith('.')),
       packages,
       file,
     );

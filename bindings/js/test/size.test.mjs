@@ -34,7 +34,15 @@ test(`the default Node entry loads at most ${NODE_ENTRY_BUDGET} bytes, the wasm 
 
 test('the framework integrations are entries of their own: the default entry loads none of them', () => {
   const integrations = loaded.filter((f) =>
-    ['dist/mcp.js', 'dist/fastmcp.js', 'dist/tool-call.js', 'dist/handler-map.js', 'dist/ai-sdk.js', 'dist/langchain.js'].includes(f.file),
+    [
+      'dist/mcp.js',
+      'dist/fastmcp.js',
+      'dist/tool-call.js',
+      'dist/handler-map.js',
+      'dist/low-level.js',
+      'dist/ai-sdk.js',
+      'dist/langchain.js',
+    ].includes(f.file),
   );
   assert.deepEqual(integrations, []);
 });
