@@ -43,6 +43,12 @@ const CLOCK = [
   [/("day_of_week": ?)"[A-Za-z]+"/g, '$1"<weekday>"'],
 ];
 
+/** The fake token server-github is given, in a GitHub token's shape, which no answer may hold. */
+const GITHUB_TOKEN = 'ghp_mcpEnvelopeHarnessFake0123456789abcd';
+
+/** A JavaScript stack's frames, which change with Node's version and the install's folder. */
+const STACK_FRAMES = [[/(\n {4}at [^\n]*)+/g, '\n    at <frames>']];
+
 /** Makes a git repository whose commit has fixed names and dates, so its hash is the same on every run. */
 function gitRepository(dir) {
   const env = {
@@ -114,6 +120,32 @@ export const SERVERS = [
       { name: 'no entities', kind: 'arguments', field: 'entities', tool: 'create_entities', arguments: {}, plain: { isError: true, text: 'MCP error -32602: Input validation error: Invalid arguments for tool create_entities: Invalid input: expected array, received undefined at entities' } },
       { name: 'relations that are not a list', kind: 'arguments', field: 'relations', tool: 'create_relations', arguments: { relations: 'Ada knows Bob' }, plain: { isError: true, text: 'MCP error -32602: Input validation error: Invalid arguments for tool create_relations: Invalid input: expected array, received string at relations' } },
       { name: 'an unknown tool', kind: 'unknown', tool: 'forget_everything', arguments: {}, plain: { isError: true, text: 'MCP error -32602: Tool forget_everything not found' } },
+    ],
+  },
+  {
+    name: 'github',
+    language: 'js',
+    package: '@modelcontextprotocol/server-github',
+    version: '2025.4.8',
+    api: 'TypeScript SDK 1.0.1 Server (low-level)',
+    wrap: 'low-level',
+    entry: 'node_modules/@modelcontextprotocol/server-github/dist/index.js',
+    // Every tool asks api.github.com, whose address is written into the server: with no network, each
+    // call fails the same way on every machine, and the token never leaves the process.
+    offline: true,
+    secrets: [GITHUB_TOKEN],
+    setup() {
+      return { args: [], env: { GITHUB_PERSONAL_ACCESS_TOKEN: GITHUB_TOKEN } };
+    },
+    calls: [
+      { name: 'a file from an unreachable GitHub', kind: 'failure', code: 'UPSTREAM_UNAVAILABLE', tool: 'get_file_contents', arguments: { owner: 'octocat', repo: 'hello-world', path: 'README' }, plain: { error: { code: -32603, message: 'fetch failed' } } },
+      { name: 'a search of an unreachable GitHub', kind: 'failure', code: 'UPSTREAM_UNAVAILABLE', tool: 'search_repositories', arguments: { query: 'mcp' }, plain: { error: { code: -32603, message: 'fetch failed' } } },
+      { name: 'an issue filed on an unreachable GitHub', kind: 'failure', code: 'TOOL_ERROR', mentions: ['Failed to create issue: fetch failed'], plainStackTrace: true, mask: STACK_FRAMES, tool: 'create_issue', arguments: { owner: 'octocat', repo: 'hello-world', title: 'Broken link' }, plain: { error: { code: -32603, message: 'Failed to create issue: fetch failed\nStack: TypeError: fetch failed\n    at <frames>' } } },
+      { name: 'an owner of the wrong type', kind: 'arguments', field: 'owner', tool: 'get_file_contents', arguments: { owner: 42, repo: 'hello-world', path: 'README' }, plain: { error: { code: -32603, message: 'Invalid input: [{"code":"invalid_type","expected":"string","received":"number","path":["owner"],"message":"Expected string, received number"}]' } } },
+      { name: 'no path', kind: 'arguments', field: 'path', tool: 'get_file_contents', arguments: { owner: 'octocat', repo: 'hello-world' }, plain: { error: { code: -32603, message: 'Invalid input: [{"code":"invalid_type","expected":"string","received":"undefined","path":["path"],"message":"Required"}]' } } },
+      { name: 'a state not in the list', kind: 'arguments', field: 'state', tool: 'list_issues', arguments: { owner: 'octocat', repo: 'hello-world', state: 'stale' }, plain: { error: { code: -32603, message: 'Invalid input: [{"received":"stale","code":"invalid_enum_value","options":["open","closed","all"],"path":["state"],"message":"Invalid enum value. Expected \'open\' | \'closed\' | \'all\', received \'stale\'"}]' } } },
+      { name: 'no arguments at all', kind: 'arguments', field: 'query', tool: 'search_repositories', plain: { error: { code: -32603, message: 'Arguments are required' } } },
+      { name: 'an unknown tool', kind: 'unknown', tool: 'delete_repository', arguments: { owner: 'octocat', repo: 'hello-world' }, plain: { error: { code: -32603, message: 'Unknown tool: delete_repository' } } },
     ],
   },
   {
