@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::decide::{decide_for, Branch, Decision};
 use crate::error::SpecError;
-use crate::json::{fail, given, missing, read_input, to_json, Value};
+use crate::json::{fail, missing, read_list, read_member, to_json};
 use crate::partial::{partial_call_tool_result, FailedItem, PartialResult};
 use crate::read::{read_tool_result, read_unwrapped, Reading};
 use crate::tool_error::render::Format;
@@ -261,44 +261,49 @@ pub(crate) mod output {
     }
 }
 
-/// The `host-step` input as written.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a host-step input object")]
-struct Input {
-    #[serde(default, deserialize_with = "given")]
-    name: Option<String>,
-    #[serde(default, deserialize_with = "given")]
-    result: Option<Value>,
-    tool: Option<Value>,
-    #[serde(default)]
-    tried: Vec<Attempt>,
-    #[serde(default)]
-    budget: Budget,
-    format: Option<Format>,
-}
+/// The whole input, as a refusal names it.
+const WHAT: &str = "the host-step input";
 
-/// The JSON entry point behind [`crate::api::host_step`].
+/// The JSON entry point behind [`crate::api::host_step`]. Read member by
+/// member rather than into a derived struct (about 3 KB less component):
+/// the answer and the listing are kept as the text given, the attempts and
+/// the budget read by serde, so a refusal still names its path (`tried[0].branch`).
 pub(crate) fn host_step_json(text: &str) -> Result<String, SpecError> {
-    let input: Input = read_input(text, "the host-step input")?;
-    let Some(name) = input.name else {
+    let (mut name, mut answer, mut listing) = (None, None, None);
+    let (mut tried, mut budget, mut format) = (Vec::new(), Budget::default(), Format::Xml);
+    for (key, value) in crate::json::object(text, &WHAT)? {
+        let what = crate::json::Quoted(&key);
+        match key.as_ref() {
+            "name" => name = Some(crate::json::string(&value, &what)?),
+            "result" => answer = Some(value.to_string()),
+            "tool" if !crate::json::is_null(&value) => listing = Some(value.to_string()),
+            "tool" => listing = None,
+            "tried" => tried = read_list(&value, "tried")?,
+            "budget" => budget = read_member(&value, "budget")?,
+            "format" if !crate::json::is_null(&value) => {
+                let given = crate::json::string(&value, &what)?;
+                format = Format::from_wire(&given).ok_or_else(|| {
+                    SpecError::invalid(format!(
+                        "format: unknown variant `{given}`, expected one of `xml`, `json`, `text`"
+                    ))
+                })?;
+            }
+            "format" => format = Format::Xml,
+            _ => return fail(format!(
+                "{WHAT}: unknown field `{key}`, expected one of `name`, `result`, `tool`, `tried`, `budget`, `format`"
+            )),
+        }
+    }
+    let Some(name) = name else {
         return missing("missing \"name\": the name of the tool called");
     };
-    let Some(answer) = input.result else {
+    let Some(answer) = answer else {
         return missing("missing \"result\": the call's CallToolResult, or its JSON-RPC error");
     };
-    if input.budget.max_attempts == 0 {
+    if budget.max_attempts == 0 {
         return fail("\"budget.maxAttempts\" must be at least 1: the first call counts");
     }
-    let listing = input.tool.map(|l| to_json(&l));
-    let mut tried = input.tried;
-    let step = host_step(
-        &name,
-        listing.as_deref(),
-        &to_json(&answer),
-        &mut tried,
-        input.budget,
-        input.format.unwrap_or(Format::Xml),
-    )?;
+    let step = host_step(&name, listing.as_deref(), &answer, &mut tried, budget, format)?;
     let tried = to_json(&tried);
     Ok(match step {
         Step::Retry { wait_ms } => format!(r#"{{"then":"retry","waitMs":{wait_ms},"tried":{tried}}}"#),
