@@ -10,13 +10,14 @@
 // `envelopeFastMCP` wraps that handler in each session's MCP SDK `Server`
 // (`envelopeTransport` answers it on a transport instead).
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { FastMCP, FastMCPSession } from 'fastmcp';
 import { answerUnknownTool, handlerMap, listedTools, wrapEntries } from './handler-map.js';
 import { unknownTool } from './recovery.js';
 import { formatOf } from './render.js';
 import { tracedToolCall } from './telemetry.js';
 import type { OpenTelemetryApi } from './telemetry.js';
-import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, outcomeOf, resultFor } from './tool-call.js';
+import { acceptingAnything, checkArguments, checkOptions, hasJsonSchema, ledgerOf, outcomeOf, resultFor } from './tool-call.js';
 import type { Outcome } from './tool-call.js';
 import type { CallToolResult, EnvelopeToolOptions, Format, InferOutput, StandardJSONSchemaV1, UnknownToolAnswerKind } from './types.js';
 
@@ -173,11 +174,13 @@ export function envelopeTool<Params extends StandardJSONSchemaV1 | undefined = u
     ...(parameters === undefined ? {} : { parameters: acceptingAnything(parameters) }),
     execute: async (args: unknown, context: Context) => {
       const raw = await outcomeOf(() => run(args, context));
-      const result = await resultFor(asResult(withUserError(raw)), name, args, options);
-      if (options.ledger !== undefined && !isResult(result)) {
+      // The call's ledger, picked once from the request the session is answering (its `_meta`, session, headers).
+      const ledger = ledgerOf(options.ledger, context, answering.getStore() ?? context);
+      const result = await resultFor(asResult(withUserError(raw)), name, args, { ...options, ledger });
+      if (ledger !== undefined && !isResult(result)) {
         // A content item or structured output: a success FastMCP wraps itself.
         try {
-          await options.ledger.success?.(name);
+          await ledger.success?.(name);
         } catch {
           // A ledger that fails: the result still goes out.
         }
@@ -239,6 +242,13 @@ export interface EnvelopeFastMCPOptions extends Omit<EnvelopeToolOptions, 'actio
 export interface FastMCPHost extends ToolHost {
   addTools?(tools: any[]): void;
 }
+
+/**
+ * The SDK's `extra` of the `tools/call` a session is answering, for a
+ * `ledger` function: FastMCP hands a tool a context of its own, without the
+ * request's `_meta` or headers.
+ */
+const answering = new AsyncLocalStorage<unknown>();
 
 /** Each tool `envelopeFastMCP` handed a FastMCP server, with that server's options, so its sessions answer unknown tools so. */
 const toolOptions = new WeakMap<object, EnvelopeFastMCPOptions>();
@@ -351,7 +361,7 @@ function wrapToolsCall(handlers: Map<string, (request: any, extra: any) => unkno
     if (typeof name !== 'string') return fastmcpHandler(request, extra);
     const answer = async () => {
       const tools = (await listedTools(handlers, request, extra)).map((tool) => tool.name);
-      if (tools.includes(name)) return fastmcpHandler(request, extra);
+      if (tools.includes(name)) return answering.run(extra, () => fastmcpHandler(request, extra));
       return answerUnknownTool(name, tools, { format, unknownTool: options.unknownTool });
     };
     const otel = options.opentelemetry;

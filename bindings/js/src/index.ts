@@ -25,6 +25,7 @@ export type {
   HeadersLike,
   IssueCode,
   LedgerFailureOptions,
+  LedgerRequest,
   Limits,
   LimitsInForce,
   Locale,

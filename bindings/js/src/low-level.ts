@@ -89,11 +89,11 @@ async function answerCall(
       );
     }
     const invalid = await argumentsFailure(checks, tool, args, options, contract, tools);
-    if (invalid !== undefined) return resultFor({ returned: invalid }, name, args, options);
+    if (invalid !== undefined) return resultFor({ returned: invalid }, name, args, options, extra);
   }
   const outcome = await outcomeOf(() => handler(request, extra));
   if (passesThrough(outcome)) return answeredForRevision(extra, outcome.thrown);
-  return resultFor(outcome, name, args, options);
+  return resultFor(outcome, name, args, options, extra);
 }
 
 /**

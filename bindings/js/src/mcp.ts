@@ -44,7 +44,7 @@ type Callback = ((...args: any[]) => unknown) & Marked;
  */
 function callbackResult(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions, extra: unknown): unknown {
   if (passesThrough(outcome)) return answeredForRevision(extra, outcome.thrown);
-  return resultFor(outcome, tool, args, options);
+  return resultFor(outcome, tool, args, options, extra);
 }
 
 /** `callback`, marked as going through `resultFor` for `tool` (and, for a wrapper `envelopeServer` made, the callback it wraps). */
@@ -323,7 +323,7 @@ async function answerToolsCall(
   if (typeof tool.handler !== 'function' || request?.params?.task !== undefined) return sdkHandler(request, extra);
   const options = toolOptions(tool, state);
   const invalid = await argumentsFailure(sdk, tool, name, args, options, state, () => listedTools(handlers, request, extra));
-  if (invalid !== undefined) return resultFor({ returned: invalid }, name, args, options);
+  if (invalid !== undefined) return resultFor({ returned: invalid }, name, args, options, extra);
   wrapCallback(tool, name, state);
   return sdkHandler(request, extra);
 }

@@ -2,8 +2,9 @@
 // replicas (docs/state.md). It imports no Redis package: it takes the client
 // your server already has, node-redis (`redis`, 4 or later) or ioredis. A
 // conditional write is one Lua script, so claiming a key is one atomic step on
-// the Redis server (the core's, `compare-and-set-script`); keys expire by Redis's own `PX`. A client error or a call
-// slower than `timeoutMs` is `StoreUnavailable`: the write does not run.
+// the Redis server (the core's, `compare-and-set-script`); keys expire by
+// Redis's own `PX`. A client error or a call slower than `timeoutMs` is
+// `StoreUnavailable`: the write does not run.
 
 import { compareAndSetScript } from './component.js';
 import { StoreUnavailable, type StateStore } from './stores.js';
@@ -15,7 +16,10 @@ interface RedisClient {
   defineCommand?: unknown;
 }
 
-/** Options of `RedisStore`: a key prefix, and how long a call may take before the store counts as unavailable (2,000 ms). */
+/**
+ * Options of `RedisStore`: a key prefix, and how long a call may take before
+ * the store counts as unavailable (2,000 ms, the Python and Rust stores' too).
+ */
 export interface RedisStoreOptions {
   prefix?: string;
   timeoutMs?: number;
@@ -44,8 +48,12 @@ export class RedisStore implements StateStore {
       throw new TypeError('RedisStore needs a connected node-redis or ioredis client');
     }
     this.#client = c;
+    const timeoutMs = options.timeoutMs ?? 2000;
+    if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+      throw new TypeError(`timeoutMs must be a whole number of milliseconds, at least 1, not ${String(timeoutMs)}`);
+    }
     this.#prefix = options.prefix ?? '';
-    this.#timeoutMs = options.timeoutMs ?? 2000;
+    this.#timeoutMs = timeoutMs;
     this.#ioredis = typeof c.defineCommand === 'function';
   }
 

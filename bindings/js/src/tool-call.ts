@@ -19,6 +19,7 @@ import type {
   EnvelopeToolOptions,
   Format,
   InternalFailure,
+  LedgerRequest,
   SessionLedger,
   StandardJSONSchemaV1,
   StandardSchemaV1,
@@ -80,15 +81,17 @@ export function outcomeOf(run: () => unknown): Promise<Outcome> {
 /**
  * The result a handler's return value or exception becomes, passed through
  * `options.ledger` when there is one (a promise of it for a `SharedLedger`).
- * Exported for hosts other than the MCP SDK; `args` are the call's arguments.
+ * Exported for hosts other than the MCP SDK; `args` are the call's arguments,
+ * `context` the SDK's context of the request (`extra`), from which a `ledger`
+ * function is given its `LedgerRequest`.
  *
  * A returned result is sent as it is. Anything else is classified here (our
  * error, a Zod error, an envelope raised again, a raised result, any other
  * exception) and the core's `handler-result` says what it becomes and which
  * step of the ledger it goes through (docs/handler-outcomes.md).
  */
-export function resultFor(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions = {}): unknown {
-  const { ledger } = options;
+export function resultFor(outcome: Outcome, tool: string, args: unknown, options: EnvelopeToolOptions = {}, context?: unknown): unknown {
+  const ledger = ledgerOf(options.ledger, context);
   if ('returned' in outcome && !isBuilder(outcome.returned)) {
     return ledger === undefined ? outcome.returned : observed(outcome.returned, tool, args, ledger);
   }
@@ -193,6 +196,72 @@ function observed(result: unknown, tool: string, args: unknown, ledger: SessionL
   }
 }
 
+/**
+ * The `_meta` key a client names its conversation with on a transport
+ * without sessions (docs/state.md), the same in every language. Outside the
+ * `io.modelcontextprotocol/` prefix, which the MCP specification reserves.
+ */
+const CONVERSATION_META_KEY = 'mcp-envelope/conversation';
+
+/** Whether a value has a ledger's two steps; duck-typed, so a ledger from another copy of the package works too. */
+function isLedger(value: unknown): value is SessionLedger {
+  const ledger = value as Partial<SessionLedger> | null | undefined;
+  return typeof ledger?.observe === 'function' && typeof ledger.failure === 'function';
+}
+
+/**
+ * The ledger of one call: the one given, or the one the given function picks
+ * from the call's request (read from `request`, the SDK's `extra`, which is
+ * `context` unless a framework hands its tools a context of its own). A
+ * function that throws or returns no ledger leaves the call without one: the
+ * result reaches the model as it came.
+ */
+export function ledgerOf(choice: EnvelopeToolOptions['ledger'], context: unknown, request: unknown = context): SessionLedger | undefined {
+  if (typeof choice !== 'function') return choice;
+  try {
+    const chosen = choice(ledgerRequest(context, request));
+    return isLedger(chosen) ? chosen : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What the SDK's context of a call says of its request: SDK 1.x's `extra`
+ * (`sessionId`, `_meta`, `requestInfo.headers`), 2.x's `ctx` (`sessionId`,
+ * `mcpReq._meta`, `http.req.headers`), FastMCP's `context` (`sessionId`).
+ */
+function ledgerRequest(context: unknown, request: unknown): LedgerRequest {
+  const c = (typeof request === 'object' && request !== null ? request : {}) as Record<string, any>;
+  const sessionId = typeof c.sessionId === 'string' && c.sessionId !== '' ? c.sessionId : undefined;
+  const given = c._meta ?? c.mcpReq?._meta;
+  const meta: Record<string, unknown> = typeof given === 'object' && given !== null ? given : {};
+  const headers = headersOf(c.requestInfo?.headers ?? c.http?.req?.headers);
+  const named = meta[CONVERSATION_META_KEY];
+  const conversation = typeof named === 'string' && named !== '' ? named : sessionId;
+  return {
+    ...(conversation === undefined ? {} : { conversation }),
+    ...(sessionId === undefined ? {} : { sessionId }),
+    meta,
+    ...(headers === undefined ? {} : { headers }),
+    context,
+  };
+}
+
+/** Request headers as one record, names in lower case: a fetch `Headers`, or Node's record (a repeated header's values joined). */
+function headersOf(given: unknown): Record<string, string> | undefined {
+  if (typeof given !== 'object' || given === null) return undefined;
+  const headers: Record<string, string> = {};
+  const add = (value: unknown, name: string) => {
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    if (typeof text === 'string') headers[name.toLowerCase()] = text;
+  };
+  const { forEach } = given as { forEach?: unknown };
+  if (typeof forEach === 'function') forEach.call(given, add);
+  else for (const [name, value] of Object.entries(given)) add(value, name);
+  return headers;
+}
+
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as Promise<T> | null)?.then === 'function';
 }
@@ -213,10 +282,12 @@ export function checkOptions(options: EnvelopeToolOptions): void {
       `options.thrownMessages must be 'shown' (a thrown Error's own message reaches the model) or 'hidden', not ${given}`,
     );
   }
-  const ledger = options.ledger as Partial<SessionLedger> | undefined;
-  // Duck-typed, so a ledger from another copy of the package works too.
-  if (ledger !== undefined && (typeof ledger?.observe !== 'function' || typeof ledger.failure !== 'function')) {
-    throw new TypeError('options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session) or a SharedLedger');
+  const { ledger } = options;
+  if (ledger !== undefined && typeof ledger !== 'function' && !isLedger(ledger)) {
+    throw new TypeError(
+      'options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session), a SharedLedger, ' +
+        "or a function of the call's request returning the ledger of its conversation",
+    );
   }
 }
 

@@ -256,11 +256,16 @@ export interface EnvelopeToolOptions {
   /** The catalog of the words for people in the envelopes the wrapper makes (INTERNAL_ERROR, `<validation_error>`). */
   locale?: Locale;
   /**
-   * This server session's repeat ledger: every result holding a `<tool_error>`
-   * goes through it, so an identical failure gets a short "nothing has
-   * changed" and a run of them "stop retrying"; a success ends the streak.
+   * The repeat ledger: every result holding a `<tool_error>` goes through it,
+   * so an identical failure gets a short "nothing has changed" and a run of
+   * them "stop retrying"; a success ends the streak. One ledger belongs to
+   * one conversation: a `Ledger` or `SharedLedger` for every call (a server
+   * made per session), or a function given each call's `LedgerRequest` that
+   * returns the ledger of its conversation (undefined: none for this call),
+   * such as `({ conversation }) => conversation === undefined ? undefined :
+   * new SharedLedger(store, conversation)`.
    */
-  ledger?: SessionLedger;
+  ledger?: SessionLedger | ((request: LedgerRequest) => SessionLedger | undefined);
   /**
    * The contract a model learned (`new LockedContract(lockfile)`, one for the
    * server; docs/contract-diff.md): a `<validation_error>` then also tells the
@@ -342,6 +347,29 @@ export interface LedgerFailureOptions {
   arguments?: unknown;
   /** The envelope's form (xml by default). */
   format?: Format;
+}
+
+/**
+ * What a `ledger` function is given about a call, to pick the ledger of the
+ * conversation the call belongs to (docs/state.md).
+ */
+export interface LedgerRequest {
+  /**
+   * The conversation, as every language reads it: the request's `_meta` key
+   * `mcp-envelope/conversation` when the client sent it (a non-empty
+   * string), else the transport's session id, else undefined. The client
+   * chooses it: put the caller's own identity in the scope as well when
+   * clients must be kept apart.
+   */
+  conversation?: string;
+  /** The transport's session id (`Mcp-Session-Id`): on a stateful Streamable HTTP transport only. */
+  sessionId?: string;
+  /** The request's `_meta`, as the client sent it (an empty object when it sent none). */
+  meta: Readonly<Record<string, unknown>>;
+  /** The HTTP request's headers, names in lower case: on an HTTP transport whose SDK hands them to the tool. */
+  headers?: Readonly<Record<string, string>>;
+  /** The SDK's own context of the call (SDK 1.x's `extra`, 2.x's `ctx`, FastMCP's `context`). */
+  context: unknown;
 }
 
 /** What the MCP integration needs of a ledger: a `Ledger` or `SharedLedger` of this package (declared here, not imported, so types.ts imports nothing). */

@@ -316,6 +316,38 @@ describe('FastMCP: one channel for every outcome', () => {
     await close();
   });
 
+  test("envelopeFastMCP's ledger function reads the conversation from the request's _meta", async () => {
+    const ledgers = new Map();
+    const seen = [];
+    const server = envelopeFastMCP(newServer(), {
+      ledger: (request) => {
+        seen.push(request);
+        if (request.conversation === undefined) return undefined;
+        if (!ledgers.has(request.conversation)) ledgers.set(request.conversation, new Ledger());
+        return ledgers.get(request.conversation);
+      },
+    });
+    server.addTool({
+      name: 'get_invoice',
+      parameters: z.object({ id: z.string() }),
+      execute: async ({ id }) => error('NOT_FOUND', `No invoice ${id}`),
+    });
+    const { client, close } = await connected(server, { wrap: false });
+    const message = async (conversation) =>
+      parseEnvelope(
+        await client.callTool({ name: 'get_invoice', arguments: { id: 'inv_9' }, _meta: { 'mcp-envelope/conversation': conversation } }),
+      ).message;
+    const repeat = 'Nothing has changed since the last attempt: the same failure again (2 in a row).';
+    assert.deepEqual(
+      [await message('a'), await message('b'), await message('b'), await message('a')],
+      ['No invoice inv_9', 'No invoice inv_9', repeat, repeat],
+    );
+    assert.equal(seen[0].conversation, 'a');
+    assert.equal(typeof seen[0].context.reportProgress, 'function'); // FastMCP's own context
+    assert.deepEqual([...ledgers.keys()], ['a', 'b']);
+    await close();
+  });
+
   test("envelopeTransport with unknownTool: 'tool-result': the UNKNOWN_ACTION result, in its format", async () => {
     const server = newServer();
     addTool(server, { name: 'list_invoices', execute: async () => 'ok' });
@@ -494,7 +526,9 @@ describe('tool registration', () => {
     });
     assert.throws(() => envelopeTool({ name: 'd', execute }, { ledger: {} }), {
       name: 'TypeError',
-      message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session) or a SharedLedger',
+      message:
+        'options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session), a SharedLedger, ' +
+        "or a function of the call's request returning the ledger of its conversation",
     });
     assert.throws(() => envelopeTransport(InMemoryTransport.createLinkedPair()[0], { format: 'yaml' }), { name: 'TypeError' });
   });

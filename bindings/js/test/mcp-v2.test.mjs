@@ -235,4 +235,33 @@ describe('SDK 2.x: one channel for every outcome', () => {
     await assertLedgerStreak(get);
     await client.close();
   });
+
+  test("a ledger function reads the conversation from 2.x's ctx, and keeps conversations apart", async () => {
+    const ledgers = new Map();
+    const seen = [];
+    const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), {
+      ledger: (request) => {
+        seen.push(request);
+        if (request.conversation === undefined) return undefined;
+        if (!ledgers.has(request.conversation)) ledgers.set(request.conversation, new Ledger());
+        return ledgers.get(request.conversation);
+      },
+    });
+    server.registerTool('get_invoice', { inputSchema: { id: z.string() } }, async ({ id }) => error('NOT_FOUND', `No invoice ${id}`));
+    const client = await connected(server);
+    const message = async (conversation) =>
+      parseEnvelope(
+        await client.callTool({ name: 'get_invoice', arguments: { id: 'inv_9' }, _meta: { 'mcp-envelope/conversation': conversation } }),
+      ).message;
+    const repeat = 'Nothing has changed since the last attempt: the same failure again (2 in a row).';
+    assert.deepEqual(
+      [await message('a'), await message('b'), await message('b'), await message('a')],
+      ['No invoice inv_9', 'No invoice inv_9', repeat, repeat],
+    );
+    assert.equal(seen[0].conversation, 'a');
+    assert.equal(seen[0].meta['mcp-envelope/conversation'], 'a');
+    assert.equal(typeof seen[0].context.mcpReq, 'object'); // the SDK's own `ctx`
+    assert.deepEqual([...ledgers.keys()], ['a', 'b']);
+    await client.close();
+  });
 });

@@ -424,9 +424,45 @@ describe('tool options', () => {
     });
     assert.throws(() => withEnvelope('c', handler, { ledger: {} }), {
       name: 'TypeError',
-      message: 'options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session) or a SharedLedger',
+      message:
+        'options.ledger must be a Ledger (new Ledger() from mcp-envelope, one per server session), a SharedLedger, ' +
+        "or a function of the call's request returning the ledger of its conversation",
     });
     assert.equal(typeof withEnvelope('d', handler, { ledger: new Ledger(), locale: 'en', format: 'json' }), 'function');
+  });
+
+  test("a ledger function is given each call's request, and picks the ledger of its conversation", async () => {
+    const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }), {
+      ledger: (request) => {
+        seen.push(request);
+        if (request.conversation === 'broken') throw new Error('no ledger for this one');
+        return request.conversation === undefined ? undefined : new SharedLedger(store, request.conversation);
+      },
+    });
+    const store = new MemoryStore();
+    const seen = [];
+    server.registerTool('get_invoice', { inputSchema: { id: z.string() } }, async ({ id }) => error('NOT_FOUND', `No invoice ${id}`));
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+    const message = async (conversation) => {
+      const _meta = conversation === undefined ? undefined : { 'mcp-envelope/conversation': conversation };
+      return parseEnvelope(await client.callTool({ name: 'get_invoice', arguments: { id: 'inv_9' }, ...(_meta && { _meta }) })).message;
+    };
+    const first = 'No invoice inv_9';
+    const repeat = 'Nothing has changed since the last attempt: the same failure again (2 in a row).';
+    // Two conversations on one connection, interleaved: each its own streak.
+    assert.deepEqual([await message('a'), await message('b'), await message('a'), await message('b')], [first, first, repeat, repeat]);
+    // No conversation named (and no session in memory), or a function that throws: no ledger, never a repeat.
+    assert.deepEqual(
+      [await message(undefined), await message(undefined), await message('broken'), await message('broken')],
+      [first, first, first, first],
+    );
+    const { context, ...request } = seen[0];
+    assert.deepEqual(request, { conversation: 'a', meta: { 'mcp-envelope/conversation': 'a' } });
+    assert.equal(typeof context.sendNotification, 'function'); // the SDK's own `extra`
+    assert.deepEqual(seen[4].meta, {});
+    await client.close();
   });
 });
 

@@ -1,10 +1,10 @@
 // One replica of a write server for replicas.test.mjs: an SDK 1.x McpServer
 // with envelopeServer, served statelessly over Streamable HTTP on loopback,
 // its refund tool made idempotent by SharedIdempotency over Redis (node-redis),
-// its get_invoice failing through a SharedLedger in the same Redis.
-// Each write counts itself in Redis (`<run>:writes`), so the test sees how
-// many ran across every replica.
-//   node replica-server.mjs PORT REDIS_PORT RUN TTL_SECONDS
+// every result going through the SharedLedger of the conversation the client
+// names, in the same Redis. Each write counts itself in Redis
+// (`<run>:writes`), so the test sees how many ran across every replica.
+//   node replica-server.mjs PORT REDIS_PORT RUN TTL_SECONDS TIMEOUT_MS
 import { createServer } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -14,18 +14,19 @@ import { error, SharedIdempotency, SharedLedger, withIdempotency } from 'mcp-env
 import { envelopeServer } from 'mcp-envelope/mcp';
 import { RedisStore } from 'mcp-envelope/redis';
 
-const [port, redisPort, run, ttl] = process.argv.slice(2);
+const [port, redisPort, run, ttl, timeoutMs] = process.argv.slice(2);
 const redis = createClient({ socket: { host: '127.0.0.1', port: Number(redisPort), connectTimeout: 1000 }, disableOfflineQueue: true });
 redis.on('error', () => {}); // a Redis that is down is the store's to report, per call
 await redis.connect();
-const store = new RedisStore(redis, { prefix: `${run}:`, timeoutMs: 1000 });
+const store = new RedisStore(redis, { prefix: `${run}:`, timeoutMs: Number(timeoutMs) });
 const shared = new SharedIdempotency(store, { ttlSeconds: Number(ttl) });
-// Every call of the test is one conversation; a server picks the scope from its own idea of one.
-const ledger = new SharedLedger(store, 'conversation-1');
 
 function billing() {
   const server = new McpServer({ name: 'billing-replica', version: '1.0.0' }, { capabilities: { tools: {} } });
-  envelopeServer(server);
+  // The ledger of the conversation the client names; stateless, there is no session to fall back on.
+  envelopeServer(server, {
+    ledger: ({ conversation }) => (conversation === undefined ? undefined : new SharedLedger(store, conversation)),
+  });
   server.registerTool(
     'refund_order',
     {
@@ -44,9 +45,7 @@ function billing() {
       { tool: 'refund_order' },
     ),
   );
-  server.registerTool('get_invoice', { inputSchema: { id: z.string() } }, async (args) =>
-    ledger.failure('get_invoice', error('NOT_FOUND', `No invoice ${args.id}`), { arguments: args }),
-  );
+  server.registerTool('get_invoice', { inputSchema: { id: z.string() } }, async (args) => error('NOT_FOUND', `No invoice ${args.id}`));
   return server;
 }
 

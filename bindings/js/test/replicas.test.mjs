@@ -3,8 +3,10 @@
 // append-only file fsynced on every write, so what it acknowledged survives a
 // restart): the same idempotency key sent to both at once runs the write once,
 // a replay on either gets the first outcome byte for byte, keys expire as
-// configured, and a Redis that is down gets the core's retryable SERVER_BUSY
-// with nothing written and nothing acknowledged lost.
+// configured, each conversation the client names keeps its own repeat streak
+// across replicas, and a Redis that is down or hangs gets the core's
+// retryable SERVER_BUSY within the store's timeout, with nothing written and
+// nothing acknowledged lost.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +20,10 @@ import { createClient } from 'redis';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 const CALLS = 20;
+// The replicas' RedisStore timeoutMs, and what a call over loopback may take beyond it.
+const STORE_TIMEOUT_MS = 500;
+const MARGIN_MS = 400;
+const CONVERSATION_KEY = 'mcp-envelope/conversation';
 const REFUND = { orderId: 'A-8812', amountCents: 3200, idempotency_key: 'refund-A-8812-1' };
 const folder = mkdtempSync(join(tmpdir(), 'replicas-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -89,6 +95,9 @@ async function redisServer(dir) {
     stop() {
       return stopped(this.child);
     },
+    signal(name) {
+      this.child.kill(name);
+    },
   };
   await server.start();
   return server;
@@ -102,7 +111,14 @@ async function cluster(t, ttlSeconds = 60) {
   const replicas = ports.map((port) =>
     spawn(
       process.execPath,
-      [new URL('replica-server.mjs', import.meta.url).pathname, String(port), String(redis.port), run, String(ttlSeconds)],
+      [
+        new URL('replica-server.mjs', import.meta.url).pathname,
+        String(port),
+        String(redis.port),
+        run,
+        String(ttlSeconds),
+        String(STORE_TIMEOUT_MS),
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     ),
   );
@@ -119,16 +135,44 @@ async function cluster(t, ttlSeconds = 60) {
 }
 
 async function call(url, args, name = 'refund_order') {
+  return (await callTimed(url, args, name)).answer;
+}
+
+/** One call in `conversation` (the `_meta` key the replicas read), when given, and how long its `tools/call` took. */
+async function callTimed(url, args, name = 'refund_order', conversation = undefined) {
   const client = new Client({ name: 'replica-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   try {
-    const { content, isError } = await client.callTool({ name, arguments: args });
-    return { content, isError };
+    const started = performance.now();
+    const _meta = conversation === undefined ? undefined : { [CONVERSATION_KEY]: conversation };
+    const { content, isError } = await client.callTool({ name, arguments: args, ...(_meta && { _meta }) });
+    return { answer: { content, isError }, took: performance.now() - started };
   } finally {
     await client.close();
   }
 }
 const text = (answer) => answer.content[0].text;
+const invoiceIn = async (url, conversation) => text((await callTimed(url, { id: 'inv_9' }, 'get_invoice', conversation)).answer);
+
+/** The exact result a call with `key` gets while the store is down. */
+const serverBusy = (key) => ({
+  content: [
+    {
+      type: 'text',
+      text:
+        '<tool_error code="SERVER_BUSY" severity="error">\n' +
+        '  <message>The server could not use its idempotency store, so this call did not run: nothing was written.</message>\n' +
+        '  <recovery>Wait 5 seconds, then make the same call with the same key.</recovery>\n' +
+        '  <details>\n' +
+        '    <detail key="tool">refund_order</detail>\n' +
+        `    <detail key="idempotencyKey">${key}</detail>\n` +
+        '  </details>\n' +
+        '  <retry_after>5 seconds</retry_after>\n' +
+        '</tool_error>',
+    },
+  ],
+  isError: true,
+});
 
 test('one key sent to two replicas at once writes once, and replays everywhere byte for byte', {
   skip: !hasRedis && 'redis-server is not installed',
@@ -151,18 +195,41 @@ test('one key sent to two replicas at once writes once, and replays everywhere b
   assert.equal(await client.get(`${run}:writes`), '1');
 });
 
+const FIRST = /<message>No invoice inv_9<\/message>/;
+const REPEAT = /<message>Nothing has changed since the last attempt: the same failure again \(2 in a row\)\.<\/message>/;
+const STOP =
+  /^<tool_error code="NOT_FOUND" severity="critical">\n {2}<message>Stop retrying: this call has failed the same way 3 times in a row/;
+
 test("a failure repeated on alternating replicas reaches the ledger's stop", {
   skip: !hasRedis && 'redis-server is not installed',
 }, async (t) => {
   const { urls } = await cluster(t);
   const answers = [];
-  for (let i = 0; i < 3; i++) answers.push(text(await call(urls[i % 2], { id: 'inv_9' }, 'get_invoice')));
-  assert.match(answers[0], /<message>No invoice inv_9<\/message>/);
-  assert.match(answers[1], /<message>Nothing has changed since the last attempt: the same failure again \(2 in a row\)\.<\/message>/);
-  assert.match(
-    answers[2],
-    /^<tool_error code="NOT_FOUND" severity="critical">\n {2}<message>Stop retrying: this call has failed the same way 3 times in a row/,
-  );
+  for (let i = 0; i < 3; i++) answers.push(await invoiceIn(urls[i % 2], 'conversation-1'));
+  assert.match(answers[0], FIRST);
+  assert.match(answers[1], REPEAT);
+  assert.match(answers[2], STOP);
+});
+
+test('each conversation keeps its own streak across replicas', { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {
+  const { urls } = await cluster(t);
+  // Two conversations interleaved, each on alternating replicas: each its own streak.
+  const steps = [
+    [0, 'conversation-a'],
+    [1, 'conversation-b'],
+    [1, 'conversation-a'],
+    [0, 'conversation-b'],
+    [0, 'conversation-a'],
+  ];
+  const answers = [];
+  for (const [replica, conversation] of steps) answers.push(await invoiceIn(urls[replica], conversation));
+  assert.match(answers[0], FIRST);
+  assert.match(answers[1], FIRST);
+  assert.match(answers[2], REPEAT);
+  assert.match(answers[3], REPEAT);
+  assert.match(answers[4], STOP);
+  // Without the key, a stateless call belongs to no conversation: no ledger, never a repeat.
+  for (let i = 0; i < 3; i++) assert.match(await invoiceIn(urls[i % 2], undefined), FIRST);
 });
 
 test('keys expire as configured', { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {
@@ -182,15 +249,10 @@ test('a Redis that is down never lets a write run, and loses nothing acknowledge
   const { redis, urls, run } = await cluster(t);
   const acknowledged = await call(urls[0], REFUND);
   await redis.stop();
-  const down = await call(urls[1], { ...REFUND, idempotency_key: 'refund-A-8812-2' });
-  assert.ok(
-    text(down).startsWith(
-      '<tool_error code="SERVER_BUSY" severity="error">\n  <message>The server could not use its idempotency ' +
-        'store, so this call did not run: nothing was written.</message>',
-    ),
-    text(down),
-  );
-  assert.match(text(down), /<retry_after>5 seconds<\/retry_after>/);
+  const { answer: down, took } = await callTimed(urls[1], { ...REFUND, idempotency_key: 'refund-A-8812-2' }, 'refund_order', 'c-1');
+  t.diagnostic(`Redis stopped: SERVER_BUSY in ${took.toFixed(0)} ms (store timeout ${STORE_TIMEOUT_MS} ms)`);
+  assert.deepEqual(down, serverBusy('refund-A-8812-2'));
+  assert.ok(took < STORE_TIMEOUT_MS + MARGIN_MS, `${took} ms`);
   await redis.start();
   const client = await createClient({ socket: { port: redis.port } })
     .on('error', () => {})
@@ -212,4 +274,26 @@ test('a Redis that is down never lets a write run, and loses nothing acknowledge
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   assert.match(text(retried), /\(write 2, replica \d+\)/);
+});
+
+test("a Redis that hangs is answered within the store's timeout", { skip: !hasRedis && 'redis-server is not installed' }, async (t) => {
+  const { redis, urls, client, run } = await cluster(t);
+  await call(urls[0], REFUND);
+  // A stopped process: connections stay open and nothing answers, so only a timeout ends a call.
+  redis.signal('SIGSTOP');
+  try {
+    // The ledger alone asks the store once, and fails open: the failure as itself.
+    const invoice = await callTimed(urls[1], { id: 'inv_9' }, 'get_invoice', 'c-1');
+    t.diagnostic(`Redis hung: the ledger's call answered in ${invoice.took.toFixed(0)} ms`);
+    assert.match(text(invoice.answer), FIRST);
+    assert.ok(invoice.took < STORE_TIMEOUT_MS + MARGIN_MS, `${invoice.took} ms`);
+    // The key's claim asks once, then the result goes through the ledger, which asks once more.
+    const busy = await callTimed(urls[0], { ...REFUND, idempotency_key: 'refund-A-8812-2' }, 'refund_order', 'c-1');
+    t.diagnostic(`Redis hung: SERVER_BUSY in ${busy.took.toFixed(0)} ms (store timeout ${STORE_TIMEOUT_MS} ms)`);
+    assert.deepEqual(busy.answer, serverBusy('refund-A-8812-2'));
+    assert.ok(busy.took >= STORE_TIMEOUT_MS && busy.took < 2 * STORE_TIMEOUT_MS + MARGIN_MS, `${busy.took} ms`);
+  } finally {
+    redis.signal('SIGCONT');
+  }
+  assert.equal(await client.get(`${run}:writes`), '1');
 });
