@@ -51,17 +51,19 @@ function isBuilder(value: unknown): value is ErrorBuilder {
 }
 
 /**
- * SDK 1.x and 2.x answer a tool that needs a URL elicitation with this
- * JSON-RPC error (`UrlElicitationRequired`), thrown from the tool's handler
- * and rethrown by the SDK: it is a request to the client, not a failure.
+ * The JSON-RPC errors that ask the client itself to act, thrown from a
+ * tool's handler and rethrown by the SDK: a URL elicitation the call needs
+ * (`UrlElicitationRequired`, -32042) and a missing client capability
+ * (SEP-2575's -32021). Requests to the client, not failures: the Python
+ * integrations pass the same two on.
  */
-const URL_ELICITATION_REQUIRED = -32042;
+const CLIENT_ACTIONS: readonly unknown[] = [-32042, -32021];
 
-/** Whether the outcome is the SDK's URL elicitation request, which the MCP integrations pass on (`answeredForRevision`). */
+/** Whether the outcome asks the client to act, which the MCP integrations pass on (`answeredForRevision`). */
 export function passesThrough(outcome: Outcome): outcome is { thrown: Error & { code: number; message: string; data?: unknown } } {
   if (!('thrown' in outcome)) return false;
   try {
-    return outcome.thrown instanceof Error && (outcome.thrown as { code?: unknown }).code === URL_ELICITATION_REQUIRED;
+    return outcome.thrown instanceof Error && CLIENT_ACTIONS.includes((outcome.thrown as { code?: unknown }).code);
   } catch {
     // A hostile thrown value (a Proxy, a getter that throws) is an exception like any other.
     return false;
