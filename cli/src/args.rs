@@ -209,6 +209,12 @@ pub struct Audit {
     /// `Authorization: Bearer TOKEN` (repeatable). Never printed.
     #[arg(long, value_name = "NAME: VALUE", conflicts_with = "command")]
     pub header: Vec<String>,
+    /// Every call names this conversation in its `_meta` (the key
+    /// `mcp-envelope/conversation`), from which the integrations' ledger
+    /// functions pick its repeat ledger: the calls are one conversation
+    /// whichever replica answers them.
+    #[arg(long, value_name = "ID", value_parser = NonEmptyStringValueParser::new())]
+    pub conversation: Option<String>,
     /// The MCP revision each answer is graded by, and asked for at the
     /// handshake: 2025-11-25 (`initialize`) or 2026-07-28 (`server/discover`,
     /// falling back to `initialize`) (docs/audit.md).

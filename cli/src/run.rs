@@ -282,6 +282,7 @@ fn audit(command: Audit) -> Result<Outcome, Failure> {
         plan,
         probes: !command.no_probes,
         timeout: std::time::Duration::from_secs(command.timeout),
+        conversation: command.conversation,
     };
     let report = audit::run(options).map_err(|e| (2, e))?;
     let output = if command.json {

@@ -13,6 +13,7 @@ import os
 import sys
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -32,7 +33,7 @@ from mcp_envelope import (
     upstream_error,
 )
 from mcp_envelope.stores import SharedIdempotency, SharedLedger
-from mcp_envelope.fastmcp import EnvelopeMiddleware
+from mcp_envelope.fastmcp import EnvelopeMiddleware, LedgerRequest
 
 log = logging.getLogger("demo-billing")
 
@@ -138,11 +139,12 @@ unknown_tool = os.environ.get("BILLING_UNKNOWN_TOOL", "protocol-error")
 if unknown_tool not in ("protocol-error", "tool-result"):
     sys.exit(f"BILLING_UNKNOWN_TOOL is {unknown_tool!r}: expected protocol-error or tool-result")
 # Where the state lives: this process (the default), or with BILLING_REDIS_URL (redis://HOST:PORT) a Redis every
-# replica shares. A refund's key then replays the first outcome on any replica, and one repeat ledger, under one scope
-# for every replica, sees a failure repeated across them. Either way every answer is the same bytes.
+# replica shares. A refund's key then replays the first outcome on any replica, and the repeat ledger of the
+# conversation a call names (the `_meta` key `mcp-envelope/conversation`, else its session) sees a failure repeated
+# across them. Either way every answer is the same bytes.
 redis_url = os.environ.get("BILLING_REDIS_URL")
 idempotency: Idempotency | SharedIdempotency
-ledger: Ledger | SharedLedger
+ledger: Ledger | Callable[[LedgerRequest], SharedLedger | None]
 books: MemoryBooks | RedisBooks
 if redis_url is None:
     idempotency, ledger, books = Idempotency(), Ledger(stop_after=2), MemoryBooks()
@@ -150,6 +152,8 @@ else:
     from redis import Redis as BlockingRedis
     from redis import RedisError
     from redis.asyncio import Redis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
 
     from mcp_envelope.redis import RedisStore
 
@@ -160,13 +164,19 @@ else:
             reached.ping()
     except RedisError as e:
         sys.exit(f"billing: cannot reach BILLING_REDIS_URL {redis_url}: {e}")
-    # A Redis that hangs times out, and the refund is answered SERVER_BUSY rather than left waiting.
-    client = Redis.from_url(redis_url, socket_timeout=1)
-    store = RedisStore(client)
-    idempotency, ledger, books = SharedIdempotency(store), SharedLedger(store, "billing-demo", 2), RedisBooks(client)
-# One repeat ledger for the whole process (or the replicas): one stdio client,
-# or the sessions of the HTTP server. The middleware goes first, so it answers
-# whatever fails beneath it.
+    # A Redis that is down fails at once (one immediate retry, for a connection it closed, and no backoff); one that
+    # hangs is cut at the store's timeout (2 s). Either way the refund is answered SERVER_BUSY, not left waiting.
+    client = Redis.from_url(redis_url, retry=Retry(NoBackoff(), 1))
+    store = RedisStore(client, timeout_ms=2000)
+
+    def conversation_ledger(request: LedgerRequest) -> SharedLedger | None:
+        """The repeat ledger of the call's conversation; none for a call in no conversation."""
+        return None if request.conversation is None else SharedLedger(store, request.conversation, 2)
+
+    idempotency, ledger, books = SharedIdempotency(store), conversation_ledger, RedisBooks(client)
+# One repeat ledger for the whole process: one stdio client, or the sessions of
+# the HTTP server (with Redis, the ledger of each call's conversation). The
+# middleware goes first, so it answers whatever fails beneath it.
 middleware = [EnvelopeMiddleware(ledger=ledger, unknown_tool=unknown_tool)]
 # BILLING_ENVELOPE=off serves the same tools without the middleware: the
 # conformance suite's plain run, to show the integration costs no check. Their

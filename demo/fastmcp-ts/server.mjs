@@ -105,9 +105,10 @@ function redisBooks(client) {
 /**
  * Where the state lives: this process (the default), or with
  * BILLING_REDIS_URL (redis://HOST:PORT) a Redis every replica shares. A
- * refund's key then replays the first outcome on any replica, and one repeat
- * ledger, under one scope for every replica, sees a failure repeated across
- * them. Either way every answer is the same bytes.
+ * refund's key then replays the first outcome on any replica, and the repeat
+ * ledger of the conversation a call names (the `_meta` key
+ * `mcp-envelope/conversation`, else its session) sees a failure repeated
+ * across them. Either way every answer is the same bytes.
  */
 async function stateStores() {
   const url = process.env.BILLING_REDIS_URL;
@@ -136,7 +137,8 @@ async function stateStores() {
   return {
     idempotency: new SharedIdempotency(store),
     books: redisBooks(client),
-    ledger: new SharedLedger(store, 'billing-demo', { stopAfter: 2 }),
+    ledger: ({ conversation }) =>
+      conversation === undefined ? undefined : new SharedLedger(store, conversation, { stopAfter: 2 }),
   };
 }
 
@@ -146,8 +148,8 @@ const { idempotency, books, ledger } = await stateStores();
 // FastMCP pings each client every 5 s, and connect() sets a stdio session up
 // as it sets up an HTTP one; this server's clients need no pings (and over
 // stdio they would keep the process alive after the client leaves). One
-// repeat ledger for the whole process (or the replicas): one stdio client, or
-// the sessions FastMCP opens over HTTP.
+// repeat ledger for the whole process: one stdio client, or the sessions
+// FastMCP opens over HTTP (with Redis, the ledger of each call's conversation).
 const fastMCP = new FastMCP({ name: 'billing', version: '1.0.0', ping: { enabled: false } });
 // BILLING_ENVELOPE=off serves the same tools without envelopeFastMCP: the
 // conformance suite's plain run, to show the integration costs no check.

@@ -109,9 +109,10 @@ function redisBooks(client) {
 /**
  * Where the state lives: this process (the default), or with
  * BILLING_REDIS_URL (redis://HOST:PORT) a Redis every replica shares. A
- * refund's key then replays the first outcome on any replica, and one repeat
- * ledger, under one scope for every replica, sees a failure repeated across
- * them. Either way every answer is the same bytes.
+ * refund's key then replays the first outcome on any replica, and the repeat
+ * ledger of the conversation a call names (the `_meta` key
+ * `mcp-envelope/conversation`, else its session) sees a failure repeated
+ * across them. Either way every answer is the same bytes.
  */
 async function stateStores() {
   const url = process.env.BILLING_REDIS_URL;
@@ -140,7 +141,8 @@ async function stateStores() {
   return {
     idempotency: new SharedIdempotency(store),
     books: redisBooks(client),
-    sharedLedger: new SharedLedger(store, 'billing-demo', { stopAfter: 2 }),
+    sharedLedger: ({ conversation }) =>
+      conversation === undefined ? undefined : new SharedLedger(store, conversation, { stopAfter: 2 }),
   };
 }
 
@@ -152,8 +154,8 @@ const invoiceId = z.string().regex(/^inv_[a-z0-9]+$/);
 
 /**
  * The server one client talks to: the SDK's McpServer, wrapped by
- * envelopeServer with a repeat ledger of its own (or the replicas' shared
- * one), and the three tools. The books and the idempotency store are the
+ * envelopeServer with a repeat ledger of its own (or, with Redis, the one
+ * of each call's conversation), and the three tools. The books and the idempotency store are the
  * process's (or the replicas'), shared by every client.
  */
 function billingServer() {

@@ -6,10 +6,7 @@
 use ::rmcp::service::RequestContext;
 use ::rmcp::RoleServer;
 
-/// The `_meta` key a client names its conversation with on a transport
-/// without sessions: the same in every language. It stays outside the
-/// `io.modelcontextprotocol/` prefix, which the MCP specification reserves.
-pub const CONVERSATION_META_KEY: &str = "mcp-envelope/conversation";
+pub use crate::stores::CONVERSATION_META_KEY;
 
 /// What a function given to [`super::EnvelopeServer::ledger_for`] is told of
 /// a call.

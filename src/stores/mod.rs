@@ -69,6 +69,13 @@ end
 return 1
 ";
 
+/// The `_meta` key a client names its conversation with, from which the
+/// integrations read the scope of a [`SharedLedger`] on a transport without
+/// sessions (docs/state.md): the same in every language. It stays outside
+/// the `io.modelcontextprotocol/` prefix, which the MCP specification
+/// reserves.
+pub const CONVERSATION_META_KEY: &str = "mcp-envelope/conversation";
+
 /// A store could not answer (down, timed out): the write does not run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreUnavailable(pub String);

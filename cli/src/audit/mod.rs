@@ -16,9 +16,10 @@ use std::time::Duration;
 
 use http::{HeaderName, HeaderValue};
 use mcp_envelope::decide::Branch;
+use mcp_envelope::stores::CONVERSATION_META_KEY;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ErrorData, GetTaskParams,
-    Implementation, JsonObject, ProtocolVersion, TaskStatus,
+    Implementation, JsonObject, ProtocolVersion, RequestMetaObject, TaskStatus,
 };
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -47,6 +48,8 @@ pub struct Options {
     pub plan: Option<String>,
     pub probes: bool,
     pub timeout: Duration,
+    /// The conversation every call names in its `_meta`, when one is given.
+    pub conversation: Option<String>,
 }
 
 /// A fault plan as written: the calls to make and what each should give.
@@ -340,6 +343,11 @@ async fn audit(options: Options, plan_calls: Vec<Call>, secrets: Vec<String>) ->
         let mut params = CallToolRequestParams::new(call.tool.clone());
         if let Value::Object(arguments) = &call.arguments {
             params = params.with_arguments(arguments.clone());
+        }
+        if let Some(conversation) = &options.conversation {
+            let mut meta = RequestMetaObject::new();
+            meta.insert(CONVERSATION_META_KEY.to_owned(), Value::String(conversation.clone()));
+            params.meta = Some(meta);
         }
         let answer = match tokio::time::timeout(options.timeout, answer_of(&clients[replica], params)).await {
             Err(_) => Answer::Transport(format!("no answer within {} s", options.timeout.as_secs())),

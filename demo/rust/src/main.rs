@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use mcp_envelope::api;
 use mcp_envelope::backoff::{backoff, Request, Step, DEFAULT_BASE_MS, DEFAULT_MAX_ATTEMPTS};
 use mcp_envelope::idempotency::{Begin, Idempotency};
-use mcp_envelope::api;
 use mcp_envelope::recovery::{access_error, empty_result, upstream_error, AccessKind, EmptyResult, UpstreamFailure};
 use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer, UnknownToolAnswer};
 use mcp_envelope::stores::{RedisStore, SharedBegin, SharedFinish, SharedIdempotency, SharedLedger};
@@ -118,8 +118,8 @@ enum State {
         idempotency: Arc<Mutex<Idempotency>>,
     },
     /// A Redis every replica shares (`BILLING_REDIS_URL`): a refund's key
-    /// replays the first outcome on any replica, and the repeat ledger sees
-    /// a failure repeated across them.
+    /// replays the first outcome on any replica, and the repeat ledger of
+    /// each call's conversation sees a failure repeated across them.
     Redis {
         connection: ConnectionManager,
         store: RedisStore,
@@ -467,8 +467,9 @@ fn transport() -> Result<Transport, String> {
 
 /// The server one client talks to: the billing tools (their books shared by
 /// every client) wrapped in mcp-envelope's `EnvelopeServer`, with a repeat
-/// ledger of its own, or in Redis the one ledger of every replica, under one
-/// scope: the audit's calls are one conversation whichever replica answers.
+/// ledger of its own, or in Redis the ledger of each call's conversation
+/// (the `_meta` key `mcp-envelope/conversation`, else its session): the
+/// audit names one conversation, whichever replica answers.
 fn with_envelopes(billing: Billing, answer: UnknownToolAnswer) -> EnvelopeServer<Billing> {
     let ledger_store = match &billing.state {
         State::Memory { .. } => None,
@@ -477,7 +478,11 @@ fn with_envelopes(billing: Billing, answer: UnknownToolAnswer) -> EnvelopeServer
     let server = EnvelopeServer::new(billing);
     let server = match ledger_store {
         None => server.ledger(Ledger::new(2)),
-        Some(store) => server.shared_ledger(SharedLedger::new(store, "billing-demo", 2)),
+        Some(store) => server.ledger_for(move |request| {
+            request
+                .conversation
+                .map(|conversation| SharedLedger::new(store.clone(), conversation, 2))
+        }),
     };
     server.unknown_tool(answer).log_with(|line| eprintln!("{line}"))
 }
@@ -493,16 +498,19 @@ async fn state() -> Result<State, String> {
         });
     };
     let client = redis::Client::open(url.as_str()).map_err(|e| format!("BILLING_REDIS_URL {url}: {e}"))?;
-    // A Redis that hangs is unavailable after a second: the refund is answered
-    // SERVER_BUSY rather than left waiting.
+    // A Redis that is down fails at once (no reconnection backoff to wait
+    // out: the next call reconnects); one that hangs is cut at the store's
+    // timeout (2 s). Either way the refund is answered SERVER_BUSY, not left
+    // waiting.
     let config = ConnectionManagerConfig::new()
+        .set_number_of_retries(0)
         .set_connection_timeout(Some(Duration::from_secs(1)))
         .set_response_timeout(Some(Duration::from_secs(1)));
     let connection = client
         .get_connection_manager_with_config(config)
         .await
         .map_err(|e| format!("cannot reach BILLING_REDIS_URL {url}: {e}"))?;
-    let store = RedisStore::new(connection.clone(), "");
+    let store = RedisStore::new(connection.clone(), "").timeout(RedisStore::DEFAULT_TIMEOUT);
     Ok(State::Redis {
         connection,
         idempotency: Arc::new(SharedIdempotency::new(store.clone(), 86_400)),
