@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { RedisStore } from 'mcp-envelope/redis';
 import { createClient } from 'redis';
 
 const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
@@ -296,4 +297,15 @@ test("a Redis that hangs is answered within the store's timeout", { skip: !hasRe
     redis.signal('SIGCONT');
   }
   assert.equal(await client.get(`${run}:writes`), '1');
+});
+
+test('a timeoutMs that is not a whole number of milliseconds, at least 1, is refused when the store is made', () => {
+  const client = { get: async () => null, eval: async () => 0 };
+  for (const timeoutMs of [0, -5, 1.5, Number.NaN, '500']) {
+    assert.throws(() => new RedisStore(client, { timeoutMs }), {
+      name: 'TypeError',
+      message: `timeoutMs must be a whole number of milliseconds, at least 1, not ${String(timeoutMs)}`,
+    });
+  }
+  assert.ok(new RedisStore(client, { timeoutMs: 1 }));
 });

@@ -277,3 +277,14 @@ def test_a_redis_that_hangs_is_answered_within_the_stores_timeout(cluster) -> No
     finally:
         server.signal(signal.SIGCONT)
     assert int(redis.get(f"{run}:writes")) == 1
+
+
+@pytest.mark.parametrize("timeout_ms", [0, -5, 1.5, "500", True])
+def test_a_timeout_that_is_not_a_whole_number_of_milliseconds_is_refused(timeout_ms: Any) -> None:
+    from redis.asyncio import Redis as AsyncRedis
+
+    from mcp_envelope.redis import RedisStore
+
+    with pytest.raises(ValueError) as refused:
+        RedisStore(AsyncRedis(), timeout_ms=timeout_ms)
+    assert str(refused.value) == f"timeout_ms must be a whole number of milliseconds, at least 1, not {timeout_ms!r}"

@@ -27,7 +27,6 @@ from redis import exceptions as _redis_errors  # noqa: E402
 
 from ._component import call  # noqa: E402
 from .stores import StoreUnavailable  # noqa: E402
-from .writes import _whole  # noqa: E402
 
 _T = TypeVar("_T")
 
@@ -40,8 +39,8 @@ class RedisStore:
     immediate retry, for a pooled connection that Redis closed) to hear at once that Redis is down."""
 
     def __init__(self, client: Any, *, prefix: str = "", timeout_ms: int = 2000) -> None:
-        if _whole("timeout_ms", timeout_ms) == 0:
-            raise ValueError("timeout_ms must be at least 1: a store given no time at all is never available")
+        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int) or timeout_ms < 1:
+            raise ValueError(f"timeout_ms must be a whole number of milliseconds, at least 1, not {timeout_ms!r}")
         self.client, self.prefix, self.timeout_ms = client, prefix, timeout_ms
         # The core's conditional write (`compare-and-set-script`), the same text in every language.
         self._script = client.register_script(call("compare-and-set-script"))
