@@ -17,7 +17,7 @@ use mcp_envelope::api;
 use mcp_envelope::backoff::{backoff, Request, Step, DEFAULT_BASE_MS, DEFAULT_MAX_ATTEMPTS};
 use mcp_envelope::idempotency::{Begin, Idempotency};
 use mcp_envelope::recovery::{access_error, empty_result, upstream_error, AccessKind, EmptyResult, UpstreamFailure};
-use mcp_envelope::rmcp::{call_tool_result, result_from_json, EnvelopeServer, UnknownToolAnswer};
+use mcp_envelope::rmcp::{call_tool_result, idempotency_answer, result_from_json, EnvelopeServer, UnknownToolAnswer};
 use mcp_envelope::stores::{RedisStore, SharedBegin, SharedFinish, SharedIdempotency, SharedLedger};
 use mcp_envelope::{code, Category, Format, Ledger, Locale, Severity, ToolArguments, ToolError};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -155,6 +155,14 @@ fn from_core(json: Result<String, mcp_envelope::SpecError>) -> CallToolResult {
         Ok(result) => result,
         // The core's helpers are given fixed inputs here: a refusal is this server's bug.
         Err(refused) => panic!("the demo server built a spec the core refuses: {refused}"),
+    }
+}
+
+/// The idempotency store's answer instead of the write, as the repeat ledger must see it.
+fn store_answer(outcome: &str, result: &str) -> CallToolResult {
+    match idempotency_answer(outcome, result) {
+        Ok(result) => result,
+        Err(refused) => panic!("the core refused its own store's answer: {refused}"),
     }
 }
 
@@ -318,7 +326,8 @@ impl Billing {
                     store.begin("refund_order", key, &arguments, now_ms(), Format::Xml)
                 };
                 if !matches!(begun, Begin::Run(_)) {
-                    return from_core(Ok(begun.result().unwrap_or_default().to_owned()));
+                    // Through idempotency_answer: a replay or an in-progress CONFLICT takes no ledger step.
+                    return store_answer(begun.outcome(), begun.result().unwrap_or_default());
                 }
                 let result = self.refund(&request).await;
                 let json = serde_json::to_string(&result).unwrap_or_default();
@@ -334,7 +343,7 @@ impl Billing {
                     .await
                 {
                     SharedBegin::Run(claim) => claim,
-                    SharedBegin::Send(_, result) => return from_core(Ok(result)),
+                    SharedBegin::Send(outcome, result) => return store_answer(outcome, &result),
                 };
                 let result = self.refund(&request).await;
                 let json = serde_json::to_string(&result).unwrap_or_default();
