@@ -19,7 +19,8 @@
 //!   internal failure, stop; a custom code with no category, wait and retry
 //!   if retryable, else stop;
 //! - a `<partial_result>` that obtained nothing: wait and retry if any failed
-//!   item is retryable, else stop;
+//!   item is retryable (as long as the longest retry-after of those items
+//!   states), else stop;
 //! - INSUFFICIENT_SCOPE (an upstream's Bearer `insufficient_scope`): step
 //!   up, the host authorizing again with the scopes named;
 //! - an error result with no envelope a rule can read: by its SEP-3313
@@ -117,12 +118,26 @@ pub struct Decision {
     pub scopes: Vec<String>,
     /// Which rule decided, in a few words.
     pub why: &'static str,
-    /// The category and retryability the answer stated (its envelope's, in
-    /// a result or a JSON-RPC error's `data`, else its ToolFailure
-    /// metadata's class and `retryable`), which the host loop's escalation
-    /// record keeps in place of the code's defaults; not written by `to_json`.
+    /// What the answer stated of its failure (its envelope's, in a result
+    /// or a JSON-RPC error's `data`, else its ToolFailure metadata's), which
+    /// the host loop's escalation record keeps in place of the code's
+    /// defaults; not written by `to_json`.
     #[cfg_attr(feature = "schema", schemars(skip))]
-    pub stated: Option<(Option<Category>, bool)>,
+    pub stated: Option<Stated>,
+}
+
+/// The category, retryability and retry-after a failed answer stated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stated {
+    /// Its category: the envelope's effective one, or the ToolFailure class's
+    /// (`reliability` transient, `governance` permission, else none).
+    pub category: Option<Category>,
+    /// Whether another call can succeed, as it said.
+    pub retryable: bool,
+    /// The seconds to wait its envelope's `retry_after` states. The
+    /// ToolFailure metadata states none: its `retryNotBefore` is a moment,
+    /// which only the host's clock could turn into a wait.
+    pub retry_after: Option<u32>,
 }
 
 fn decision(branch: Branch, code: Option<&str>, why: &'static str) -> Decision {
@@ -169,12 +184,16 @@ pub fn decide(result: &str) -> Result<Decision, SpecError> {
         ),
         Ok(Reading::PartialResult(partial)) => {
             let code = Some(crate::partial::PARTIAL_CODE);
-            if partial.failed.iter().any(|item| item.is_retryable()) {
-                decision(
+            if partial.any_retryable() {
+                let mut wait = decision(
                     Branch::WaitAndRetry,
                     code,
                     "nothing obtained; a failed item can be retried",
-                )
+                );
+                // The call retries every retryable item: wait as long as the longest of them asks.
+                let retryable = partial.failed.iter().filter(|item| item.is_retryable());
+                wait.wait_seconds = retryable.filter_map(|item| item.retry_after).max();
+                wait
             } else {
                 decision(
                     Branch::StopAndTell,
@@ -296,7 +315,11 @@ fn tool_failure_of(members: &Members<'_>) -> Option<Decision> {
         "governance" => Some(Category::Permission),
         _ => None,
     };
-    decided.stated = Some((category, retryable));
+    decided.stated = Some(Stated {
+        category,
+        retryable,
+        retry_after: None,
+    });
     Some(decided)
 }
 
@@ -417,7 +440,11 @@ fn on_tool_error(error: &ToolError) -> Decision {
     if decided.branch == Branch::WaitAndRetry {
         decided.wait_seconds = error.retry_after;
     }
-    decided.stated = Some((error.category_or_default(), retryable));
+    decided.stated = Some(Stated {
+        category: error.category_or_default(),
+        retryable,
+        retry_after: error.retry_after,
+    });
     decided
 }
 

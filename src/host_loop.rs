@@ -186,9 +186,10 @@ fn escalation(tool: &str, answer: &str, tried: &[Attempt], decision: &Decision, 
 
 /// What the last answer obtained and what failed, as it stated them: a
 /// partial result's lines and failed items as they are; else `item` (the
-/// tool, with the code the decision rests on) with the category and
-/// retryability the answer stated (`Decision::stated`: a `<tool_error>` in
-/// the result or in a JSON-RPC error's `data`, or the ToolFailure metadata).
+/// tool, with the code the decision rests on) with the category,
+/// retryability and retry-after the answer stated (`Decision::stated`: a
+/// `<tool_error>` in the result or in a JSON-RPC error's `data`, or the
+/// ToolFailure metadata).
 /// Never the code's defaults in their place: a terminal RATE_LIMITED stays
 /// not retryable, a custom code keeps its category.
 fn stated_failure(answer: &str, decision: &Decision, mut item: FailedItem) -> PartialResult {
@@ -196,9 +197,10 @@ fn stated_failure(answer: &str, decision: &Decision, mut item: FailedItem) -> Pa
     if let Ok(Reading::PartialResult(partial)) = read_unwrapped(&text) {
         return partial;
     }
-    if let Some((category, retryable)) = decision.stated {
-        item.category = category;
-        item.retryable = Some(retryable);
+    if let Some(stated) = decision.stated {
+        item.category = stated.category;
+        item.retryable = Some(stated.retryable);
+        item.retry_after = stated.retry_after;
     }
     PartialResult::new().failed(item)
 }
@@ -289,9 +291,11 @@ pub(crate) fn host_step_json(text: &str) -> Result<String, SpecError> {
                 })?;
             }
             "format" => format = Format::Xml,
-            _ => return fail(format!(
+            _ => {
+                return fail(format!(
                 "{WHAT}: unknown field `{key}`, expected one of `name`, `result`, `tool`, `tried`, `budget`, `format`"
-            )),
+            ))
+            }
         }
     }
     let Some(name) = name else {

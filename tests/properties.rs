@@ -222,13 +222,15 @@ fn partial() -> impl Strategy<Value = PartialResult> {
         some_text(),
         prop::option::of(text()),
         prop::option::of(any::<bool>()),
+        prop::option::of(any::<u32>()),
     )
-        .prop_map(|(item, code, message, retryable)| FailedItem {
+        .prop_map(|(item, code, message, retryable, retry_after)| FailedItem {
             item,
             code,
             message,
             retryable,
             category: None,
+            retry_after,
         });
     let limits = (
         Limits::MIN_MESSAGE_CHARS..600usize,

@@ -9,8 +9,8 @@
 //! last (counted); the failed items' messages are cut to their first line,
 //! the last first; and they are cut further, the last first. What a
 //! coordinator needs most is never dropped or cut by the total: the summary,
-//! each listed failed item's item, code, category and retryability, the
-//! recovery and the correlation id.
+//! each listed failed item's item, code, category, retryability and
+//! retry-after, the recovery and the correlation id.
 
 use std::borrow::Cow;
 
@@ -33,6 +33,7 @@ pub(crate) struct ShownFailure<'a> {
     pub message: Option<Cut<'a>>,
     pub category: Option<Category>,
     pub retryable: bool,
+    pub retry_after: Option<u32>,
 }
 
 impl<'a> ShownFailure<'a> {
@@ -43,6 +44,7 @@ impl<'a> ShownFailure<'a> {
             message: failed.message_text().map(|m| Cut::capped(m, max, MARKER)),
             category: failed.category_or_default(),
             retryable: failed.is_retryable(),
+            retry_after: failed.retry_after,
         }
     }
 }

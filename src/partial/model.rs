@@ -4,7 +4,7 @@
 //! Fields hold what the caller set; `None` (or an empty string) means "not
 //! set". The accessors fill in what the envelope states when the caller is
 //! silent: a failed item's category and retryability from its code's
-//! defaults, the recovery from `PARTIAL_RECOVERY`, the summary and the
+//! defaults (its retry-after has none: unset, it is not stated), the recovery from `PARTIAL_RECOVERY`, the summary and the
 //! severity from the counts.
 //!
 //! Each list may come with a count of entries beyond it (`omitted_obtained`,
@@ -40,6 +40,9 @@ pub struct FailedItem {
     pub category: Option<Category>,
     /// Whether another attempt can succeed; the code's default when unset.
     pub retryable: Option<bool>,
+    /// How many seconds to wait before another attempt, as the failure
+    /// stated it (a RATE_LIMITED's `retry_after`); not stated when unset.
+    pub retry_after: Option<u32>,
 }
 
 impl FailedItem {
@@ -67,6 +70,12 @@ impl FailedItem {
     /// Sets whether another attempt can succeed, in place of its code's default.
     pub fn retryable(mut self, retryable: bool) -> Self {
         self.retryable = Some(retryable);
+        self
+    }
+
+    /// Sets how many seconds to wait before another attempt.
+    pub fn retry_after(mut self, seconds: u32) -> Self {
+        self.retry_after = Some(seconds);
         self
     }
 
@@ -101,6 +110,7 @@ impl PartialEq for FailedItem {
             && self.message_text() == other.message_text()
             && self.category_or_default() == other.category_or_default()
             && self.is_retryable() == other.is_retryable()
+            && self.retry_after == other.retry_after
     }
 }
 

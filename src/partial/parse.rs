@@ -192,6 +192,12 @@ fn failure(i: usize, value: &Value) -> Result<FailedItem, String> {
     if let Some(v) = value.get("reason") {
         failed.message = Some(string(&format!("failed[{i}].reason"), v)?);
     }
+    if let Some(v) = value.get("retryAfter") {
+        match v.as_u64().and_then(|n| u32::try_from(n).ok()) {
+            Some(n) => failed.retry_after = Some(n),
+            None => return Err(format!("failed[{i}].retryAfter is {v}, not a whole number of seconds")),
+        }
+    }
     Ok(failed)
 }
 
@@ -305,6 +311,9 @@ fn failure_xml(xml: &mut XmlReader<'_>, tag: &crate::xml::Tag<'_>, empty: bool) 
             "false" => Some(false),
             other => return xml.malformed(format_args!("retryable is {other:?}, not true or false")),
         };
+    }
+    if let Some(text) = xml.attribute(tag, "retry_after")? {
+        failed.retry_after = Some(crate::tool_error::parse::xml::seconds(&text).or_else(|why| xml.malformed(why))?);
     }
     // A failure without a message is written self-closing.
     if !empty {

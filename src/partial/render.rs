@@ -3,8 +3,9 @@
 //! fixed order (task, obtained, failed, tried, recovery, correlation id).
 //!
 //! Every failed item states its code, its effective category (when its code
-//! has one or the caller set one) and whether it is retryable, so the
-//! coordinator never needs the code table. The summary and the severity are
+//! has one or the caller set one), whether it is retryable and, when the
+//! caller set one, its retry-after, so the coordinator never needs the code
+//! table. The summary and the severity are
 //! written by the core from the counts.
 //!
 //! Every form is capped (`capped`, docs/size-caps.md): each writer here
@@ -14,7 +15,7 @@
 use super::capped::{render_capped, Shown, ShownFailure, Writer};
 use super::model::PartialResult;
 use crate::json::{push_json_array, push_json_string};
-use crate::tool_error::render::{push_text_line, Format};
+use crate::tool_error::render::{push_text_line, seconds_text, Format};
 use crate::xml::{element, escape_attribute, escape_content, more_line};
 
 const XML: Writer = Writer {
@@ -127,8 +128,9 @@ fn write_xml(view: &Shown<'_>) -> String {
     out
 }
 
-/// `<failure item=".." code=".." category=".." retryable="..">message</failure>`,
-/// self-closing without a message.
+/// `<failure item=".." code=".." category=".." retryable=".." retry_after="30 seconds">message</failure>`,
+/// self-closing without a message; the retry-after in the words of
+/// `<tool_error>`'s `<retry_after>`.
 fn push_failure_xml(out: &mut String, failed: &ShownFailure<'_>) {
     out.push_str("\n    <failure item=\"");
     escape_attribute(out, &failed.item);
@@ -143,6 +145,11 @@ fn push_failure_xml(out: &mut String, failed: &ShownFailure<'_>) {
     } else {
         "\" retryable=\"false\""
     });
+    if let Some(seconds) = failed.retry_after {
+        out.push_str(" retry_after=\"");
+        out.push_str(&seconds_text(seconds));
+        out.push('"');
+    }
     match &failed.message {
         Some(message) => {
             out.push('>');
@@ -154,7 +161,7 @@ fn push_failure_xml(out: &mut String, failed: &ShownFailure<'_>) {
 }
 
 /// The JSON form: one object opening with `"kind":"partial_result"`, failed
-/// items in the names of `<tool_error>`'s JSON form (`errorCategory`, `isRetryable`, `reason`).
+/// items in the names of `<tool_error>`'s JSON form (`errorCategory`, `isRetryable`, `reason`, `retryAfter`).
 /// `obtained` and `failed` are always there, so the shape is fixed.
 ///
 /// ```
@@ -230,6 +237,9 @@ fn push_failure_json(out: &mut String, failed: &ShownFailure<'_>) {
     if let Some(message) = &failed.message {
         out.push_str(",\"reason\":");
         push_json_string(out, &message.text());
+    }
+    if let Some(seconds) = failed.retry_after {
+        out.push_str(&format!(",\"retryAfter\":{seconds}"));
     }
     out.push('}');
 }

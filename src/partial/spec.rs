@@ -11,6 +11,7 @@ use crate::code::Category;
 use crate::error::SpecError;
 use crate::json::{fail, given, is_zero, missing, read_input, to_json, Count, Object};
 use crate::tool_error::render::Format;
+use crate::tool_error::spec::Seconds;
 
 const WHAT: &str = "the partial result spec";
 
@@ -93,6 +94,9 @@ struct FailedInput {
     category: Option<Category>,
     /// A canonical code's own retryability when absent; `false` for a custom code.
     retryable: Option<bool>,
+    /// Seconds to wait before another attempt, as the failure stated it; a fraction rounds up.
+    #[serde(rename = "retryAfter")]
+    retry_after: Option<Seconds>,
 }
 
 /// Reads a partial-result spec and the format asked for (`xml` unless given).
@@ -174,6 +178,7 @@ fn failed_item(input: FailedInput, i: usize) -> Result<FailedItem, SpecError> {
         message: input.message,
         category: input.category,
         retryable: input.retryable,
+        retry_after: input.retry_after.map(|s| s.0),
     })
 }
 
@@ -211,6 +216,10 @@ macro_rules! partial_report_shapes {
             #[serde(skip_serializing_if = "Option::is_none")]
             #[cfg_attr(feature = "schema", serde(default), schemars(with = "bool"))]
             retryable: Option<bool>,
+            /// Seconds to wait before another attempt, as stated.
+            #[serde(rename = "retryAfter", skip_serializing_if = "Option::is_none")]
+            #[cfg_attr(feature = "schema", serde(default), schemars(with = "u32"))]
+            retry_after: Option<u32>,
         }
 
         /// The spec as stated, in the input's key order (what is not set is left out).
@@ -305,6 +314,7 @@ pub fn to_json_as_stated(partial: &PartialResult) -> String {
                 message: f.message.as_deref(),
                 category: f.category,
                 retryable: f.retryable,
+                retry_after: f.retry_after,
             })
             .collect(),
         omitted_failed: partial.omitted_failed,

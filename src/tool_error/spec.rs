@@ -282,7 +282,7 @@ impl<'de> Deserialize<'de> for Details {
 /// `retryAfter`: seconds, rounded up to a whole second (a model told to wait
 /// 1.5 s must not come back after 1); negative or beyond `u32::MAX` (136
 /// years) is refused.
-pub(crate) struct Seconds(u32);
+pub(crate) struct Seconds(pub(crate) u32);
 
 impl<'de> Deserialize<'de> for Seconds {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

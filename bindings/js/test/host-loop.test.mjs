@@ -85,7 +85,7 @@ describe('callToolWithRecovery', () => {
   <summary>Obtained 0 of 1 item; 1 failed.</summary>
   <task>call list_invoices: gave up after 3 calls, the most the budget allows</task>
   <failed>
-    <failure item="list_invoices" code="RATE_LIMITED" category="transient" retryable="true"/>
+    <failure item="list_invoices" code="RATE_LIMITED" category="transient" retryable="true" retry_after="1 second"/>
   </failed>
   <tried>
     <attempt>call 1: RATE_LIMITED (wait-and-retry), then waited 1000 ms</attempt>

@@ -285,7 +285,7 @@ def idempotency_key_argument() -> str:
 
 def render_partial(spec: Mapping[str, Any] | str) -> str:
     """The `<partial_result>` envelope of a partial failure, in the spec's `format`: `{"task"?, "obtained",
-    "failed": [{"item", "code", "message"?, "category"?, "retryable"?}], "tried"?, "recovery"?,
+    "failed": [{"item", "code", "message"?, "category"?, "retryable"?, "retryAfter"?}], "tried"?, "recovery"?,
     "correlationId"?, "format"?}` (docs/partial-results.md). SpecError when refused."""
     return produce("render-partial", spec)
 
