@@ -373,11 +373,15 @@ fn run_idempotency(
                 let native = mcp_envelope::ToolArguments::from_json(&arguments)
                     .map(|arguments| beside.begin(&tool, &key, &arguments, now_ms, format(&f)).to_json())
                     .map_err(String::from)?;
-                // What a store answers: the outcome and the result, without the claim.
+                // What a store answers: the outcome, its ledger step and the result, without the claim.
                 let outcome = member(&got, "outcome").flatten().unwrap_or_default();
+                let ledger = match member(&got, "ledger").flatten() {
+                    Some(step) => format!(r#","ledger":{}"#, quoted(&step)),
+                    None => String::new(),
+                };
                 let answered = match member(&got, "result") {
-                    Some(Some(result)) => format!(r#"{{"outcome":{},"result":{result}}}"#, quoted(&outcome)),
-                    _ => format!(r#"{{"outcome":{}}}"#, quoted(&outcome)),
+                    Some(Some(result)) => format!(r#"{{"outcome":{}{ledger},"result":{result}}}"#, quoted(&outcome)),
+                    _ => format!(r#"{{"outcome":{}{ledger}}}"#, quoted(&outcome)),
                 };
                 if answered != native {
                     return Err(format!(
