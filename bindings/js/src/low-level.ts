@@ -8,12 +8,18 @@
 import type { LockedContract } from './contract.js';
 import { answerUnknownTool, answeredForRevision, wrapEntries } from './handler-map.js';
 import type { RequestHandler } from './handler-map.js';
-import type { EnvelopeServerOptions } from './mcp.js';
 import { formatOf } from './render.js';
 import { tracedToolCall } from './telemetry.js';
+import type { OpenTelemetryApi } from './telemetry.js';
 import { outcomeOf, passesThrough, resultFor } from './tool-call.js';
-import type { CallToolResult } from './types.js';
+import type { CallToolResult, EnvelopeToolOptions, UnknownToolAnswerKind } from './types.js';
 import { validationError } from './validation.js';
+
+/** The options of `envelopeServer` this module reads: declared here, since mcp.ts imports this module. */
+export interface LowLevelOptions extends EnvelopeToolOptions {
+  unknownTool?: UnknownToolAnswerKind;
+  opentelemetry?: OpenTelemetryApi;
+}
 
 /** The parts of the SDK's low-level `Server` `envelopeServer` types it by; its request handler map is read at run time. */
 export interface LowLevelServer {
@@ -22,7 +28,7 @@ export interface LowLevelServer {
 
 /** What `envelopeServer` keeps per server and the wrapped handler reads on every call (the options can be replaced). */
 export interface LowLevelState {
-  options: EnvelopeServerOptions;
+  options: LowLevelOptions;
   contract: LockedContract | undefined;
 }
 
@@ -141,7 +147,7 @@ async function argumentsFailure(
   checks: Checks,
   tool: ListedTool,
   args: unknown,
-  options: EnvelopeServerOptions,
+  options: LowLevelOptions,
   contract: LockedContract | undefined,
   tools: ListedTool[],
 ): Promise<CallToolResult | undefined> {
