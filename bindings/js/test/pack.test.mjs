@@ -80,7 +80,7 @@ test('the tarball holds the built package and nothing else', () => {
 
 test('the package imports only its own files: Node built-ins only in the Node loader, no WASI shims, no packages', () => {
   const reachingOut = {
-    'dist/fastmcp.js': ['fastmcp'],
+    'dist/fastmcp.js': ['node:async_hooks', 'fastmcp'],
     'dist/langchain.js': ['@langchain/langgraph'],
     'dist/low-level.js': ['ajv/dist/2020.js', 'ajv/dist/2019.js', 'ajv', 'ajv-formats'],
   };
@@ -99,7 +99,8 @@ test('the package imports only its own files: Node built-ins only in the Node lo
     }
   }
   // Only two integrations reach outside the package for an optional peer dependency: the FastMCP integration for
-  // FastMCP itself, whose sessions it wraps, and the LangChain adapter for LangGraph, whose interrupt ends a run. The
+  // FastMCP itself, whose sessions it wraps (and Node's async_hooks, FastMCP being Node-only, to keep a call's request
+  // for a ledger function), and the LangChain adapter for LangGraph, whose interrupt ends a run. The
   // low-level Server's wrapper loads the package's two dependencies, ajv and ajv-formats, on its first argument check.
   // The MCP SDK integration imports no SDK (and no Zod), the AI SDK adapter nothing of the AI SDK.
   for (const [file, packages] of Object.entries(reachingOut)) {

@@ -480,7 +480,7 @@ describe('partial results', () => {
     );
     assert.throws(
       () => partialResult({ obtained: [], failed: [{ item: 'C', code: 'X', reason: 'Denied' }] }),
-      refused('failed[0]: unknown field `reason`, expected one of `item`, `code`, `message`, `category`, `retryable`'),
+      refused('failed[0]: unknown field `reason`, expected one of `item`, `code`, `message`, `category`, `retryable`, `retryAfter`'),
     );
     assert.throws(() => renderPartial(), refused('the partial result spec must be a JSON object, not undefined'));
   });
