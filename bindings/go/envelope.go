@@ -303,3 +303,7 @@ func (e *EnvelopeError) Error() string { return e.Code + ": " + e.Message }
 
 // Envelope is the error's reading, nil when the result held no envelope.
 func (e *EnvelopeError) Envelope() *Reading { return e.reading }
+
+// Error makes a ToolError an error a tool handler returns: the MCP
+// integrations (packages gosdk, mcpgo) send its envelope.
+func (e *ToolError) Error() string { return e.Code + ": " + e.Message }

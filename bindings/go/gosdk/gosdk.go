@@ -1,0 +1,139 @@
+// Package gosdk puts mcp-envelope into a server on the official Go SDK
+// (github.com/modelcontextprotocol/go-sdk): one receiving middleware turns what
+// a tool handler failed with into the envelope the core decides, and answers a
+// call of an unknown tool as the core's unknown-tool says.
+//
+//	server.AddReceivingMiddleware(gosdk.Middleware(gosdk.Options{}))
+//
+// A handler returns &envelope.ToolError{...} for its own failures; any other
+// error, a panic or a JSON-RPC error it returns is classified by its Go type
+// (docs/handler-outcomes.md). A result the handler returns is sent as it is,
+// and tools/list is left alone.
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcp-envelope/mcp-envelope/bindings/go/internal/outcome"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options are the server's choices: format, locale, thrown messages, the unknown tool's answer, the log.
+type Options = outcome.Options
+
+// The JSON-RPC errors that ask the client itself to act (a URL elicitation the
+// call needs, a missing client capability): requests, not failures, passed on.
+var clientActions = map[int64]bool{-32042: true, -32021: true}
+
+// Middleware is the receiving middleware; it acts on tools/call only.
+func Middleware(options Options) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (result mcp.Result, err error) {
+			call, ok := req.(*mcp.CallToolRequest)
+			if method != "tools/call" || !ok || call.Params == nil {
+				return next(ctx, method, req)
+			}
+			defer func() {
+				if p := outcome.Recovered(recover()); p != nil {
+					result, err = answer(call, p, options)
+				}
+			}()
+			result, err = next(ctx, method, req)
+			return settle(ctx, next, call, result, err, options)
+		}
+	}
+}
+
+func settle(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest, result mcp.Result, err error, options Options) (mcp.Result, error) {
+	name := call.Params.Name
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) {
+		if rpc.Code == jsonrpc.CodeInvalidParams && rpc.Message == fmt.Sprintf("unknown tool %q", name) {
+			return unknownTool(ctx, next, call, options)
+		}
+		if clientActions[rpc.Code] {
+			return nil, err
+		}
+		return answer(call, outcome.RPCError{Code: rpc.Code, Message: rpc.Message}, options)
+	}
+	if err != nil { // a handler added with Server.AddTool returned an error
+		return answer(call, err, options)
+	}
+	res, ok := result.(*mcp.CallToolResult)
+	if !ok || res == nil || res.GetError() == nil {
+		return result, nil
+	}
+	// The SDK wraps a typed handler's error as a result holding its text
+	// alone; a result the handler filled in itself is sent as it is.
+	if text, ok := onlyText(res); ok && text == res.GetError().Error() {
+		return answer(call, res.GetError(), options)
+	}
+	return result, nil
+}
+
+func onlyText(res *mcp.CallToolResult) (string, bool) {
+	if len(res.Content) != 1 {
+		return "", false
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		return "", false
+	}
+	return text.Text, true
+}
+
+// answer is the result the core makes of a failure, as the SDK's type.
+func answer(call *mcp.CallToolRequest, failure any, options Options) (mcp.Result, error) {
+	text, err := outcome.Result(call.Params.Name, call.Params.Arguments, failure, options)
+	if err != nil {
+		return nil, err
+	}
+	return toResult(text)
+}
+
+func toResult(text json.RawMessage) (*mcp.CallToolResult, error) {
+	var result mcp.CallToolResult
+	if err := json.Unmarshal(text, &result); err != nil {
+		return nil, fmt.Errorf("mcp-envelope: the core's result does not fit the SDK's CallToolResult: %w", err)
+	}
+	return &result, nil
+}
+
+// unknownTool lists the server's tools (through the same handler, so what a
+// client would see) and answers as the core's unknown-tool says.
+func unknownTool(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest, options Options) (mcp.Result, error) {
+	var tools []string
+	params := &mcp.ListToolsParams{}
+	for {
+		listed, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: params, Extra: call.Extra})
+		if err != nil {
+			return nil, err
+		}
+		page, ok := listed.(*mcp.ListToolsResult)
+		if !ok {
+			return nil, fmt.Errorf("mcp-envelope: tools/list gave %T", listed)
+		}
+		for _, tool := range page.Tools {
+			tools = append(tools, tool.Name)
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		params = &mcp.ListToolsParams{Cursor: page.NextCursor}
+	}
+	if tools == nil {
+		tools = []string{}
+	}
+	rpc, result, err := outcome.Unknown(call.Params.Name, tools, options)
+	if err != nil {
+		return nil, err
+	}
+	if rpc != nil {
+		return nil, &jsonrpc.Error{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}
+	}
+	return toResult(result)
+}

@@ -1,0 +1,70 @@
+// Package mcpgo puts mcp-envelope into a server on mark3labs/mcp-go: one tool
+// handler middleware turns what a handler failed with (an error, a panic) into
+// the envelope the core decides, sent as a result the model reads instead of
+// mcp-go's JSON-RPC internal error.
+//
+//	s := server.NewMCPServer("billing", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.Options{})))
+//
+// A handler returns &envelope.ToolError{...} for its own failures; any other
+// error or a panic is classified by its Go type (docs/handler-outcomes.md). A
+// result the handler returns is sent as it is, and tools/list is left alone.
+// mcp-go answers a call of an unknown tool before any middleware runs, so that
+// answer stays mcp-go's own -32602.
+package mcpgo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcp-envelope/mcp-envelope/bindings/go/internal/outcome"
+)
+
+// Options are the server's choices: format, locale, thrown messages, the log.
+type Options = outcome.Options
+
+// Middleware is the tool handler middleware.
+func Middleware(options Options) server.ToolHandlerMiddleware {
+	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+		return func(ctx context.Context, request mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
+			defer func() {
+				if p := outcome.Recovered(recover()); p != nil {
+					result, err = answer(request, p, options)
+				}
+			}()
+			result, err = next(ctx, request)
+			if err == nil || asksTheClient(err) {
+				return result, err
+			}
+			return answer(request, err, options)
+		}
+	}
+}
+
+// asksTheClient is an error that is a request to the client (a URL
+// elicitation the call needs, a missing client capability), passed on.
+func asksTheClient(err error) bool {
+	var url mcp.URLElicitationRequiredError
+	var urlPointer *mcp.URLElicitationRequiredError
+	var capability mcp.MissingRequiredClientCapabilityError
+	return errors.As(err, &url) || errors.As(err, &urlPointer) || errors.As(err, &capability)
+}
+
+func answer(request mcp.CallToolRequest, failure any, options Options) (*mcp.CallToolResult, error) {
+	arguments := request.Params.RawArguments
+	if len(arguments) == 0 && request.Params.Arguments != nil {
+		arguments, _ = json.Marshal(request.Params.Arguments)
+	}
+	text, err := outcome.Result(request.Params.Name, arguments, failure, options)
+	if err != nil {
+		return nil, err
+	}
+	var result mcp.CallToolResult
+	if err := json.Unmarshal(text, &result); err != nil {
+		return nil, fmt.Errorf("mcp-envelope: the core's result does not fit mcp-go's CallToolResult: %w", err)
+	}
+	return &result, nil
+}
