@@ -283,6 +283,9 @@ type SpecError = raw.SpecError
 // TrapError is a call that trapped and could not be answered (docs/state.md, "After a trap").
 type TrapError = raw.TrapError
 
+// LoadError is a component that could not be loaded (missing, not a component, not this package's).
+type LoadError = raw.LoadError
+
 // MalformedError is a text holding a broken envelope: Message holds the core's exact words.
 type MalformedError struct{ Message string }
 

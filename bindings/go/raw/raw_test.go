@@ -121,3 +121,22 @@ func TestAFileThatIsNotAComponentIsALoadError(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkRender(b *testing.B) {
+	spec := `{"code":"NOT_FOUND","message":"No invoice with that ID","availableActions":["billing.list_invoices"]}`
+	for b.Loop() {
+		if _, err := Render(spec, "xml"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkNewRuntime(b *testing.B) {
+	for b.Loop() {
+		rt, err := NewRuntime(context.Background(), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rt.Close(context.Background())
+	}
+}
