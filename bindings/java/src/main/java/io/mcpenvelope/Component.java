@@ -38,6 +38,7 @@ final class Component {
     private static volatile Component loaded;
 
     private final WasmModule module;
+    private final java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines;
     private final ConcurrentLinkedDeque<Bound> pool = new ConcurrentLinkedDeque<>();
 
     /** One instance and its exports, used by one thread at a time. */
@@ -48,8 +49,8 @@ final class Component {
         final Map<Export, ExportFunction> calls = new EnumMap<>(Export.class);
         final Map<Export, ExportFunction> posts = new EnumMap<>(Export.class);
 
-        Bound(WasmModule module) {
-            instance = Instance.builder(module).build();
+        Bound(WasmModule module, java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines) {
+            instance = Instance.builder(module).withMachineFactory(machines).build();
             memory = instance.memory();
             realloc = instance.export("cabi_realloc");
             for (Export e : Export.values()) {
@@ -64,7 +65,10 @@ final class Component {
 
     private Component(byte[] component) {
         module = Parser.parse(coreModule(component));
-        pool.push(new Bound(module)); // fails here, at load, if an export is missing
+        // Chicory's compiler turns the module into JVM bytecode once, at load; every instance shares it. It runs the
+        // vectors 18 times faster than the interpreter (7 s against 131 s), for about a second at load.
+        machines = com.dylibso.chicory.compiler.MachineFactoryCompiler.compile(module);
+        pool.push(new Bound(module, machines)); // fails here, at load, if an export is missing
     }
 
     /** The process's component, loaded on first use. */
@@ -159,7 +163,7 @@ final class Component {
 
     private <T> T withInstance(Export export, java.util.function.Function<Bound, T> work) {
         Bound bound = pool.poll();
-        if (bound == null) bound = new Bound(module);
+        if (bound == null) bound = new Bound(module, machines);
         T value;
         try {
             value = work.apply(bound);
