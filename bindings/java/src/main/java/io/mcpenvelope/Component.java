@@ -24,7 +24,8 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * <p>An instance is not thread-safe (its memory and stack are one call's), so instances live in a pool: a call
  * takes one, or builds one when all are busy, and gives it back. A pool rather than a lock because a call runs
  * for microseconds to seconds, and a lock would make every server thread wait for the slowest one; an instance
- * holds nothing between calls, so any instance serves any call. A trap discards the instance it happened in.
+ * holds nothing between calls, so any instance serves any call. A trap discards the instance it happened in, and
+ * a fresh instance's {@code after-trap} says what the call answers.
  */
 final class Component {
     /** Where the build puts the component inside the jar. */
@@ -34,6 +35,11 @@ final class Component {
 
     private static final int SECTION_CORE_MODULE = 1;
     private static final byte[] COMPONENT_PREAMBLE = {0x00, 0x61, 0x73, 0x6d, 0x0d, 0x00, 0x01, 0x00};
+
+    /** Random bytes of a fresh correlation id, the same in every host (the core's CORRELATION_ID_RANDOM_BYTES). */
+    private static final int ID_RANDOM_BYTES = 6;
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+    private static final System.Logger LOG = System.getLogger("io.mcpenvelope");
 
     private static volatile Component loaded;
 
@@ -154,6 +160,75 @@ final class Component {
     /** The core export called with these flat arguments as they are: tests make a trap this way. */
     long[] callFlat(Export export, long... flat) {
         return withInstance(export, bound -> bound.calls.get(export).apply(flat));
+    }
+
+    /**
+     * What a call that trapped answers, asked of a fresh instance (docs/state.md, "After a trap"): an answer in the
+     * call's own shape, or the call made once more. The core's log line goes to {@code System.Logger}
+     * {@code io.mcpenvelope}.
+     */
+    Answer afterTrap(Export export, Object[] args, TrapException trap) {
+        Map<String, Object> request = new java.util.LinkedHashMap<>();
+        request.put("call", export.wit);
+        request.put("trap", trap.trap());
+        byte[] random = new byte[ID_RANDOM_BYTES];
+        RANDOM.nextBytes(random);
+        request.put("random", java.util.HexFormat.of().formatHex(random));
+        request.putAll(trapContext(export, args));
+        Answer asked;
+        try {
+            asked = call(Export.AFTER_TRAP, Json.write(request));
+        } catch (TrapException again) {
+            throw new TrapException(export.wit, "mcp-envelope: " + export.wit + " trapped (" + trap.trap()
+                    + ") and no answer could be made for it: " + again.trap(), again);
+        }
+        if (!asked.ok()) {
+            throw new TrapException(export.wit, "mcp-envelope: " + export.wit + " trapped (" + trap.trap()
+                    + ") and no answer could be made for it: " + asked.text(), trap);
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> answer = (Map<String, Object>) Json.parse(asked.text());
+        LOG.log(System.Logger.Level.ERROR, String.valueOf(answer.get("log")));
+        if ("answer".equals(answer.get("then"))) {
+            Object value = answer.get("answer");
+            return new Answer(true, value == null || value instanceof String ? (String) value : Json.write(value));
+        }
+        try {
+            return call(export, args);
+        } catch (TrapException again) {
+            throw new TrapException(export.wit, String.valueOf(answer.get("again")), again);
+        }
+    }
+
+    /**
+     * The members of a call's request that {@code after-trap} reads: the call's own {@code format} argument, else
+     * the request's top-level {@code format}, {@code locale}, {@code tool} and {@code key} when they are strings of
+     * at most 256 characters (a longer one may be what trapped). The same rule in every host.
+     */
+    private static Map<String, Object> trapContext(Export export, Object[] args) {
+        Map<String, Object> context = new java.util.LinkedHashMap<>();
+        if (args.length > 0 && args[0] instanceof String text && text.startsWith("{")) {
+            try {
+                if (Json.parse(text) instanceof Map<?, ?> members) {
+                    for (String m : List.of("format", "locale", "tool", "key")) {
+                        if (members.get(m) instanceof String v && v.length() <= 256) context.put(m, v);
+                    }
+                }
+            } catch (IllegalArgumentException notJson) {
+                // a request that is not JSON states nothing
+            }
+        }
+        int at = export.params.indexOf("format: format");
+        if (at >= 0 && args.length > at) context.put("format", Format.values()[(Integer) args[at]].wire());
+        return context;
+    }
+
+    /** Breaks the next instance a call takes, so that the call traps for real: tests of the trap path only. */
+    void breakNextInstance() {
+        Bound bound = pool.poll();
+        if (bound == null) bound = new Bound(module, machines);
+        bound.instance.global(0).setValue(0); // the shadow stack pointer: the next call's frame falls off memory
+        pool.push(bound);
     }
 
     /** How many idle instances the pool holds. */

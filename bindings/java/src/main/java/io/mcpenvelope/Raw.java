@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * Every export of the component, JSON text in and JSON text out, exactly as the core writes it. A refusal
- * throws {@link SpecException} (a reader's, {@link MalformedEnvelopeException}) with the core's words; a trap
- * throws {@link TrapException}.
+ * throws {@link SpecException} (a reader's, {@link MalformedEnvelopeException}) with the core's words. After a
+ * trap a fresh instance's {@code after-trap} decides: an answer in the call's own shape (a render gives the
+ * INTERNAL_ERROR envelope), or the call made once more; {@link TrapException} when that traps too.
  */
 public final class Raw {
     private Raw() {}
@@ -57,7 +58,13 @@ public final class Raw {
     }
 
     private static String answer(Export export, boolean reader, Object... args) {
-        Component.Answer a = Component.get().call(export, args);
+        Component component = Component.get();
+        Component.Answer a;
+        try {
+            a = component.call(export, args);
+        } catch (TrapException trap) {
+            a = component.afterTrap(export, args, trap);
+        }
         if (a.ok()) return a.text();
         throw reader ? new MalformedEnvelopeException(a.text()) : new SpecException(a.text());
     }

@@ -24,6 +24,21 @@ class ComponentTest {
     }
 
     @Test
+    void aRenderThatTrapsAnswersTheInternalErrorEnvelope() {
+        Component.get().breakNextInstance();
+        Reading reading = Envelope.read(Envelope.render(ToolError.of("NOT_FOUND", "x"), Format.JSON));
+        assertEquals("INTERNAL_ERROR", reading.code());
+        assertEquals("NOT_FOUND", Envelope.read(Envelope.render(ToolError.of("NOT_FOUND", "x"), Format.XML)).code());
+    }
+
+    @Test
+    void aReaderThatTrapsOnceIsCalledAgain() {
+        String result = ToolError.of("RATE_LIMITED", "slow down").result(Format.XML);
+        Component.get().breakNextInstance();
+        assertEquals("RATE_LIMITED", Envelope.read(result).code());
+    }
+
+    @Test
     void callsFromManyThreadsAgree() throws Exception {
         String want = Envelope.render(ToolError.of("TIMEOUT", "slow"), Format.XML);
         ExecutorService threads = Executors.newFixedThreadPool(4);
