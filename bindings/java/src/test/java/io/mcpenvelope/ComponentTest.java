@@ -74,6 +74,14 @@ class ComponentTest {
     }
 
     @Test
+    void theCoreModuleImportsNothing() throws java.io.IOException {
+        try (var in = Component.class.getResourceAsStream(Component.RESOURCE)) {
+            var module = com.dylibso.chicory.wasm.Parser.parse(Component.coreModule(in.readAllBytes()));
+            assertEquals(0, module.importSection().importCount(), "a host would need to supply imports");
+        }
+    }
+
+    @Test
     void theCoreModuleIsTheComponentsOnlyOne() {
         byte[] notComponent = {0, 0x61, 0x73, 0x6d, 1, 0, 0, 0};
         assertThrows(IllegalArgumentException.class, () -> Component.coreModule(notComponent));
