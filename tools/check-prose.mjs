@@ -1,4 +1,5 @@
-// Fails when a block of the prose a person reads first (a paragraph, a list item, a table cell) runs past 120 words, the most that reads as one screen.
+// Fails when a block of the prose a person reads first (a paragraph, a list
+// item, a table cell) runs past 120 words, the most that reads as one screen.
 //
 //   node tools/check-prose.mjs            checks the files below
 //   node tools/check-prose.mjs FILE...    checks those files instead
