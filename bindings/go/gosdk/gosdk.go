@@ -29,23 +29,87 @@ type Options = outcome.Options
 // call needs, a missing client capability): requests, not failures, passed on.
 var clientActions = map[int64]bool{-32042: true, -32021: true}
 
-// Middleware is the receiving middleware; it acts on tools/call only.
+// Middleware is the receiving middleware; it acts on tools/call only. A
+// call's arguments are checked against the tool's input schema before its
+// handler runs, and a failure is answered with the core's
+// <validation_error>; with a Ledger, every tool result goes through it.
 func Middleware(options Options) mcp.Middleware {
+	checked := &schemas{}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (result mcp.Result, err error) {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			call, ok := req.(*mcp.CallToolRequest)
 			if method != "tools/call" || !ok || call.Params == nil {
 				return next(ctx, method, req)
 			}
-			defer func() {
-				if p := outcome.Recovered(recover()); p != nil {
-					result, err = answer(call, p, options)
-				}
-			}()
-			result, err = next(ctx, method, req)
-			return settle(ctx, next, call, result, err, options)
+			result, err, listed := toolCall(ctx, next, call, options, checked)
+			if err != nil || options.Ledger == nil || !listed {
+				return result, err
+			}
+			return observed(call, result, options)
 		}
 	}
+}
+
+// toolCall is the call's answer, and whether it is of a listed tool (an
+// unknown tool's answer goes through no ledger).
+func toolCall(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest, options Options, checked *schemas) (result mcp.Result, err error, listed bool) {
+	defer func() {
+		if p := outcome.Recovered(recover()); p != nil {
+			result, err = answer(call, p, options)
+		}
+	}()
+	tools, err := listTools(ctx, next, call)
+	if err != nil {
+		return nil, err, false
+	}
+	tool := findTool(tools, call.Params.Name)
+	if tool == nil {
+		result, err = unknownTool(tools, call, options)
+		return result, err, false
+	}
+	if schema, err := json.Marshal(tool.InputSchema); err == nil && tool.InputSchema != nil {
+		refused, err := checked.check(call.Params.Name, schema, call.Params.Arguments)
+		if err != nil {
+			return nil, err, true
+		}
+		if refused != nil {
+			result, err = toResult(refused)
+			return result, err, true
+		}
+	}
+	result, err = next(ctx, "tools/call", call)
+	result, err = settle(ctx, next, call, result, err, options)
+	return result, err, true
+}
+
+// observed is the result the ledger sends for result: a repeated failure
+// replaced, anything else as it is.
+func observed(call *mcp.CallToolRequest, result mcp.Result, options Options) (mcp.Result, error) {
+	res, ok := result.(*mcp.CallToolResult)
+	if !ok || res == nil {
+		return result, nil
+	}
+	text, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	instead, err := options.Ledger.Observe(call.Params.Name, text, call.Params.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	if instead == nil {
+		return result, nil
+	}
+	return toResult(instead)
+}
+
+func findTool(tools []*mcp.Tool, name string) *mcp.Tool {
+	for _, tool := range tools {
+		if tool.Name == name {
+			return tool
+		}
+	}
+	return nil
 }
 
 func settle(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest, result mcp.Result, err error, options Options) (mcp.Result, error) {
@@ -53,7 +117,11 @@ func settle(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolReque
 	var rpc *jsonrpc.Error
 	if errors.As(err, &rpc) {
 		if rpc.Code == jsonrpc.CodeInvalidParams && rpc.Message == fmt.Sprintf("unknown tool %q", name) {
-			return unknownTool(ctx, next, call, options)
+			tools, err := listTools(ctx, next, call)
+			if err != nil {
+				return nil, err
+			}
+			return unknownTool(tools, call, options)
 		}
 		if clientActions[rpc.Code] {
 			return nil, err
@@ -103,10 +171,9 @@ func toResult(text json.RawMessage) (*mcp.CallToolResult, error) {
 	return &result, nil
 }
 
-// unknownTool lists the server's tools (through the same handler, so what a
-// client would see) and answers as the core's unknown-tool says.
-func unknownTool(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest, options Options) (mcp.Result, error) {
-	var tools []string
+// listTools is the server's tools, listed through the same handler, so what a client would see.
+func listTools(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
 	params := &mcp.ListToolsParams{}
 	for {
 		listed, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: params, Extra: call.Extra})
@@ -117,16 +184,19 @@ func unknownTool(ctx context.Context, next mcp.MethodHandler, call *mcp.CallTool
 		if !ok {
 			return nil, fmt.Errorf("mcp-envelope: tools/list gave %T", listed)
 		}
-		for _, tool := range page.Tools {
-			tools = append(tools, tool.Name)
-		}
+		tools = append(tools, page.Tools...)
 		if page.NextCursor == "" {
-			break
+			return tools, nil
 		}
 		params = &mcp.ListToolsParams{Cursor: page.NextCursor}
 	}
-	if tools == nil {
-		tools = []string{}
+}
+
+// unknownTool answers a call of a tool the server does not list as the core's unknown-tool says.
+func unknownTool(listed []*mcp.Tool, call *mcp.CallToolRequest, options Options) (mcp.Result, error) {
+	tools := []string{}
+	for _, tool := range listed {
+		tools = append(tools, tool.Name)
 	}
 	rpc, result, err := outcome.Unknown(call.Params.Name, tools, options)
 	if err != nil {

@@ -188,3 +188,53 @@ func TestToolsListIsUnchanged(t *testing.T) {
 		t.Fatalf("with the middleware %s, without %s", with, without)
 	}
 }
+
+func TestArgumentsThatFailTheSchemaAreTheCoresValidationError(t *testing.T) {
+	session := connect(t, billing(true, gosdk.Options{}))
+	line := map[string]string{
+		`{"id":42}`: `<field name="id">Wrong type. You sent: 42. Expected a string.</field>`,
+		`{}`:        `<field name="id">Missing required field. You sent: nothing. Expected a string.</field>`,
+		`{"extra":true,"id":"inv_1"}`: `<field name="(arguments)">Unrecognized key 'extra'. You sent: 'extra'. ` +
+			`Expected only the declared keys; remove it.</field>`,
+	}
+	for arguments, field := range line {
+		var given map[string]any
+		_ = json.Unmarshal([]byte(arguments), &given)
+		got := call(t, session, "get_invoice", given)
+		want := "<validation_error action=\"get_invoice\">\n  " + field + "\n" +
+			"  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n" +
+			"</validation_error>"
+		if !got.IsError || text(got) != want {
+			t.Errorf("%s: got %v %q, want %q", arguments, got.IsError, text(got), want)
+		}
+	}
+}
+
+func TestTheLedgerShortensARepeatedFailureThenSaysStop(t *testing.T) {
+	session := connect(t, billing(true, gosdk.Options{Ledger: envelope.NewLedger(2)}))
+	first, _ := envelope.Render(notFound, envelope.XML)
+	want := []string{
+		first,
+		"<tool_error code=\"NOT_FOUND\" severity=\"error\">\n" +
+			"  <message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>\n" +
+			"  <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>\n" +
+			"</tool_error>",
+		"<tool_error code=\"NOT_FOUND\" severity=\"critical\">\n" +
+			"  <message>Stop retrying: this call has failed the same way 3 times in a row and nothing has changed.</message>\n" +
+			"  <recovery>Do not make this call again. Tell the user what failed and that retrying did not help.</recovery>\n" +
+			"</tool_error>",
+		"paid",
+		// The success ended the streak: the same failure is answered in full again.
+		first,
+	}
+	for i, text := range want {
+		id := "inv_404"
+		if text == "paid" {
+			id = "inv_1"
+		}
+		got := call(t, session, "get_invoice", map[string]any{"id": id})
+		if got.IsError != (text != "paid") || got.Content[0].(*mcp.TextContent).Text != text {
+			t.Fatalf("call %d: got %v %q, want %q", i+1, got.IsError, got.Content[0].(*mcp.TextContent).Text, text)
+		}
+	}
+}

@@ -23,24 +23,52 @@ import (
 	"github.com/mcp-envelope/mcp-envelope/bindings/go/internal/outcome"
 )
 
-// Options are the server's choices: format, locale, thrown messages, the log.
+// Options are the server's choices: format, locale, thrown messages, the log, the ledger.
 type Options = outcome.Options
 
-// Middleware is the tool handler middleware.
+// Middleware is the tool handler middleware; with a Ledger, every tool result goes through it.
 func Middleware(options Options) server.ToolHandlerMiddleware {
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
-		return func(ctx context.Context, request mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
-			defer func() {
-				if p := outcome.Recovered(recover()); p != nil {
-					result, err = answer(request, p, options)
-				}
-			}()
-			result, err = next(ctx, request)
-			if err == nil || asksTheClient(err) {
+		enveloped := envelopedHandler(next, options)
+		if options.Ledger == nil {
+			return enveloped
+		}
+		return func(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			result, err := enveloped(ctx, request)
+			if err != nil || result == nil {
 				return result, err
 			}
-			return answer(request, err, options)
+			return observed(request, result, options)
 		}
+	}
+}
+
+// observed is the result the ledger sends for result: a repeated failure replaced, anything else as it is.
+func observed(request mcp.CallToolRequest, result *mcp.CallToolResult, options Options) (*mcp.CallToolResult, error) {
+	text, err := json.Marshal(result)
+	if err != nil {
+		return nil, err
+	}
+	instead, err := options.Ledger.Observe(request.Params.Name, text, arguments(request))
+	if err != nil || instead == nil {
+		return result, err
+	}
+	return toResult(instead)
+}
+
+// envelopedHandler is next with its failures answered as the core decides.
+func envelopedHandler(next server.ToolHandlerFunc, options Options) server.ToolHandlerFunc {
+	return func(ctx context.Context, request mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
+		defer func() {
+			if p := outcome.Recovered(recover()); p != nil {
+				result, err = answer(request, p, options)
+			}
+		}()
+		result, err = next(ctx, request)
+		if err == nil || asksTheClient(err) {
+			return result, err
+		}
+		return answer(request, err, options)
 	}
 }
 
@@ -54,14 +82,23 @@ func asksTheClient(err error) bool {
 }
 
 func answer(request mcp.CallToolRequest, failure any, options Options) (*mcp.CallToolResult, error) {
+	text, err := outcome.Result(request.Params.Name, arguments(request), failure, options)
+	if err != nil {
+		return nil, err
+	}
+	return toResult(text)
+}
+
+// arguments is the call's arguments as JSON.
+func arguments(request mcp.CallToolRequest) json.RawMessage {
 	arguments := request.Params.RawArguments
 	if len(arguments) == 0 && request.Params.Arguments != nil {
 		arguments, _ = json.Marshal(request.Params.Arguments)
 	}
-	text, err := outcome.Result(request.Params.Name, arguments, failure, options)
-	if err != nil {
-		return nil, err
-	}
+	return arguments
+}
+
+func toResult(text json.RawMessage) (*mcp.CallToolResult, error) {
 	var result mcp.CallToolResult
 	if err := json.Unmarshal(text, &result); err != nil {
 		return nil, fmt.Errorf("mcp-envelope: the core's result does not fit mcp-go's CallToolResult: %w", err)

@@ -143,3 +143,32 @@ func TestToolsListIsUnchanged(t *testing.T) {
 		t.Fatalf("with the middleware %s, without %s", with, without)
 	}
 }
+
+func TestTheLedgerShortensARepeatedFailureThenSaysStop(t *testing.T) {
+	c := connect(t, billing(true, mcpgo.Options{Ledger: envelope.NewLedger(2)}))
+	first, _ := envelope.Render(notFound, envelope.XML)
+	want := []string{
+		first,
+		"<tool_error code=\"NOT_FOUND\" severity=\"error\">\n" +
+			"  <message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>\n" +
+			"  <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>\n" +
+			"</tool_error>",
+		"<tool_error code=\"NOT_FOUND\" severity=\"critical\">\n" +
+			"  <message>Stop retrying: this call has failed the same way 3 times in a row and nothing has changed.</message>\n" +
+			"  <recovery>Do not make this call again. Tell the user what failed and that retrying did not help.</recovery>\n" +
+			"</tool_error>",
+		"paid",
+		// The success ended the streak: the same failure is answered in full again.
+		first,
+	}
+	for i, sent := range want {
+		id := "inv_404"
+		if sent == "paid" {
+			id = "inv_1"
+		}
+		got := call(t, c, "get_invoice", map[string]any{"id": id})
+		if got.IsError != (sent != "paid") || text(got) != sent {
+			t.Fatalf("call %d: got %v %q, want %q", i+1, got.IsError, text(got), sent)
+		}
+	}
+}

@@ -37,6 +37,9 @@ type Options struct {
 	UnknownToolAnswer string
 	// Log receives the core's log line of a failure; slog.Error when nil.
 	Log func(line string)
+	// Ledger is the repeat ledger every tool result goes through (one per
+	// session); none when nil.
+	Ledger *envelope.Ledger
 }
 
 // RPCError is a JSON-RPC error an SDK's handler returned for the client.
