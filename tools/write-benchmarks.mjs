@@ -9,7 +9,14 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 
 const [dir = 'build/bench', out = 'BENCHMARKS.md'] = process.argv.slice(2);
-const HOSTS = { component: 'every host', rust: 'Rust (native, wasmtime)', node: 'JS package in Node', python: 'Python package' };
+const HOSTS = {
+  component: 'every host',
+  rust: 'Rust (native, wasmtime)',
+  node: 'JS package in Node',
+  python: 'Python package',
+  go: 'Go package (wazero)',
+  java: 'Java package (Chicory)',
+};
 const reports = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
   .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
 if (reports.length === 0) throw new Error(`no benchmark reports in ${dir}`);
