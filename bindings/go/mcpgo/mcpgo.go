@@ -3,13 +3,14 @@
 // the envelope the core decides, sent as a result the model reads instead of
 // mcp-go's JSON-RPC internal error.
 //
-//	s := server.NewMCPServer("billing", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.Options{})))
+//	s := server.NewMCPServer("billing", "1.0.0",
+//		server.WithToolHandlerMiddleware(mcpgo.Middleware(options)), mcpgo.UnknownTool(options))
 //
 // A handler returns &envelope.ToolError{...} for its own failures; any other
 // error or a panic is classified by its Go type (docs/handler-outcomes.md). A
 // result the handler returns is sent as it is, and tools/list is left alone.
-// mcp-go answers a call of an unknown tool before any middleware runs, so that
-// answer stays mcp-go's own -32602.
+// mcp-go answers a call of an unknown tool before any middleware runs; the
+// UnknownTool option routes it to the core's unknown-tool answer.
 package mcpgo
 
 import (
@@ -35,7 +36,8 @@ func Middleware(options Options) server.ToolHandlerMiddleware {
 		}
 		return func(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			result, err := enveloped(ctx, request)
-			if err != nil || result == nil {
+			// An unknown tool's answer (UnknownTool) goes through no ledger, as in gosdk.
+			if err != nil || result == nil || request.Params.Name == unknownToolName {
 				return result, err
 			}
 			return observed(request, result, options)

@@ -25,7 +25,7 @@ var notFound = envelope.ToolError{
 func billing(middleware bool, options mcpgo.Options) *server.MCPServer {
 	var serverOptions []server.ServerOption
 	if middleware {
-		serverOptions = append(serverOptions, server.WithToolHandlerMiddleware(mcpgo.Middleware(options)))
+		serverOptions = append(serverOptions, server.WithToolHandlerMiddleware(mcpgo.Middleware(options)), mcpgo.UnknownTool(options))
 	}
 	s := server.NewMCPServer("billing", "1.0.0", serverOptions...)
 	s.AddTool(mcp.NewTool("get_invoice", mcp.WithDescription("One invoice"), mcp.WithString("id", mcp.Required())),
@@ -170,5 +170,31 @@ func TestTheLedgerShortensARepeatedFailureThenSaysStop(t *testing.T) {
 		if got.IsError != (sent != "paid") || text(got) != sent {
 			t.Fatalf("call %d: got %v %q, want %q", i+1, got.IsError, text(got), sent)
 		}
+	}
+}
+
+func TestAnUnknownToolIsTheCoresAnswer(t *testing.T) {
+	var hooked []string
+	hooks := &server.Hooks{}
+	hooks.AddAfterCallTool(func(_ context.Context, _ any, request *mcp.CallToolRequest, _ any) {
+		hooked = append(hooked, request.Params.Name)
+	})
+	s := server.NewMCPServer("billing", "1.0.0", server.WithHooks(hooks),
+		server.WithToolHandlerMiddleware(mcpgo.Middleware(mcpgo.Options{})), mcpgo.UnknownTool(mcpgo.Options{}))
+	s.AddTools(*billing(false, mcpgo.Options{}).GetTool("get_invoice"))
+	c := connect(t, s)
+	for _, name := range []string{"get_invoices", "~mcp-envelope.unknown-tool"} {
+		got := call(t, c, name, map[string]any{"id": "inv_1"})
+		want := "<tool_error code=\"UNKNOWN_ACTION\" severity=\"error\">\n" +
+			"  <message>No tool named '" + name + "' on this server.</message>\n" +
+			"  <recovery>Call one of the available tools instead, with the arguments its input schema asks for.</recovery>\n" +
+			"  <available_actions>\n    <action>get_invoice</action>\n  </available_actions>\n" +
+			"</tool_error>"
+		if !got.IsError || text(got) != want {
+			t.Errorf("%s: got %v %q, want %q", name, got.IsError, text(got), want)
+		}
+	}
+	if strings.Join(hooked, ",") != "get_invoices,~mcp-envelope.unknown-tool" {
+		t.Errorf("the server's hooks saw %q", hooked)
 	}
 }
