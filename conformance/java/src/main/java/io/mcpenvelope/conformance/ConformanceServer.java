@@ -40,6 +40,7 @@ import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -283,7 +284,7 @@ public final class ConformanceServer {
         return List.of(new SyncResourceTemplateSpecification(template, (exchange, request) -> {
             Matcher match = TEMPLATE_URI.matcher(request.uri());
             String id = match.matches() ? match.group(1) : "";
-            Map<String, Object> data = new java.util.LinkedHashMap<>();
+            Map<String, Object> data = new LinkedHashMap<>();
             data.put("id", id);
             data.put("templateTest", true);
             data.put("data", "Data for ID: " + id);

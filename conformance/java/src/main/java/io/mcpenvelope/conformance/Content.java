@@ -99,7 +99,11 @@ final class Content {
             {
               "type": "object",
               "properties": {
-                "untitledSingle": {"type": "string", "description": "Pick one", "enum": ["option1", "option2", "option3"]},
+                "untitledSingle": {
+                  "type": "string",
+                  "description": "Pick one",
+                  "enum": ["option1", "option2", "option3"]
+                },
                 "titledSingle": {
                   "type": "string",
                   "description": "Pick one (titled)",
