@@ -2,26 +2,17 @@ package mcpgo_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	envelope "github.com/mcp-envelope/mcp-envelope/bindings/go"
+	"github.com/mcp-envelope/mcp-envelope/bindings/go/internal/sdktest"
 	"github.com/mcp-envelope/mcp-envelope/bindings/go/mcpgo"
 )
 
-var notFound = envelope.ToolError{
-	Code:             "NOT_FOUND",
-	Message:          "No invoice with that ID",
-	AvailableActions: []string{"billing.list_invoices"},
-}
-
-// billing is a server with a tool for each kind of outcome.
+// billing is a server with a tool for each kind of outcome (sdktest).
 func billing(middleware bool, options mcpgo.Options) *server.MCPServer {
 	var serverOptions []server.ServerOption
 	if middleware {
@@ -30,21 +21,15 @@ func billing(middleware bool, options mcpgo.Options) *server.MCPServer {
 	s := server.NewMCPServer("billing", "1.0.0", serverOptions...)
 	s.AddTool(mcp.NewTool("get_invoice", mcp.WithDescription("One invoice"), mcp.WithString("id", mcp.Required())),
 		func(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			switch request.GetString("id", "") {
-			case "inv_1":
-				return mcp.NewToolResultText("paid"), nil
-			case "boom":
-				panic("index out of range, password=hunter2")
-			case "words":
-				return nil, errors.New("Entity with name Nobody not found")
+			text, err := sdktest.Invoice(request.GetString("id", ""))
+			if err != nil {
+				return nil, err
 			}
-			e := notFound
-			return nil, &e
+			return mcp.NewToolResultText(text), nil
 		})
 	s.AddTool(mcp.NewTool("read_text_file", mcp.WithString("path", mcp.Required())),
 		func(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			_, err := os.ReadFile(request.GetString("path", ""))
-			return nil, err
+			return nil, sdktest.ReadTextFile(request.GetString("path", ""))
 		})
 	return s
 }
@@ -83,94 +68,26 @@ func text(result *mcp.CallToolResult) string {
 	return result.Content[0].(mcp.TextContent).Text
 }
 
-func TestAToolErrorIsSentAsItsEnvelope(t *testing.T) {
-	c := connect(t, billing(true, mcpgo.Options{}))
-	got := call(t, c, "get_invoice", map[string]any{"id": "inv_404"})
-	want, _ := envelope.Render(notFound, envelope.XML)
-	if !got.IsError || text(got) != want {
-		t.Fatalf("got %v %q, want the envelope %q", got.IsError, text(got), want)
-	}
+// sdkClient is mcp-go's client as sdktest calls it.
+type sdkClient struct{ c *client.Client }
+
+func (s sdkClient) Call(t *testing.T, tool string, args map[string]any) sdktest.Answer {
+	got := call(t, s.c, tool, args)
+	return sdktest.Answer{IsError: got.IsError, Text: text(got)}
 }
 
-func TestAResultIsSentAsItIs(t *testing.T) {
-	c := connect(t, billing(true, mcpgo.Options{}))
-	if got := call(t, c, "get_invoice", map[string]any{"id": "inv_1"}); got.IsError || text(got) != "paid" {
-		t.Fatalf("got %v %q", got.IsError, text(got))
+func (s sdkClient) ListTools(t *testing.T) string {
+	tools, err := s.c.ListTools(context.Background(), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	return sdktest.JSON(t, tools)
 }
 
-func TestTheAuthorsWordsAreAToolError(t *testing.T) {
-	c := connect(t, billing(true, mcpgo.Options{Format: envelope.Text}))
-	got := call(t, c, "get_invoice", map[string]any{"id": "words"})
-	if !got.IsError || !strings.HasPrefix(text(got), "error_code: TOOL_ERROR") || !strings.Contains(text(got), "Entity with name Nobody not found") {
-		t.Fatalf("got %q", text(got))
-	}
-}
-
-func TestAPanicIsAnInternalErrorAndTheServerGoesOn(t *testing.T) {
-	var lines []string
-	c := connect(t, billing(true, mcpgo.Options{Log: func(line string) { lines = append(lines, line) }}))
-	got := call(t, c, "get_invoice", map[string]any{"id": "boom"})
-	if !got.IsError || !strings.HasPrefix(text(got), `<tool_error code="INTERNAL_ERROR"`) || strings.Contains(text(got), "hunter2") {
-		t.Fatalf("got %q", text(got))
-	}
-	if len(lines) != 1 || !strings.Contains(lines[0], "index out of range") {
-		t.Fatalf("logged %q", lines)
-	}
-	if got := call(t, c, "get_invoice", map[string]any{"id": "inv_1"}); text(got) != "paid" {
-		t.Fatalf("the call after a panic gave %q", text(got))
-	}
-}
-
-func TestAMissingFileNamesTheArgument(t *testing.T) {
-	c := connect(t, billing(true, mcpgo.Options{Log: func(string) {}}))
-	got := call(t, c, "read_text_file", map[string]any{"path": "missing.txt"})
-	if !strings.HasPrefix(text(got), `<tool_error code="NOT_FOUND"`) || !strings.Contains(text(got), `path "missing.txt"`) {
-		t.Fatalf("got %q", text(got))
-	}
-}
-
-func TestToolsListIsUnchanged(t *testing.T) {
-	list := func(middleware bool) string {
-		tools, err := connect(t, billing(middleware, mcpgo.Options{})).ListTools(context.Background(), mcp.ListToolsRequest{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, _ := json.Marshal(tools)
-		return string(text)
-	}
-	if with, without := list(true), list(false); with != without {
-		t.Fatalf("with the middleware %s, without %s", with, without)
-	}
-}
-
-func TestTheLedgerShortensARepeatedFailureThenSaysStop(t *testing.T) {
-	c := connect(t, billing(true, mcpgo.Options{Ledger: envelope.NewLedger(2)}))
-	first, _ := envelope.Render(notFound, envelope.XML)
-	want := []string{
-		first,
-		"<tool_error code=\"NOT_FOUND\" severity=\"error\">\n" +
-			"  <message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>\n" +
-			"  <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>\n" +
-			"</tool_error>",
-		"<tool_error code=\"NOT_FOUND\" severity=\"critical\">\n" +
-			"  <message>Stop retrying: this call has failed the same way 3 times in a row and nothing has changed.</message>\n" +
-			"  <recovery>Do not make this call again. Tell the user what failed and that retrying did not help.</recovery>\n" +
-			"</tool_error>",
-		"paid",
-		// The success ended the streak: the same failure is answered in full again.
-		first,
-	}
-	for i, sent := range want {
-		id := "inv_404"
-		if sent == "paid" {
-			id = "inv_1"
-		}
-		got := call(t, c, "get_invoice", map[string]any{"id": id})
-		if got.IsError != (sent != "paid") || text(got) != sent {
-			t.Fatalf("call %d: got %v %q, want %q", i+1, got.IsError, text(got), sent)
-		}
-	}
+func TestWhatEveryIntegrationDoes(t *testing.T) {
+	sdktest.Run(t, func(t *testing.T, wrapped bool, options mcpgo.Options) sdktest.Client {
+		return sdkClient{connect(t, billing(wrapped, options))}
+	})
 }
 
 func TestAnUnknownToolIsTheCoresAnswer(t *testing.T) {
