@@ -2,6 +2,7 @@ package io.mcpenvelope.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mcpenvelope.Envelope;
@@ -16,6 +17,7 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
@@ -50,9 +52,15 @@ class EnvelopeToolsTest {
 
     /** A client connected to a server built on the other end of two pipes. */
     static McpSyncClient connect(Function<StdioServerTransportProvider, AutoCloseable> server) throws IOException {
+        return connect(MAPPER, server);
+    }
+
+    /** The same, the server's transport writing with {@code serverMapper}. */
+    static McpSyncClient connect(McpJsonMapper serverMapper, Function<StdioServerTransportProvider, AutoCloseable> server)
+            throws IOException {
         Pipe toServer = Pipe.open();
         Pipe toClient = Pipe.open();
-        server.apply(new StdioServerTransportProvider(MAPPER, Channels.newInputStream(toServer.source()),
+        server.apply(new StdioServerTransportProvider(serverMapper, Channels.newInputStream(toServer.source()),
                 Channels.newOutputStream(toClient.sink())));
         McpSyncClient client = McpClient.sync(new PipeClientTransport(MAPPER, Channels.newInputStream(toClient.source()),
                 Channels.newOutputStream(toServer.sink()))).requestTimeout(Duration.ofSeconds(30)).build();
@@ -108,6 +116,90 @@ class EnvelopeToolsTest {
                 .tools(EnvelopeTools.wrap(spec)).build()::close);
         try {
             checkAnswers(client);
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    static final Tool CHECKED = Tool.builder().name("get_invoice").description("An invoice by id")
+            .inputSchema(MAPPER, """
+                    {"type":"object","properties":{"id":{"type":"string","pattern":"^inv_[a-z0-9]+$"},\
+                    "copies":{"type":"integer","minimum":1}},"required":["id"]}""").build();
+
+    /** A sync server of {@link #CHECKED} with the integration's options, its client connected. */
+    static McpSyncClient checkedServer(EnvelopeTools envelope) throws IOException {
+        SyncToolSpecification spec = new SyncToolSpecification(CHECKED, (exchange, request) -> billing(request));
+        return connect(envelope.jsonMapper(MAPPER), provider -> McpServer.sync(provider).serverInfo("billing", "1.0.0")
+                .capabilities(ServerCapabilities.builder().tools(true).build())
+                .validateToolInputs(false)
+                .tools(envelope.tools(List.of(spec))).build()::close);
+    }
+
+    @Test
+    void argumentsThatFailTheSchemaAreTheCoresValidationError() throws IOException {
+        McpSyncClient client = checkedServer(EnvelopeTools.builder().build());
+        try {
+            CallToolResult result = client.callTool(new CallToolRequest("get_invoice", Map.of("id", "INV-1", "copies", 0)));
+            assertTrue(result.isError());
+            assertEquals("""
+                    <validation_error action="get_invoice">
+                      <field name="id">Does not match the required pattern. You sent: 'INV-1'. Expected text matching the pattern '^inv_[a-z0-9]+$'.</field>
+                      <field name="copies">Too small. You sent: 0. Expected at least 1.</field>
+                      <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+                    </validation_error>""", text(result));
+            CallToolResult missing = client.callTool(new CallToolRequest("get_invoice", Map.of()));
+            assertEquals("""
+                    <validation_error action="get_invoice">
+                      <field name="id">Missing required field. You sent: nothing. Expected text matching the pattern '^inv_[a-z0-9]+$'.</field>
+                      <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
+                    </validation_error>""", text(missing));
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    @Test
+    void theLedgerStopsTheThirdIdenticalFailure() throws IOException {
+        McpSyncClient client = checkedServer(EnvelopeTools.builder().ledger(new Ledger(2)).build());
+        try {
+            CallToolRequest call = new CallToolRequest("get_invoice", Map.of("id", "inv_404"));
+            assertEquals(Envelope.render(NOT_FOUND, Format.XML), text(client.callTool(call)));
+            assertEquals("""
+                    <tool_error code="NOT_FOUND" severity="error">
+                      <message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>
+                      <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>
+                    </tool_error>""", text(client.callTool(call)));
+            Reading stop = Envelope.read(text(client.callTool(call)));
+            assertEquals("critical", stop.severity());
+            assertEquals("Stop retrying: this call has failed the same way 3 times in a row and nothing has changed.",
+                    stop.message());
+            // A success ends the streak: the same failure is then a first one again.
+            client.callTool(new CallToolRequest("get_invoice", Map.of("id", "inv_1")));
+            assertEquals(Envelope.render(NOT_FOUND, Format.XML), text(client.callTool(call)));
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    @Test
+    void anUnknownToolIsTheCoresProtocolErrorOrResult() throws IOException {
+        McpSyncClient protocol = checkedServer(EnvelopeTools.builder().build());
+        try {
+            McpError error = assertThrows(McpError.class,
+                    () -> protocol.callTool(new CallToolRequest("get_invoices", Map.of())));
+            assertEquals(-32602, error.getJsonRpcError().code());
+            assertEquals("Unknown tool: get_invoices. This server's tools: get_invoice.", error.getJsonRpcError().message());
+            assertEquals("UNKNOWN_ACTION", ((Map<?, ?>) error.getJsonRpcError().data()).get("code"));
+        } finally {
+            protocol.closeGracefully();
+        }
+        McpSyncClient client = checkedServer(EnvelopeTools.builder().unknownTool(EnvelopeTools.UnknownTool.TOOL_RESULT).build());
+        try {
+            CallToolResult result = client.callTool(new CallToolRequest("get_invoices", Map.of()));
+            assertTrue(result.isError());
+            Reading reading = Envelope.read(text(result));
+            assertEquals("UNKNOWN_ACTION", reading.code());
+            assertEquals("No tool named 'get_invoices' on this server.", reading.message());
         } finally {
             client.closeGracefully();
         }
