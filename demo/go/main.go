@@ -195,8 +195,10 @@ type idempotency struct {
 func nowMs() int64 { return time.Now().UnixMilli() }
 
 // once runs write at most once per idempotency key of tool: a replay gets the
-// first outcome, a key reused with other arguments the core's refusal.
-func (s *idempotency) once(tool, key string, arguments json.RawMessage, write func() *mcp.CallToolResult) *mcp.CallToolResult {
+// first outcome, a key reused with other arguments the core's refusal. ctx is
+// the handler's: the ledger step the core names for the store's answer is
+// passed on to the integration.
+func (s *idempotency) once(ctx context.Context, tool, key string, arguments json.RawMessage, write func() *mcp.CallToolResult) *mcp.CallToolResult {
 	storeKey, err := raw.IdempotencyKey(request(map[string]any{"tool": tool, "key": key}))
 	if err != nil {
 		panic(err)
@@ -213,6 +215,7 @@ func (s *idempotency) once(tool, key string, arguments json.RawMessage, write fu
 	}
 	var begun struct {
 		Outcome string          `json:"outcome"`
+		Ledger  string          `json:"ledger"`
 		Record  string          `json:"record"`
 		Result  json.RawMessage `json:"result"`
 	}
@@ -222,6 +225,7 @@ func (s *idempotency) once(tool, key string, arguments json.RawMessage, write fu
 	}
 	if begun.Outcome != "run" {
 		s.mu.Unlock()
+		gosdk.NoteLedgerStep(ctx, begun.Ledger)
 		return fromCore(string(begun.Result), nil)
 	}
 	s.records[storeKey] = begun.Record
@@ -365,7 +369,7 @@ func handleListInvoices(ctx context.Context, req *mcp.CallToolRequest, in listIn
 }
 
 func handleRefundOrder(ctx context.Context, req *mcp.CallToolRequest, in refundOrder) (*mcp.CallToolResult, any, error) {
-	return refundKeys.once("refund_order", in.IdempotencyKey, req.Params.Arguments, func() *mcp.CallToolResult {
+	return refundKeys.once(ctx, "refund_order", in.IdempotencyKey, req.Params.Arguments, func() *mcp.CallToolResult {
 		inv := find(in.InvoiceID)
 		if inv == nil {
 			return notFound(in.InvoiceID, fmt.Sprintf("No invoice %s.", in.InvoiceID), false)

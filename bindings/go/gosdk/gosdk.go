@@ -41,14 +41,26 @@ func Middleware(options Options) mcp.Middleware {
 			if method != "tools/call" || !ok || call.Params == nil {
 				return next(ctx, method, req)
 			}
+			if options.Ledger == nil {
+				result, err, _ := toolCall(ctx, next, call, options, checked)
+				return result, err
+			}
+			ctx, noStep := outcome.WithLedgerStep(ctx)
 			result, err, listed := toolCall(ctx, next, call, options, checked)
-			if err != nil || options.Ledger == nil || !listed {
+			if err != nil || !listed || noStep.Load() {
 				return result, err
 			}
 			return observed(call, result, options)
 		}
 	}
 }
+
+// NoteLedgerStep passes on, from a tool handler, the ledger step the core
+// named for an idempotency store's answer (idempotency-begin's "ledger"):
+// with "none" (a replay, the in-progress CONFLICT, the store's SERVER_BUSY),
+// the result the handler returns is sent as it is and the tool's streak is
+// left alone, as no failure of the call itself. ctx is the handler's.
+func NoteLedgerStep(ctx context.Context, ledger string) { outcome.NoteLedgerStep(ctx, ledger) }
 
 // toolCall is the call's answer, and whether it is of a listed tool (an
 // unknown tool's answer goes through no ledger).

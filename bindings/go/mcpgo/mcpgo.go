@@ -35,15 +35,23 @@ func Middleware(options Options) server.ToolHandlerMiddleware {
 			return enveloped
 		}
 		return func(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			ctx, noStep := outcome.WithLedgerStep(ctx)
 			result, err := enveloped(ctx, request)
 			// An unknown tool's answer (UnknownTool) goes through no ledger, as in gosdk.
-			if err != nil || result == nil || request.Params.Name == unknownToolName {
+			if err != nil || result == nil || request.Params.Name == unknownToolName || noStep.Load() {
 				return result, err
 			}
 			return observed(request, result, options)
 		}
 	}
 }
+
+// NoteLedgerStep passes on, from a tool handler, the ledger step the core
+// named for an idempotency store's answer (idempotency-begin's "ledger"):
+// with "none" (a replay, the in-progress CONFLICT, the store's SERVER_BUSY),
+// the result the handler returns is sent as it is and the tool's streak is
+// left alone. ctx is the handler's.
+func NoteLedgerStep(ctx context.Context, ledger string) { outcome.NoteLedgerStep(ctx, ledger) }
 
 // observed is the result the ledger sends for result: a repeated failure replaced, anything else as it is.
 func observed(request mcp.CallToolRequest, result *mcp.CallToolResult, options Options) (*mcp.CallToolResult, error) {

@@ -17,6 +17,7 @@ import (
 	"os"
 	"reflect"
 	"runtime/debug"
+	"sync/atomic"
 	"syscall"
 
 	envelope "github.com/mcp-envelope/mcp-envelope/bindings/go"
@@ -210,4 +211,22 @@ type UnknownError struct {
 	Code    int64           `json:"code"`
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data"`
+}
+
+type noLedgerStepKey struct{}
+
+// WithLedgerStep is ctx for a tool handler, and what NoteLedgerStep sets
+// through it: whether the handler's result takes no ledger step.
+func WithLedgerStep(ctx context.Context) (context.Context, *atomic.Bool) {
+	noStep := new(atomic.Bool)
+	return context.WithValue(ctx, noLedgerStepKey{}, noStep), noStep
+}
+
+// NoteLedgerStep passes on the ledger step the core named for an
+// idempotency store's answer (idempotency-begin's "ledger"): "none" marks
+// the handler's result as one the ledger sends as it is.
+func NoteLedgerStep(ctx context.Context, ledger string) {
+	if noStep, ok := ctx.Value(noLedgerStepKey{}).(*atomic.Bool); ok && ledger == "none" {
+		noStep.Store(true)
+	}
 }
