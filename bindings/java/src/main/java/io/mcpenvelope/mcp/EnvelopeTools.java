@@ -19,10 +19,13 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.security.SecureRandom;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import reactor.core.publisher.Mono;
 
@@ -102,6 +105,15 @@ public final class EnvelopeTools {
     private final Format format;
     private final Ledger ledger;
     private final UnknownTool unknownTool;
+    /**
+     * Results a store answered with instead of running the write (a replay, the in-progress CONFLICT, SERVER_BUSY):
+     * the core names no ledger step for them, so the ledger leaves them alone. Held by identity until observed.
+     */
+    private static final Set<CallToolResult> WITHOUT_LEDGER_STEP =
+            Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    /** More marked results than this were never observed (no ledger, or no EnvelopeTools): forget them. */
+    private static final int MARKED_AT_MOST = 1000;
+
     /** The names of the tools wrapped, in their order: an unknown tool's answer lists them. */
     private final List<String> names = new CopyOnWriteArrayList<>();
 
@@ -187,14 +199,23 @@ public final class EnvelopeTools {
 
     /** The {@code <validation_error>} result for arguments that fail the schema, or null when they fit. */
     private CallToolResult refused(String tool, InputSchemas schema, CallToolRequest request) {
-        Map<String, Object> validation = schema == null ? null : schema.check(request == null ? null : request.arguments());
+        if (schema == null) return null;
+        Map<String, Object> validation = schema.check(request == null ? null : request.arguments());
         if (validation == null) return null;
         return answer(tool, request, Map.of("validation", validation), null);
     }
 
+    /** Marks {@code result} as one the repeat ledger leaves alone (the core named no ledger step for it). */
+    static void takesNoLedgerStep(CallToolResult result) {
+        synchronized (WITHOUT_LEDGER_STEP) {
+            if (WITHOUT_LEDGER_STEP.size() >= MARKED_AT_MOST) WITHOUT_LEDGER_STEP.clear();
+            WITHOUT_LEDGER_STEP.add(result);
+        }
+    }
+
     /** What the handler returned, as the ledger sees it: sent as it is unless it repeats a failure. */
     private CallToolResult observed(String tool, CallToolRequest request, CallToolResult result) {
-        if (ledger == null || result == null) return result;
+        if (result == null || WITHOUT_LEDGER_STEP.remove(result) || ledger == null) return result;
         String replaced = ledger.observe(tool, write(result), arguments(request));
         return replaced == null ? result : read(replaced);
     }
@@ -257,6 +278,11 @@ public final class EnvelopeTools {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A result as the JSON text the core's steps take. */
+    static String json(CallToolResult result) {
+        return write(result);
     }
 
     private static String write(CallToolResult result) {

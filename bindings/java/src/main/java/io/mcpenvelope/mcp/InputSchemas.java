@@ -27,7 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class InputSchemas {
     private static final JsonMapper JACKSON = JsonMapper.builder().build();
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private static final SchemaRegistry REGISTRY =
+            SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
     /**
      * A tool's {@code format} is part of the contract the model reads, so it is asserted (JSON Schema 2020-12 only
      * annotates it by default).

@@ -56,8 +56,8 @@ class EnvelopeToolsTest {
     }
 
     /** The same, the server's transport writing with {@code serverMapper}. */
-    static McpSyncClient connect(McpJsonMapper serverMapper, Function<StdioServerTransportProvider, AutoCloseable> server)
-            throws IOException {
+    static McpSyncClient connect(McpJsonMapper serverMapper,
+            Function<StdioServerTransportProvider, AutoCloseable> server) throws IOException {
         Pipe toServer = Pipe.open();
         Pipe toClient = Pipe.open();
         server.apply(new StdioServerTransportProvider(serverMapper, Channels.newInputStream(toServer.source()),
@@ -139,18 +139,21 @@ class EnvelopeToolsTest {
     void argumentsThatFailTheSchemaAreTheCoresValidationError() throws IOException {
         McpSyncClient client = checkedServer(EnvelopeTools.builder().build());
         try {
-            CallToolResult result = client.callTool(new CallToolRequest("get_invoice", Map.of("id", "INV-1", "copies", 0)));
+            CallToolResult result =
+                    client.callTool(new CallToolRequest("get_invoice", Map.of("id", "INV-1", "copies", 0)));
             assertTrue(result.isError());
             assertEquals("""
                     <validation_error action="get_invoice">
-                      <field name="id">Does not match the required pattern. You sent: 'INV-1'. Expected text matching the pattern '^inv_[a-z0-9]+$'.</field>
+                      <field name="id">Does not match the required pattern. You sent: 'INV-1'. \
+                    Expected text matching the pattern '^inv_[a-z0-9]+$'.</field>
                       <field name="copies">Too small. You sent: 0. Expected at least 1.</field>
                       <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
                     </validation_error>""", text(result));
             CallToolResult missing = client.callTool(new CallToolRequest("get_invoice", Map.of()));
             assertEquals("""
                     <validation_error action="get_invoice">
-                      <field name="id">Missing required field. You sent: nothing. Expected text matching the pattern '^inv_[a-z0-9]+$'.</field>
+                      <field name="id">Missing required field. You sent: nothing. \
+                    Expected text matching the pattern '^inv_[a-z0-9]+$'.</field>
                       <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>
                     </validation_error>""", text(missing));
         } finally {
@@ -166,8 +169,10 @@ class EnvelopeToolsTest {
             assertEquals(Envelope.render(NOT_FOUND, Format.XML), text(client.callTool(call)));
             assertEquals("""
                     <tool_error code="NOT_FOUND" severity="error">
-                      <message>Nothing has changed since the last attempt: the same failure again (2 in a row).</message>
-                      <recovery>Check the identifier: look the item up or list the available ones, then call again with a real one.</recovery>
+                      <message>Nothing has changed since the last attempt: \
+                    the same failure again (2 in a row).</message>
+                      <recovery>Check the identifier: look the item up or list the available ones, \
+                    then call again with a real one.</recovery>
                     </tool_error>""", text(client.callTool(call)));
             Reading stop = Envelope.read(text(client.callTool(call)));
             assertEquals("critical", stop.severity());
@@ -188,18 +193,56 @@ class EnvelopeToolsTest {
             McpError error = assertThrows(McpError.class,
                     () -> protocol.callTool(new CallToolRequest("get_invoices", Map.of())));
             assertEquals(-32602, error.getJsonRpcError().code());
-            assertEquals("Unknown tool: get_invoices. This server's tools: get_invoice.", error.getJsonRpcError().message());
+            assertEquals("Unknown tool: get_invoices. This server's tools: get_invoice.",
+                    error.getJsonRpcError().message());
             assertEquals("UNKNOWN_ACTION", ((Map<?, ?>) error.getJsonRpcError().data()).get("code"));
         } finally {
             protocol.closeGracefully();
         }
-        McpSyncClient client = checkedServer(EnvelopeTools.builder().unknownTool(EnvelopeTools.UnknownTool.TOOL_RESULT).build());
+        McpSyncClient client =
+                checkedServer(EnvelopeTools.builder().unknownTool(EnvelopeTools.UnknownTool.TOOL_RESULT).build());
         try {
             CallToolResult result = client.callTool(new CallToolRequest("get_invoices", Map.of()));
             assertTrue(result.isError());
             Reading reading = Envelope.read(text(result));
             assertEquals("UNKNOWN_ACTION", reading.code());
             assertEquals("No tool named 'get_invoices' on this server.", reading.message());
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    @Test
+    void aReplayedFailureIsTheFirstOutcomeNotARepeat() throws IOException {
+        Tool refund = Tool.builder().name("refund_order").description("Refund an invoice")
+                .inputSchema(MAPPER, """
+                        {"type":"object","properties":{"invoice_id":{"type":"string"},\
+                        "idempotency_key":{"type":"string"}},"required":["invoice_id"]}""").build();
+        int[] writes = {0};
+        Idempotency store = new Idempotency();
+        SyncToolSpecification spec = new SyncToolSpecification(refund, Idempotency.idempotent(store, "refund_order",
+                (exchange, request) -> {
+                    writes[0]++;
+                    throw ToolError.of("REFUND_LIMIT_EXCEEDED", "Refund of 500.00 exceeds the refundable 120.00.")
+                            .category("business").retryable(false);
+                }));
+        EnvelopeTools envelope = EnvelopeTools.builder().ledger(new Ledger(2)).build();
+        McpSyncClient client = connect(envelope.jsonMapper(MAPPER), provider -> McpServer.sync(provider)
+                .serverInfo("billing", "1.0.0").capabilities(ServerCapabilities.builder().tools(true).build())
+                .validateToolInputs(false).tools(envelope.tools(List.of(spec))).build()::close);
+        try {
+            CallToolRequest call =
+                    new CallToolRequest("refund_order", Map.of("invoice_id", "inv_1", "idempotency_key", "key-1"));
+            String first = text(client.callTool(call));
+            assertEquals("Refund of 500.00 exceeds the refundable 120.00.", Envelope.read(first).message());
+            // The store replays the first outcome; the ledger, which would call it a repeat, leaves it alone.
+            assertEquals(first, text(client.callTool(call)));
+            assertEquals(first, text(client.callTool(call)));
+            assertEquals(1, writes[0]);
+            Reading reused = Envelope.read(text(client.callTool(
+                    new CallToolRequest("refund_order", Map.of("invoice_id", "inv_2", "idempotency_key", "key-1")))));
+            assertEquals("VALIDATION_ERROR", reused.code());
+            assertEquals(1, writes[0]);
         } finally {
             client.closeGracefully();
         }
