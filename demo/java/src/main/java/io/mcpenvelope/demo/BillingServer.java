@@ -6,6 +6,7 @@ import io.mcpenvelope.Json;
 import io.mcpenvelope.Raw;
 import io.mcpenvelope.ToolError;
 import io.mcpenvelope.mcp.EnvelopeTools;
+import io.mcpenvelope.mcp.Idempotency;
 import io.mcpenvelope.mcp.Ledger;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -37,8 +38,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * over stdio (or, with {@code --http PORT}, Streamable HTTP at http://127.0.0.1:PORT/mcp through the SDK's servlet
  * transport on an embedded Jetty), tool specifications with JSON Schema inputs, mcp-envelope's one line
  * ({@link EnvelopeTools} around the specifications, with a {@link Ledger}) and the core's helpers for every
- * failure, so no envelope is worded here. Its TypeScript, Python and Rust twins answer every fault with the
- * same bytes. The state is the process's: one ledger, one idempotency store and one set of books for every client.
+ * failure, the backoff and the idempotency store, so no envelope is worded here. Its TypeScript, Python and Rust
+ * twins answer every fault with the same bytes. The state is the process's: one ledger, one idempotency store and
+ * one set of books for every client.
  */
 public final class BillingServer {
     private static final String JO = "jo@example.com";
@@ -73,8 +75,8 @@ public final class BillingServer {
     /** What a refund writes and later calls read, in this process. */
     private final Map<String, Long> refunded = new HashMap<>();
     private long refunds;
-    /** Each idempotency key's record, as the core wrote it (idempotency-begin, idempotency-finish). */
-    private final Map<String, String> idempotency = new HashMap<>();
+    /** A refund's key makes its retry safe: the first outcome is replayed, the write never runs twice. */
+    private final Idempotency idempotency = new Idempotency();
 
     static String euros(long cents) {
         return String.format("%d.%02d", cents / 100, cents % 100);
@@ -153,7 +155,8 @@ public final class BillingServer {
                         {"type":"object","properties":{"invoice_id":{"type":"string","pattern":"^inv_[a-z0-9]+$"},\
                         "amount":{"type":"number","exclusiveMinimum":0,"maximum":10000},\
                         "idempotency_key":{"type":"string","minLength":8}},\
-                        "required":["invoice_id","amount","idempotency_key"]}""", IDEMPOTENT), this::refundOrder));
+                        "required":["invoice_id","amount","idempotency_key"]}""", IDEMPOTENT),
+                        Idempotency.idempotent(idempotency, "refund_order", this::refundOrder)));
     }
 
     CallToolResult getInvoice(McpSyncServerExchange exchange, CallToolRequest request) {
@@ -195,7 +198,8 @@ public final class BillingServer {
      * The rate-limited upstream, retried inside the call as the core's backoff says: each attempt's result (JSON)
      * goes to the core, which answers a wait (with the progress to report) or the result to send.
      */
-    static CallToolResult retryWithin(McpSyncServerExchange exchange, CallToolRequest request, IntFunction<String> attempt) {
+    static CallToolResult retryWithin(McpSyncServerExchange exchange, CallToolRequest request,
+            IntFunction<String> attempt) {
         long started = System.currentTimeMillis();
         Object token = request.meta() == null ? null : request.meta().get("progressToken");
         for (int n = 1; ; n++) {
@@ -207,7 +211,8 @@ public final class BillingServer {
             Map<String, Object> progress = (Map<String, Object>) step.get("progress");
             if (token != null) {
                 exchange.progressNotification(new ProgressNotification(token,
-                        ((Number) progress.get("progress")).doubleValue(), ((Number) progress.get("total")).doubleValue(),
+                        ((Number) progress.get("progress")).doubleValue(),
+                        ((Number) progress.get("total")).doubleValue(),
                         (String) progress.get("message")));
             }
             try {
@@ -232,7 +237,8 @@ public final class BillingServer {
         }
         if (customer.equals("flaky@example.com")) throw spec(upstreamError(503, null));
         if (!customer.equals(JO)) {
-            return EnvelopeTools.result(Raw.call("empty-result", Json.write(map("what", "invoices", "query", "for " + customer))));
+            String empty = Raw.call("empty-result", Json.write(map("what", "invoices", "query", "for " + customer)));
+            return EnvelopeTools.result(empty);
         }
         StringBuilder lines = new StringBuilder();
         INVOICES.forEach((id, invoice) -> {
@@ -243,38 +249,12 @@ public final class BillingServer {
         return text(lines.toString());
     }
 
-    /**
-     * The write, once per idempotency key: the core's idempotency steps decide whether it runs, and a replay is
-     * the first outcome byte for byte.
-     */
+    /** The write itself: at most once per idempotency key ({@link Idempotency}, around it in {@link #tools}). */
     CallToolResult refundOrder(McpSyncServerExchange exchange, CallToolRequest request) {
-        String key = (String) request.arguments().get("idempotency_key");
-        Map<String, Object> begun;
-        synchronized (idempotency) {
-            Map<String, Object> begin = map("tool", "refund_order", "key", key, "arguments", request.arguments(),
-                    "nowMs", System.currentTimeMillis(), "format", Format.XML);
-            String stored = idempotency.get(key);
-            if (stored != null) begin.put("stored", stored);
-            begun = core("idempotency-begin", begin);
-            if (!"run".equals(begun.get("outcome"))) return EnvelopeTools.result(Json.write(begun.get("result")));
-            idempotency.put(key, (String) begun.get("record"));
-        }
-        String result = refund(request);
-        synchronized (idempotency) {
-            Map<String, Object> finished = core("idempotency-finish", map("tool", "refund_order", "key", key,
-                    "claim", begun.get("record"), "result", Json.parse(result), "nowMs", System.currentTimeMillis()));
-            if ("stored".equals(finished.get("finished"))) idempotency.put(key, (String) finished.get("record"));
-            else idempotency.remove(key);
-        }
-        return EnvelopeTools.result(result);
-    }
-
-    /** The refund itself, as the {@code CallToolResult} JSON to store for its key. */
-    private String refund(CallToolRequest request) {
         String id = (String) request.arguments().get("invoice_id");
         double amount = ((Number) request.arguments().get("amount")).doubleValue();
         Invoice invoice = INVOICES.get(id);
-        if (invoice == null) return notFound(null, "No invoice " + id + ".").result(Format.XML);
+        if (invoice == null) throw notFound(null, "No invoice " + id + ".");
         // To whole cents, half away from zero (amount is positive), as every twin rounds.
         long cents = Math.round(amount * 100);
         long number;
@@ -282,17 +262,16 @@ public final class BillingServer {
             long left = invoice.refundableCents() - refunded.getOrDefault(id, 0L);
             if (cents > left) {
                 String refundable = euros(left);
-                return ToolError.of("REFUND_LIMIT_EXCEEDED",
-                                "Refund of " + euros(cents) + " exceeds the refundable " + refundable + " on " + id + ".")
+                String message = "Refund of " + euros(cents) + " exceeds the refundable " + refundable + " on " + id + ".";
+                throw ToolError.of("REFUND_LIMIT_EXCEEDED", message)
                         .category("business").retryable(false)
                         .suggest("Tell the user the most that can be refunded; do not retry with a larger amount.")
-                        .customerMessage("We can refund at most " + refundable + " EUR on this invoice.")
-                        .result(Format.XML);
+                        .customerMessage("We can refund at most " + refundable + " EUR on this invoice.");
             }
             refunded.merge(id, cents, Long::sum);
             number = ++refunds;
         }
-        return json(text("Refunded " + euros(cents) + " EUR on " + id + " (refund rf_" + number + ")."));
+        return text("Refunded " + euros(cents) + " EUR on " + id + " (refund rf_" + number + ").");
     }
 
     /**
@@ -301,7 +280,8 @@ public final class BillingServer {
      */
     static void serve(McpServerTransportProviderBase transport, boolean enveloped, List<SyncToolSpecification> tools,
             EnvelopeTools envelope) {
-        McpServer.SyncSpecification<?> server = transport instanceof StdioServerTransportProvider stdio ? McpServer.sync(stdio)
+        McpServer.SyncSpecification<?> server = transport instanceof StdioServerTransportProvider stdio
+                ? McpServer.sync(stdio)
                 : McpServer.sync((HttpServletStreamableServerTransportProvider) transport);
         server.serverInfo("billing", "1.0.0").capabilities(ServerCapabilities.builder().tools(true).build());
         // The integration checks the arguments against each tool's schema and words the failure; the SDK's own
@@ -315,7 +295,8 @@ public final class BillingServer {
         // Before any logger exists: the SDK's and Jetty's logs go to stderr, warnings and worse only.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         if (System.getenv("BILLING_REDIS_URL") != null) {
-            System.err.println("billing: BILLING_REDIS_URL is not supported by the Java server: its state is the process's");
+            System.err.println("billing: BILLING_REDIS_URL is not supported by the Java server: "
+                    + "its state is the process's");
             System.exit(1);
         }
         // An unknown tool gets the JSON-RPC -32602 the MCP specification asks for (protocol-error, the default),
