@@ -39,20 +39,14 @@ serve_billing() {
 }
 
 # npm_ci_demo DIR: installs a demo TypeScript server's packages as scripts/demo
-# does (the same stamp, holding the lock file's hash and the built JS
-# package's: DIR's .npmrc installs mcp-envelope as a copy of bindings/js).
+# does (DIR's .npmrc installs mcp-envelope as a copy of bindings/js, so a
+# rebuilt package reinstalls).
 npm_ci_demo() {
-  local dir=$root/$1 built key
   [ -f "$root/bindings/js/dist/mcp.js" ] || {
     echo "$1: bindings/js is not built (scripts/conformance builds it)" >&2
     exit 1
   }
-  built=$(cd "$root/bindings/js" && find dist generated -type f | sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
-  key="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1) $built"
-  if [ "$(cat "$dir/node_modules/.installed-hash" 2>/dev/null)" != "$key" ]; then
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) >&2
-    echo "$key" >"$dir/node_modules/.installed-hash"
-  fi
+  "$root/scripts/npm-ci-if-changed" "$1" bindings/js/dist bindings/js/generated >&2
 }
 
 # python_demo_ready: the Python demo servers run in bindings/python/.venv (the
