@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcp-envelope/mcp-envelope/bindings/go/internal/arguments"
 	"github.com/mcp-envelope/mcp-envelope/bindings/go/internal/outcome"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,9 +33,11 @@ var clientActions = map[int64]bool{-32042: true, -32021: true}
 // Middleware is the receiving middleware; it acts on tools/call only. A
 // call's arguments are checked against the tool's input schema before its
 // handler runs, and a failure is answered with the core's
-// <validation_error>; with a Ledger, every tool result goes through it.
+// <validation_error> (the SDK's own check words its failures itself, as
+// text the model cannot tell from a tool's); with a Ledger, every tool
+// result goes through it.
 func Middleware(options Options) mcp.Middleware {
-	checked := &schemas{}
+	checked := &arguments.Schemas{}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			call, ok := req.(*mcp.CallToolRequest)
@@ -64,7 +67,7 @@ func NoteLedgerStep(ctx context.Context, ledger string) { outcome.NoteLedgerStep
 
 // toolCall is the call's answer, and whether it is of a listed tool (an
 // unknown tool's answer goes through no ledger).
-func toolCall(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest, options Options, checked *schemas) (result mcp.Result, err error, listed bool) {
+func toolCall(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest, options Options, checked *arguments.Schemas) (result mcp.Result, err error, listed bool) {
 	defer func() {
 		if p := outcome.Recovered(recover()); p != nil {
 			result, err = answer(call, p, options)
@@ -80,7 +83,7 @@ func toolCall(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolReq
 		return result, err, false
 	}
 	if schema, err := json.Marshal(tool.InputSchema); err == nil && tool.InputSchema != nil {
-		refused, err := checked.check(call.Params.Name, schema, call.Params.Arguments)
+		refused, err := checked.Check(call.Params.Name, schema, call.Params.Arguments)
 		if err != nil {
 			return nil, err, true
 		}

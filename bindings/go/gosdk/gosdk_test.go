@@ -137,24 +137,3 @@ func TestAnUnknownToolAsAToolResult(t *testing.T) {
 		t.Fatalf("got %q", text(got))
 	}
 }
-
-func TestArgumentsThatFailTheSchemaAreTheCoresValidationError(t *testing.T) {
-	session := connect(t, billing(true, gosdk.Options{}))
-	line := map[string]string{
-		`{"id":42}`: `<field name="id">Wrong type. You sent: 42. Expected a string.</field>`,
-		`{}`:        `<field name="id">Missing required field. You sent: nothing. Expected a string.</field>`,
-		`{"extra":true,"id":"inv_1"}`: `<field name="(arguments)">Unrecognized key 'extra'. You sent: 'extra'. ` +
-			`Expected only the declared keys; remove it.</field>`,
-	}
-	for arguments, field := range line {
-		var given map[string]any
-		_ = json.Unmarshal([]byte(arguments), &given)
-		got := call(t, session, "get_invoice", given)
-		want := "<validation_error action=\"get_invoice\">\n  " + field + "\n" +
-			"  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n" +
-			"</validation_error>"
-		if !got.IsError || text(got) != want {
-			t.Errorf("%s: got %v %q, want %q", arguments, got.IsError, text(got), want)
-		}
-	}
-}

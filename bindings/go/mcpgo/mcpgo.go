@@ -1,7 +1,9 @@
 // Package mcpgo puts mcp-envelope into a server on mark3labs/mcp-go: one tool
-// handler middleware turns what a handler failed with (an error, a panic) into
-// the envelope the core decides, sent as a result the model reads instead of
-// mcp-go's JSON-RPC internal error.
+// handler middleware checks a call's arguments against the tool's input
+// schema, answering a failure with the core's <validation_error>, and turns
+// what a handler failed with (an error, a panic) into the envelope the core
+// decides, sent as a result the model reads instead of mcp-go's JSON-RPC
+// internal error.
 //
 //	s := server.NewMCPServer("billing", "1.0.0",
 //		server.WithToolHandlerMiddleware(mcpgo.Middleware(options)), mcpgo.UnknownTool(options))
@@ -21,16 +23,22 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcp-envelope/mcp-envelope/bindings/go/internal/arguments"
 	"github.com/mcp-envelope/mcp-envelope/bindings/go/internal/outcome"
 )
 
 // Options are the server's choices: format, locale, thrown messages, the log, the ledger.
 type Options = outcome.Options
 
-// Middleware is the tool handler middleware; with a Ledger, every tool result goes through it.
+// Middleware is the tool handler middleware. A call's arguments are checked
+// against the tool's input schema before its handler runs, and a failure is
+// answered with the core's <validation_error>; with a Ledger, every tool
+// result goes through it.
 func Middleware(options Options) server.ToolHandlerMiddleware {
+	// mcp-go wraps the handler anew on every call: the compiled schemas are kept here.
+	checked := &arguments.Schemas{}
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
-		enveloped := envelopedHandler(next, options)
+		enveloped := envelopedHandler(next, options, checked)
 		if options.Ledger == nil {
 			return enveloped
 		}
@@ -59,21 +67,31 @@ func observed(request mcp.CallToolRequest, result *mcp.CallToolResult, options O
 	if err != nil {
 		return nil, err
 	}
-	instead, err := options.Ledger.Observe(request.Params.Name, text, arguments(request))
+	instead, err := options.Ledger.Observe(request.Params.Name, text, rawArguments(request))
 	if err != nil || instead == nil {
 		return result, err
 	}
 	return toResult(instead)
 }
 
-// envelopedHandler is next with its failures answered as the core decides.
-func envelopedHandler(next server.ToolHandlerFunc, options Options) server.ToolHandlerFunc {
+// envelopedHandler is next behind the arguments' check, with its failures
+// answered as the core decides.
+func envelopedHandler(next server.ToolHandlerFunc, options Options, checked *arguments.Schemas) server.ToolHandlerFunc {
 	return func(ctx context.Context, request mcp.CallToolRequest) (result *mcp.CallToolResult, err error) {
 		defer func() {
 			if p := outcome.Recovered(recover()); p != nil {
 				result, err = answer(request, p, options)
 			}
 		}()
+		if schema := inputSchema(ctx, request.Params.Name); schema != nil {
+			refused, err := checked.Check(request.Params.Name, schema, rawArguments(request))
+			if err != nil {
+				return nil, err
+			}
+			if refused != nil {
+				return toResult(refused)
+			}
+		}
 		result, err = next(ctx, request)
 		if err == nil || asksTheClient(err) {
 			return result, err
@@ -92,15 +110,15 @@ func asksTheClient(err error) bool {
 }
 
 func answer(request mcp.CallToolRequest, failure any, options Options) (*mcp.CallToolResult, error) {
-	text, err := outcome.Result(request.Params.Name, arguments(request), failure, options)
+	text, err := outcome.Result(request.Params.Name, rawArguments(request), failure, options)
 	if err != nil {
 		return nil, err
 	}
 	return toResult(text)
 }
 
-// arguments is the call's arguments as JSON.
-func arguments(request mcp.CallToolRequest) json.RawMessage {
+// rawArguments is the call's arguments as the client sent them.
+func rawArguments(request mcp.CallToolRequest) json.RawMessage {
 	arguments := request.Params.RawArguments
 	if len(arguments) == 0 && request.Params.Arguments != nil {
 		arguments, _ = json.Marshal(request.Params.Arguments)

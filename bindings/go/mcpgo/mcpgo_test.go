@@ -19,7 +19,8 @@ func billing(middleware bool, options mcpgo.Options) *server.MCPServer {
 		serverOptions = append(serverOptions, server.WithToolHandlerMiddleware(mcpgo.Middleware(options)), mcpgo.UnknownTool(options))
 	}
 	s := server.NewMCPServer("billing", "1.0.0", serverOptions...)
-	s.AddTool(mcp.NewTool("get_invoice", mcp.WithDescription("One invoice"), mcp.WithString("id", mcp.Required())),
+	s.AddTool(mcp.NewTool("get_invoice", mcp.WithDescription("One invoice"), mcp.WithString("id", mcp.Required()),
+		mcp.WithSchemaAdditionalProperties(false)),
 		func(ctx context.Context, request mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			text, err := sdktest.Invoice(request.GetString("id", ""))
 			if err != nil {

@@ -60,8 +60,9 @@ type Client interface {
 }
 
 // Connect builds the billing server (get_invoice calling Invoice with its
-// "id", read_text_file calling ReadTextFile with its "path"), with the
-// integration when wrapped, and connects the SDK's client to it.
+// "id", a required string and the only key its input schema allows,
+// read_text_file calling ReadTextFile with its "path"), with the integration
+// when wrapped, and connects the SDK's client to it.
 type Connect func(t *testing.T, wrapped bool, options outcome.Options) Client
 
 // Run runs the checks every integration passes.
@@ -106,6 +107,28 @@ func Run(t *testing.T, connect Connect) {
 		got := connect(t, true, quiet).Call(t, "read_text_file", map[string]any{"path": "missing.txt"})
 		if !strings.HasPrefix(got.Text, `<tool_error code="NOT_FOUND"`) || !strings.Contains(got.Text, `path "missing.txt"`) {
 			t.Fatalf("got %q", got.Text)
+		}
+	})
+	t.Run("arguments that fail the input schema are the core's validation_error", func(t *testing.T) {
+		c := connect(t, true, quiet)
+		line := map[string]string{
+			`{"id":42}`: `<field name="id">Wrong type. You sent: 42. Expected a string.</field>`,
+			`{}`:        `<field name="id">Missing required field. You sent: nothing. Expected a string.</field>`,
+			`{"extra":true,"id":"inv_1"}`: `<field name="(arguments)">Unrecognized key 'extra'. You sent: 'extra'. ` +
+				`Expected only the declared keys; remove it.</field>`,
+		}
+		for arguments, field := range line {
+			var given map[string]any
+			if err := json.Unmarshal([]byte(arguments), &given); err != nil {
+				t.Fatal(err)
+			}
+			got := c.Call(t, "get_invoice", given)
+			want := "<validation_error action=\"get_invoice\">\n  " + field + "\n" +
+				"  <recovery>Fix the fields above and call the tool again. Do not explain the error.</recovery>\n" +
+				"</validation_error>"
+			if !got.IsError || got.Text != want {
+				t.Errorf("%s: got %v %q, want %q", arguments, got.IsError, got.Text, want)
+			}
 		}
 	})
 	t.Run("tools/list is unchanged", func(t *testing.T) {

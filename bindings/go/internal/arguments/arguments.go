@@ -1,12 +1,11 @@
-package gosdk
-
-// A call's arguments checked against the tool's published input schema with
-// santhosh-tekuri/jsonschema, whose errors are handed to the core raw, in
-// ajv's member names (keyword, path, params, data, message). This is only the
+// Package arguments checks a tool call's arguments against the tool's
+// published input schema with santhosh-tekuri/jsonschema, for every Go MCP
+// integration, and hands the validator's errors to the core raw, in ajv's
+// member names (keyword, path, params, data, message). This is only the
 // native extraction of a validator's errors, as the other packages do for
 // ajv, Python's jsonschema and Rust's jsonschema: the words of the
-// <validation_error> are the core's. The SDK's own check words its failures
-// itself, as text the model cannot tell from a tool's.
+// <validation_error> are the core's (validation-result).
+package arguments
 
 import (
 	"bytes"
@@ -26,8 +25,11 @@ import (
 // english words a raw error's message, which the core quotes only for a keyword it has no line for.
 var english = message.NewPrinter(language.English)
 
-// schemas holds each input schema's compiled validator, by the schema's JSON.
-type schemas struct {
+// Schemas checks arguments against input schemas, each compiled once and
+// kept by its JSON text, so a tool registered again with another schema is
+// checked against the new one. The zero value is ready; it is safe for
+// concurrent use.
+type Schemas struct {
 	mu       sync.Mutex
 	compiled map[string]compiled
 }
@@ -37,7 +39,7 @@ type compiled struct {
 	err    error
 }
 
-func (s *schemas) validator(schema json.RawMessage) (*jsonschema.Schema, error) {
+func (s *Schemas) validator(schema json.RawMessage) (*jsonschema.Schema, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if known, ok := s.compiled[string(schema)]; ok {
@@ -62,9 +64,11 @@ func (s *schemas) validator(schema json.RawMessage) (*jsonschema.Schema, error) 
 	return sch, err
 }
 
-// check is the <validation_error> result (JSON) for arguments that fail
-// schema, or nil when they fit it or cannot be checked (the handler decides).
-func (s *schemas) check(tool string, schema json.RawMessage, arguments json.RawMessage) (json.RawMessage, error) {
+// Check is the core's <validation_error> result (a CallToolResult's JSON) for
+// arguments that fail schema, or nil when they fit it or cannot be checked (a
+// schema that does not compile, arguments that are not JSON): the handler
+// decides then. tool is the name the envelope gives the action.
+func (s *Schemas) Check(tool string, schema json.RawMessage, arguments json.RawMessage) (json.RawMessage, error) {
 	validator, err := s.validator(schema)
 	if err != nil {
 		return nil, nil
