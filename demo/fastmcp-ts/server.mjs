@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { FastMCP } from 'fastmcp';
 import * as z from 'zod';
+import { error, partialResult, toolError } from 'mcp-envelope';
 import {
-  emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, SharedIdempotency, SharedLedger,
-  toolError, upstreamError, withIdempotency,
-} from 'mcp-envelope';
+  emptyResult, forbidden, Idempotency, Ledger, retryWithin, SharedIdempotency, SharedLedger, upstreamError, withIdempotency,
+} from 'mcp-envelope/server';
 import { envelopeFastMCP } from 'mcp-envelope/fastmcp';
 
 /** What a database driver throws (pg's `DatabaseError`, mysql2's errors): a subclass of Error, never the author's words. */

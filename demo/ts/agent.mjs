@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { callToolWithRecovery } from 'mcp-envelope';
+import { callToolWithRecovery } from 'mcp-envelope/agent';
 
 const TURNS = 3;
 const args = process.argv.slice(2);

@@ -14,10 +14,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { error, partialResult, toolError } from 'mcp-envelope';
 import {
-  emptyResult, error, forbidden, Idempotency, Ledger, partialResult, retryWithin, SharedIdempotency, SharedLedger,
-  toolError, upstreamError, withIdempotency,
-} from 'mcp-envelope';
+  emptyResult, forbidden, Idempotency, Ledger, retryWithin, SharedIdempotency, SharedLedger, upstreamError, withIdempotency,
+} from 'mcp-envelope/server';
 import { envelopeServer } from 'mcp-envelope/mcp';
 
 /** What a database driver throws (pg's `DatabaseError`, mysql2's errors): a subclass of Error, never the author's words. */

@@ -14,7 +14,7 @@ import { createServer, connect } from 'node:net';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'redis';
-import { Idempotency, MemoryStore, SharedIdempotency } from 'mcp-envelope';
+import { Idempotency, MemoryStore, SharedIdempotency } from 'mcp-envelope/server';
 import { RedisStore } from 'mcp-envelope/redis';
 
 const out = process.argv[2] ?? fileURLToPath(new URL('../../../build/bench/stores.json', import.meta.url));

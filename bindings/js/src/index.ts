@@ -1,31 +1,23 @@
 // mcp-envelope: the error envelopes MCP servers send to language models,
 // rendered and read by the shared WebAssembly component so every host writes
-// and reads the same bytes. The MCP SDK integration is in `mcp-envelope/mcp`.
+// and reads the same bytes. This entry holds building, rendering and reading
+// an envelope; the server toolkit is in `mcp-envelope/server`, the agent
+// host's side in `mcp-envelope/agent`, the contract lockfile in
+// `mcp-envelope/contract`, the JSON twins and internal steps in
+// `mcp-envelope/raw`, the MCP SDK integration in `mcp-envelope/mcp`.
 
 export type {
-  AccessKind,
-  AccessOptions,
   CallToolResult,
   CanonicalCode,
   Category,
   Code,
   CodeDefaults,
-  ContractDelta,
-  DecideOptions,
-  Decision,
   DetailValue,
-  EmptyResultOptions,
   EnvelopeReading,
   EnvelopeSpec,
   ErrorOptions,
-  ErrorOutcome,
-  ExceptionOptions,
-  ExceptionReport,
   Format,
-  HeadersLike,
   IssueCode,
-  LedgerFailureOptions,
-  LedgerRequest,
   Limits,
   LimitsInForce,
   Locale,
@@ -42,103 +34,14 @@ export type {
   Severity,
   TextContent,
   ToolErrorReading,
-  RevisionAnswer,
-  ToolFailureRequest,
-  UnknownToolAnswer,
-  UnknownToolAnswerKind,
-  UnknownToolError,
-  UnknownToolOptions,
-  UpstreamFailure,
-  UpstreamReport,
   ValidationErrorReading,
   ValidationField,
   ValidationIssue,
   ValidationOptions,
   ValidationReport,
 } from './types.js';
-export {
-  callToolResultJson,
-  canonicalCodes,
-  codeDefaults,
-  codeDefaultsJson,
-  limitsInForce,
-  limitsInForceJson,
-  protocolError,
-  protocolErrorJson,
-  render,
-  renderJson,
-  toolError,
-} from './render.js';
-export { error, ErrorBuilder, isErrorBuilder } from './builder.js';
-export { decide, decideJson, EnvelopeError, parseEnvelope, throwIfError } from './read.js';
-export { renderValidation, renderValidationJson, toValidationIssues, validationError, validationResultJson } from './validation.js';
-export {
-  accessError,
-  accessErrorJson,
-  authRequired,
-  emptyResult,
-  emptyResultJson,
-  exceptionResult,
-  exceptionResultJson,
-  forbidden,
-  answerForRevision,
-  answerForRevisionJson,
-  unknownTool,
-  unknownToolJson,
-  upstreamError,
-  upstreamErrorJson,
-  userError,
-  userErrorJson,
-} from './recovery.js';
-export {
-  partialLimitsInForce,
-  partialLimitsInForceJson,
-  partialResult,
-  partialResultJson,
-  renderPartial,
-  renderPartialJson,
-} from './partial.js';
-export { Ledger } from './ledger.js';
-export {
-  afterTrapJson,
-  handlerResultJson,
-  idempotencyBeginJson,
-  idempotencyFinishJson,
-  idempotencyKeyArgument,
-  idempotencyKeyJson,
-  idempotencyStoreKey,
-  ledgerFailureJson,
-  ledgerKeyJson,
-  ledgerObserveJson,
-  ledgerStoreKey,
-} from './state.js';
-export { Idempotency, withIdempotency } from './idempotency.js';
-export { MemoryStore, SharedIdempotency, SharedLedger, StoreUnavailable } from './stores.js';
-export type { SharedBegin, SharedFinish, StateStore } from './stores.js';
-export type {
-  IdempotencyBegin,
-  IdempotencyCallOptions,
-  IdempotencyFinish,
-  IdempotencyOptions,
-  WithIdempotencyOptions,
-} from './idempotency.js';
-export { backoff, backoffJson, retryWithin } from './backoff.js';
-export { callToolWithRecovery, hostStep, hostStepJson } from './host-loop.js';
-export { spanAttributes, spanAttributesJson } from './telemetry.js';
-export type { OpenTelemetryApi } from './telemetry.js';
-export type {
-  Escalation,
-  HostAttempt,
-  HostBudget,
-  HostStep,
-  HostStepRequest,
-  JsonRpcErrorAnswer,
-  ListedTool,
-  Recovered,
-  RecoveryOptions,
-  ToolCaller,
-} from './host-loop.js';
-export { contractDiff, contractDiffJson, contractLock, contractLockJson, LockedContract } from './contract.js';
-export type { ToolList } from './contract.js';
-export type { BackoffRequest, BackoffStep, ProgressExtra, RetryWithinOptions } from './backoff.js';
-export { onTrapLog, useCoreModule } from './component.js';
+export { canonicalCodes, codeDefaults, limitsInForce, protocolError, render, toolError } from './render.js';
+export { error, ErrorBuilder } from './builder.js';
+export { EnvelopeError, parseEnvelope, throwIfError } from './read.js';
+export { renderValidation, toValidationIssues, validationError } from './validation.js';
+export { partialLimitsInForce, partialResult, renderPartial } from './partial.js';

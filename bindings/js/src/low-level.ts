@@ -5,7 +5,7 @@
 // the tool's listed input schema and whatever the handler throws get the
 // same answers as an McpServer's tools (mcp.ts).
 
-import type { LockedContract } from './contract.js';
+import type { LockedContract } from './lockfile.js';
 import { answerUnknownTool, answeredForRevision, wrapEntries } from './handler-map.js';
 import type { RequestHandler } from './handler-map.js';
 import { formatOf } from './render.js';

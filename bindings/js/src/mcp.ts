@@ -6,8 +6,8 @@
 // is wrapped by low-level.ts. What a call's outcome becomes is tool-call.ts's,
 // shared with the FastMCP integration.
 
-import { LockedContract } from './contract.js';
-import type { ToolList } from './contract.js';
+import { LockedContract } from './lockfile.js';
+import type { ToolList } from './lockfile.js';
 import { answerUnknownTool, answeredForRevision, handlerMap, listedTools, wrapEntries } from './handler-map.js';
 import type { RequestHandler } from './handler-map.js';
 import { wrapLowLevel } from './low-level.js';

@@ -10,12 +10,11 @@ import {
   parseEnvelope,
   protocolError,
   render,
-  renderJson,
   throwIfError,
   toolError,
-  useCoreModule,
   validationError,
 } from 'mcp-envelope';
+import { renderJson, useCoreModule } from 'mcp-envelope/raw';
 
 const seedSpec = {
   code: 'NOT_FOUND',

@@ -11,7 +11,7 @@ import { Client as Client2 } from '@modelcontextprotocol/client';
 import { InMemoryTransport as Memory2, McpServer as McpServer2 } from '@modelcontextprotocol/server';
 import { FastMCP } from 'fastmcp';
 import * as z from 'zod';
-import { contractLock, LockedContract } from 'mcp-envelope';
+import { contractLock, LockedContract } from 'mcp-envelope/contract';
 import { addTool, envelopeTransport } from 'mcp-envelope/fastmcp';
 import { envelopeServer, registerTool } from 'mcp-envelope/mcp';
 

@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { bundleWorker } from './measure.mjs';
 
 const CALLS = 20;
-const WORKER = `import { SharedIdempotency } from 'mcp-envelope';
+const WORKER = `import { SharedIdempotency } from 'mcp-envelope/server';
 import { DurableObjectStore, StateStoreObject } from 'mcp-envelope/durable-object';
 export { StateStoreObject };
 export default {

@@ -21,7 +21,8 @@ import {
   McpServer as McpServer2,
   UrlElicitationRequiredError as UrlElicitation2,
 } from '@modelcontextprotocol/server';
-import { error, exceptionResult, parseEnvelope, toolError, unknownTool } from 'mcp-envelope';
+import { error, parseEnvelope, toolError } from 'mcp-envelope';
+import { exceptionResult, unknownTool } from 'mcp-envelope/server';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 import { badOrder, EQUAL_SCHEMAS_XML, placeOrder } from './fixtures.mjs';
 

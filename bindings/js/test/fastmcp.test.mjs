@@ -13,7 +13,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { FastMCP, UserError } from 'fastmcp';
 import * as v from 'valibot';
 import * as z from 'zod';
-import { error, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool, userError } from 'mcp-envelope';
+import { error, parseEnvelope, throwIfError, toolError } from 'mcp-envelope';
+import { exceptionResult, Ledger, unknownTool, userError } from 'mcp-envelope/server';
 import { addTool, envelopeFastMCP, envelopeTool, envelopeTransport } from 'mcp-envelope/fastmcp';
 import {
   assertLedgerStreak,

@@ -8,17 +8,8 @@ import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as z from 'zod';
-import {
-  authRequired,
-  emptyResult,
-  error,
-  exceptionResult,
-  forbidden,
-  partialResult,
-  toolError,
-  unknownTool,
-  validationError,
-} from 'mcp-envelope';
+import { error, partialResult, toolError, validationError } from 'mcp-envelope';
+import { authRequired, emptyResult, exceptionResult, forbidden, unknownTool } from 'mcp-envelope/server';
 
 /** billing.refund_order's arguments in Valibot (Zod's is same-contract.mjs's `refundOrder`). */
 export const valibotRefundOrder = toStandardJsonSchema(

@@ -7,7 +7,8 @@ import { before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { callToolWithRecovery, error, hostStep } from 'mcp-envelope';
+import { error } from 'mcp-envelope';
+import { callToolWithRecovery, hostStep } from 'mcp-envelope/agent';
 import { envelopeServer } from 'mcp-envelope/mcp';
 
 const calls = new Map();

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { describe, test } from 'node:test';
-import { exceptionResult, parseEnvelope, render, renderValidation, toolError } from 'mcp-envelope';
+import { parseEnvelope, render, renderValidation, toolError } from 'mcp-envelope';
+import { exceptionResult } from 'mcp-envelope/server';
 import { withEnvelope } from 'mcp-envelope/mcp';
 import { expand } from './vector-runner.mjs';
 

@@ -10,7 +10,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { Idempotency, Ledger, MemoryStore, SharedIdempotency, SharedLedger, toolError, withIdempotency } from 'mcp-envelope';
+import { toolError } from 'mcp-envelope';
+import { Idempotency, Ledger, MemoryStore, SharedIdempotency, SharedLedger, withIdempotency } from 'mcp-envelope/server';
 import { envelopeServer } from 'mcp-envelope/mcp';
 
 const ARGS = { orderId: 'A-8812', amountCents: 3200, idempotency_key: 'refund-A-8812-1' };

@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { error, Ledger, parseEnvelope, render, useCoreModule } from 'mcp-envelope';
+import { error, parseEnvelope, render } from 'mcp-envelope';
+import { Ledger } from 'mcp-envelope/server';
+import { useCoreModule } from 'mcp-envelope/raw';
 
 const notFound = {
   code: 'NOT_FOUND',

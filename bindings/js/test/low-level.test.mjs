@@ -26,7 +26,7 @@ import { InMemoryTransport as InMemory101 } from 'sdk-1.0.1/inMemory.js';
 import { Server as Server101 } from 'sdk-1.0.1/server/index.js';
 import { CallToolRequestSchema as CallTool101, ListToolsRequestSchema as ListTools101, McpError as McpError101 } from 'sdk-1.0.1/types.js';
 import * as z from 'zod';
-import { unknownTool } from 'mcp-envelope';
+import { unknownTool } from 'mcp-envelope/server';
 import { envelopeServer } from 'mcp-envelope/mcp';
 import { badOrder, EQUAL_SCHEMAS_XML, placeOrder } from './fixtures.mjs';
 

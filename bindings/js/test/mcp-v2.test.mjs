@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
-import { error, exceptionResult, Ledger, parseEnvelope, throwIfError, toolError, unknownTool } from 'mcp-envelope';
+import { error, parseEnvelope, throwIfError, toolError } from 'mcp-envelope';
+import { exceptionResult, Ledger, unknownTool } from 'mcp-envelope/server';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 import {
   assertLedgerStreak,

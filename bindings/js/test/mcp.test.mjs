@@ -10,19 +10,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import * as z3 from 'zod/v3';
-import {
-  error,
-  EnvelopeError,
-  exceptionResult,
-  Ledger,
-  MemoryStore,
-  parseEnvelope,
-  SharedLedger,
-  throwIfError,
-  toolError,
-  unknownTool,
-  validationError,
-} from 'mcp-envelope';
+import { error, EnvelopeError, parseEnvelope, throwIfError, toolError, validationError } from 'mcp-envelope';
+import { exceptionResult, Ledger, MemoryStore, SharedLedger, unknownTool } from 'mcp-envelope/server';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 import { EQUAL_SCHEMAS_XML, LEDGER_STREAK, plain, RESULTS, RESULTS_IS_ERROR, UNKNOWN_MESSAGE, UNKNOWN_XML } from './fixtures.mjs';
 

@@ -44,6 +44,10 @@ test('the tarball holds the built package and nothing else', () => {
   for (const needed of [
     'dist/index.js',
     'dist/index.d.ts',
+    'dist/server.js',
+    'dist/agent.js',
+    'dist/contract.js',
+    'dist/raw.js',
     'dist/mcp.js',
     'dist/component.js',
     'dist/load/node.js',
@@ -125,6 +129,20 @@ test('the installed package renders the seed example', () => {
   assert.equal(out.isError, true);
 });
 
+test('the installed package has the entry points, each with the values of the built one', () => {
+  const entries = ['mcp-envelope', 'mcp-envelope/server', 'mcp-envelope/agent', 'mcp-envelope/contract', 'mcp-envelope/raw'];
+  const names = `const entries = ${JSON.stringify(entries)};
+    const names = await Promise.all(entries.map(async (entry) => Object.keys(await import(entry)).sort()));
+    process.stdout.write(JSON.stringify(names));`;
+  const installed = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', names], { cwd: project, encoding: 'utf8' }));
+  const built = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', names], { cwd: pkg, encoding: 'utf8' }));
+  assert.deepEqual(installed, built);
+  assert.deepEqual(
+    installed.map((list) => list.length),
+    [17, 19, 4, 3, 36],
+  );
+});
+
 test('TypeScript users get the types: a builder is a CallToolResult, a bad format does not compile', () => {
   writeFileSync(
     join(project, 'tsconfig.json'),
@@ -145,12 +163,21 @@ test('TypeScript users get the types: a builder is a CallToolResult, a bad forma
     join(project, 'use.ts'),
     `
     import { error, parseEnvelope, render, toolError, type CallToolResult, type EnvelopeSpec } from 'mcp-envelope';
+    import { contractDiff, type ContractDelta } from 'mcp-envelope/contract';
+    import { decide, type Decision } from 'mcp-envelope/agent';
+    import { renderJson } from 'mcp-envelope/raw';
+    import { Ledger, type StateStore } from 'mcp-envelope/server';
     const spec: EnvelopeSpec = { code: 'RATE_LIMITED', message: 'slow', retryAfter: 30 };
     const text: string = render(spec, { format: 'text' });
     const built: CallToolResult = error('NOT_FOUND', 'gone').suggest('List first').actions('a', 'b');
     const result: CallToolResult = toolError('CUSTOM_CODE', { message: 'x', severity: 'warning' });
     const code: string | undefined = parseEnvelope(result)?.code;
-    export { text, built, code };
+    const decision: Decision = decide(result);
+    const deltas: ContractDelta[] = contractDiff({ tools: [] }, { tools: [] });
+    const json: string = renderJson(JSON.stringify(spec), { format: 'json' });
+    const store: StateStore | undefined = undefined;
+    const failed: CallToolResult = new Ledger().failure('t', spec);
+    export { text, built, code, decision, deltas, json, store, failed };
   `,
   );
   execFileSync(process.execPath, [tsc, '-p', project], { encoding: 'utf8' });

@@ -7,14 +7,9 @@ import assert from 'node:assert/strict';
 import { runInNewContext } from 'node:vm';
 import { describe, test } from 'node:test';
 import {
-  accessError,
-  authRequired,
   codeDefaults,
-  emptyResult,
   error,
   EnvelopeError,
-  exceptionResult,
-  forbidden,
   limitsInForce,
   parseEnvelope,
   partialResult,
@@ -22,9 +17,9 @@ import {
   renderPartial,
   throwIfError,
   toolError,
-  upstreamError,
   validationError,
 } from 'mcp-envelope';
+import { accessError, authRequired, emptyResult, exceptionResult, forbidden, upstreamError } from 'mcp-envelope/server';
 
 const refused = (message) => ({ name: 'TypeError', message });
 const INTERNAL_RECOVERY =

@@ -10,7 +10,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createClient } from 'redis';
 import { z } from 'zod';
-import { error, SharedIdempotency, SharedLedger, withIdempotency } from 'mcp-envelope';
+import { error } from 'mcp-envelope';
+import { SharedIdempotency, SharedLedger, withIdempotency } from 'mcp-envelope/server';
 import { envelopeServer } from 'mcp-envelope/mcp';
 import { RedisStore } from 'mcp-envelope/redis';
 

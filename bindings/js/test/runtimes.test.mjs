@@ -1,7 +1,7 @@
 // Every shared vector in Deno and Bun, the versions package.json pins (their
 // npm packages carry the binaries): a throwaway project with the package in
 // its node_modules and a package.json naming it, as a user's project has, and
-// a module there importing 'mcp-envelope' by name and running the vectors
+// a module there importing the package's entry points by name and running the vectors
 // (test/runtimes/run-vectors.mjs). Both take package.json's `node` condition
 // for `#core-module`, so the .wasm file is read from disk; Deno gets read
 // access to that file and the vectors, nothing else.
@@ -36,9 +36,13 @@ before(() => {
   );
   writeFileSync(
     join(project, 'main.mjs'),
-    `import * as api from 'mcp-envelope';
+    `import * as main from 'mcp-envelope';
+import * as agent from 'mcp-envelope/agent';
+import * as contract from 'mcp-envelope/contract';
+import * as raw from 'mcp-envelope/raw';
+import * as server from 'mcp-envelope/server';
 import { runVectors } from ${JSON.stringify(pathToFileURL(join(pkg, 'test', 'runtimes', 'run-vectors.mjs')).href)};
-runVectors(api);
+runVectors({ ...main, ...server, ...agent, ...contract, ...raw });
 `,
   );
 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { renderValidationJson } from 'mcp-envelope';
+import { renderValidationJson } from 'mcp-envelope/raw';
 import { SPECS, VECTORS } from './same-contract.mjs';
 
 const groups = JSON.parse(readFileSync(VECTORS, 'utf8'));

@@ -15,7 +15,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { FastMCP } from 'fastmcp';
 import * as z from 'zod';
-import { error, parseEnvelope, spanAttributes } from 'mcp-envelope';
+import { error, parseEnvelope } from 'mcp-envelope';
+import { spanAttributes } from 'mcp-envelope/agent';
 import { envelopeFastMCP } from 'mcp-envelope/fastmcp';
 import { envelopeServer } from 'mcp-envelope/mcp';
 

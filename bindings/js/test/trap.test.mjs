@@ -34,7 +34,10 @@ WebAssembly.Instance = function Instance(module, imports) {
   return { exports };
 };
 
-const { Idempotency, Ledger, decide, onTrapLog, render, toolError } = await import('mcp-envelope');
+const { render, toolError } = await import('mcp-envelope');
+const { Idempotency, Ledger } = await import('mcp-envelope/server');
+const { decide } = await import('mcp-envelope/agent');
+const { onTrapLog } = await import('mcp-envelope/raw');
 const logged = [];
 onTrapLog((line) => logged.push(line));
 const takeLog = () => logged.splice(0);

@@ -10,7 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { Ledger, render } from 'mcp-envelope';
+import { render } from 'mcp-envelope';
+import { Ledger } from 'mcp-envelope/server';
 import { bundleWorker, serveWorker, wasmCopies } from './measure.mjs';
 
 const START_TIMEOUT_MS = 20_000;
@@ -20,7 +21,8 @@ let bundle;
 // Renders an envelope, and runs a repeat ledger through its pure steps, in
 // the one core module, which must work where wasm cannot be compiled from bytes.
 const SPEC = { code: 'NOT_FOUND', message: 'No invoice with that ID', retryAfter: 30 };
-const WORKER = `import { Ledger, render } from 'mcp-envelope';
+const WORKER = `import { render } from 'mcp-envelope';
+import { Ledger } from 'mcp-envelope/server';
 const spec = ${JSON.stringify(SPEC)};
 export default {
   fetch() {

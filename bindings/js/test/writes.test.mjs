@@ -8,7 +8,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { decide, Idempotency, retryWithin, toolError, withIdempotency } from 'mcp-envelope';
+import { toolError } from 'mcp-envelope';
+import { Idempotency, retryWithin, withIdempotency } from 'mcp-envelope/server';
+import { decide } from 'mcp-envelope/agent';
 
 const refunds = [];
 const store = new Idempotency();

@@ -27,7 +27,8 @@ export async function resolve(specifier, context, next) {
 }`;
 register(`data:text/javascript,${encodeURIComponent(hooks)}`, { data: { port: port2 }, transferList: [port2] });
 
-const api = await import('mcp-envelope');
+const entries = ['mcp-envelope', 'mcp-envelope/server', 'mcp-envelope/agent', 'mcp-envelope/contract', 'mcp-envelope/raw'];
+const api = Object.assign({}, ...(await Promise.all(entries.map((entry) => import(entry)))));
 const { counter } = await import(shim);
 const { vectorCases } = await import('../../test/vector-runner.mjs');
 const folder = new URL('../../../../vectors/', import.meta.url);

@@ -13,7 +13,8 @@ WebAssembly.Instance = function Instance(module, imports) {
   return instance;
 };
 
-const { Ledger, render, toolError } = await import('mcp-envelope');
+const { render, toolError } = await import('mcp-envelope');
+const { Ledger } = await import('mcp-envelope/server');
 const CALLS = 1_000_000;
 const CHECKPOINTS = new Set([10_000, 100_000, 500_000, 1_000_000]);
 const specs = [

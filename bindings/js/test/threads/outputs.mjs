@@ -1,7 +1,8 @@
 // What one thread answers for a list of specs: each spec's three renderings,
 // its CallToolResult and the reading of its XML, or the refusal's message.
 // test/threads.test.mjs computes it on the main thread and in workers.
-import { callToolResultJson, parseEnvelope, render } from 'mcp-envelope';
+import { parseEnvelope, render } from 'mcp-envelope';
+import { callToolResultJson } from 'mcp-envelope/raw';
 
 function answer(spec) {
   try {

@@ -31,19 +31,8 @@ try {
 parseEnvelope('x')?.kind === 'none';
 
 // The recovery helpers, partial results and the ledger, as a handler uses them.
-import {
-  accessError,
-  authRequired,
-  codeDefaults,
-  emptyResult,
-  exceptionResult,
-  forbidden,
-  Ledger,
-  limitsInForce,
-  partialResult,
-  renderPartial,
-  upstreamError,
-} from 'mcp-envelope';
+import { codeDefaults, limitsInForce, partialResult, renderPartial } from 'mcp-envelope';
+import { accessError, authRequired, emptyResult, exceptionResult, forbidden, Ledger, upstreamError } from 'mcp-envelope/server';
 import type { CallToolResult as SdkResult } from '@modelcontextprotocol/sdk/types.js';
 
 const ledger = new Ledger();

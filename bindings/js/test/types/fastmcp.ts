@@ -8,7 +8,8 @@ import { type } from 'arktype';
 import { FastMCP, UserError } from 'fastmcp';
 import * as v from 'valibot';
 import * as z from 'zod';
-import { error, Ledger, toolError } from 'mcp-envelope';
+import { error, toolError } from 'mcp-envelope';
+import { Ledger } from 'mcp-envelope/server';
 import { addTool, envelopeFastMCP, envelopeTool, envelopeTransport } from 'mcp-envelope/fastmcp';
 
 const server = new FastMCP<{ user: string }>({ name: 'billing', version: '1.0.0', authenticate: async () => ({ user: 'jo' }) });

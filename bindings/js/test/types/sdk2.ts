@@ -6,7 +6,8 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import * as z from 'zod';
-import { error, Ledger, toolError } from 'mcp-envelope';
+import { error, toolError } from 'mcp-envelope';
+import { Ledger } from 'mcp-envelope/server';
 import { envelopeServer, registerTool, withEnvelope } from 'mcp-envelope/mcp';
 
 const server = envelopeServer(new McpServer({ name: 'billing', version: '1.0.0' }));
