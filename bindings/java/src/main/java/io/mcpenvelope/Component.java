@@ -1,5 +1,6 @@
 package io.mcpenvelope;
 
+import com.dylibso.chicory.runtime.ByteArrayMemory;
 import com.dylibso.chicory.runtime.ExportFunction;
 import com.dylibso.chicory.runtime.Instance;
 import com.dylibso.chicory.runtime.Memory;
@@ -56,7 +57,12 @@ final class Component {
         final Map<Export, ExportFunction> posts = new EnumMap<>(Export.class);
 
         Bound(WasmModule module, java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines) {
-            instance = Instance.builder(module).withMachineFactory(machines).build();
+            // A byte[] memory rather than Chicory's default of ByteBuffer pages: the compiled module reads and
+            // writes memory on nearly every instruction, and a render takes 15% less time (RenderBenchmark).
+            instance = Instance.builder(module)
+                    .withMachineFactory(machines)
+                    .withMemoryFactory(ByteArrayMemory::new)
+                    .build();
             memory = instance.memory();
             realloc = instance.export("cabi_realloc");
             for (Export e : Export.values()) {
