@@ -78,7 +78,11 @@ final class Component {
     private Component(byte[] component) {
         module = Parser.parse(coreModule(component));
         // Chicory's compiler turns the module into JVM bytecode once, at load; every instance shares it. It runs the
-        // vectors 18 times faster than the interpreter (7 s against 131 s), for about a second at load.
+        // vectors 18 times faster than the interpreter (7 s against 131 s), for about a second at load. Where a
+        // render's time goes in a JVM started by default: half of it in HotSpot's interpreter, running the spec
+        // reader, whose generated method is past HotSpot's 8000 bytes of bytecode and so never JIT-compiled. No option
+        // of Chicory's splits a method, and running that function in Chicory's interpreter instead is slower still
+        // (60 against 34 µs); -XX:-DontCompileHugeMethods, which only the JVM's command line sets, lifts the limit.
         machines = com.dylibso.chicory.compiler.MachineFactoryCompiler.compile(module);
         pool.push(new Bound(module, machines)); // fails here, at load, if an export is missing
     }
