@@ -61,8 +61,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // The package as the TypeScript server gets it (demo/ts/node_modules).
 const requireFromTs = createRequire(new URL('./ts/package.json', import.meta.url));
-const { decide, limitsInForce, parseEnvelope, partialLimitsInForce, render } =
+const { limitsInForce, parseEnvelope, partialLimitsInForce, render } =
   await import(pathToFileURL(requireFromTs.resolve('mcp-envelope')).href);
+const { decide } = await import(pathToFileURL(requireFromTs.resolve('mcp-envelope/agent')).href);
 
 function usage(why) {
   console.error(`compare: ${why}`);
