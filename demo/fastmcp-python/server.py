@@ -21,17 +21,8 @@ from fastmcp import Context, FastMCP
 from mcp_types import ToolAnnotations
 from pydantic import EmailStr, Field
 
-from mcp_envelope import (
-    Idempotency,
-    Ledger,
-    ToolError,
-    ToolResult,
-    empty_result,
-    forbidden,
-    partial_result,
-    retry_within,
-    upstream_error,
-)
+from mcp_envelope import ToolError, ToolResult, partial_result
+from mcp_envelope.server import Idempotency, Ledger, empty_result, forbidden, retry_within, upstream_error
 from mcp_envelope.stores import SharedIdempotency, SharedLedger
 from mcp_envelope.fastmcp import EnvelopeMiddleware, LedgerRequest
 

@@ -19,7 +19,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-import mcp_envelope as me
+from mcp_envelope.agent import call_tool_with_recovery
 
 TURNS = 3
 
@@ -35,7 +35,7 @@ async def alone(client: Client, call: dict[str, Any]) -> dict[str, Any]:
 
 async def with_host_loop(client: Client, call: dict[str, Any], tools: dict[str, Any]) -> dict[str, Any]:
     """One call through the host loop: `done`, `to-model` or `escalate`, and how many calls the host made."""
-    outcome = await me.call_tool_with_recovery(client, call["tool"], call.get("arguments") or {}, tool=tools.get(call["tool"]))
+    outcome = await call_tool_with_recovery(client, call["tool"], call.get("arguments") or {}, tool=tools.get(call["tool"]))
     return {"then": outcome["then"], "calls": len(outcome["tried"])}
 
 

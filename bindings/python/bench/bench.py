@@ -29,6 +29,7 @@ from pathlib import Path
 
 import mcp_envelope as me
 from mcp_envelope import _component
+from mcp_envelope.raw import render_validation_spec
 
 sys.path.insert(0, str(Path(__file__).parent))
 from pure_python import read_back, render_validation, render_xml  # noqa: E402
@@ -47,7 +48,7 @@ def per_call_rows() -> list[dict]:
     cases = {  # case: (the package's call, the pure-Python one, the reference's name)
         "render": (lambda: me.render(INPUTS["render"]), lambda: render_xml(INPUTS["render"], recovery),
                    "pure-Python renderer"),
-        "validation": (lambda: me.render_validation_spec(INPUTS["validation"]),
+        "validation": (lambda: render_validation_spec(INPUTS["validation"]),
                        lambda: render_validation(INPUTS["validation"]), "pure-Python validation renderer"),
         "readBack": (lambda: me.parse_envelope(INPUTS["readBack"]), lambda: read_back(INPUTS["readBack"], defaults),
                      "pure-Python envelope reader"),

@@ -12,6 +12,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field
 
 import mcp_envelope as me
+from mcp_envelope.contract import contract_lock
+from mcp_envelope.server import empty_result, exception_result, forbidden
 
 SECRET = "vault-password-hunter2"
 NOW_MS = 1764374400000
@@ -58,12 +60,12 @@ def slow_down() -> me.ToolResult:  # no output schema: a warning carries no stru
 
 def refund_blocked(order_id: str) -> me.ToolResult:
     """Returns a helper's result."""
-    return me.forbidden("refund", f"order {order_id}")
+    return forbidden("refund", f"order {order_id}")
 
 
 def find_nothing(email: str) -> me.ToolResult:
     """Returns a success made by a helper."""
-    return me.empty_result("orders", query=f"for {email}")
+    return empty_result("orders", query=f"for {email}")
 
 
 def returns_error(invoice_id: str) -> me.ToolError:
@@ -127,8 +129,8 @@ CALLS: list[tuple[str, dict[str, Any], dict[str, Any] | str]] = [
     ("broken_error", {"order_id": "A-1"}, INTERNAL),
     ("slow_down", {}, me.ToolError("DEPRECATED", "slow_down is deprecated; use throttle",
                                    severity="warning").to_result()),
-    ("refund_blocked", {"order_id": "A-8812"}, me.forbidden("refund", "order A-8812")),
-    ("find_nothing", {"email": "jo@example.com"}, me.empty_result("orders", query="for jo@example.com")),
+    ("refund_blocked", {"order_id": "A-8812"}, forbidden("refund", "order A-8812")),
+    ("find_nothing", {"email": "jo@example.com"}, empty_result("orders", query="for jo@example.com")),
     ("returns_error", {"invoice_id": "inv_9"}, me.ToolError("NOT_FOUND", "No invoice inv_9").to_result()),
     ("rate_limited", {"invoice_id": "inv_9"}, me.ToolError("RATE_LIMITED", "Too many lookups", retry_after=30,
      correlation_id="req_42", tool_failure=NOW_MS).to_result()),
@@ -190,7 +192,7 @@ def expected_result(tool: str, expected: dict[str, Any] | str, received: dict[st
     assert reading is not None and reading["code"] == expected, received
     correlation_id = reading["error"]["correlationId"]
     assert re.fullmatch(r"err_[0-9a-f]{12}", correlation_id)
-    return me.exception_result(tool, "anything at all", correlation_id=correlation_id)["result"]
+    return exception_result(tool, "anything at all", correlation_id=correlation_id)["result"]
 
 
 def assert_answered_over_stdio(received: list[dict[str, Any]], log: str) -> None:
@@ -223,7 +225,7 @@ def locked_yesterday(listed: list[dict[str, Any]]) -> str:
     del schema["properties"]["amount_cents"]
     schema["required"] = ["order_id"]
     schema["properties"]["order_id"]["minLength"] = 5
-    return me.contract_lock(tools)
+    return contract_lock(tools)
 
 
 # refund({"order_id": "ab"}) on a server given that lockfile: the same bytes from every integration.

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 import jsonschema
 from pydantic import BaseModel, EmailStr, Field, ValidationError
 
-import mcp_envelope as me
+from mcp_envelope.raw import validation_spec
 
 VECTORS = Path(__file__).resolve().parents[3] / "vectors" / "same-contract.json"
 
@@ -44,7 +44,7 @@ def pydantic_spec(action: str, arguments: dict[str, Any]) -> dict[str, Any]:
     try:
         RefundOrder.model_validate(arguments)
     except ValidationError as error:
-        return me.validation_spec(action, error, input=arguments, input_schema=LISTED_SCHEMA)
+        return validation_spec(action, error, input=arguments, input_schema=LISTED_SCHEMA)
     raise AssertionError(f"pydantic accepted {arguments!r}")
 
 
@@ -52,7 +52,7 @@ def jsonschema_spec(action: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The spec for jsonschema's errors (every error, formats checked): raw, as `validation_error` hands them on."""
     validator = jsonschema.Draft202012Validator(LISTED_SCHEMA, format_checker=jsonschema.FormatChecker())
     errors = list(validator.iter_errors(arguments))
-    return me.validation_spec(action, errors, input=arguments, input_schema=LISTED_SCHEMA)
+    return validation_spec(action, errors, input=arguments, input_schema=LISTED_SCHEMA)
 
 
 SPECS = {"pydantic 2": pydantic_spec, "jsonschema 4": jsonschema_spec}

@@ -12,6 +12,7 @@ import time
 import pytest
 
 import mcp_envelope as me
+from mcp_envelope.raw import call_tool_result_json, code_defaults_json, protocol_error_json
 
 RATE_LIMITED_XML = (
     '<tool_error code="RATE_LIMITED" severity="error">\n'
@@ -282,7 +283,7 @@ def test_protocol_error_with_and_without_data():
         "code": -32601,
         "message": "Method not found: tools/cal",
     }
-    with_data = me.protocol_error_json("invalid-params", "Unknown tool: x", {"code": "NOT_FOUND", "message": "m"})
+    with_data = protocol_error_json("invalid-params", "Unknown tool: x", {"code": "NOT_FOUND", "message": "m"})
     assert with_data == (
         '{"code":-32602,"message":"Unknown tool: x","data":{"code":"NOT_FOUND","severity":"error",'
         '"errorCategory":"business","isRetryable":false,"reason":"m","recovery":"Check the identifier: '
@@ -314,7 +315,7 @@ def test_canonical_codes_and_their_defaults():
         "serviço está lento.",
     }
     assert me.defaults_for("MY_OWN_CODE", "pt-BR") is None
-    assert me.code_defaults_json({"code": "X"}) == "null"
+    assert code_defaults_json({"code": "X"}) == "null"
     with pytest.raises(me.SpecError, match=r"^locale: unknown variant `pt`, expected `en` or `pt-BR`$"):
         me.defaults_for("TIMEOUT", "pt")  # type: ignore[arg-type]
     with pytest.raises(me.SpecError, match=r'^"code" must not be empty$'):
@@ -351,7 +352,7 @@ def test_tool_error_new_keywords_in_the_specs_order():
 
 def test_tool_failure_metadata_dated_by_the_caller_or_the_clock():
     error = me.ToolError("RATE_LIMITED", "Too many requests", retry_after=30, correlation_id="req_42")
-    assert me.call_tool_result_json(error.with_tool_failure(1764374400000).to_spec(), "json").endswith(
+    assert call_tool_result_json(error.with_tool_failure(1764374400000).to_spec(), "json").endswith(
         '"isError":true,"_meta":{"io.modelcontextprotocol/toolFailure":{"class":"reliability",'
         '"code":"retryable_transient_error","retryable":true,"retryNotBefore":1764374430000,"correlationId":"req_42",'
         '"agentGuidance":"Wait for the retry-after period, then make the same call again."}}}'
@@ -435,22 +436,75 @@ def test_import_and_a_first_render_load_only_what_rendering_needs():
     assert done.stdout == f"{FIRST_RENDER_MODULES}\n"
 
 
-def test_every_exported_name_is_its_modules_own_object_and_the_type_checker_reads_the_same_modules():
-    deferred = {  # the imports the type checker reads, under `if TYPE_CHECKING:` in __init__.py
-        alias.name: node.module
+# Each entry point's names, exactly: the main front stays small, and nothing joins an entry point by accident.
+FRONTS = {
+    "mcp_envelope": [
+        "Category", "CodeDefaults", "ComponentUnavailable", "EnvelopeError", "Format", "Limits", "Locale",
+        "MalformedEnvelope", "PartialLimits", "ProtocolErrorKind", "Severity", "SpecError", "ToolError", "ToolResult",
+        "call_tool_result", "canonical_codes", "defaults_for", "issues_from_pydantic", "limits_in_force",
+        "parse_envelope", "partial_limits_in_force", "partial_result", "protocol_error", "raise_for_error", "render",
+        "render_partial", "render_validation", "tool_error", "validation_error",
+    ],
+    "mcp_envelope.server": [
+        "AccessKind", "ExceptionReport", "Idempotency", "Ledger", "MemoryStore", "SharedIdempotency", "SharedLedger",
+        "StateStore", "StoreUnavailable", "UnknownToolAnswer", "UnknownToolOption", "UpstreamReport", "access_error",
+        "answer_for_revision", "auth_required", "backoff", "empty_result", "exception_result", "forbidden",
+        "idempotency_key_argument", "retry_within", "unknown_tool", "upstream_error", "user_error",
+    ],
+    "mcp_envelope.agent": [
+        "Decision", "HostBudget", "Recovered", "call_tool_with_recovery", "decide", "host_step", "span_attributes",
+    ],
+    "mcp_envelope.contract": ["LockedContract", "contract_diff", "contract_lock"],
+    "mcp_envelope.raw": [
+        "access_error_json", "after_trap_json", "answer_for_revision_json", "backoff_json", "call_tool_result_json",
+        "code_defaults_json", "contract_diff_json", "contract_lock_json", "decide_json", "empty_result_json",
+        "exception_result_json", "handler_result_json", "host_step_json", "idempotency_begin_json",
+        "idempotency_finish_json", "idempotency_key_json", "idempotency_store_key", "ledger_failure_json",
+        "ledger_key_json", "ledger_observe_json", "ledger_store_key", "limits_in_force_json",
+        "partial_limits_in_force_json", "partial_result_json", "protocol_error_json", "render_validation_spec",
+        "span_attributes_json", "unknown_tool_json", "upstream_error_json", "user_error_json",
+        "validation_result_json", "validation_result_spec", "validation_spec",
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("entry", FRONTS)
+def test_each_entry_point_holds_exactly_its_names(entry):
+    module = importlib.import_module(entry)
+    assert sorted(module.__all__) == FRONTS[entry]
+    assert len(set(module.__all__)) == len(module.__all__)
+    for name in module.__all__:
+        assert getattr(module, name) is not None, name
+
+
+def test_a_name_has_one_entry_point():
+    entries = [name for names in FRONTS.values() for name in names]
+    assert len(entries) == len(set(entries)) == 96
+
+
+def test_each_name_on_the_front_is_its_modules_own_object_and_the_type_checker_reads_the_same_modules():
+    starred = [  # the modules the type checker reads the front from, under `if TYPE_CHECKING:` in __init__.py
+        node.module
         for block in ast.parse(open(me.__file__, encoding="utf-8").read()).body
         if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
         for node in block.body
         if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-    }
-    assert deferred == me._LAZY
+    ]
+    assert sorted(starred) == sorted(me._SOURCES)
     assert set(me.__all__) <= set(dir(me))
+    sources = [importlib.import_module(f"mcp_envelope.{source}") for source in me._SOURCES]
     for name in me.__all__:
-        module = deferred.get(name)
-        if module is not None:
-            assert getattr(me, name) is getattr(importlib.import_module(f"mcp_envelope.{module}"), name), name
-    assert me.recovery is importlib.import_module("mcp_envelope.recovery")
-    assert me.envelope.Limits is me.Limits and me.envelope.PROTOCOL_ERROR_KINDS[0] == "parse-error"
+        # Every module that has the name holds the same object: which one the front takes it from cannot matter.
+        assert {id(getattr(source, name)) for source in sources if hasattr(source, name)} == {id(getattr(me, name))}
+    assert importlib.import_module("mcp_envelope.envelope").PROTOCOL_ERROR_KINDS[0] == "parse-error"
+    for moved in ["decide", "upstream_error", "Ledger", "contract_lock", "validation_spec", "call_tool_result_json"]:
+        with pytest.raises(AttributeError, match=f"has no attribute '{moved}'"):
+            getattr(me, moved)
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         me.no_such_name  # noqa: B018
+
+
+def test_a_bare_import_loads_nothing_but_the_package():
+    script = "import sys, mcp_envelope\nprint(sorted(m for m in sys.modules if m.split('.')[0] == 'mcp_envelope'))\n"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout == "['mcp_envelope']\n"

@@ -14,6 +14,8 @@ import pytest
 
 import mcp_envelope as me
 from mcp_envelope import _component
+from mcp_envelope.raw import call_tool_result_json, partial_result_json, render_validation_spec
+from mcp_envelope.server import access_error, empty_result, exception_result, upstream_error
 
 FORCED_PUBLIC = os.environ.get(_component.PUBLIC_CALLS_ENV) == "1"
 
@@ -37,8 +39,8 @@ def test_both_paths_give_the_same_answers(runtime_swap, seed_invoice):
     def answers(public: bool) -> list:
         runtime_swap(_component.Runtime(public_calls=public))
         got = [me.render(seed_invoice["spec"], f) for f in ("xml", "json", "text")]
-        got += [me.call_tool_result_json(seed_invoice["spec"], "json"), me.parse_envelope(seed_invoice["xml"])]
-        got += [me.raise_for_error({"content": []}), me.render_validation_spec({"action": "a", "issues": []})]
+        got += [call_tool_result_json(seed_invoice["spec"], "json"), me.parse_envelope(seed_invoice["xml"])]
+        got += [me.raise_for_error({"content": []}), render_validation_spec({"action": "a", "issues": []})]
         for refused in ({"code": ""}, "{"):
             with pytest.raises(me.SpecError) as error:
                 me.render(refused)
@@ -47,13 +49,13 @@ def test_both_paths_give_the_same_answers(runtime_swap, seed_invoice):
         got.append(me.render(odd))
         # The one-string functions the direct path also takes, answers and refusals alike.
         got += [me.defaults_for("NOT_FOUND", "pt-BR"), me.defaults_for("MINE"), me.limits_in_force({"actions": 3})]
-        got += [me.exception_result("charge", "boom \ud800", random="9f86d081884c", locale="pt-BR")]
-        got += [me.upstream_error(503, headers={"Retry-After": "5"}, body="<b>é</b>", excerpt_chars=10)]
-        got += [me.access_error("forbidden", action="refund"), me.empty_result("pedidos", query="para é")]
+        got += [exception_result("charge", "boom \ud800", random="9f86d081884c", locale="pt-BR")]
+        got += [upstream_error(503, headers={"Retry-After": "5"}, body="<b>é</b>", excerpt_chars=10)]
+        got += [access_error("forbidden", action="refund"), empty_result("pedidos", query="para é")]
         partial = {"obtained": ["é"], "failed": [{"item": "\U0001f600", "code": "X"}], "format": "json"}
-        got += [me.render_partial(partial), me.partial_result_json(partial)]
-        for refused_call in (lambda: me.defaults_for(""), lambda: me.exception_result("t", "e", random="xyz"),
-                             lambda: me.empty_result(""), lambda: me.render_partial({"obtained": []})):  # fmt: skip
+        got += [me.render_partial(partial), partial_result_json(partial)]
+        for refused_call in (lambda: me.defaults_for(""), lambda: exception_result("t", "e", random="xyz"),
+                             lambda: empty_result(""), lambda: me.render_partial({"obtained": []})):  # fmt: skip
             with pytest.raises(me.SpecError) as error:
                 refused_call()
             got.append(str(error.value))

@@ -13,6 +13,7 @@ MODULES = [
     "mcp_envelope.validation",
     "mcp_envelope.recovery",
     "mcp_envelope.ledger",
+    "mcp_envelope.server",
 ]
 
 

@@ -39,6 +39,7 @@ from mcp.shared.exceptions import MCPError
 
 import mcp_envelope as me
 from mcp_envelope.fastmcp import EnvelopeMiddleware, LedgerRequest, returning_results
+from mcp_envelope.server import Ledger, forbidden, unknown_tool
 
 STDIO_SERVER = Path(__file__).with_name("fastmcp_stdio_server.py")
 
@@ -121,7 +122,7 @@ def test_an_extra_argument_fastmcp_refuses_is_named():
 
 
 def test_good_arguments_reach_the_tool_and_a_success_passes_the_ledger():
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         built = server(EnvelopeMiddleware(ledger=ledger))
         [result] = calls(built, ("refund", {"order_id": "A-8812", "amount_cents": 300}))
     assert result["isError"] is False and result["content"] == [{"type": "text", "text": "refunded 300 on A-8812"}]
@@ -136,11 +137,11 @@ def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_aft
 
     steps = [("get_invoice", {"invoice_id": "inv_9"})] * 3 + [("lock_invoice", {"invoice_id": "inv_9"})] * 2
     tools = [*TOOLS, lock_invoice]
-    chosen = SharedLedger(MemoryStore(), "c", stop_after=stop_after) if shared else me.Ledger(stop_after=stop_after)
+    chosen = SharedLedger(MemoryStore(), "c", stop_after=stop_after) if shared else Ledger(stop_after=stop_after)
     received = calls(server(EnvelopeMiddleware(ledger=chosen), tools=tools), *steps)
     error = me.ToolError("NOT_FOUND", "No invoice with that ID", available_actions=["billing.list_invoices"],
                          details={"requestedId": "inv_9"})  # fmt: skip
-    with me.Ledger(stop_after=stop_after) as ledger:
+    with Ledger(stop_after=stop_after) as ledger:
         assert received[:3] == [ledger.failure("get_invoice", error, arguments={"invoice_id": "inv_9"}) for _ in "123"]
         locked = me.ToolError("TOOL_ERROR", "Invoice inv_9 is locked by another refund.")
         assert received[3:] == [ledger.failure("lock_invoice", locked, arguments={"invoice_id": "inv_9"}) for _ in "12"]
@@ -151,7 +152,7 @@ def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_aft
 def test_a_ledger_chosen_per_call_gets_the_request_with_fastmcps_context():
     seen: list[LedgerRequest] = []
 
-    def choose(request: LedgerRequest) -> me.Ledger | None:
+    def choose(request: LedgerRequest) -> Ledger | None:
         seen.append(request)
         return None
 
@@ -165,7 +166,7 @@ def test_a_disabled_tool_is_unknown_and_missing_from_the_list():
     built = server(EnvelopeMiddleware(), tools=TOOLS[:3])
     built.disable(names={"charge"})
     [result] = calls(built, ("charge", {"amount_cents": 1}))
-    assert result == me.unknown_tool("charge", ["get_invoice", "refund"])
+    assert result == unknown_tool("charge", ["get_invoice", "refund"])
     assert result["error"]["message"] == "Unknown tool: charge. This server's tools: get_invoice, refund."
 
 
@@ -179,7 +180,7 @@ def test_an_unknown_tool_is_the_json_rpc_error_naming_the_tools_by_default(benea
 
 
 def test_as_a_tool_result_an_unknown_tool_is_the_unknown_action_envelope_outside_the_ledger():
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         built = server(EnvelopeMiddleware(unknown_tool="tool-result", ledger=ledger))
         received = calls(built, ("get_invoices", {}), ("get_invoices", {}))
     assert received == [{"content": [{"type": "text", "text": UNKNOWN_TEXT}], "isError": True}] * 2
@@ -197,7 +198,7 @@ def test_without_the_middleware_a_helpers_result_is_sent_as_json_data():
     steps = [("refund_blocked", {"order_id": "A-8812"}), ("returns_error", {"invoice_id": "inv_9"})]
     blocked, returned = calls(server(), *steps)
     assert blocked["isError"] is False
-    assert blocked["structuredContent"] == me.forbidden("refund", "order A-8812")
+    assert blocked["structuredContent"] == forbidden("refund", "order A-8812")
     assert returned == {"content": [{"type": "text", "text": '"NOT_FOUND: No invoice inv_9"'}], "isError": False}
 
 

@@ -12,6 +12,8 @@ import pytest
 
 import mcp_envelope as me
 from mcp_envelope import _component
+from mcp_envelope.agent import decide
+from mcp_envelope.server import Idempotency, Ledger, empty_result, unknown_tool, upstream_error
 
 # 4 MiB of linear memory cannot hold an 8 MB message: the component's
 # allocator fails, which traps (a real trap, not a simulated one).
@@ -123,14 +125,14 @@ def test_a_trap_on_one_thread_leaves_the_others_alone(small_memory, seed_invoice
 def test_a_trap_in_the_new_entry_points(small_memory, caplog):
     huge = "m" * (8 << 20)
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
-        empty = me.empty_result(huge)  # a result function answers INTERNAL_ERROR as a result
+        empty = empty_result(huge)  # a result function answers INTERNAL_ERROR as a result
         partial = me.render_partial({"obtained": [], "failed": [{"item": huge, "code": "X"}], "format": "json"})
         with pytest.raises(
             _component.ComponentUnavailable,
             match=r"^mcp-envelope: upstream-error trapped twice, "
             r"on a fresh instance too; it was not answered$",
         ):
-            me.upstream_error(503, body=huge)  # data, not an envelope: made once more, and it traps again
+            upstream_error(503, body=huge)  # data, not an envelope: made once more, and it traps again
     assert empty["isError"] is True and INTERNAL_XML.match(empty["content"][0]["text"])
     # In the form the partial result's spec asked for.
     assert partial.startswith('{"code":"INTERNAL_ERROR","severity":"error","errorCategory":"internal"')
@@ -139,12 +141,12 @@ def test_a_trap_in_the_new_entry_points(small_memory, caplog):
         'code=TRAPPED call="upstream-error" then="call-again"'
     )
     assert ids[0].group(1) in empty["content"][0]["text"] and ids[1].group(1) in partial and ids[0] != ids[1]
-    assert me.empty_result("orders")["isError"] is False  # a fresh instance, right again
+    assert empty_result("orders")["isError"] is False  # a fresh instance, right again
 
 
 def test_a_trap_in_a_ledger_step_counts_nothing_and_loses_nothing(small_memory, caplog):
     error = me.ToolError("NOT_FOUND", "No invoice inv_9")
-    with me.Ledger() as ledger, caplog.at_level(logging.ERROR, logger="mcp_envelope"):
+    with Ledger() as ledger, caplog.at_level(logging.ERROR, logger="mcp_envelope"):
         assert ledger.failure("t", error)["content"][0]["text"].startswith('<tool_error code="NOT_FOUND"')
         # A failure that traps: its INTERNAL_ERROR in the form asked for, logged; the streak is the host's, untouched.
         trapped = ledger.failure("t", me.ToolError("X", "m" * (8 << 20)), format="text")
@@ -170,8 +172,8 @@ def test_a_trap_in_a_ledger_step_counts_nothing_and_loses_nothing(small_memory, 
 def test_a_trap_in_unknown_tool_is_made_once_more(small_memory):
     huge = "m" * (8 << 20)
     with pytest.raises(me.ComponentUnavailable, match=r"^mcp-envelope: unknown-tool trapped twice"):
-        me.unknown_tool(huge, ["a"])
-    assert me.unknown_tool("x", ["a"])["error"]["code"] == -32602  # a fresh instance, right again
+        unknown_tool(huge, ["a"])
+    assert unknown_tool("x", ["a"])["error"]["code"] == -32602  # a fresh instance, right again
 
 
 class OneOffTraps(_component.Runtime):
@@ -201,7 +203,7 @@ TRAP = "wasm trap: out of bounds memory access"
 def test_a_trap_in_an_idempotency_claim_answers_unavailable_and_the_write_does_not_run(one_off, caplog):
     import asyncio
 
-    store, writes = me.Idempotency(), []
+    store, writes = Idempotency(), []
 
     def write() -> dict:
         writes.append(1)
@@ -230,7 +232,7 @@ def test_a_trap_in_an_idempotency_claim_answers_unavailable_and_the_write_does_n
 def test_a_trap_in_finishing_a_write_keeps_the_claim_so_the_key_never_runs_twice(one_off, caplog):
     import asyncio
 
-    store, writes = me.Idempotency(), []
+    store, writes = Idempotency(), []
 
     def write() -> dict:
         writes.append(1)
@@ -250,15 +252,15 @@ def test_a_trap_in_finishing_a_write_keeps_the_claim_so_the_key_never_runs_twice
 
 def test_a_one_off_trap_in_decide_costs_nothing_and_a_second_raises_the_core_s_words(one_off, caplog):
     failed = me.ToolError("NOT_FOUND", "No invoice inv_9").to_result()
-    expected = me.decide(failed)
+    expected = decide(failed)
     one_off.armed["decide"] = 1
     with caplog.at_level(logging.ERROR, logger="mcp_envelope"):
-        assert me.decide(failed) == expected
+        assert decide(failed) == expected
     assert [r.getMessage() for r in caplog.records] == [f'code=TRAPPED call="decide" then="call-again" trap="{TRAP}"']
     one_off.armed["decide"] = 2
     with pytest.raises(
         me.ComponentUnavailable,
         match=r"^mcp-envelope: decide trapped twice, on a fresh instance too; it was not answered$",
     ):
-        me.decide(failed)
-    assert me.decide(failed) == expected
+        decide(failed)
+    assert decide(failed) == expected

@@ -13,7 +13,9 @@ from mcp import Client
 from mcp_types import ToolAnnotations
 
 import mcp_envelope as me
+from mcp_envelope.agent import Recovered, call_tool_with_recovery
 from mcp_envelope.mcp_server import EnvelopeMCPServer
+from mcp_envelope.raw import host_step_json
 
 RECORD = """<partial_result severity="error">
   <summary>Obtained 0 of 1 item; 1 failed.</summary>
@@ -62,18 +64,18 @@ def billing(calls: Counter[str]) -> EnvelopeMCPServer:
     return server
 
 
-def recovered(name: str, *, listed: bool = True, **options: Any) -> tuple[me.Recovered, list[float], Counter[str]]:
+def recovered(name: str, *, listed: bool = True, **options: Any) -> tuple[Recovered, list[float], Counter[str]]:
     calls: Counter[str] = Counter()
     waits: list[float] = []
 
     async def record(seconds: float) -> None:
         waits.append(seconds)
 
-    async def go() -> me.Recovered:
+    async def go() -> Recovered:
         async with Client(billing(calls)) as client:
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
             tool = tools.get(name) if listed else None
-            return await me.call_tool_with_recovery(client, name, {}, tool=tool, sleep=record, **options)
+            return await call_tool_with_recovery(client, name, {}, tool=tool, sleep=record, **options)
 
     return anyio.run(go), waits, calls
 
@@ -124,4 +126,4 @@ def test_an_unknown_tool_is_the_json_rpc_error_the_server_sent_to_the_model():
 
 def test_host_step_refuses_a_request_without_the_name_in_the_core_words():
     with pytest.raises(me.SpecError, match='missing "name": the name of the tool called'):
-        me.host_step_json({"result": {"content": []}})
+        host_step_json({"result": {"content": []}})

@@ -18,6 +18,7 @@ from vector_files import expand, load_all
 
 import mcp_envelope as me
 from mcp_envelope import _values
+from mcp_envelope.server import exception_result
 
 TABLE = json.loads((Path(__file__).resolve().parents[2] / "host-values.json").read_text(encoding="utf-8"))
 MINE = [row for row in TABLE["values"] if "python" in row["hosts"]]
@@ -207,7 +208,7 @@ def test_the_call_arguments_go_through_the_same_rule() -> None:
 
 
 def logged(exception: BaseException) -> str:
-    report = me.exception_result("charge", exception, correlation_id="req_7")
+    report = exception_result("charge", exception, correlation_id="req_7")
     reading = me.parse_envelope(report["result"])
     assert reading is not None and reading["error"]["code"] == "INTERNAL_ERROR"
     return report["log"].split(" exception=")[1]

@@ -10,6 +10,7 @@ import threading
 import pytest
 
 import mcp_envelope as me
+from mcp_envelope.server import Ledger
 
 ERROR = me.ToolError("NOT_FOUND", "No invoice inv_9")
 FIRST = (
@@ -38,20 +39,20 @@ def text(result: dict) -> str:
 
 
 def test_the_first_failure_in_full_then_shorter_then_stop():
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         got = [text(ledger.failure("get_invoice", ERROR, arguments={"id": "inv_9"})) for _ in range(4)]
     assert got == [FIRST, REPEAT, stop(3), stop(4)]
 
 
 def test_an_error_as_a_spec_dict_or_its_json_text_is_the_same_error():
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         assert text(ledger.failure("t", ERROR.to_spec())) == FIRST
         assert text(ledger.failure("t", json.dumps(ERROR.to_spec()))) == REPEAT
         assert text(ledger.failure("t", ERROR)) == stop(3)
 
 
 def test_the_arguments_join_the_key():
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         assert text(ledger.failure("t", ERROR, arguments={"id": "inv_9", "expand": ["a", "b"]})) == FIRST
         # The same arguments in another key order, or as the JSON text the model sent: the same call.
         assert text(ledger.failure("t", ERROR, arguments='{"expand":["a","b"],"id":"inv_9"}')) == REPEAT
@@ -61,7 +62,7 @@ def test_the_arguments_join_the_key():
 
 
 def test_a_success_ends_the_tools_streak_only():
-    with me.Ledger(stop_after=1) as ledger:
+    with Ledger(stop_after=1) as ledger:
         assert text(ledger.failure("a", ERROR)) == FIRST
         assert text(ledger.failure("b", ERROR)) == FIRST
         ledger.success("a")
@@ -71,7 +72,7 @@ def test_a_success_ends_the_tools_streak_only():
 
 
 def test_stop_after_zero_reads_as_one_and_other_forms():
-    with me.Ledger(0) as ledger:
+    with Ledger(0) as ledger:
         assert text(ledger.failure("t", ERROR, format="json")).startswith('{"code":"NOT_FOUND","severity":"error"')
         assert text(ledger.failure("t", ERROR, format="text")).startswith(
             "error_code: NOT_FOUND\nwhat_failed: Stop retrying: this call has failed the same way 2 times in a row"
@@ -80,14 +81,14 @@ def test_stop_after_zero_reads_as_one_and_other_forms():
 
 def test_a_warning_is_returned_as_it_is():
     warning = me.ToolError("DEPRECATED", "Use find").with_severity("warning")
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         ledger.failure("t", ERROR)
         assert ledger.failure("t", warning) == warning.to_result()
         assert text(ledger.failure("t", ERROR)) == REPEAT
 
 
 def test_refusals():
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         with pytest.raises(me.SpecError, match=r'^"code" must not be empty$'):
             ledger.failure("t", {"code": "", "message": "m"})
         with pytest.raises(
@@ -99,17 +100,17 @@ def test_refusals():
         assert text(ledger.failure("t", ERROR)) == FIRST  # refusals leave the ledger as it was
     for bad in (-1, 1 << 32, "2", True, 2.0):
         with pytest.raises(ValueError, match=r"^stop_after must be a whole number from 0 to 4294967295, not "):
-            me.Ledger(bad)  # type: ignore[arg-type]
+            Ledger(bad)  # type: ignore[arg-type]
 
 
 def test_odd_tool_names_and_arguments():
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         assert text(ledger.failure("half \ud83d", ERROR, arguments={"n": float("nan"), "b": b"\xff"})) == FIRST
         assert text(ledger.failure("half \ufffd", ERROR, arguments={"n": "[NaN]", "b": "\ufffd"})) == REPEAT
 
 
 def test_closing():
-    ledger = me.Ledger(3)
+    ledger = Ledger(3)
     assert repr(ledger) == "Ledger(stop_after=3)"
     ledger.failure("t", ERROR)
     ledger.close()
@@ -122,7 +123,7 @@ def test_closing():
 
 
 def test_each_ledger_is_its_own_memory():
-    with me.Ledger() as one, me.Ledger() as other:
+    with Ledger() as one, Ledger() as other:
         one.failure("t", ERROR)
         assert text(other.failure("t", ERROR)) == FIRST
         assert text(one.failure("t", ERROR)) == REPEAT
@@ -153,13 +154,13 @@ def run_threads(work) -> list:
 
 
 def test_threads_sharing_a_ledger_each_with_its_own_tool():
-    ledger = me.Ledger()
+    ledger = Ledger()
     results = run_threads(lambda t: [text(ledger.failure(f"tool{t}", ERROR)) for _ in range(150)])
     assert all(r == [FIRST, REPEAT] + [stop(n) for n in range(3, 151)] for r in results)
 
 
 def test_threads_sharing_a_ledger_and_a_tool_lose_no_failure():
-    ledger = me.Ledger()
+    ledger = Ledger()
     results = run_threads(lambda t: [text(ledger.failure("shared", ERROR)) for _ in range(100)])
     got = [answer for thread in results for answer in thread]
     assert got.count(FIRST) == 1 and got.count(REPEAT) == 1
@@ -171,9 +172,9 @@ def test_ledgers_left_open_are_freed_with_their_store():
     import gc
 
     for _ in range(300):
-        me.Ledger().failure("t", ERROR)
+        Ledger().failure("t", ERROR)
     gc.collect()
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         assert text(ledger.failure("t", ERROR)) == FIRST
 
 
@@ -181,7 +182,7 @@ def test_observe_watches_any_result_a_handler_built():
     from mcp_types import CallToolResult
 
     as_text = me.ToolError("TIMEOUT", "Billing is slow", correlation_id="req-1").to_result("text")
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         assert ledger.observe("pay", as_text) is None  # the first failure is sent as it is
         model = CallToolResult.model_validate(as_text)  # the mcp SDK's model, or the JSON text, alike
         repeat = ledger.observe("pay", model)

@@ -21,6 +21,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 import mcp_envelope as me
 from mcp_envelope.lowlevel import envelope_server
 from mcp_envelope.mcp_server import MCP1, EnvelopeMCPServer
+from mcp_envelope.server import Ledger, exception_result, unknown_tool
 
 if MCP1:
     from mcp.server.lowlevel import Server
@@ -195,7 +196,7 @@ def test_an_unknown_tool_is_the_json_rpc_error_naming_the_tools(root, wrap):
 
 def test_as_a_tool_result_an_unknown_tool_is_the_unknown_action_envelope(root):
     [answer] = calls(billing(root, unknown_tool="tool-result"), ("get_invoices", {}))
-    assert answer == {"content": [{"type": "text", "text": me.unknown_tool("get_invoices", NAMES,
+    assert answer == {"content": [{"type": "text", "text": unknown_tool("get_invoices", NAMES,
                       answer="tool-result")["result"]["content"][0]["text"]}], "isError": True}  # fmt: skip
     assert answer["content"][0]["text"].startswith('<tool_error code="UNKNOWN_ACTION" severity="error">\n')
 
@@ -249,7 +250,7 @@ def test_what_the_handler_raises_is_read_by_its_structure(root, wrap, caplog):
         "<customer_message>We couldn't find what you asked for.</customer_message>",
         f"<correlation_id>{correlation_id(missing)}</correlation_id>",
     )
-    assert crashed == me.exception_result("charge", "anything", correlation_id=correlation_id(crashed))["result"]
+    assert crashed == exception_result("charge", "anything", correlation_id=correlation_id(crashed))["result"]
     assert SECRET not in str([words, missing, crashed])
     [line] = [r.getMessage() for r in caplog.records if correlation_id(crashed) in r.getMessage()]
     assert f"RuntimeError: could not open the card vault with {SECRET}" in line
@@ -270,8 +271,8 @@ def test_hidden_thrown_messages_keep_the_authors_words_in_the_log(root, caplog):
         words, rpc = calls(
             billing(root, thrown_messages="hidden"), ("get_invoice", {"invoice_id": "inv_9"}), ("lookup", {})
         )
-    assert words == me.exception_result("get_invoice", "-", correlation_id=correlation_id(words))["result"]
-    assert rpc == me.exception_result("lookup", "-", correlation_id=correlation_id(rpc))["result"]
+    assert words == exception_result("get_invoice", "-", correlation_id=correlation_id(words))["result"]
+    assert rpc == exception_result("lookup", "-", correlation_id=correlation_id(rpc))["result"]
 
 
 @pytest.mark.parametrize("wrap", WRAPS)
@@ -314,9 +315,9 @@ def test_plain_the_sdk_answers_in_its_own_words(root):
 
 def test_a_repeated_failure_goes_through_the_ledger(root):
     steps = [("get_invoice", {"invoice_id": "inv_9"})] * 2
-    received = calls(billing(root, ledger=me.Ledger()), *steps)
+    received = calls(billing(root, ledger=Ledger()), *steps)
     first = envelope("TOOL_ERROR", "<message>No invoice inv_9; list the invoices first.</message>")
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         expected = [ledger.observe("get_invoice", first, arguments=steps[0][1]) or first for _ in steps]
     assert received == expected and received[1] != first
 
@@ -385,7 +386,7 @@ def test_over_stdio_failures_are_envelopes_and_the_secret_stays_in_the_log(root,
     assert unknown == {"error": UNKNOWN_ERROR}
     assert missing["content"][0]["text"].startswith('<validation_error action="refund">\n')
     assert words == envelope("TOOL_ERROR", "<message>No invoice inv_9; list the invoices first.</message>")
-    assert crashed == me.exception_result("charge", "anything", correlation_id=correlation_id(crashed))["result"]
+    assert crashed == exception_result("charge", "anything", correlation_id=correlation_id(crashed))["result"]
     logged = log.read_text()
     assert f'mcp_envelope code=INTERNAL_ERROR correlationId="{correlation_id(crashed)}" tool="charge"' in logged
     assert f"RuntimeError: could not open the card vault with {SECRET}" in logged

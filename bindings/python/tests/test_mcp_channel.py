@@ -18,26 +18,28 @@ from pydantic import BaseModel, EmailStr, ValidationError
 
 import mcp_envelope as me
 from mcp_envelope.mcp_server import EnvelopeMCPServer, envelope_errors
+from mcp_envelope.raw import validation_spec
+from mcp_envelope.server import Ledger, auth_required, empty_result, exception_result, forbidden, unknown_tool
 
 # What each tool returns, made by the helper itself: the client must receive exactly this.
 RESULTS: dict[str, Any] = {
     "tool_error": lambda: me.tool_error("NOT_FOUND", "No invoice inv_9", available_actions=["billing.list_invoices"]),
     "to_result": lambda: me.ToolError("RATE_LIMITED", "Too many lookups", retry_after=30).to_result(),
     "to_result_json": lambda: me.ToolError("CONFLICT", "Order changed").to_result("json"),
-    "empty_result": lambda: me.empty_result("orders", query="for jo@example.com"),
+    "empty_result": lambda: empty_result("orders", query="for jo@example.com"),
     "partial_result": lambda: me.partial_result(
         {
             "obtained": ["A: 3 filings"],
             "failed": [{"item": "Company C", "code": "FORBIDDEN"}],
         }
     ),
-    "forbidden": lambda: me.forbidden("refund", "order A-8812"),
-    "auth_required": lambda: me.auth_required(),
+    "forbidden": lambda: forbidden("refund", "order A-8812"),
+    "auth_required": lambda: auth_required(),
     "validation_error": lambda: me.validation_error(
         "refund", [{"path": ["amount_cents"], "code": "too_small", "origin": "number", "minimum": 1, "input": 0}]
     ),
-    "unknown_tool": lambda: me.unknown_tool("refund_orders", ["refund_order"], answer="tool-result")["result"],
-    "exception_result": lambda: me.exception_result("charge", "vault down", correlation_id="req-7")["result"],
+    "unknown_tool": lambda: unknown_tool("refund_orders", ["refund_order"], answer="tool-result")["result"],
+    "exception_result": lambda: exception_result("charge", "vault down", correlation_id="req-7")["result"],
     "warning": lambda: me.ToolError("DEPRECATED", "use find", severity="warning").to_result(),
 }
 
@@ -107,7 +109,7 @@ def test_a_helper_result_is_a_tool_result_and_still_a_dict():
     result = me.tool_error("X", "y")
     assert result == {"content": [{"type": "text", "text": result["content"][0]["text"]}], "isError": True}
     assert type({**result}) is dict  # a dict built anew is plain data again
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         assert type(ledger.failure("t", me.ToolError("X", "y"))) is me.ToolResult
         assert type(ledger.observe("t", result)) is me.ToolResult
 
@@ -133,7 +135,7 @@ def test_the_exact_bytes_a_client_receives_for_a_returned_tool_error():
 
 
 def test_a_returned_tool_error_is_answered_as_a_raised_one():
-    server = EnvelopeMCPServer("billing", ledger=me.Ledger())
+    server = EnvelopeMCPServer("billing", ledger=Ledger())
     plain = MCPServer("plain")
 
     @server.tool()
@@ -159,10 +161,10 @@ def test_a_success_result_on_a_tool_with_an_output_schema_carries_its_structured
 
     @server.tool()
     def find_orders(email: str) -> dict[str, Any]:
-        return me.empty_result("orders", query=f"for {email}", structured_content={"orders": []})
+        return empty_result("orders", query=f"for {email}", structured_content={"orders": []})
 
     [result] = calls(server, ("find_orders", {"email": "jo@example.com"}))
-    assert sent(result) == me.empty_result("orders", query="for jo@example.com", structured_content={"orders": []})
+    assert sent(result) == empty_result("orders", query="for jo@example.com", structured_content={"orders": []})
 
 
 UNKNOWN_XML = (
@@ -201,7 +203,7 @@ def test_an_unknown_tool_is_a_json_rpc_error_naming_the_servers_tools():
         "recovery": "Call one of the available tools instead, with the arguments its input schema asks for.",
         "availableActions": ["list_invoices", "get_invoice", "refund_order"],
     }  # fmt: skip
-    wanted = me.unknown_tool("refund_orders", ["list_invoices", "get_invoice", "refund_order"])
+    wanted = unknown_tool("refund_orders", ["list_invoices", "get_invoice", "refund_order"])
     assert error.error.model_dump(mode="json", exclude_none=True) == wanted["error"]
 
 
@@ -209,7 +211,7 @@ def test_as_a_tool_result_an_unknown_tool_is_an_unknown_action_result_listing_th
     server = billing(EnvelopeMCPServer("billing", unknown_tool="tool-result"))
     [result] = calls(server, ("refund_orders", {"amount_cents": 300}))
     assert sent(result) == {"content": [{"type": "text", "text": UNKNOWN_XML}], "isError": True}
-    wanted = me.unknown_tool("refund_orders", ["list_invoices", "get_invoice", "refund_order"], answer="tool-result")
+    wanted = unknown_tool("refund_orders", ["list_invoices", "get_invoice", "refund_order"], answer="tool-result")
     assert sent(result) == wanted["result"]
     assert me.parse_envelope(result)["retryable"] is True
 
@@ -228,12 +230,10 @@ def test_an_unknown_tool_in_the_servers_format_and_after_a_tool_is_removed():
 
 
 def test_an_unknown_tool_stays_outside_the_ledger():
-    server = billing(EnvelopeMCPServer("billing", ledger=me.Ledger(), unknown_tool="tool-result"))
+    server = billing(EnvelopeMCPServer("billing", ledger=Ledger(), unknown_tool="tool-result"))
     results = calls(server, ("refund_orders", {}), ("refund_orders", {}))
     assert [r.content[0].text for r in results] == [UNKNOWN_XML, UNKNOWN_XML]
-    errors = calls(
-        billing(EnvelopeMCPServer("billing", ledger=me.Ledger())), ("refund_orders", {}), ("refund_orders", {})
-    )
+    errors = calls(billing(EnvelopeMCPServer("billing", ledger=Ledger())), ("refund_orders", {}), ("refund_orders", {}))
     assert errors[0].error == errors[1].error
 
 
@@ -283,5 +283,5 @@ def test_a_validation_failure_is_worded_from_the_input_schema_tools_list_sends()
 
 def test_validation_spec_puts_the_input_schema_in_as_inputSchema():
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-    spec = me.validation_spec("t", [{"path": ["n"], "code": "missing_required"}], input_schema=schema)
+    spec = validation_spec("t", [{"path": ["n"], "code": "missing_required"}], input_schema=schema)
     assert spec == {"action": "t", "issues": [{"path": ["n"], "code": "missing_required"}], "inputSchema": schema}

@@ -15,6 +15,7 @@ from mcp.client._memory import InMemoryTransport
 
 import mcp_envelope as me
 from mcp_envelope.mcp_server import EnvelopeMCPServer
+from mcp_envelope.server import Idempotency, Ledger
 from mcp_envelope.stores import MemoryStore, SharedIdempotency, SharedLedger
 
 ARGS = {"order_id": "A-8812", "amount_cents": 3200, "idempotency_key": "refund-A-8812-1"}
@@ -57,7 +58,7 @@ STOP = (
 )
 
 STATE: list[tuple[str, Callable[[], Any], Callable[[], Any]]] = [
-    ("memory", me.Idempotency, me.Ledger),
+    ("memory", Idempotency, Ledger),
     ("shared", lambda: SharedIdempotency(MemoryStore()), lambda: SharedLedger(MemoryStore(), "session-1")),
 ]
 

@@ -17,6 +17,7 @@ from pydantic import Field
 
 import mcp_envelope as me
 from mcp_envelope.mcp_server import EnvelopeMCPServer, envelope_errors
+from mcp_envelope.server import exception_result
 
 SECRET = "vault-password-hunter2"
 
@@ -127,7 +128,7 @@ def test_any_other_exception_is_internal_error_and_the_secret_stays_in_the_log(c
         == f"Something went wrong on our side. It was recorded under the reference {spec['correlationId']}."
     )
     # The component's exception result, byte for byte: nothing of the exception is in it.
-    assert {k: wire_result(result)[k] for k in ("content", "isError")} == me.exception_result(
+    assert {k: wire_result(result)[k] for k in ("content", "isError")} == exception_result(
         "charge", "anything at all", correlation_id=spec["correlationId"]
     )["result"]
     with pytest.raises(me.EnvelopeError) as raised:

@@ -16,6 +16,7 @@ from pydantic import Field
 
 import mcp_envelope as me
 from mcp_envelope.mcp_server import EnvelopeMCPServer, LedgerRequest, envelope_errors
+from mcp_envelope.server import Ledger, forbidden
 
 NOT_FOUND_XML = (
     '<tool_error code="NOT_FOUND" severity="error">\n'
@@ -60,7 +61,7 @@ def invoices(server: MCPServer) -> MCPServer:
     @server.tool()
     def refund(order_id: str) -> CallToolResult:
         """Returns its own error result."""
-        return CallToolResult.model_validate(me.forbidden("refund", f"order {order_id}"))
+        return CallToolResult.model_validate(forbidden("refund", f"order {order_id}"))
 
     return server
 
@@ -79,15 +80,15 @@ def session(server: MCPServer, *steps: tuple[str, dict], conversation: str = "a"
 
 def per_conversation():
     """A ledger per conversation the client names (`LedgerRequest.conversation`); the ledgers it made, by name."""
-    ledgers: dict[str, me.Ledger] = {}
+    ledgers: dict[str, Ledger] = {}
 
-    def ledger_of(request: LedgerRequest) -> me.Ledger | None:
+    def ledger_of(request: LedgerRequest) -> Ledger | None:
         if request.conversation is None:
             return None
         assert (
             isinstance(request.context, Context) and request.meta["mcp-envelope/conversation"] == request.conversation
         )
-        return ledgers.setdefault(request.conversation, me.Ledger())
+        return ledgers.setdefault(request.conversation, Ledger())
 
     ledger_of.ledgers = ledgers  # type: ignore[attr-defined]
     return ledger_of
@@ -136,7 +137,7 @@ def test_a_shared_ledger_over_a_store_answers_as_the_ledger_does():
 
 
 def test_one_ledger_for_every_call_spans_sessions():
-    server = invoices(EnvelopeMCPServer("billing", ledger=me.Ledger(stop_after=1)))
+    server = invoices(EnvelopeMCPServer("billing", ledger=Ledger(stop_after=1)))
     assert texts(session(server, MISS)) == [NOT_FOUND_XML]
     assert texts(session(server, MISS)) == [STOP_XML.replace("3 times", "2 times")]
 
@@ -177,7 +178,7 @@ def test_a_warning_neither_counts_nor_ends_a_streak_and_a_validation_error_leave
 def test_a_returned_error_result_goes_through_the_ledger():
     server = invoices(EnvelopeMCPServer("billing", ledger=per_conversation()))
     first, second = session(server, ("refund", {"order_id": "A-1"}), ("refund", {"order_id": "A-1"}))
-    assert first.content[0].text == me.forbidden("refund", "order A-1")["content"][0]["text"]
+    assert first.content[0].text == forbidden("refund", "order A-1")["content"][0]["text"]
     assert me.parse_envelope(second)["message"] == (
         "Nothing has changed since the last attempt: the same failure again (2 in a row)."
     )
@@ -189,7 +190,7 @@ def test_without_a_ledger_nothing_is_shortened():
 
 
 def test_the_decorator_takes_a_ledger_on_a_plain_server():
-    ledger = me.Ledger()
+    ledger = Ledger()
     server = MCPServer("plain")
 
     @server.tool()

@@ -36,7 +36,9 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 import mcp_envelope as me
+from mcp_envelope.contract import contract_diff, contract_lock
 from mcp_envelope.mcp_server import MCP1, EnvelopeMCPServer, LedgerRequest
+from mcp_envelope.server import Ledger, unknown_tool
 
 STDIO_SERVER = Path(__file__).with_name("mcp_stdio_server.py")
 
@@ -121,9 +123,9 @@ def test_the_sdks_own_tool_error_is_its_text_under_tool_error_as_fastmcps_is(cap
 
 
 def test_the_sdks_tool_error_goes_through_the_ledger():
-    with me.Ledger() as ledger:
+    with Ledger() as ledger:
         received = calls(
-            server(tools=[lock_invoice], ledger=me.Ledger()), *[("lock_invoice", {"invoice_id": "inv_9"})] * 2
+            server(tools=[lock_invoice], ledger=Ledger()), *[("lock_invoice", {"invoice_id": "inv_9"})] * 2
         )
         expected = [ledger.observe("lock_invoice", LOCKED, arguments={"invoice_id": "inv_9"}) or LOCKED for _ in "12"]
     assert received == expected and received[1] != LOCKED
@@ -143,10 +145,10 @@ def test_good_arguments_reach_the_tool():
 @pytest.mark.parametrize("stop_after", [1, 2])
 def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_after):
     steps = [("get_invoice", {"invoice_id": "inv_9"})] * 3 + [("charge", {"amount_cents": 1})] * 2
-    received = calls(server(ledger=me.Ledger(stop_after=stop_after)), *steps)
+    received = calls(server(ledger=Ledger(stop_after=stop_after)), *steps)
     error = me.ToolError("NOT_FOUND", "No invoice with that ID", available_actions=["billing.list_invoices"],
                          details={"requestedId": "inv_9"})  # fmt: skip
-    with me.Ledger(stop_after=stop_after) as ledger:
+    with Ledger(stop_after=stop_after) as ledger:
         assert received[:3] == [ledger.failure("get_invoice", error, arguments={"invoice_id": "inv_9"}) for _ in "123"]
     assert me.parse_envelope(received[2])["severity"] == "critical"
     # An exception's INTERNAL_ERROR quotes a fresh correlation id each time: no repeat to collapse.
@@ -156,7 +158,7 @@ def test_the_ledger_answers_a_repeated_failure_shorter_then_with_a_stop(stop_aft
 def test_a_ledger_chosen_per_call_gets_the_calls_request():
     seen: list[LedgerRequest] = []
 
-    def choose(request: LedgerRequest) -> me.Ledger | None:
+    def choose(request: LedgerRequest) -> Ledger | None:
         seen.append(request)
         return None
 
@@ -169,7 +171,7 @@ def test_a_ledger_chosen_per_call_gets_the_calls_request():
 
 
 def test_a_ledger_function_that_raises_leaves_the_call_without_a_ledger(caplog):
-    def choose(request: LedgerRequest) -> me.Ledger | None:
+    def choose(request: LedgerRequest) -> Ledger | None:
         raise RuntimeError("no ledger today")
 
     with caplog.at_level(logging.WARNING, logger="mcp_envelope"):
@@ -181,9 +183,9 @@ def test_a_ledger_function_that_raises_leaves_the_call_without_a_ledger(caplog):
 def test_an_unknown_tool_is_the_json_rpc_error_naming_the_tools_by_default():
     """The MCP specification's answer (-32602), as the SDK's client raises it: the core's message and data."""
     [default] = calls(server(), ("get_invoices", {}))
-    [chosen] = calls(server(unknown_tool="protocol-error", ledger=me.Ledger()), ("get_invoices", {}))
+    [chosen] = calls(server(unknown_tool="protocol-error", ledger=Ledger()), ("get_invoices", {}))
     assert default == chosen == {"error": UNKNOWN_ERROR}
-    assert default == me.unknown_tool("get_invoices", NAMES)
+    assert default == unknown_tool("get_invoices", NAMES)
 
 
 def test_a_direct_call_of_an_unknown_tool_raises_the_sdks_protocol_error():
@@ -237,10 +239,10 @@ def test_a_running_server_s_tool_list_locks_as_its_json():
 
     tools = anyio.run(listed)  # the SDK's ListToolsResult, as a client gets it
     as_json = tools.model_dump(mode="json", by_alias=True, exclude_none=True)
-    lockfile = me.contract_lock(tools)
-    assert lockfile == me.contract_lock(as_json)
+    lockfile = contract_lock(tools)
+    assert lockfile == contract_lock(as_json)
     assert json.loads(lockfile)["tools"][0]["name"] == "broken_error"  # sorted by name
-    assert me.contract_diff(json.loads(lockfile), tools) == []
+    assert contract_diff(json.loads(lockfile), tools) == []
 
 
 def test_over_stdio_every_failure_is_answered_with_its_exact_result(tmp_path):

@@ -10,7 +10,9 @@ from mcp.client._memory import InMemoryTransport
 from mcp.server.mcpserver import Context
 
 import mcp_envelope as me
+from mcp_envelope.agent import decide
 from mcp_envelope.mcp_server import EnvelopeMCPServer
+from mcp_envelope.server import Idempotency, retry_within
 
 REFUNDS: list[tuple[str, int]] = []
 CALLS = {"flaky": 0}
@@ -18,7 +20,7 @@ CALLS = {"flaky": 0}
 
 def billing() -> EnvelopeMCPServer:
     server = EnvelopeMCPServer("billing")
-    store = me.Idempotency()
+    store = Idempotency()
 
     @server.tool()
     @store.idempotent()
@@ -41,12 +43,12 @@ def billing() -> EnvelopeMCPServer:
             ok = me.ToolResult({"content": [{"type": "text", "text": "invoice inv_9"}], "isError": False})
             return limited() if CALLS["flaky"] <= 2 else ok
 
-        return await me.retry_within(attempt, deadline_ms=5000, ctx=ctx, base_ms=10)
+        return await retry_within(attempt, deadline_ms=5000, ctx=ctx, base_ms=10)
 
     @server.tool()
     async def down_lookup(ctx: Context) -> me.ToolResult:
         """Never works."""
-        return await me.retry_within(limited, deadline_ms=5000, ctx=ctx, base_ms=5, max_attempts=3)
+        return await retry_within(limited, deadline_ms=5000, ctx=ctx, base_ms=5, max_attempts=3)
 
     return server
 
@@ -97,4 +99,4 @@ def test_when_the_attempts_run_out_the_result_is_terminal() -> None:
         '<tool_error code="RATE_LIMITED" severity="error">\n  <message>The payment provider is rate limiting refunds. '
         "3 attempts inside this call failed, within its 5 s budget.</message>\n  <recovery>Do not retry: "
     )
-    assert me.decide(result)["branch"] == "stop-and-tell"
+    assert decide(result)["branch"] == "stop-and-tell"

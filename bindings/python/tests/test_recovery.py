@@ -14,6 +14,16 @@ import httpx2
 import pytest
 
 import mcp_envelope as me
+from mcp_envelope.raw import (
+    access_error_json,
+    empty_result_json,
+    exception_result_json,
+    limits_in_force_json,
+    partial_limits_in_force_json,
+    partial_result_json,
+    upstream_error_json,
+)
+from mcp_envelope.server import access_error, auth_required, empty_result, exception_result, forbidden, upstream_error
 
 INTERNAL_XML = (
     '<tool_error code="INTERNAL_ERROR" severity="error">\n'
@@ -37,7 +47,7 @@ def test_an_exception_is_internal_error_and_its_traceback_goes_only_to_the_log()
         except KeyError as cause:
             raise RuntimeError("postgres://admin:hunter2@10.0.0.7 refused") from cause
     except RuntimeError as error:
-        report = me.exception_result("charge", error, random="9F86D081884C7D650A2F")
+        report = exception_result("charge", error, random="9F86D081884C7D650A2F")
     assert report["result"] == {"content": [{"type": "text", "text": INTERNAL_XML}], "isError": True}
     assert report["correlationId"] == "err_9f86d081884c"
     log = report["log"]
@@ -50,7 +60,7 @@ def test_an_exception_is_internal_error_and_its_traceback_goes_only_to_the_log()
 
 
 def test_an_exception_given_as_text_and_the_callers_id():
-    report = me.exception_result("billing.refund", "boom", correlation_id="req-7f3a9c", format="text", locale="pt-BR")
+    report = exception_result("billing.refund", "boom", correlation_id="req-7f3a9c", format="text", locale="pt-BR")
     assert report["correlationId"] == "req-7f3a9c"
     assert report["log"] == 'code=INTERNAL_ERROR correlationId="req-7f3a9c" tool="billing.refund" exception="boom"'
     assert report["result"]["content"][0]["text"] == (
@@ -65,15 +75,15 @@ def test_an_exception_given_as_text_and_the_callers_id():
 
 
 def test_fresh_ids_come_from_host_randomness():
-    ids = {me.exception_result("t", "boom")["correlationId"] for _ in range(200)}
+    ids = {exception_result("t", "boom")["correlationId"] for _ in range(200)}
     assert len(ids) == 200 and all(re.fullmatch(r"err_[0-9a-f]{12}", i) for i in ids)
 
 
 def test_exception_result_json_is_the_components_text():
     spec = {"tool": "charge", "exception": "boom", "random": "9f86d081884c"}
-    text = me.exception_result_json(spec)
+    text = exception_result_json(spec)
     assert text.startswith('{"result":{"content":[{"type":"text","text":"<tool_error code=\\"INTERNAL_ERROR\\"')
-    assert json.loads(text) == me.exception_result("charge", "boom", random="9f86d081884c")
+    assert json.loads(text) == exception_result("charge", "boom", random="9f86d081884c")
 
 
 @pytest.mark.parametrize(
@@ -88,13 +98,13 @@ def test_exception_result_json_is_the_components_text():
 )  # fmt: skip
 def test_exception_result_refusals_are_the_components(keywords, refusal):
     with pytest.raises(me.SpecError) as refused:
-        me.exception_result("charge", "boom", **keywords)
+        exception_result("charge", "boom", **keywords)
     assert str(refused.value) == refusal
 
 
 def test_odd_exception_text_crosses():
     # A lone surrogate crosses as U+FFFD, as every host's does; the log line escapes NUL as JSON does.
-    report = me.exception_result("t", "half \ud83d of a pair, NUL \x00", random="0" * 12)
+    report = exception_result("t", "half \ud83d of a pair, NUL \x00", random="0" * 12)
     assert report["log"] == (
         'code=INTERNAL_ERROR correlationId="err_000000000000" tool="t" exception="half \ufffd of a pair, NUL \\u0000"'
     )
@@ -115,7 +125,7 @@ UNAVAILABLE = {
 
 
 def test_an_upstream_failure_is_mapped_and_its_body_kept_for_the_log():
-    report = me.upstream_error(503, headers={"Retry-After": "120"}, body="<h1>Down</h1>")
+    report = upstream_error(503, headers={"Retry-After": "120"}, body="<h1>Down</h1>")
     assert report == {"error": UNAVAILABLE, "log": {"status": 503, "body": "<h1>Down</h1>"}}
     # The spec renders like any other; ToolError.from_spec raises it from a tool.
     assert me.ToolError.from_spec(report["error"]).to_result() == me.call_tool_result(report["error"])
@@ -132,7 +142,7 @@ def test_an_upstream_failure_is_mapped_and_its_body_kept_for_the_log():
     ],
 )
 def test_response_headers_as_the_http_clients_give_them(headers):
-    assert me.upstream_error(503, headers=headers)["error"] == UNAVAILABLE
+    assert upstream_error(503, headers=headers)["error"] == UNAVAILABLE
 
 
 def test_a_header_line_repeated_becomes_an_array_of_its_values():
@@ -140,11 +150,11 @@ def test_a_header_line_repeated_becomes_an_array_of_its_values():
     headers = email.message_from_string(
         "Retry-After: 120\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\n", _class=http.client.HTTPMessage
     )
-    assert me.upstream_error(503, headers=headers)["error"] == UNAVAILABLE
-    assert me.upstream_error(503, headers=[("Retry-After", "120"), ("Via", "a"), ("Via", b"b")])["error"] == UNAVAILABLE
+    assert upstream_error(503, headers=headers)["error"] == UNAVAILABLE
+    assert upstream_error(503, headers=[("Retry-After", "120"), ("Via", "a"), ("Via", b"b")])["error"] == UNAVAILABLE
     # Names that differ only in case are two names here; the core says what it makes of them.
     with pytest.raises(me.SpecError) as refused:
-        me.upstream_error(503, headers=[("Retry-After", "1"), ("retry-after", "2")])
+        upstream_error(503, headers=[("Retry-After", "1"), ("retry-after", "2")])
     assert str(refused.value) == (
         'headers: "Retry-After" and "retry-after" are one header (names are case-insensitive): give it once'
     )
@@ -152,20 +162,20 @@ def test_a_header_line_repeated_becomes_an_array_of_its_values():
         me.SpecError,
         match=r'^headers: invalid type: string "Retry-After: 1", expected an object of header names and values$',
     ):
-        me.upstream_error(503, headers="Retry-After: 1")
+        upstream_error(503, headers="Retry-After: 1")
 
 
 def test_a_retry_after_date_is_measured_from_now_in_seconds():
     date = "Thu, 01 Jan 2026 00:02:00 GMT"
-    assert me.upstream_error(429, headers={"Retry-After": date}, now=1767225600)["error"]["retryAfter"] == 120
-    assert me.upstream_error(429, headers={"Retry-After": date}, now=1767225599.5)["error"]["retryAfter"] == 121
+    assert upstream_error(429, headers={"Retry-After": date}, now=1767225600)["error"]["retryAfter"] == 120
+    assert upstream_error(429, headers={"Retry-After": date}, now=1767225599.5)["error"]["retryAfter"] == 121
     # By default now is the clock, in seconds: a date an hour ahead waits about an hour.
     ahead = email.utils.formatdate(time.time() + 3600, usegmt=True)
-    assert 3590 <= me.upstream_error(429, headers={"Retry-After": ahead})["error"]["retryAfter"] <= 3601
+    assert 3590 <= upstream_error(429, headers={"Retry-After": ahead})["error"]["retryAfter"] <= 3601
 
 
 def test_a_body_in_bytes_and_an_excerpt():
-    report = me.upstream_error(502, body=b"<p>Gateway \xff <b>down</b></p><script>steal()</script>", excerpt_chars=20,
+    report = upstream_error(502, body=b"<p>Gateway \xff <b>down</b></p><script>steal()</script>", excerpt_chars=20,
                                service="The payment provider", correlation_id="req-1")  # fmt: skip
     assert report["log"] == {"status": 502, "body": "<p>Gateway \ufffd <b>down</b></p><script>steal()</script>"}
     error = report["error"]
@@ -175,9 +185,9 @@ def test_a_body_in_bytes_and_an_excerpt():
 
 
 def test_upstream_error_in_pt_br_and_the_json_text():
-    error = me.upstream_error(404, locale="pt-BR")["error"]
+    error = upstream_error(404, locale="pt-BR")["error"]
     assert error["code"] == "NOT_FOUND" and error["locale"] == "pt-BR"
-    assert me.upstream_error_json({"status": 404}) == (
+    assert upstream_error_json({"status": 404}) == (
         '{"error":{"code":"NOT_FOUND","message":"The upstream service reported that what was asked for does not '
         'exist (HTTP 404).","customerMessage":"We couldn\'t find what you asked for."},"log":{"status":404,"body":""}}'
     )
@@ -196,7 +206,7 @@ def test_upstream_error_in_pt_br_and_the_json_text():
 )  # fmt: skip
 def test_upstream_refusals_are_the_components(status, keywords, refusal):
     with pytest.raises(me.SpecError) as refused:
-        me.upstream_error(status, **keywords)
+        upstream_error(status, **keywords)
     assert str(refused.value) == refusal
 
 
@@ -214,20 +224,20 @@ FORBIDDEN_XML = (
 
 
 def test_forbidden_never_says_whether_the_object_exists():
-    assert me.access_error("forbidden", action="refund", resource="order A-8812") == {
+    assert access_error("forbidden", action="refund", resource="order A-8812") == {
         "code": "FORBIDDEN",
         "message": "Not permitted: the caller may not refund order A-8812.",
         "customerMessage": "You don't have permission to do this. If you need it, ask an administrator for access.",
     }
-    assert me.forbidden("refund", "order A-8812") == {
+    assert forbidden("refund", "order A-8812") == {
         "content": [{"type": "text", "text": FORBIDDEN_XML}],
         "isError": True,
     }
-    assert me.forbidden()["content"][0]["text"].count("may not do this.") == 1
+    assert forbidden()["content"][0]["text"].count("may not do this.") == 1
 
 
 def test_auth_required_addresses_the_host_and_never_asks_for_a_token():
-    result = me.auth_required("refund", "order A-8812", correlation_id="c-9", locale="pt-BR", format="json")
+    result = auth_required("refund", "order A-8812", correlation_id="c-9", locale="pt-BR", format="json")
     envelope = json.loads(result["content"][0]["text"])
     assert envelope["reason"] == (
         "Authentication required to refund order A-8812. For the MCP client (host): sign the user in through this "
@@ -242,12 +252,11 @@ def test_access_error_refusals_and_text():
     with pytest.raises(
         me.SpecError, match=r"^kind: unknown variant `unauthorized`, expected `forbidden` or `auth-required`$"
     ):
-        me.access_error("unauthorized")  # type: ignore[arg-type]
+        access_error("unauthorized")  # type: ignore[arg-type]
     with pytest.raises(me.SpecError, match=r"^action: invalid type: sequence, expected a string$"):
-        me.forbidden(["refund"])  # type: ignore[arg-type]
+        forbidden(["refund"])  # type: ignore[arg-type]
     assert (
-        json.loads(me.access_error_json({"kind": "forbidden"}))["message"]
-        == "Not permitted: the caller may not do this."
+        json.loads(access_error_json({"kind": "forbidden"}))["message"] == "Not permitted: the caller may not do this."
     )
 
 
@@ -261,25 +270,25 @@ EMPTY_TEXT = (
 
 
 def test_an_empty_result_is_an_answer_not_an_error():
-    assert me.empty_result("orders", query="for jo@example.com") == {
+    assert empty_result("orders", query="for jo@example.com") == {
         "content": [{"type": "text", "text": EMPTY_TEXT}],
         "isError": False,
     }
-    with_more = me.empty_result("orders", query="for jo@example.com", suggestion="Ask for another email.",
+    with_more = empty_result("orders", query="for jo@example.com", suggestion="Ask for another email.",
                                 structured_content={"orders": [], "total": 0})  # fmt: skip
     assert with_more == {
         "content": [{"type": "text", "text": EMPTY_TEXT + "\nNext step: Ask for another email."}],
         "structuredContent": {"orders": [], "total": 0},
         "isError": False,
     }
-    assert me.empty_result_json({"what": "orders", "query": "for jo@example.com"}) == (
+    assert empty_result_json({"what": "orders", "query": "for jo@example.com"}) == (
         '{"content":[{"type":"text","text":' + json.dumps(EMPTY_TEXT) + '}],"isError":false}'
     )
 
 
 def test_an_empty_result_steers_in_portuguese_only_when_asked():
-    assert me.empty_result("pedidos", locale="pt-BR")["content"][0]["text"].startswith("0 pedidos found.")
-    text = me.empty_result("pedidos", query="para jo@example.com", locale="pt-BR", localize_steering=True)
+    assert empty_result("pedidos", locale="pt-BR")["content"][0]["text"].startswith("0 pedidos found.")
+    text = empty_result("pedidos", query="para jo@example.com", locale="pt-BR", localize_steering=True)
     assert text["content"][0]["text"] == (
         "Resultado: 0 pedidos para jo@example.com.\n"
         "A consulta foi executada e não encontrou nada: esta é uma resposta válida, não um erro. "
@@ -291,12 +300,12 @@ def test_empty_result_refusals():
     with pytest.raises(
         me.SpecError, match=r'^"what" must name what was searched for, as a plural noun such as "orders"$'
     ):
-        me.empty_result("")
+        empty_result("")
 
 
 def test_empty_result_structured_content_is_any_json_value():
     # MCP 2026-07-28 (SEP-2106): an array passes through as written.
-    assert me.empty_result("orders", structured_content=[])["structuredContent"] == []
+    assert empty_result("orders", structured_content=[])["structuredContent"] == []
 
 
 # partial results
@@ -340,7 +349,7 @@ def test_a_partial_result_with_nothing_obtained_is_an_error():
     spec = {"obtained": [], "failed": [{"item": "Company C", "code": "TIMEOUT"}], "format": "text"}
     result = me.partial_result(spec)
     assert result["isError"] is True
-    assert me.partial_result_json(spec) == json.dumps(result, separators=(",", ":"), ensure_ascii=False)
+    assert partial_result_json(spec) == json.dumps(result, separators=(",", ":"), ensure_ascii=False)
     with pytest.raises(me.EnvelopeError) as raised:
         me.raise_for_error(result)
     e = raised.value
@@ -367,7 +376,7 @@ def test_the_limits_in_force():
     defaults = me.limits_in_force()
     assert defaults == {"messageChars": 500, "envelopeChars": 2000, "actions": 10, "details": 10}
     assert me.limits_in_force({"message_chars": 300, "actions": 3}) == defaults | {"messageChars": 300, "actions": 3}
-    assert me.limits_in_force_json({"envelopeChars": 900}) == (
+    assert limits_in_force_json({"envelopeChars": 900}) == (
         '{"messageChars":500,"envelopeChars":900,"actions":10,"details":10}'
     )
     with pytest.raises(me.SpecError, match=r"^limits.envelopeChars must be at least 200$"):
@@ -381,7 +390,7 @@ def test_the_partial_results_limits_in_force():
     assert me.partial_limits_in_force({"items": 5, "envelope_chars": 4000}) == {
         "messageChars": 500, "envelopeChars": 4000, "items": 5,
     }  # fmt: skip
-    assert me.partial_limits_in_force_json(None) == '{"messageChars":500,"envelopeChars":2000,"items":20}'
+    assert partial_limits_in_force_json(None) == '{"messageChars":500,"envelopeChars":2000,"items":20}'
     with pytest.raises(me.SpecError) as refused:
         me.partial_limits_in_force({"details": 2})
     assert (

@@ -9,7 +9,7 @@ import json
 import pytest
 from same_contract import SPECS, VECTORS
 
-import mcp_envelope as me
+from mcp_envelope.raw import render_validation_spec
 
 GROUPS = json.loads(VECTORS.read_text(encoding="utf-8"))
 
@@ -23,7 +23,7 @@ def test_pydantic_and_jsonschema_still_say_what_the_vectors_hold(group: dict) ->
             continue
         live = json.loads(json.dumps(spec(case["validation"]["action"], case["validation"]["arguments"])))
         assert live == case["validation"], f"{case['description']}: run `python tests/same_contract.py --write`"
-        assert me.render_validation_spec(live) == case["expected"]
+        assert render_validation_spec(live) == case["expected"]
         made += 1
     assert made == 2
     assert len({case["expected"] for case in group["cases"]}) == 1, "one envelope per mistake"

@@ -19,6 +19,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, StatusCode
 
 import mcp_envelope as me
+from mcp_envelope.agent import span_attributes
 from mcp_envelope.fastmcp import EnvelopeMiddleware
 from mcp_envelope.mcp_server import EnvelopeMCPServer
 
@@ -95,7 +96,7 @@ def test_a_tool_error_sets_its_code_category_retryability_and_correlation_id_on_
     # The trace the request carried is continued: the traceparent in params._meta, or FastMCP client's span.
     expected_trace = int(TRACE_ID, 16) if isinstance(client_of(), Client) else sent_by("lookup").context.trace_id
     assert span.context.trace_id == expected_trace
-    assert me.span_attributes(result)["mcp_envelope.error.code"] == "RATE_LIMITED"
+    assert span_attributes(result)["mcp_envelope.error.code"] == "RATE_LIMITED"
 
 
 @pytest.mark.parametrize("client_of", CLIENTS)

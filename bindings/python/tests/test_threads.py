@@ -7,6 +7,7 @@ import threading
 from vector_files import load_all
 
 import mcp_envelope as me
+from mcp_envelope.raw import call_tool_result_json
 
 THREADS = 8
 CALLS_PER_THREAD = 10_000
@@ -26,7 +27,7 @@ def run_calls(work: list[tuple[dict, str]], offset: int) -> list[str]:
     out = []
     for i in range(CALLS_PER_THREAD):
         spec, fmt = work[(i + offset) % len(work)]
-        out.append(me.render(spec, fmt) if i % 2 else me.call_tool_result_json(spec, fmt))
+        out.append(me.render(spec, fmt) if i % 2 else call_tool_result_json(spec, fmt))
     return out
 
 

@@ -33,6 +33,7 @@ from fastmcp import FastMCP
 import mcp_envelope as me
 from mcp_envelope.fastmcp import EnvelopeMiddleware
 from mcp_envelope.mcp_server import MCP1, EnvelopeMCPServer
+from mcp_envelope.server import exception_result
 
 if MCP1:
     from mcp.shared.memory import create_connected_server_and_client_session as connect
@@ -66,7 +67,7 @@ def correlation_id(result: dict[str, Any]) -> str:
 
 def internal(tool: str, result: dict[str, Any]) -> dict[str, Any]:
     """The INTERNAL_ERROR the core answers any exception of `tool` with, under the id `result` quotes."""
-    return dict(me.exception_result(tool, "anything", correlation_id=correlation_id(result))["result"])
+    return dict(exception_result(tool, "anything", correlation_id=correlation_id(result))["result"])
 
 
 def code_of(result: dict[str, Any]) -> str | None:

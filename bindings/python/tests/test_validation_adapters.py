@@ -12,6 +12,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import mcp_envelope as me
+from mcp_envelope.raw import render_validation_spec, validation_spec
 
 
 class RefundArgs(BaseModel):
@@ -112,7 +113,7 @@ def test_jsonschema_errors_read_by_the_core_give_the_same_lines():
 
 def test_jsonschema_errors_go_to_the_core_raw():
     [error] = schema_errors({"type": "object", "properties": {"n": {"minimum": 1}}}, {"n": 0})
-    assert me.validation_spec("a", [error], input={"n": 0}) == {
+    assert validation_spec("a", [error], input={"n": 0}) == {
         "action": "a",
         "jsonSchemaErrors": [
             {
@@ -279,7 +280,7 @@ def test_neutral_issues_get_their_input_from_the_arguments_by_path():
         {"path": ["nowhere"], "code": "invalid_type", "expected": "string"},
     ]
     arguments = {"customer": {"email": "not-an-email"}, "items": ["a", 7]}
-    assert me.validation_spec("a", issues, input=arguments)["arguments"] == arguments
+    assert validation_spec("a", issues, input=arguments)["arguments"] == arguments
     lines = field_lines(me.render_validation("a", issues, input=arguments))
     assert "You sent: 'not-an-email'." in lines[0] and "You sent: 7." in lines[1] and "You sent: nothing." in lines[2]
 
@@ -293,20 +294,20 @@ def test_values_json_cannot_hold_are_made_plain():
 
     error = pydantic_error(Odd, {"n": decimal.Decimal("1.5")})
     assert me.issues_from_pydantic(error)[0]["input"] == 1.5
-    spec = me.validation_spec(
+    spec = validation_spec(
         "a",
         [{"path": ["a"], "code": "custom", "message": "m"}],
         input={"a": (datetime.date(2026, 1, 31), float("inf"), {1, 2}, b"\xffx")},
     )
     assert spec["arguments"] == {"a": ["2026-01-31", "[Infinity]", [1, 2], "\ufffdx"]}
-    assert '<field name="a">' in me.render_validation_spec(spec)
+    assert '<field name="a">' in render_validation_spec(spec)
 
 
 def test_other_inputs_are_refused_clearly():
     with pytest.raises(TypeError, match="not int"):
-        me.validation_spec("a", 5)
+        validation_spec("a", 5)
     with pytest.raises(TypeError, match="must all be neutral issue dicts"):
-        me.validation_spec("a", [{"path": [], "code": "custom"}, "stray"])
+        validation_spec("a", [{"path": [], "code": "custom"}, "stray"])
 
 
 def test_pydantic_union_branches_merge_into_one_issue_given_the_arguments():

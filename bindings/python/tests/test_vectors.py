@@ -10,6 +10,55 @@ import pytest
 from vector_files import Case, load_all, where_they_part
 
 import mcp_envelope as me
+from mcp_envelope.agent import decide, span_attributes
+from mcp_envelope.contract import contract_diff, contract_lock
+from mcp_envelope.raw import (
+    access_error_json,
+    after_trap_json,
+    answer_for_revision_json,
+    backoff_json,
+    call_tool_result_json,
+    code_defaults_json,
+    contract_diff_json,
+    contract_lock_json,
+    decide_json,
+    empty_result_json,
+    exception_result_json,
+    handler_result_json,
+    host_step_json,
+    idempotency_begin_json,
+    idempotency_finish_json,
+    idempotency_key_json,
+    idempotency_store_key,
+    ledger_failure_json,
+    ledger_key_json,
+    ledger_observe_json,
+    ledger_store_key,
+    limits_in_force_json,
+    partial_limits_in_force_json,
+    partial_result_json,
+    protocol_error_json,
+    render_validation_spec,
+    span_attributes_json,
+    unknown_tool_json,
+    upstream_error_json,
+    user_error_json,
+    validation_result_json,
+    validation_result_spec,
+)
+from mcp_envelope.server import (
+    Idempotency,
+    Ledger,
+    access_error,
+    answer_for_revision,
+    backoff,
+    empty_result,
+    exception_result,
+    idempotency_key_argument,
+    unknown_tool,
+    upstream_error,
+    user_error,
+)
 
 CASES = load_all()
 
@@ -58,7 +107,7 @@ def run_render(case: dict) -> None:
         stated = {} if isinstance(spec, str) else {key: spec[key] for key in RENDERING_KEYS if key in spec}
         same(f"{fmt} rendering of the reading", me.render(back["error"] | stated, fmt), want)
     for fmt, want in case.get("result", {}).items():
-        same(f"{fmt} CallToolResult", me.call_tool_result_json(spec, fmt), want)
+        same(f"{fmt} CallToolResult", call_tool_result_json(spec, fmt), want)
         assert me.call_tool_result(spec, fmt) == json.loads(want)
 
 
@@ -86,16 +135,16 @@ def run_parse(case: dict) -> None:
 
 def run_protocol_error(case: dict) -> None:
     p = case["protocolError"]
-    same("JSON-RPC error", me.protocol_error_json(p["kind"], p["message"], p.get("data")), case["expected"])
+    same("JSON-RPC error", protocol_error_json(p["kind"], p["message"], p.get("data")), case["expected"])
     assert me.protocol_error(p["kind"], p["message"], p.get("data")) == json.loads(case["expected"])
 
 
 def run_validation(case: dict) -> None:
     spec = case["validation"]  # a string is the spec's raw JSON text, passed as is
-    same("validation envelope", me.render_validation_spec(spec), case["expected"])
+    same("validation envelope", render_validation_spec(spec), case["expected"])
     if "result" in case:
-        same("validation CallToolResult", me.validation_result_json(spec), case["result"])
-        assert me.validation_result_spec(spec) == json.loads(case["result"])
+        same("validation CallToolResult", validation_result_json(spec), case["result"])
+        assert validation_result_spec(spec) == json.loads(case["result"])
     back = reading_of(case["expected"])
     assert back["kind"] == "validation_error"
     whole = isinstance(spec, dict) and len(spec["action"]) <= me.limits_in_force()["messageChars"]
@@ -149,10 +198,10 @@ def run_validation_parse(case: dict) -> None:
 def run_validation_error(case: dict) -> None:
     spec = case["validation"]  # a string is the spec's raw JSON text, passed as is
     with pytest.raises(me.SpecError) as refused:
-        me.render_validation_spec(spec)
+        render_validation_spec(spec)
     same("refusal", str(refused.value), case["error"])
     with pytest.raises(me.SpecError) as refused:
-        me.validation_result_spec(spec)
+        validation_result_spec(spec)
     same("refusal", str(refused.value), case["error"])
 
 
@@ -239,34 +288,34 @@ def limits_call(function, name: str, given, case: dict):
 # Each export: its `_json` function (the component's exact text), and its idiomatic function with how the input
 # maps onto it. Every case runs through the first, and through the second whenever the input can be said that way.
 CALLS = {
-    "code-defaults": (me.code_defaults_json, me.defaults_for, keyword_call),
-    "limits": (me.limits_in_force_json, me.limits_in_force, limits_call),
-    "exception-result": (me.exception_result_json, me.exception_result, keyword_call),
-    "upstream-error": (me.upstream_error_json, me.upstream_error, keyword_call),
-    "access-error": (me.access_error_json, me.access_error, keyword_call),
-    "empty-result": (me.empty_result_json, me.empty_result, keyword_call),
-    "backoff": (me.backoff_json, me.backoff, spec_call),
-    "decide": (me.decide_json, me.decide, decide_call),
-    "unknown-tool": (me.unknown_tool_json, me.unknown_tool, keyword_call),
-    "user-error": (me.user_error_json, me.user_error, keyword_call),
-    "contract-lock": (me.contract_lock_json, me.contract_lock, spec_call),
-    "contract-diff": (me.contract_diff_json, me.contract_diff, keyword_call),
+    "code-defaults": (code_defaults_json, me.defaults_for, keyword_call),
+    "limits": (limits_in_force_json, me.limits_in_force, limits_call),
+    "exception-result": (exception_result_json, exception_result, keyword_call),
+    "upstream-error": (upstream_error_json, upstream_error, keyword_call),
+    "access-error": (access_error_json, access_error, keyword_call),
+    "empty-result": (empty_result_json, empty_result, keyword_call),
+    "backoff": (backoff_json, backoff, spec_call),
+    "decide": (decide_json, decide, decide_call),
+    "unknown-tool": (unknown_tool_json, unknown_tool, keyword_call),
+    "user-error": (user_error_json, user_error, keyword_call),
+    "contract-lock": (contract_lock_json, contract_lock, spec_call),
+    "contract-diff": (contract_diff_json, contract_diff, keyword_call),
     "render-partial": (me.render_partial, None, None),  # its text is its idiomatic form
-    "partial-result": (me.partial_result_json, me.partial_result, spec_call),
-    "partial-limits": (me.partial_limits_in_force_json, me.partial_limits_in_force, limits_call),
-    "ledger-key": (me.ledger_key_json, me.ledger_store_key, keyword_call),
-    "ledger-failure": (me.ledger_failure_json, None, None),  # JSON in and out: its text is its idiomatic form
-    "ledger-observe": (me.ledger_observe_json, None, None),
-    "idempotency-key": (me.idempotency_key_json, me.idempotency_store_key, keyword_call),
-    "idempotency-begin": (me.idempotency_begin_json, None, None),
-    "idempotency-finish": (me.idempotency_finish_json, None, None),
-    "answer-for-revision": (me.answer_for_revision_json, me.answer_for_revision, keyword_call),
-    "host-step": (me.host_step_json, None, None),
-    "span-attributes": (me.span_attributes_json, me.span_attributes, spec_call),
-    "after-trap": (me.after_trap_json, None, None),
-    "handler-result": (me.handler_result_json, None, None),  # JSON in and out: its text is its idiomatic form
+    "partial-result": (partial_result_json, me.partial_result, spec_call),
+    "partial-limits": (partial_limits_in_force_json, me.partial_limits_in_force, limits_call),
+    "ledger-key": (ledger_key_json, ledger_store_key, keyword_call),
+    "ledger-failure": (ledger_failure_json, None, None),  # JSON in and out: its text is its idiomatic form
+    "ledger-observe": (ledger_observe_json, None, None),
+    "idempotency-key": (idempotency_key_json, idempotency_store_key, keyword_call),
+    "idempotency-begin": (idempotency_begin_json, None, None),
+    "idempotency-finish": (idempotency_finish_json, None, None),
+    "answer-for-revision": (answer_for_revision_json, answer_for_revision, keyword_call),
+    "host-step": (host_step_json, None, None),
+    "span-attributes": (span_attributes_json, span_attributes, spec_call),
+    "after-trap": (after_trap_json, None, None),
+    "handler-result": (handler_result_json, None, None),  # JSON in and out: its text is its idiomatic form
     # Takes nothing: the vector's input is null.
-    "idempotency-key-argument": (lambda _: me.idempotency_key_argument(), None, None),
+    "idempotency-key-argument": (lambda _: idempotency_key_argument(), None, None),
 }
 
 
@@ -303,7 +352,7 @@ def run_ledger(case: dict) -> None:
     (`ToolError.from_spec`), which must not change a byte."""
     options = {"stop_after": case["ledger"]["stopAfter"]} if "stopAfter" in case["ledger"] else {}
     for as_error in (lambda spec: spec, me.ToolError.from_spec):
-        with me.Ledger(**options) as ledger:
+        with Ledger(**options) as ledger:
             for i, step in enumerate(case["steps"]):
                 if "success" in step:
                     assert ledger.success(step["tool"]) is None
@@ -323,7 +372,7 @@ def run_idempotency(case: dict) -> None:
     """The steps on one Idempotency store (begin, finish), each answer exactly as the vector states it."""
     options = {"capacity": 1000, "ttl_seconds": 86400}
     options.update({snake(k): v for k, v in case["idempotency"].items()})
-    with me.Idempotency(**options) as store:
+    with Idempotency(**options) as store:
         for i, step in enumerate(case["steps"]):
             if "begin" in step:
                 got = store.begin(

@@ -12,6 +12,8 @@ from typing import Any
 
 from ._component import call_json
 
+__all__ = ["LockedContract", "contract_diff", "contract_lock"]
+
 # A tools/list result, its tools array, a lockfile, or the SDK's ListToolsResult.
 ToolList = Any
 

@@ -4,7 +4,8 @@ stop (docs/repeat-ledger.md). The core decides each step (`ledger-failure`,
 `ledger-observe`) from the tool's streak record, which this class holds, under a
 lock, so a ledger shared by a server's threads is safe.
 
-    >>> from mcp_envelope import Ledger, ToolError
+    >>> from mcp_envelope import ToolError
+    >>> from mcp_envelope.server import Ledger
     >>> with Ledger() as ledger:
     ...     error = ToolError("NOT_FOUND", "No invoice inv_9")
     ...     first, second, third = (ledger.failure("get_invoice", error, arguments={"id": "inv_9"}) for _ in range(3))

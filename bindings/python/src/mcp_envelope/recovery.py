@@ -6,7 +6,7 @@ one component call (docs/recovery-helpers.md, docs/partial-results.md); this
 module only turns Python values (exceptions, response headers, bytes, the clock,
 host randomness) into the spec's JSON.
 
-    >>> from mcp_envelope import empty_result
+    >>> from mcp_envelope.server import empty_result
     >>> print(empty_result("orders", query="for jo@example.com")["content"][0]["text"])
     0 orders found for jo@example.com.
     The query ran and matched nothing: this is a valid answer, not an error. Do not repeat the same query.

@@ -3,7 +3,7 @@ outcome, and a bounded retry inside one tool call. The core decides everything a
 the canonical arguments, the refusals, each wait and the terminal envelope); this module gives it names, the
 clock, the sleeping and the MCP progress notification.
 
-    >>> from mcp_envelope import Idempotency
+    >>> from mcp_envelope.server import Idempotency
     >>> with Idempotency() as store:
     ...     store.begin("refund_order", "k-1", {"orderId": "A-1"})["outcome"]
     ...     store.finish("refund_order", "k-1", {"content": [], "isError": False})
