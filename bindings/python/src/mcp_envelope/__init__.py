@@ -26,10 +26,11 @@ __all__ = [
     "render_validation", "tool_error", "validation_error",
 ]  # fmt: skip
 
-# The modules the front's names are defined in. The type checker reads each name from them through these imports,
-# and `__all__` keeps to the front only the names it lists. The interpreter loads a module on the first use of one
-# of its names (`__getattr__` below), so `import mcp_envelope` loads nothing yet, and a first render only what
-# rendering needs, not the generated wire types, validation or recovery.
+# The modules the front's names are defined in. A type checker reads each name's type from them through these
+# imports; pyright and `from mcp_envelope import *` keep to `__all__` (mypy takes a star import's other public
+# names too, which the interpreter does not have). The interpreter loads a module on the first use of one of its
+# names (`__getattr__` below), so `import mcp_envelope` loads nothing yet, and a first render only what rendering
+# needs, not the generated wire types, validation or recovery.
 if TYPE_CHECKING:
     from ._component import *
     from .envelope import *
