@@ -61,6 +61,9 @@ def test_the_wheel_installs_in_a_fresh_venv_and_renders_the_seed(wheel, tmp_path
     python = fresh_venv(tmp_path)
     subprocess.run([str(python), *PIP, "-c", str(PACKAGE_DIR / "requirements-runtime.txt"), str(wheel)], check=True)
     renders_the_seed(python, tmp_path, seed_invoice)
+    # The entry points beside the front need no extra.
+    entries = "import mcp_envelope.server, mcp_envelope.agent, mcp_envelope.contract, mcp_envelope.raw"
+    subprocess.run([str(python), "-c", entries], check=True, cwd=tmp_path)
     # No framework installed: each integration's import names its extra.
     for module, framework, extra in [
         ("mcp_server", "mcp", "mcp"), ("fastmcp", "fastmcp", "fastmcp"), ("redis", "redis", "redis"),
