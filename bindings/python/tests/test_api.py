@@ -482,20 +482,24 @@ def test_a_name_has_one_entry_point():
     assert len(entries) == len(set(entries)) == 96
 
 
-def test_each_name_on_the_front_is_its_modules_own_object_and_the_type_checker_reads_the_same_modules():
-    starred = [  # the modules the type checker reads the front from, under `if TYPE_CHECKING:` in __init__.py
-        node.module
+def test_the_type_checker_reads_exactly_the_front_from_the_modules_the_interpreter_takes_it_from():
+    typed = {  # name: module, as imported under `if TYPE_CHECKING:` in __init__.py
+        alias.asname: node.module
         for block in ast.parse(open(me.__file__, encoding="utf-8").read()).body
         if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
         for node in block.body
         if isinstance(node, ast.ImportFrom)
-    ]
-    assert sorted(starred) == sorted(me._SOURCES)
+        for alias in node.names
+        if alias.asname == alias.name
+    }
+    assert sorted(typed) == sorted(me.__all__)
+    assert set(typed.values()) == set(me._SOURCES)
     assert set(me.__all__) <= set(dir(me))
     sources = [importlib.import_module(f"mcp_envelope.{source}") for source in me._SOURCES]
     for name in me.__all__:
         # Every module that has the name holds the same object: which one the front takes it from cannot matter.
         assert {id(getattr(source, name)) for source in sources if hasattr(source, name)} == {id(getattr(me, name))}
+        assert getattr(importlib.import_module(f"mcp_envelope.{typed[name]}"), name) is getattr(me, name)
     assert importlib.import_module("mcp_envelope.envelope").PROTOCOL_ERROR_KINDS[0] == "parse-error"
     for moved in ["decide", "upstream_error", "Ledger", "contract_lock", "validation_spec", "call_tool_result_json"]:
         with pytest.raises(AttributeError, match=f"has no attribute '{moved}'"):

@@ -26,17 +26,41 @@ __all__ = [
     "render_validation", "tool_error", "validation_error",
 ]  # fmt: skip
 
-# The modules the front's names are defined in. A type checker reads each name's type from them through these
-# imports; pyright and `from mcp_envelope import *` keep to `__all__` (mypy takes a star import's other public
-# names too, which the interpreter does not have). The interpreter loads a module on the first use of one of its
-# names (`__getattr__` below), so `import mcp_envelope` loads nothing yet, and a first render only what rendering
-# needs, not the generated wire types, validation or recovery.
+# Where each name is defined, for type checkers: explicit imports, so mypy (whose star imports would take the
+# modules' other public names too) and pyright both hold a caller to the front. tests/test_api.py checks these
+# are `__all__` exactly. The interpreter loads a module on the first use of one of its names (`__getattr__`
+# below), so `import mcp_envelope` loads nothing yet, and a first render only what rendering needs, not the
+# generated wire types, validation or recovery.
 if TYPE_CHECKING:
-    from ._component import *
-    from .envelope import *
-    from .errors import *
-    from .recovery import *
-    from .validation import *
+    from ._component import ComponentUnavailable as ComponentUnavailable
+    from ._component import ToolResult as ToolResult
+    from .envelope import Category as Category
+    from .envelope import CodeDefaults as CodeDefaults
+    from .envelope import Format as Format
+    from .envelope import Limits as Limits
+    from .envelope import Locale as Locale
+    from .envelope import ProtocolErrorKind as ProtocolErrorKind
+    from .envelope import Severity as Severity
+    from .envelope import ToolError as ToolError
+    from .envelope import call_tool_result as call_tool_result
+    from .envelope import canonical_codes as canonical_codes
+    from .envelope import defaults_for as defaults_for
+    from .envelope import limits_in_force as limits_in_force
+    from .envelope import parse_envelope as parse_envelope
+    from .envelope import protocol_error as protocol_error
+    from .envelope import raise_for_error as raise_for_error
+    from .envelope import render as render
+    from .envelope import tool_error as tool_error
+    from .errors import EnvelopeError as EnvelopeError
+    from .errors import MalformedEnvelope as MalformedEnvelope
+    from .errors import SpecError as SpecError
+    from .recovery import PartialLimits as PartialLimits
+    from .recovery import partial_limits_in_force as partial_limits_in_force
+    from .recovery import partial_result as partial_result
+    from .recovery import render_partial as render_partial
+    from .validation import issues_from_pydantic as issues_from_pydantic
+    from .validation import render_validation as render_validation
+    from .validation import validation_error as validation_error
 else:
     # In this order: a name's module is the first that has it, so a render loads no more than it needs.
     _SOURCES = ("errors", "_component", "envelope", "validation", "recovery")
