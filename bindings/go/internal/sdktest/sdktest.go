@@ -15,7 +15,35 @@ import (
 
 	envelope "github.com/mcp-envelope/mcp-envelope/bindings/go"
 	"github.com/mcp-envelope/mcp-envelope/bindings/go/internal/outcome"
+	"github.com/mcp-envelope/mcp-envelope/bindings/go/raw"
 )
+
+// InProgress is the core's answer to a write whose idempotency key is still
+// in progress (the store's CONFLICT): the ledger step it names ("none") and
+// the result's text. A handler that returns it and notes the step must reach
+// the model as it is, however often it comes.
+func InProgress(t *testing.T) (ledger, text string) {
+	t.Helper()
+	begun, err := raw.IdempotencyBegin(`{"tool":"refund_order","key":"refund-A-8812-1","arguments":{"amountCents":3200,"orderId":"A-8812"},` +
+		`"nowMs":1767225600050,"stored":"{\"arguments\":\"96a58219c0bdd75461973f1631f6072a\",\"expiresAtMs\":1767312000000}"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answer struct {
+		Outcome string `json:"outcome"`
+		Ledger  string `json:"ledger"`
+		Result  struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(begun), &answer); err != nil || answer.Outcome != "in-progress" ||
+		answer.Ledger != "none" || len(answer.Result.Content) != 1 {
+		t.Fatalf("the core's begin gave %s (%v)", begun, err)
+	}
+	return answer.Ledger, answer.Result.Content[0].Text
+}
 
 // NotFound is the ToolError get_invoice returns for an invoice it does not have.
 var NotFound = envelope.ToolError{
