@@ -49,120 +49,28 @@
 #[cfg(all(feature = "schema", target_arch = "wasm32"))]
 compile_error!("the `schema` feature is for native builds (the wrappers' generated types), never the component");
 
-/// Gives a fieldless enum its wire spelling: `ALL`, `as_str`, `from_wire`, `Display`.
-/// Its schema is named after the type, or `as "Name"` where the wrappers
-/// give it another name.
-macro_rules! string_enum {
-    ($ty:ident { $($variant:ident = $text:literal),* }) => {
-        string_enum!($ty [stringify!($ty)] { $($variant = $text),* });
-    };
-    ($ty:ident as $name:literal { $($variant:ident = $text:literal),* }) => {
-        string_enum!($ty [$name] { $($variant = $text),* });
-    };
-    ($ty:ident [$name:expr] { $($variant:ident = $text:literal),* }) => {
-        impl $ty {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$ty] = &[$($ty::$variant),*];
-
-            /// The wire spelling.
-            pub fn as_str(self) -> &'static str {
-                match self { $($ty::$variant => $text),* }
-            }
-
-            /// Reads the wire spelling back.
-            pub fn from_wire(text: &str) -> Option<Self> {
-                match text { $($text => Some($ty::$variant),)* _ => None }
-            }
-        }
-
-        impl std::fmt::Display for $ty {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        /// Written as its wire spelling.
-        impl serde::Serialize for $ty {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-
-        /// Its wire spellings, the only strings serde reads (the `schema` feature).
-        #[cfg(feature = "schema")]
-        impl schemars::JsonSchema for $ty {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                $name.into()
-            }
-            fn schema_id() -> std::borrow::Cow<'static, str> {
-                concat!(module_path!(), "::", stringify!($ty)).into()
-            }
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({ "type": "string", "enum": [$($text),*] })
-            }
-        }
-
-        /// Read from its wire spelling, exactly; serde names the others.
-        impl<'de> serde::Deserialize<'de> for $ty {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                const WIRE: &[&str] = &[$($text),*];
-                let text = <crate::json::Text<'de>>::deserialize(deserializer)?.0;
-                $ty::from_wire(&text).ok_or_else(|| serde::de::Error::unknown_variant(&text, WIRE))
-            }
-        }
-    };
-}
-
-/// Describes a reader's own type by a fixed schema, inlined wherever it is
-/// used (the `schema` feature): `inline_schema!(Type, "Name", { ... })`.
-#[cfg(feature = "schema")]
-macro_rules! inline_schema {
-    ($ty:ty, $name:literal, $schema:tt) => {
-        impl schemars::JsonSchema for $ty {
-            fn inline_schema() -> bool {
-                true
-            }
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                $name.into()
-            }
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!($schema)
-            }
-        }
-    };
-}
+#[allow(unused_imports)]
+#[macro_use]
+extern crate mcp_envelope_core;
+// The crates' modules under the names the facade's own modules use
+// (`crate::json`, `crate::read`, `crate::ledger`).
+#[allow(unused_imports)]
+use mcp_envelope_agent::*;
+#[allow(unused_imports)]
+use mcp_envelope_core::*;
+#[allow(unused_imports)]
+use mcp_envelope_server::*;
 
 pub mod api;
-pub mod backoff;
-pub mod code;
-pub mod contract;
-mod count;
-mod cut;
-pub mod decide;
-pub mod delta;
-mod error;
-pub mod handler;
-pub mod host_loop;
-pub mod idempotency;
-mod json;
-pub mod json_schema;
-pub mod ledger;
-pub mod locale;
-pub mod partial;
-mod read;
-pub mod recovery;
-pub mod revision;
-mod scrub;
+pub use mcp_envelope_agent::{decide, host_loop, telemetry};
+pub use mcp_envelope_contract as contract;
+pub use mcp_envelope_core::{code, delta, json_schema, locale, partial, validation};
+pub use mcp_envelope_server::{backoff, handler, idempotency, ledger, recovery, revision, stores};
 // rmcp is never built for wasm32 (Cargo.toml), so neither is its glue.
 #[cfg(all(feature = "rmcp", not(target_arch = "wasm32")))]
 pub mod rmcp;
-pub mod stores;
-pub mod telemetry;
-mod tool_error;
-pub mod validation;
 #[cfg(feature = "schema")]
 mod wire_schema;
-mod xml;
 
 #[cfg(target_arch = "wasm32")]
 mod component;
@@ -194,23 +102,14 @@ pub struct IdempotencyDoctests;
 #[doc = include_str!("../docs/contract-diff.md")]
 pub struct ContractDiffDoctests;
 
-pub use code::{Category, CodeDefaults, CANONICAL_CODES};
-pub use error::{ParseError, SpecError, SpecErrorKind};
-pub use idempotency::{Idempotency, ToolArguments};
-pub use json::repair_lone_surrogates;
-pub use ledger::{ledger_key, Ledger, Replacement, StreakChange};
-pub use limits::Limits;
-pub use locale::Locale;
-// The `<tool_error>` modules callers name by path: `mcp_envelope::spec::from_json`, `mcp_envelope::limits::Limits`.
-pub use read::{error_of_result, read_envelope, ClientOutcome, Reading, ResultText};
-pub use scrub::{scrub, REDACTED};
-pub use tool_error::model::{Severity, ToolError, ToolFailureMeta};
-pub use tool_error::parse::parse;
-pub use tool_error::render::{
-    call_tool_result, protocol_error, render, render_json, render_text, render_xml, Format, ProtocolErrorKind,
-    TOOL_FAILURE_KEY,
+pub use mcp_envelope_core::{
+    call_tool_result, error_of_result, limits, parse, protocol_error, read_envelope, render, render_json,
+    render_text, render_xml, repair_lone_surrogates, spec, Category, ClientOutcome, CodeDefaults, Format, Limits,
+    Locale, ParseError, ProtocolErrorKind, Reading, ResultText, Severity, SpecError, SpecErrorKind, ToolError,
+    ToolFailureMeta, CANONICAL_CODES, REPLACEMENT, TOOL_FAILURE_KEY,
 };
-pub use tool_error::{limits, spec};
+pub use mcp_envelope_server::{
+    ledger_key, scrub, Idempotency, Ledger, Replacement, StreakChange, ToolArguments, REDACTED,
+};
 #[cfg(feature = "schema")]
 pub use wire_schema::wire_schema;
-pub use xml::REPLACEMENT;
