@@ -450,6 +450,7 @@ fn on_tool_error(error: &ToolError) -> Decision {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::decide`.
+#[inline]
 pub fn decide_json(request: &str) -> Result<String, SpecError> {
     let members = repaired_object(request, |_, e| {
         SpecError::invalid(format!("the decide request must be {{\"result\", \"tool\"?}}: {e}"))

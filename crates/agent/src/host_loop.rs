@@ -221,7 +221,8 @@ pub mod output {
     #[derive(JsonSchema)]
     #[serde(rename_all = "camelCase")]
     #[schemars(rename = "HostRetry")]
-    pub(crate) struct Retry {
+    #[doc(hidden)]
+    pub struct Retry {
         #[schemars(extend("const" = "retry"))]
         then: String,
         /// How long to wait before calling again, in milliseconds.
@@ -234,7 +235,8 @@ pub mod output {
     /// the model can go on (it must change the call), give it the answer.
     #[derive(JsonSchema)]
     #[schemars(rename = "HostHandover")]
-    pub(crate) struct Handover {
+    #[doc(hidden)]
+    pub struct Handover {
         #[schemars(extend("enum" = ["done", "to-model"]))]
         then: String,
         /// Every call made, oldest first.
@@ -244,7 +246,8 @@ pub mod output {
     /// The host could not resolve it: `result` is the escalation record.
     #[derive(JsonSchema)]
     #[schemars(rename = "HostEscalation")]
-    pub(crate) struct Escalation {
+    #[doc(hidden)]
+    pub struct Escalation {
         #[schemars(extend("const" = "escalate"))]
         then: String,
         /// The record's `CallToolResult`: a `<partial_result>` of what was tried.
@@ -271,6 +274,7 @@ const WHAT: &str = "the host-step input";
 /// member rather than into a derived struct (about 3 KB less component):
 /// the answer and the listing are kept as the text given, the attempts and
 /// the budget read by serde, so a refusal still names its path (`tried[0].branch`).
+#[inline]
 pub fn host_step_json(text: &str) -> Result<String, SpecError> {
     let (mut name, mut answer, mut listing) = (None, None, None);
     let (mut tried, mut budget, mut format) = (Vec::new(), Budget::default(), Format::Xml);

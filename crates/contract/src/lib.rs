@@ -147,6 +147,7 @@ struct DiffInput {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::contract_diff`.
+#[inline]
 pub fn diff_json(text: &str) -> Result<String, SpecError> {
     let input: DiffInput = read_input(text, "the contract-diff input")?;
     let before = tools_of_value(input.lock, "the lock")?;
@@ -155,6 +156,7 @@ pub fn diff_json(text: &str) -> Result<String, SpecError> {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::contract_lock`.
+#[inline]
 pub fn lock_json(text: &str) -> Result<String, SpecError> {
     Ok(lockfile_text(&read_tools(text, "the tool list")?))
 }

@@ -119,6 +119,7 @@ pub mod xml;
 pub use code::{Category, CodeDefaults, CANONICAL_CODES};
 pub use error::{ParseError, SpecError, SpecErrorKind};
 pub use json::repair_lone_surrogates;
+pub use limits::Limits;
 pub use locale::Locale;
 pub use read::{error_of_result, read_envelope, ClientOutcome, Reading, ResultText};
 pub use tool_error::model::{Severity, ToolError, ToolFailureMeta};
@@ -128,5 +129,4 @@ pub use tool_error::render::{
     TOOL_FAILURE_KEY,
 };
 pub use tool_error::{limits, spec};
-pub use limits::Limits;
 pub use xml::REPLACEMENT;

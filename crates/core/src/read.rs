@@ -45,6 +45,7 @@ pub enum Reading {
 /// one never closed) is text: reading goes on after it, and a text of
 /// mentions only holds none. A broken envelope is an error saying what is
 /// wrong and where.
+#[inline]
 pub fn read_envelope(text: &str) -> Result<Reading, ParseError> {
     match crate::tool_error::parse::tool_result_text(text) {
         Some(inner) => read_unwrapped(&inner),
@@ -217,7 +218,8 @@ pub mod output {
     /// A `<tool_error>` read back (any of its three forms).
     #[derive(JsonSchema)]
     #[schemars(extend("required" = ["kind", "code", "message", "severity", "category", "retryable", "recovery", "error"]))]
-    pub(crate) struct ToolErrorReading {
+    #[doc(hidden)]
+    pub struct ToolErrorReading {
         #[schemars(extend("const" = "tool_error"))]
         kind: String,
         #[serde(flatten)]
@@ -229,7 +231,8 @@ pub mod output {
     /// A `<validation_error>` read back: code `VALIDATION_ERROR`.
     #[derive(JsonSchema)]
     #[schemars(extend("required" = ["kind", "code", "message", "severity", "category", "retryable", "recovery", "validation"]))]
-    pub(crate) struct ValidationErrorReading {
+    #[doc(hidden)]
+    pub struct ValidationErrorReading {
         #[schemars(extend("const" = "validation_error"))]
         kind: String,
         #[serde(flatten)]
@@ -243,7 +246,8 @@ pub mod output {
     /// when nothing was), category `null`, retryable when any failed item is.
     #[derive(JsonSchema)]
     #[schemars(extend("required" = ["kind", "code", "message", "severity", "category", "retryable", "recovery", "partial"]))]
-    pub(crate) struct PartialResultReading {
+    #[doc(hidden)]
+    pub struct PartialResultReading {
         #[schemars(extend("const" = "partial_result"))]
         kind: String,
         #[serde(flatten)]
@@ -254,7 +258,8 @@ pub mod output {
 
     /// A text that holds no envelope.
     #[derive(JsonSchema)]
-    pub(crate) struct NoReading {
+    #[doc(hidden)]
+    pub struct NoReading {
         #[schemars(extend("const" = "none"))]
         kind: String,
     }
@@ -262,7 +267,8 @@ pub mod output {
     /// What a text holds that holds an envelope.
     #[derive(JsonSchema)]
     #[serde(untagged)]
-    pub(crate) enum EnvelopeReading {
+    #[doc(hidden)]
+    pub enum EnvelopeReading {
         ToolError(ToolErrorReading),
         ValidationError(ValidationErrorReading),
         PartialResult(PartialResultReading),
@@ -350,6 +356,7 @@ impl ClientOutcome {
 /// assert_eq!((outcome.code.as_str(), outcome.message.as_str()), ("UNKNOWN_ERROR", "Upstream said no"));
 /// assert_eq!(error_of_result(r#"{"content":[]}"#), Ok(None));
 /// ```
+#[inline]
 pub fn error_of_result(result: &str) -> Result<Option<ClientOutcome>, SpecError> {
     let read = read_tool_result(result, false)?;
     if !read.is_error {

@@ -287,7 +287,8 @@ pub mod shapes {
     #[derive(JsonSchema)]
     #[serde(rename_all = "camelCase")]
     #[schemars(rename = "BackoffWait")]
-    pub(crate) struct Wait {
+    #[doc(hidden)]
+    pub struct Wait {
         /// How long to sleep, in milliseconds.
         wait_ms: u64,
         /// The MCP progress notification's `progress`, `total` and `message`.
@@ -297,7 +298,8 @@ pub mod shapes {
     /// Send `result`: the outcome as it is, or the terminal envelope (not retryable).
     #[derive(JsonSchema)]
     #[schemars(rename = "BackoffResult")]
-    pub(crate) struct Done {
+    #[doc(hidden)]
+    pub struct Done {
         /// The `CallToolResult` to send.
         result: Map<String, Value>,
     }
@@ -332,6 +334,7 @@ fn whole(key: &str, raw: &str, min: u64, max: u64) -> Result<u64, SpecError> {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::backoff`.
+#[inline]
 pub fn backoff_json(text: &str) -> Result<String, SpecError> {
     let members = object(text, &"the backoff request")?;
     let (mut attempt, mut elapsed_ms, mut deadline_ms, mut failure) = (None, None, None, None);

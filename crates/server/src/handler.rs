@@ -369,6 +369,7 @@ impl RpcInput {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::handler_result`.
+#[inline]
 pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
     // Read member by member rather than into a derived struct: the same
     // refusals in fewer bytes of component.

@@ -263,6 +263,7 @@ pub fn idempotency_key(tool: &str, key: &str) -> String {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::idempotency_key`: `{"tool", "key"}`.
+#[inline]
 pub fn idempotency_key_json(request: &str) -> Result<String, SpecError> {
     let [tool, key] = crate::json::required_strings(request, "the idempotency-key request", ["tool", "key"])?;
     Ok(idempotency_key(&tool, &key))
@@ -572,7 +573,8 @@ pub mod shapes {
     #[derive(JsonSchema)]
     #[serde(rename_all = "camelCase")]
     #[schemars(rename = "IdempotencyRun")]
-    pub(crate) struct Run {
+    #[doc(hidden)]
+    pub struct Run {
         #[schemars(extend("const" = "run"))]
         outcome: String,
         /// The claim: the record that marks the call running, stored as it is.
@@ -589,7 +591,8 @@ pub mod shapes {
     /// could not be reached, or the step trapped (a retryable SERVER_BUSY).
     #[derive(JsonSchema)]
     #[schemars(rename = "IdempotencyInstead")]
-    pub(crate) struct Instead {
+    #[doc(hidden)]
+    pub struct Instead {
         #[schemars(extend("enum" = ["replay", "reused", "in-progress", "invalid-key", "unavailable"]))]
         outcome: String,
         /// The repeat ledger's step for `result`: `observe` for a reused or
@@ -618,7 +621,8 @@ pub mod shapes {
     #[derive(JsonSchema)]
     #[serde(rename_all = "camelCase")]
     #[schemars(rename = "IdempotencyStored")]
-    pub(crate) struct Stored {
+    #[doc(hidden)]
+    pub struct Stored {
         #[schemars(extend("const" = "stored"))]
         finished: String,
         /// The key's record, its outcome in it, stored as it is.
@@ -634,7 +638,8 @@ pub mod shapes {
     /// key never runs twice.
     #[derive(JsonSchema)]
     #[schemars(rename = "IdempotencyNotStored")]
-    pub(crate) struct NotStored {
+    #[doc(hidden)]
+    pub struct NotStored {
         #[schemars(extend("enum" = ["released", "absent", "kept"]))]
         finished: String,
     }
@@ -674,6 +679,7 @@ struct BeginRequest {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::idempotency_begin`.
+#[inline]
 pub fn idempotency_begin_json(request: &str) -> Result<String, SpecError> {
     let request: BeginRequest = read_input(request, "the idempotency-begin request")?;
     let format = request.format.unwrap_or(Format::Xml);
@@ -727,6 +733,7 @@ struct FinishRequest {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::idempotency_finish`.
+#[inline]
 pub fn idempotency_finish_json(request: &str) -> Result<String, SpecError> {
     let request: FinishRequest = read_input(request, "the idempotency-finish request")?;
     let ttl_seconds = request.ttl_seconds.unwrap_or(Idempotency::DEFAULT_TTL_SECONDS);

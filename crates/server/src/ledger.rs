@@ -91,6 +91,7 @@ pub fn ledger_key(scope: &str, tool: &str) -> String {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::ledger_key`: `{"scope", "tool"}`.
+#[inline]
 pub fn ledger_key_json(request: &str) -> Result<String, SpecError> {
     let [scope, tool] = crate::json::required_strings(request, "the ledger-key request", ["scope", "tool"])?;
     Ok(ledger_key(&scope, &tool))
@@ -303,7 +304,8 @@ pub mod shapes {
     #[derive(JsonSchema)]
     #[serde(rename_all = "camelCase")]
     #[schemars(rename = "LedgerStreakSet")]
-    pub(crate) struct Set {
+    #[doc(hidden)]
+    pub struct Set {
         /// The `CallToolResult` to send: always from `ledger-failure`; from
         /// `ledger-observe` only when it replaces the handler's own.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -319,7 +321,8 @@ pub mod shapes {
     /// record, and send the handler's result as it is.
     #[derive(JsonSchema)]
     #[schemars(rename = "LedgerStreakDeleted")]
-    pub(crate) struct Deleted {
+    #[doc(hidden)]
+    pub struct Deleted {
         /// `null`: the record goes.
         streak: (),
     }
@@ -327,7 +330,8 @@ pub mod shapes {
     /// The tool's streak record stays as it is.
     #[derive(JsonSchema)]
     #[schemars(rename = "LedgerStreakKept")]
-    pub(crate) struct Kept {
+    #[doc(hidden)]
+    pub struct Kept {
         /// The `CallToolResult` to send: always from `ledger-failure`; from
         /// `ledger-observe` only when it replaces the handler's own.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -374,6 +378,7 @@ fn arguments_of(request: &LedgerRequest) -> Result<Option<ToolArguments>, SpecEr
 }
 
 /// The JSON entry point behind `mcp_envelope::api::ledger_failure`.
+#[inline]
 pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
     let request: LedgerRequest = read_input(request, "the ledger-failure request")?;
     if request.result.is_some() {
@@ -396,6 +401,7 @@ pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::ledger_observe`.
+#[inline]
 pub fn ledger_observe_json(request: &str) -> Result<String, SpecError> {
     let request: LedgerRequest = read_input(request, "the ledger-observe request")?;
     if request.spec.is_some() || request.format.is_some() {

@@ -58,12 +58,14 @@ pub fn partial_call_tool_result(partial: &PartialResult, format: Format) -> Stri
 }
 
 /// The JSON entry point behind `mcp_envelope::api::render_partial`.
+#[inline]
 pub fn render_partial_json(input: &str) -> Result<String, SpecError> {
     let (partial, format) = partial_from_json(input)?;
     Ok(render_partial(&partial, format))
 }
 
 /// The JSON entry point behind `mcp_envelope::api::partial_result`.
+#[inline]
 pub fn partial_result_json(input: &str) -> Result<String, SpecError> {
     let (partial, format, structured) = spec::partial_result_from_json(input)?;
     let text = render_partial(&partial, format);

@@ -114,6 +114,7 @@ impl Limits {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::limits`.
+#[inline]
 pub fn limits_json(input: &str) -> Result<String, SpecError> {
     Ok(limits_in_force(input, Limits::DEFAULT, Limits::from_json)?.to_json())
 }

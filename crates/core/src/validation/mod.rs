@@ -49,6 +49,7 @@ pub fn validation_result(spec: &ValidationSpec) -> String {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::render_validation`.
+#[inline]
 pub fn render_validation_spec_json(spec: &str) -> Result<String, SpecError> {
     let spec = validation_from_json(spec)?;
     Ok(render_validation(

@@ -100,7 +100,8 @@ const WHAT: &str = "the access-error input";
         extend("required" = ["kind"])
     )
 )]
-pub(crate) struct AccessInput {
+#[doc(hidden)]
+pub struct AccessInput {
     /// `forbidden` (not allowed) or `auth-required` (not signed in).
     #[serde(default, deserialize_with = "given")]
     #[cfg_attr(feature = "schema", schemars(with = "AccessKind"))]
@@ -116,6 +117,7 @@ pub(crate) struct AccessInput {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::access_error`.
+#[inline]
 pub fn access_error_json(text: &str) -> Result<String, SpecError> {
     let input: AccessInput = read_input(text, WHAT)?;
     let (action, resource) = (given_text(input.action), given_text(input.resource));

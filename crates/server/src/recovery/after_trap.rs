@@ -171,6 +171,7 @@ fn internal_error(
 }
 
 /// The JSON entry point behind `mcp_envelope::api::after_trap`.
+#[inline]
 pub fn after_trap_json(text: &str) -> Result<String, SpecError> {
     // Read member by member: fewer bytes of component than a derived reader.
     const KEYS: [&str; 7] = ["call", "trap", "random", "format", "locale", "tool", "key"];

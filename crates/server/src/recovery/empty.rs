@@ -109,7 +109,8 @@ const WHAT: &str = "the empty-result input";
         extend("required" = ["what"])
     )
 )]
-pub(crate) struct EmptyInput {
+#[doc(hidden)]
+pub struct EmptyInput {
     /// What was searched for, as a plural noun (`orders`).
     #[serde(default, deserialize_with = "given")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
@@ -129,6 +130,7 @@ pub(crate) struct EmptyInput {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::empty_result`.
+#[inline]
 pub fn empty_result_json(text: &str) -> Result<String, SpecError> {
     let input: EmptyInput = read_input(text, WHAT)?;
     let Some(what) = input.what else {

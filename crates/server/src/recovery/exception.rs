@@ -150,7 +150,8 @@ const WHAT: &str = "the exception-result input";
     extend("required" = ["tool", "exception"])
 )]
 #[allow(dead_code)] // read member by member in `exception_result_json`; its schema is what it is for
-pub(crate) struct ExceptionInput {
+#[doc(hidden)]
+pub struct ExceptionInput {
     /// The tool whose code raised it.
     #[serde(default, deserialize_with = "crate::json::given")]
     #[schemars(with = "String")]
@@ -178,7 +179,8 @@ pub(crate) struct ExceptionInput {
 #[serde(rename_all = "camelCase")]
 #[schemars(rename = "ExceptionReport", description = "What `exceptionResult` gives.")]
 #[allow(dead_code)] // never built: its schema is all it is for
-pub(crate) struct ExceptionOutput {
+#[doc(hidden)]
+pub struct ExceptionOutput {
     /// The `CallToolResult`: INTERNAL_ERROR quoting the correlation id; nothing of the exception is in it.
     result: serde_json::Map<String, serde_json::Value>,
     /// The id the result and the log line share.
@@ -201,6 +203,7 @@ pub fn correlation_id_of(given: Option<String>, random: Option<String>) -> Resul
 }
 
 /// The JSON entry point behind `mcp_envelope::api::exception_result`.
+#[inline]
 pub fn exception_result_json(text: &str) -> Result<String, SpecError> {
     // Read member by member (the struct above describes the shape for the
     // wrappers' types): fewer bytes of component than a derived reader.

@@ -150,14 +150,16 @@ pub(crate) mod output {
 
     /// The JSON-RPC error to answer the `tools/call` request with (`protocol-error`).
     #[derive(JsonSchema)]
-    pub(crate) struct UnknownToolErrorAnswer {
+    #[doc(hidden)]
+    pub struct UnknownToolErrorAnswer {
         /// The error object.
         error: UnknownToolError,
     }
 
     /// The `isError` result to answer it with (`tool-result`).
     #[derive(JsonSchema)]
-    pub(crate) struct UnknownToolResultAnswer {
+    #[doc(hidden)]
+    pub struct UnknownToolResultAnswer {
         /// The UNKNOWN_ACTION `CallToolResult`.
         result: Map<String, Value>,
     }
@@ -166,7 +168,8 @@ pub(crate) mod output {
     #[derive(JsonSchema)]
     #[serde(untagged)]
     #[allow(missing_docs)] // each variant is named after the shape it holds
-    pub(crate) enum UnknownToolAnswer {
+    #[doc(hidden)]
+    pub enum UnknownToolAnswer {
         Error(UnknownToolErrorAnswer),
         Result(UnknownToolResultAnswer),
     }
@@ -187,7 +190,8 @@ const WHAT: &str = "the unknown-tool input";
         extend("required" = ["tool", "tools"])
     )
 )]
-pub(crate) struct UnknownToolInput {
+#[doc(hidden)]
+pub struct UnknownToolInput {
     /// The tool name the call asked for.
     #[serde(default, deserialize_with = "given")]
     #[cfg_attr(feature = "schema", schemars(with = "String"))]
@@ -204,6 +208,7 @@ pub(crate) struct UnknownToolInput {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::unknown_tool`.
+#[inline]
 pub fn unknown_tool_json(text: &str) -> Result<String, SpecError> {
     let input: UnknownToolInput = read_input(text, WHAT)?;
     let Some(tool) = input.tool else {

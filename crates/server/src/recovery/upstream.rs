@@ -309,7 +309,8 @@ const WHAT: &str = "the upstream-error input";
         extend("required" = ["status"])
     )
 )]
-pub(crate) struct UpstreamInput {
+#[doc(hidden)]
+pub struct UpstreamInput {
     /// The HTTP status, 400 to 599.
     #[serde(default, deserialize_with = "given")]
     #[cfg_attr(feature = "schema", schemars(with = "Count"))]
@@ -347,7 +348,8 @@ pub(crate) mod output {
     /// What `upstreamError` gives: the error to send, and what to log.
     #[derive(schemars::JsonSchema)]
     #[schemars(rename = "UpstreamReport")]
-    pub(crate) struct UpstreamOutput {
+    #[doc(hidden)]
+    pub struct UpstreamOutput {
         /// The error for the model, mapped from the status: a spec as the spec's writer writes it.
         error: SpecInput,
         /// What stays out of the envelope, for the server's log.
@@ -398,6 +400,7 @@ pub(crate) mod output {
 }
 
 /// The JSON entry point behind `mcp_envelope::api::upstream_error`.
+#[inline]
 pub fn upstream_error_json(text: &str) -> Result<String, SpecError> {
     let input: UpstreamInput = read_input(text, WHAT)?;
     let mut failure = UpstreamFailure {

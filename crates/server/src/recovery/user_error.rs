@@ -30,6 +30,7 @@ pub fn user_error(message: &str) -> ToolError {
 /// The JSON entry point behind `mcp_envelope::api::user_error`. Read member by
 /// member, as `handler-result` reads its request: the same refusals in fewer
 /// bytes of component than a derived reader.
+#[inline]
 pub fn user_error_json(text: &str) -> Result<String, SpecError> {
     let [message, format] = crate::json::two_members(text, "the user-error input", ["message", "format"])?;
     let Some(message) = message
