@@ -103,10 +103,10 @@ pub struct IdempotencyDoctests;
 pub struct ContractDiffDoctests;
 
 pub use mcp_envelope_core::{
-    call_tool_result, error_of_result, limits, parse, protocol_error, read_envelope, render, render_json,
-    render_text, render_xml, repair_lone_surrogates, spec, Category, ClientOutcome, CodeDefaults, Format, Limits,
-    Locale, ParseError, ProtocolErrorKind, Reading, ResultText, Severity, SpecError, SpecErrorKind, ToolError,
-    ToolFailureMeta, CANONICAL_CODES, REPLACEMENT, TOOL_FAILURE_KEY,
+    call_tool_result, error_of_result, limits, parse, protocol_error, read_envelope, render, render_json, render_text,
+    render_xml, repair_lone_surrogates, spec, Category, ClientOutcome, CodeDefaults, Format, Limits, Locale,
+    ParseError, ProtocolErrorKind, Reading, ResultText, Severity, SpecError, SpecErrorKind, ToolError, ToolFailureMeta,
+    CANONICAL_CODES, REPLACEMENT, TOOL_FAILURE_KEY,
 };
 pub use mcp_envelope_server::{
     ledger_key, scrub, Idempotency, Ledger, Replacement, StreakChange, ToolArguments, REDACTED,
