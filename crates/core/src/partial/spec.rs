@@ -107,6 +107,7 @@ struct FailedInput {
 /// let (p, format) = partial_from_json(r#"{"obtained":[],"failed":[{"item":"Company C","code":"TIMEOUT"}],"format":"text"}"#).unwrap();
 /// assert_eq!((p.failed[0].is_retryable(), format), (true, Format::Text));
 /// ```
+#[inline]
 pub fn partial_from_json(text: &str) -> Result<(PartialResult, Format), SpecError> {
     let (partial, format, structured) = partial_result_from_json(text)?;
     if structured.is_some() {
@@ -121,6 +122,7 @@ pub fn partial_from_json(text: &str) -> Result<(PartialResult, Format), SpecErro
 /// [`partial_from_json`] for `partial-result`, with the spec's
 /// `structuredContent` (compact JSON text, any JSON value, as MCP
 /// 2026-07-28 allows: SEP-2106), which the result carries beside the envelope.
+#[inline]
 pub(crate) fn partial_result_from_json(text: &str) -> Result<(PartialResult, Format, Option<String>), SpecError> {
     let input: PartialInput = read_input(text, WHAT)?;
     let Some(obtained) = input.obtained else {

@@ -62,6 +62,7 @@ struct ValidationInput {
 /// not carry one, then each given its expectation from the tool's
 /// `inputSchema` (the type, format, allowed values and bounds at its path),
 /// so every validator's issues on one schema read alike.
+#[inline]
 pub fn validation_from_json(text: &str) -> Result<ValidationSpec, SpecError> {
     let input: ValidationInput = read_input(text, "the validation spec")?;
     let defaults = ValidationOptions::default();
