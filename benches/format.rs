@@ -65,7 +65,7 @@ fn main() {
             items.join(",")
         )
     };
-    let from_json = time(budget, || mcp_envelope::api::render_validation(&spec_json).unwrap());
+    let from_json = time(budget, || mcp_envelope::raw::render_validation(&spec_json).unwrap());
 
     let seed = spec::from_json(r#"{"code":"NOT_FOUND","message":"No invoice with that ID","suggestion":"List invoices first, then retry with a real ID","availableActions":["billing.list_invoices"],"details":{"requestedId":"inv_2026_9999"},"retryAfter":30}"#).unwrap();
     let xml = time(budget, || render_xml(&seed));

@@ -29,9 +29,9 @@
 //! The model (`ToolError`) is kept apart from the pure render functions
 //! (`render_xml`, `render_json`, `render_text`), the result builders
 //! (`call_tool_result`, `protocol_error`) and the reader (`parse`). Every
-//! renderer applies the error's size caps (`Limits`; docs/size-caps.md). The
-//! WebAssembly component's glue lives in one module, `component`, compiled
-//! only for `wasm32`.
+//! renderer applies the error's size caps (`Limits`; docs/size-caps.md). `raw` holds
+//! the JSON-in, JSON-out twin of every WIT export, which the components
+//! (`component/`) call.
 //!
 //! No feature is on by default, and none of serde_json's is turned on for
 //! the rest of a build: numbers and key order are kept as written from raw
@@ -61,7 +61,7 @@ use mcp_envelope_core::*;
 #[allow(unused_imports)]
 use mcp_envelope_server::*;
 
-pub mod api;
+pub mod raw;
 pub use mcp_envelope_agent::{decide, host_loop, telemetry};
 pub use mcp_envelope_contract as contract;
 pub use mcp_envelope_core::{code, delta, json_schema, locale, partial, validation};
@@ -72,8 +72,6 @@ pub mod rmcp;
 #[cfg(feature = "schema")]
 mod wire_schema;
 
-#[cfg(target_arch = "wasm32")]
-mod component;
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

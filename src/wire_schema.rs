@@ -348,10 +348,10 @@ mod tests {
 
     #[test]
     fn the_partial_spec_schema_is_what_the_partial_readers_read() {
-        use crate::api;
-        reader_shape("render-partial", "PartialSpec", api::render_partial(r#"{"notAKey":1}"#));
-        reader_shape("partial-result", "PartialSpec", api::partial_result(r#"{"notAKey":1}"#));
-        let failed = api::render_partial(r#"{"obtained":[],"failed":[{"item":"x","code":"X","notAKey":1}]}"#);
+        use crate::raw;
+        reader_shape("render-partial", "PartialSpec", raw::render_partial(r#"{"notAKey":1}"#));
+        reader_shape("partial-result", "PartialSpec", raw::partial_result(r#"{"notAKey":1}"#));
+        let failed = raw::render_partial(r#"{"obtained":[],"failed":[{"item":"x","code":"X","notAKey":1}]}"#);
         assert_eq!(
             properties("PartialFailure"),
             accepted_keys(&failed.unwrap_err().to_string())
@@ -366,13 +366,13 @@ mod tests {
 
     #[test]
     fn each_recovery_helpers_options_schema_is_what_its_reader_reads() {
-        use crate::api;
+        use crate::raw;
         let unknown = r#"{"notAKey":1}"#;
-        reader_shape("exception-result", "ExceptionOptions", api::exception_result(unknown));
-        reader_shape("upstream-error", "UpstreamFailure", api::upstream_error(unknown));
-        reader_shape("access-error", "AccessOptions", api::access_error(unknown));
-        reader_shape("empty-result", "EmptyResultOptions", api::empty_result(unknown));
-        reader_shape("unknown-tool", "UnknownToolOptions", api::unknown_tool(unknown));
+        reader_shape("exception-result", "ExceptionOptions", raw::exception_result(unknown));
+        reader_shape("upstream-error", "UpstreamFailure", raw::upstream_error(unknown));
+        reader_shape("access-error", "AccessOptions", raw::access_error(unknown));
+        reader_shape("empty-result", "EmptyResultOptions", raw::empty_result(unknown));
+        reader_shape("unknown-tool", "UnknownToolOptions", raw::unknown_tool(unknown));
         let defs = &wire_schema()["$defs"];
         for (name, required) in [
             ("ExceptionOptions", json!(["tool", "exception"])),
@@ -387,8 +387,8 @@ mod tests {
 
     #[test]
     fn the_host_loop_schemas_are_what_host_step_reads_and_writes() {
-        use crate::api;
-        let request = |extra: &str| api::host_step(&format!(r#"{{"name":"t","result":{{"content":[]}},{extra}}}"#));
+        use crate::raw;
+        let request = |extra: &str| raw::host_step(&format!(r#"{{"name":"t","result":{{"content":[]}},{extra}}}"#));
         let budget = request(r#""budget":{"notAKey":1}"#).unwrap_err().to_string();
         assert_eq!(properties("HostBudget"), accepted_keys(&budget));
         let attempt = request(r#""tried":[{"branch":"accept","notAKey":1}]"#)
@@ -513,7 +513,7 @@ mod tests {
     #[test]
     fn the_backoff_schemas_are_what_backoff_reads_and_writes() {
         // The reader is hand-written: its refusal of an unknown key lists the keys.
-        let refusal = crate::api::backoff(r#"{"notAKey":1}"#).unwrap_err().to_string();
+        let refusal = crate::raw::backoff(r#"{"notAKey":1}"#).unwrap_err().to_string();
         let (_, list) = refusal.split_once("the keys are ").expect(&refusal);
         let mut keys: Vec<String> = list.split(", ").map(str::to_owned).collect();
         keys.sort();

@@ -114,7 +114,7 @@ fn any_partial_result_reads_back_in_every_form() {
 
 #[test]
 fn a_repeated_key_is_refused() {
-    use mcp_envelope::api::render_partial;
+    use mcp_envelope::raw::render_partial;
     let refused = |input: &str| render_partial(input).unwrap_err().to_string();
     assert_eq!(
         refused(r#"{"obtained":[],"obtained":[],"failed":[{"item":"C","code":"X"}]}"#),

@@ -123,7 +123,7 @@ async fn an_unknown_tool_is_a_json_rpc_error_naming_the_tools() {
         ))
     );
     // What the core gives every language.
-    let core = mcp_envelope::api::unknown_tool(
+    let core = mcp_envelope::raw::unknown_tool(
         r#"{"tool":"refund_orders","tools":["create_invoice","get_invoice","list_invoices","refund","void_invoice"]}"#,
     )
     .unwrap();
@@ -283,7 +283,7 @@ async fn with_a_lockfile_a_validation_error_tells_what_changed_in_the_tool() {
     schema["properties"].as_object_mut().unwrap().remove("amount_cents");
     schema["required"] = json!(["invoice_id"]);
     schema["properties"]["invoice_id"]["maxLength"] = json!(8);
-    let lockfile = mcp_envelope::api::contract_lock(&yesterday.to_string()).unwrap();
+    let lockfile = mcp_envelope::raw::contract_lock(&yesterday.to_string()).unwrap();
 
     let server = connect_with(EnvelopeServer::new(Billing::new()).lockfile(&lockfile).unwrap()).await;
     let (text, is_error) = server.text_of("refund", json!({"invoice_id": 7})).await;

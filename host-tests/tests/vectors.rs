@@ -119,7 +119,7 @@ fn run(kind: CaseKind) -> Outcome {
             outcome,
         } => {
             let rendered = i.api.call_render_validation(&mut i.store, &spec_text).map_err(trap)?;
-            let native_text = mcp_envelope::api::render_validation(&spec_text).map_err(|e| e.to_string());
+            let native_text = mcp_envelope::raw::render_validation(&spec_text).map_err(|e| e.to_string());
             if rendered != native_text {
                 return Err(format!(
                     "render-validation gave {rendered:?}, the native core {native_text:?}"
@@ -294,9 +294,9 @@ fn run_ledger(i: &mut Instance, stop_after: Option<u32>, steps: Vec<LedgerStep>)
         .map_err(trap)?
         .map_err(|e| format!("step {n}: refused: {e}"))?;
         let native = if observe {
-            native::api::ledger_observe(&request)
+            native::raw::ledger_observe(&request)
         } else {
-            native::api::ledger_failure(&request)
+            native::raw::ledger_failure(&request)
         };
         if native.as_ref().ok() != Some(&answer) {
             return Err(format!(

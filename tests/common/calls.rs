@@ -5,9 +5,9 @@
 pub fn native(name: &str, input: &str) -> Result<String, String> {
     // Takes nothing: the vector's input is null.
     if name == "idempotency-key-argument" {
-        return Ok(mcp_envelope::api::idempotency_key_argument());
+        return Ok(mcp_envelope::raw::idempotency_key_argument());
     }
-    match mcp_envelope::api::call(name, input) {
+    match mcp_envelope::raw::call(name, input) {
         Some(answer) => answer.map_err(String::from),
         None => panic!("no export of the WIT api takes one request under the name {name:?}"),
     }

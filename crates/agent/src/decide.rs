@@ -449,7 +449,7 @@ fn on_tool_error(error: &ToolError) -> Decision {
     decided
 }
 
-/// The JSON entry point behind `mcp_envelope::api::decide`.
+/// The JSON entry point behind `mcp_envelope::raw::decide`.
 #[inline]
 pub fn decide_json(request: &str) -> Result<String, SpecError> {
     let members = repaired_object(request, |_, e| {

@@ -270,7 +270,7 @@ pub mod output {
 /// The whole input, as a refusal names it.
 const WHAT: &str = "the host-step input";
 
-/// The JSON entry point behind `mcp_envelope::api::host_step`. Read member by
+/// The JSON entry point behind `mcp_envelope::raw::host_step`. Read member by
 /// member rather than into a derived struct (about 3 KB less component):
 /// the answer and the listing are kept as the text given, the attempts and
 /// the budget read by serde, so a refusal still names its path (`tried[0].branch`).

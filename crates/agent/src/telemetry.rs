@@ -75,7 +75,7 @@ pub fn span_attributes(result: &str) -> Result<Vec<(&'static str, String)>, Spec
     Ok(attributes)
 }
 
-/// The JSON entry point behind `mcp_envelope::api::span_attributes`.
+/// The JSON entry point behind `mcp_envelope::raw::span_attributes`.
 #[inline]
 pub fn span_attributes_json(result: &str) -> Result<String, SpecError> {
     let attributes = span_attributes(result)?;

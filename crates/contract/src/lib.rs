@@ -146,7 +146,7 @@ struct DiffInput {
     tools: Value,
 }
 
-/// The JSON entry point behind `mcp_envelope::api::contract_diff`.
+/// The JSON entry point behind `mcp_envelope::raw::contract_diff`.
 #[inline]
 pub fn diff_json(text: &str) -> Result<String, SpecError> {
     let input: DiffInput = read_input(text, "the contract-diff input")?;
@@ -155,7 +155,7 @@ pub fn diff_json(text: &str) -> Result<String, SpecError> {
     Ok(serde_json::to_string(&diff(&before, &after)).unwrap_or_default())
 }
 
-/// The JSON entry point behind `mcp_envelope::api::contract_lock`.
+/// The JSON entry point behind `mcp_envelope::raw::contract_lock`.
 #[inline]
 pub fn lock_json(text: &str) -> Result<String, SpecError> {
     Ok(lockfile_text(&read_tools(text, "the tool list")?))

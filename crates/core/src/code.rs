@@ -75,7 +75,7 @@ impl CodeDefaults {
     }
 }
 
-/// The JSON entry point behind `mcp_envelope::api::code_defaults`.
+/// The JSON entry point behind `mcp_envelope::raw::code_defaults`.
 #[inline]
 pub fn code_defaults_json(input: &str) -> Result<String, SpecError> {
     let [code, locale] = two_members(input, "the request", ["code", "locale"])?;

@@ -22,7 +22,7 @@
 //!   `stop-and-tell`.
 //!
 //! ```
-//! let step = mcp_envelope::api::backoff(
+//! let step = mcp_envelope::raw::backoff(
 //!     r#"{"attempt":1,"elapsedMs":40,"deadlineMs":3000,"failure":{"code":"TIMEOUT","message":"Billing is slow"}}"#,
 //! ).unwrap();
 //! assert_eq!(step, r#"{"waitMs":250,"progress":{"progress":1,"total":4,"message":"Attempt 1 of 4 failed (TIMEOUT); retrying in 250 ms."}}"#);
@@ -333,7 +333,7 @@ fn whole(key: &str, raw: &str, min: u64, max: u64) -> Result<u64, SpecError> {
     }
 }
 
-/// The JSON entry point behind `mcp_envelope::api::backoff`.
+/// The JSON entry point behind `mcp_envelope::raw::backoff`.
 #[inline]
 pub fn backoff_json(text: &str) -> Result<String, SpecError> {
     let members = object(text, &"the backoff request")?;

@@ -368,7 +368,7 @@ impl RpcInput {
     }
 }
 
-/// The JSON entry point behind `mcp_envelope::api::handler_result`.
+/// The JSON entry point behind `mcp_envelope::raw::handler_result`.
 #[inline]
 pub fn handler_result_json(request: &str) -> Result<String, SpecError> {
     // Read member by member rather than into a derived struct: the same

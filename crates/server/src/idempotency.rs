@@ -262,7 +262,7 @@ pub fn idempotency_key(tool: &str, key: &str) -> String {
     )
 }
 
-/// The JSON entry point behind `mcp_envelope::api::idempotency_key`: `{"tool", "key"}`.
+/// The JSON entry point behind `mcp_envelope::raw::idempotency_key`: `{"tool", "key"}`.
 #[inline]
 pub fn idempotency_key_json(request: &str) -> Result<String, SpecError> {
     let [tool, key] = crate::json::required_strings(request, "the idempotency-key request", ["tool", "key"])?;
@@ -678,7 +678,7 @@ struct BeginRequest {
     format: Option<Format>,
 }
 
-/// The JSON entry point behind `mcp_envelope::api::idempotency_begin`.
+/// The JSON entry point behind `mcp_envelope::raw::idempotency_begin`.
 #[inline]
 pub fn idempotency_begin_json(request: &str) -> Result<String, SpecError> {
     let request: BeginRequest = read_input(request, "the idempotency-begin request")?;
@@ -732,7 +732,7 @@ struct FinishRequest {
     ttl_seconds: Option<u32>,
 }
 
-/// The JSON entry point behind `mcp_envelope::api::idempotency_finish`.
+/// The JSON entry point behind `mcp_envelope::raw::idempotency_finish`.
 #[inline]
 pub fn idempotency_finish_json(request: &str) -> Result<String, SpecError> {
     let request: FinishRequest = read_input(request, "the idempotency-finish request")?;

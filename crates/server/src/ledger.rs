@@ -90,7 +90,7 @@ pub fn ledger_key(scope: &str, tool: &str) -> String {
     )
 }
 
-/// The JSON entry point behind `mcp_envelope::api::ledger_key`: `{"scope", "tool"}`.
+/// The JSON entry point behind `mcp_envelope::raw::ledger_key`: `{"scope", "tool"}`.
 #[inline]
 pub fn ledger_key_json(request: &str) -> Result<String, SpecError> {
     let [scope, tool] = crate::json::required_strings(request, "the ledger-key request", ["scope", "tool"])?;
@@ -377,7 +377,7 @@ fn arguments_of(request: &LedgerRequest) -> Result<Option<ToolArguments>, SpecEr
     text.map(ToolArguments::from_json).transpose()
 }
 
-/// The JSON entry point behind `mcp_envelope::api::ledger_failure`.
+/// The JSON entry point behind `mcp_envelope::raw::ledger_failure`.
 #[inline]
 pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
     let request: LedgerRequest = read_input(request, "the ledger-failure request")?;
@@ -400,7 +400,7 @@ pub fn ledger_failure_json(request: &str) -> Result<String, SpecError> {
     Ok(out)
 }
 
-/// The JSON entry point behind `mcp_envelope::api::ledger_observe`.
+/// The JSON entry point behind `mcp_envelope::raw::ledger_observe`.
 #[inline]
 pub fn ledger_observe_json(request: &str) -> Result<String, SpecError> {
     let request: LedgerRequest = read_input(request, "the ledger-observe request")?;

@@ -65,7 +65,7 @@ pub fn is_stateless(revision: &str) -> Option<bool> {
     shaped.then(|| revision >= STATELESS_REVISION)
 }
 
-/// The JSON entry point behind `mcp_envelope::api::answer_for_revision`.
+/// The JSON entry point behind `mcp_envelope::raw::answer_for_revision`.
 #[inline]
 pub fn answer_for_revision_json(text: &str) -> Result<String, SpecError> {
     let [revision, answer] = two_members(text, "the answer-for-revision input", ["revision", "answer"])?;

@@ -65,7 +65,7 @@ impl Default for PartialLimits {
     }
 }
 
-/// The JSON entry point behind `mcp_envelope::api::partial_limits`.
+/// The JSON entry point behind `mcp_envelope::raw::partial_limits`.
 #[inline]
 pub fn partial_limits_json(input: &str) -> Result<String, SpecError> {
     Ok(limits_in_force(input, PartialLimits::DEFAULT, PartialLimits::from_json)?.to_json())

@@ -5,7 +5,7 @@
 //! without repeating the work: recover locally, escalate what is left.
 //!
 //! ```
-//! use mcp_envelope::api;
+//! use mcp_envelope::raw;
 //! let envelope = api::render_partial(r#"{"obtained":["Company A: 10-K 2024"],
 //!   "failed":[{"item":"Company C","code":"FORBIDDEN"}]}"#).unwrap();
 //! assert!(envelope.starts_with("<partial_result severity=\"warning\">\n  <summary>Obtained 1 of 2 items; 1 failed.</summary>"));
@@ -57,14 +57,14 @@ pub fn partial_call_tool_result(partial: &PartialResult, format: Format) -> Stri
     crate::tool_error::render::text_result(&render_partial(partial, format), partial.is_error())
 }
 
-/// The JSON entry point behind `mcp_envelope::api::render_partial`.
+/// The JSON entry point behind `mcp_envelope::raw::render_partial`.
 #[inline]
 pub fn render_partial_json(input: &str) -> Result<String, SpecError> {
     let (partial, format) = partial_from_json(input)?;
     Ok(render_partial(&partial, format))
 }
 
-/// The JSON entry point behind `mcp_envelope::api::partial_result`.
+/// The JSON entry point behind `mcp_envelope::raw::partial_result`.
 #[inline]
 pub fn partial_result_json(input: &str) -> Result<String, SpecError> {
     let (partial, format, structured) = spec::partial_result_from_json(input)?;

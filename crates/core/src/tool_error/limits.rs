@@ -113,7 +113,7 @@ impl Limits {
     }
 }
 
-/// The JSON entry point behind `mcp_envelope::api::limits`.
+/// The JSON entry point behind `mcp_envelope::raw::limits`.
 #[inline]
 pub fn limits_json(input: &str) -> Result<String, SpecError> {
     Ok(limits_in_force(input, Limits::DEFAULT, Limits::from_json)?.to_json())

@@ -4,7 +4,7 @@
 //! contract needs to hear about.
 //!
 //! ```
-//! use mcp_envelope::api;
+//! use mcp_envelope::raw;
 //! let envelope = api::render_validation(r#"{"action":"billing.get_invoice",
 //!   "issues":[{"path":["id"],"code":"invalid_format","format":"email","input":"not-an-email"}]}"#).unwrap();
 //! assert!(envelope.contains("<field name=\"id\">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>"));
@@ -48,7 +48,7 @@ pub fn validation_result(spec: &ValidationSpec) -> String {
     crate::tool_error::render::text_result(&text, true)
 }
 
-/// The JSON entry point behind `mcp_envelope::api::render_validation`.
+/// The JSON entry point behind `mcp_envelope::raw::render_validation`.
 #[inline]
 pub fn render_validation_spec_json(spec: &str) -> Result<String, SpecError> {
     let spec = validation_from_json(spec)?;

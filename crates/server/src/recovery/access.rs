@@ -116,7 +116,7 @@ pub struct AccessInput {
     locale: Option<Locale>,
 }
 
-/// The JSON entry point behind `mcp_envelope::api::access_error`.
+/// The JSON entry point behind `mcp_envelope::raw::access_error`.
 #[inline]
 pub fn access_error_json(text: &str) -> Result<String, SpecError> {
     let input: AccessInput = read_input(text, WHAT)?;

@@ -170,7 +170,7 @@ fn internal_error(
     Ok(exception_result(tool, &exception, &correlation_id, format, locale))
 }
 
-/// The JSON entry point behind `mcp_envelope::api::after_trap`.
+/// The JSON entry point behind `mcp_envelope::raw::after_trap`.
 #[inline]
 pub fn after_trap_json(text: &str) -> Result<String, SpecError> {
     // Read member by member: fewer bytes of component than a derived reader.

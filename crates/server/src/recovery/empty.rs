@@ -129,7 +129,7 @@ pub struct EmptyInput {
     localize_steering: Option<bool>,
 }
 
-/// The JSON entry point behind `mcp_envelope::api::empty_result`.
+/// The JSON entry point behind `mcp_envelope::raw::empty_result`.
 #[inline]
 pub fn empty_result_json(text: &str) -> Result<String, SpecError> {
     let input: EmptyInput = read_input(text, WHAT)?;

@@ -202,7 +202,7 @@ pub fn correlation_id_of(given: Option<String>, random: Option<String>) -> Resul
     }
 }
 
-/// The JSON entry point behind `mcp_envelope::api::exception_result`.
+/// The JSON entry point behind `mcp_envelope::raw::exception_result`.
 #[inline]
 pub fn exception_result_json(text: &str) -> Result<String, SpecError> {
     // Read member by member (the struct above describes the shape for the

@@ -207,7 +207,7 @@ pub struct UnknownToolInput {
     answer: Option<UnknownToolAnswer>,
 }
 
-/// The JSON entry point behind `mcp_envelope::api::unknown_tool`.
+/// The JSON entry point behind `mcp_envelope::raw::unknown_tool`.
 #[inline]
 pub fn unknown_tool_json(text: &str) -> Result<String, SpecError> {
     let input: UnknownToolInput = read_input(text, WHAT)?;

@@ -399,7 +399,7 @@ pub(crate) mod output {
     }
 }
 
-/// The JSON entry point behind `mcp_envelope::api::upstream_error`.
+/// The JSON entry point behind `mcp_envelope::raw::upstream_error`.
 #[inline]
 pub fn upstream_error_json(text: &str) -> Result<String, SpecError> {
     let input: UpstreamInput = read_input(text, WHAT)?;

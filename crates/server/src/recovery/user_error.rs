@@ -27,7 +27,7 @@ pub fn user_error(message: &str) -> ToolError {
     ToolError::new(TOOL_ERROR, crate::scrub::scrub(message))
 }
 
-/// The JSON entry point behind `mcp_envelope::api::user_error`. Read member by
+/// The JSON entry point behind `mcp_envelope::raw::user_error`. Read member by
 /// member, as `handler-result` reads its request: the same refusals in fewer
 /// bytes of component than a derived reader.
 #[inline]

@@ -1,13 +1,13 @@
-//! Every export of the WIT `api` interface (`wit/api.wit`) as a Rust function,
-//! in the same order and under the same names: JSON text in, JSON text out,
-//! a refusal as the error whose message every host shows. The component
-//! (`component.rs`) and the command (`cli/`) call these; Rust callers that
+//! The raw layer: every export of the WIT package (`wit/`) as a Rust function,
+//! under the same names: JSON text in, JSON text out, a refusal as the error
+//! whose message every host shows. The components (`component/`) and the
+//! command (`cli/`) call these; Rust callers that
 //! hold typed values call the typed functions of each module instead
 //! (`render`, `ledger::Ledger`, `decide::decide`, ...).
 //!
 //! ```
-//! use mcp_envelope::{api, Format};
-//! let text = api::render(r#"{"code":"NOT_FOUND","message":"No invoice inv_404"}"#, Format::Text).unwrap();
+//! use mcp_envelope::{raw, Format};
+//! let text = raw::render(r#"{"code":"NOT_FOUND","message":"No invoice inv_404"}"#, Format::Text).unwrap();
 //! assert!(text.starts_with("error_code: NOT_FOUND\nwhat_failed: No invoice inv_404\n"));
 //! ```
 
@@ -23,7 +23,7 @@ pub fn canonical_codes() -> Vec<String> {
 /// them, with the recovery hint in that locale, out; `null` for a custom code.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// assert_eq!(
 ///     api::code_defaults(r#"{"code":"CONFLICT","locale":"pt-BR"}"#).unwrap(),
 ///     r#"{"category":"business","retryable":false,"recovery":"Leia o estado atual de novo e decida se a alteração ainda se aplica."}"#
@@ -39,7 +39,7 @@ pub fn code_defaults(request: &str) -> Result<String, SpecError> {
 /// how it checks a caller's limits before any render.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// assert_eq!(
 ///     api::limits(r#"{"messageChars":300}"#).unwrap(),
 ///     r#"{"messageChars":300,"envelopeChars":2000,"actions":10,"details":10}"#
@@ -74,7 +74,7 @@ pub fn protocol_error(kind: ProtocolErrorKind, message: &str, data: Option<&str>
 /// "log"}`. The caller's `correlationId` wins over `random`; one of them is needed.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let out = api::exception_result(r#"{"tool":"charge","exception":"boom","random":"0123456789abcdef"}"#).unwrap();
 /// assert!(out.contains(r#""correlationId":"err_0123456789ab""#));
 /// ```
@@ -91,7 +91,7 @@ pub fn exception_result(request: &str) -> Result<String, SpecError> {
 /// given) and, for a step-up, `"wwwAuthenticate"`.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let out = api::upstream_error(r#"{"status":503,"headers":{"retry-after":"120"},"body":"<h1>down</h1>"}"#).unwrap();
 /// assert!(out.starts_with(r#"{"error":{"code":"UPSTREAM_UNAVAILABLE","message":"The upstream service failed"#));
 /// assert!(out.contains(r#""retryAfter":120,"category":"transient","retryable":true,"#));
@@ -106,7 +106,7 @@ pub fn upstream_error(request: &str) -> Result<String, SpecError> {
 /// `render` and `call-tool-result` take it).
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let spec = api::access_error(r#"{"kind":"forbidden","resource":"order A-8812"}"#).unwrap();
 /// assert!(spec.starts_with(
 ///     r#"{"code":"FORBIDDEN","message":"Not permitted: the caller may not access order A-8812.""#
@@ -120,7 +120,7 @@ pub fn access_error(request: &str) -> Result<String, SpecError> {
 /// "locale"?, "localizeSteering"?}` to the `CallToolResult` JSON.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let input = r#"{"what":"orders","suggestion":"Ask whether the customer used another email."}"#;
 /// let result = api::empty_result(input).unwrap();
 /// assert!(result.contains(r#"Do not repeat the same query.\nNext step: Ask whether"#));
@@ -136,7 +136,7 @@ pub fn empty_result(request: &str) -> Result<String, SpecError> {
 /// tool names as its `tools/list` gives them; an empty list is allowed.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let answer = api::unknown_tool(r#"{"tool":"refund_orders","tools":["list_invoices"],"format":"text","answer":"tool-result"}"#).unwrap();
 /// assert!(answer.starts_with(r#"{"result":{"content":[{"type":"text","text":"error_code: UNKNOWN_ACTION\nwhat_failed: No tool named 'refund_orders' on this server."#));
 /// ```
@@ -150,7 +150,7 @@ pub fn unknown_tool(request: &str) -> Result<String, SpecError> {
 /// like any other).
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let quoted = api::user_error(r#"{"message":"Locked by another refund.","format":"text"}"#).unwrap();
 /// assert_eq!(quoted, r#"{"content":[{"type":"text","text":"error_code: TOOL_ERROR\nwhat_failed: Locked by another refund.\nretryable: false"}],"isError":true}"#);
 /// let envelope = "<tool_error code=\"NOT_FOUND\">\n  <message>No invoice</message>\n</tool_error>";
@@ -171,7 +171,7 @@ pub fn user_error(request: &str) -> Result<String, SpecError> {
 /// fresh id from `random` (host randomness in hex).
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let out = api::handler_result(r#"{"tool":"get_invoice","outcome":{"error":{"code":"NOT_FOUND","message":"No invoice inv_9"}},"format":"text"}"#).unwrap();
 /// assert_eq!(out, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"ledger":"failure"}"#);
 /// ```
@@ -196,7 +196,7 @@ pub fn render_partial(request: &str) -> Result<String, SpecError> {
 /// `isError`.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let result = api::partial_result(r#"{"obtained":[],"failed":[{"item":"Company C","code":"TIMEOUT"}],"format":"json"}"#).unwrap();
 /// assert!(result.starts_with(r#"{"content":[{"type":"text","text":"{\"kind\":\"partial_result\",\"severity\":\"error\""#));
 /// assert!(result.ends_with(r#""isError":true}"#));
@@ -210,7 +210,7 @@ pub fn partial_result(request: &str) -> Result<String, SpecError> {
 /// written, or the refusal.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// assert_eq!(
 ///     api::partial_limits(r#"{"items":5}"#).unwrap(),
 ///     r#"{"messageChars":500,"envelopeChars":2000,"items":5}"#
@@ -248,7 +248,7 @@ pub fn contract_lock(request: &str) -> Result<String, SpecError> {
 /// "tools": <today's, in any of those forms>}` to the deltas, a JSON array.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let deltas = api::contract_diff(r#"{"lock":[{"name":"a","inputSchema":{"type":"object"}}],"tools":[]}"#).unwrap();
 /// assert_eq!(deltas, r#"[{"severity":"BREAKING","action":"a","field":"(tool)","description":"the tool a was removed"}]"#);
 /// ```
@@ -260,7 +260,7 @@ pub fn contract_diff(request: &str) -> Result<String, SpecError> {
 /// `tools/list` entry) to `{"branch", "code"?, "waitSeconds"?, "scopes"?, "why"}`.
 ///
 /// ```
-/// let d = mcp_envelope::api::decide(r#"{"result":{"content":[{"type":"text","text":"ENOENT: no such file"}],"isError":true}}"#).unwrap();
+/// let d = mcp_envelope::raw::decide(r#"{"result":{"content":[{"type":"text","text":"ENOENT: no such file"}],"isError":true}}"#).unwrap();
 /// assert_eq!(d, r#"{"branch":"stop-and-tell","why":"no envelope: nothing says whether a retry or another input can help"}"#);
 /// ```
 pub fn decide(request: &str) -> Result<String, SpecError> {
@@ -272,7 +272,7 @@ pub fn decide(request: &str) -> Result<String, SpecError> {
 /// error and an error a result).
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let sent = api::answer_for_revision(
 ///     r#"{"revision":"2026-07-28","answer":{"result":{"content":[],"isError":true}}}"#,
 /// ).unwrap();
@@ -291,7 +291,7 @@ pub fn answer_for_revision(request: &str) -> Result<String, SpecError> {
 /// record>, "tried"}`.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// use mcp_envelope::{call_tool_result, Format, ToolError};
 /// let limited = call_tool_result(&ToolError::new("RATE_LIMITED", "Slow down.").retry_after(2), Format::Xml);
 /// let step = api::host_step(&format!(r#"{{"name":"get_invoice","result":{limited}}}"#)).unwrap();
@@ -332,7 +332,7 @@ pub fn ledger_key(request: &str) -> Result<String, SpecError> {
 /// `null` to remove it; no `streak` member leaves the store as it is).
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let first = api::ledger_failure(r#"{"spec":{"code":"NOT_FOUND","message":"No invoice inv_9"},"format":"text"}"#).unwrap();
 /// assert_eq!(first, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"streak":"{\"code\":\"NOT_FOUND\",\"arguments\":null,\"count\":1}","ttlMs":3600000}"#);
 /// ```
@@ -344,7 +344,7 @@ pub fn ledger_failure(request: &str) -> Result<String, SpecError> {
 /// `{"result"?: <CallToolResult to send instead>, "streak"?: <record> | null, "ttlMs"?}`.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let ok = r#"{"content":[{"type":"text","text":"Paid"}],"isError":false}"#;
 /// assert_eq!(api::ledger_observe(&format!(r#"{{"result":{ok}}}"#)).unwrap(), r#"{"streak":null}"#);
 /// ```
@@ -370,7 +370,7 @@ pub fn idempotency_key(request: &str) -> Result<String, SpecError> {
 /// `unavailable` when `storeFailed` is true).
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let run = api::idempotency_begin(r#"{"tool":"refund","key":"k-1","arguments":{"cents":500},"nowMs":0,"ttlSeconds":60}"#).unwrap();
 /// assert_eq!(run, r#"{"outcome":"run","record":"{\"arguments\":\"bb185f9448bf07202ca794fb2d89004a\",\"expiresAtMs\":60000}","ttlMs":60000}"#);
 /// ```
@@ -392,7 +392,7 @@ pub fn idempotency_finish(request: &str) -> Result<String, SpecError> {
 /// `{"then":"call-again","again":<words>,"log"}`.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let out = api::after_trap(r#"{"call":"ledger-observe","trap":"unreachable","random":"0123456789abcdef"}"#).unwrap();
 /// assert_eq!(out, r#"{"then":"answer","answer":"{}","log":"code=TRAPPED call=\"ledger-observe\" then=\"send-as-is\" trap=\"unreachable\""}"#);
 /// ```
@@ -442,7 +442,7 @@ const REQUEST_EXPORTS: &[(&str, RequestExport)] = &[
 /// exports this way, so a new export is one row here.
 ///
 /// ```
-/// use mcp_envelope::api;
+/// use mcp_envelope::raw;
 /// let out = api::call("code-defaults", r#"{"code":"TIMEOUT"}"#).unwrap().unwrap();
 /// assert!(out.starts_with(r#"{"category":"transient","retryable":true,"#));
 /// assert!(api::call("no-such-export", "{}").is_none());
