@@ -118,7 +118,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct Call {
     /// The export's WIT name.
-    #[arg(value_name = "EXPORT", value_parser = PossibleValuesParser::new(mcp_envelope::api::request_exports()))]
+    #[arg(value_name = "EXPORT", value_parser = PossibleValuesParser::new(mcp_envelope::raw::request_exports()))]
     pub export: String,
     #[command(flatten)]
     pub input: Input,

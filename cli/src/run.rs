@@ -5,7 +5,7 @@ use crate::args::{Audit, Call, Cli, Command, ContractCommand, ContractDiff, Enve
 use crate::{audit, contract};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
-use mcp_envelope::api;
+use mcp_envelope::raw;
 use mcp_envelope::partial::to_json_as_stated;
 use mcp_envelope::validation::{self, ValidationOptions};
 use mcp_envelope::{call_tool_result, read_envelope, render, spec, ParseError, Reading, SpecError, ToolError};

@@ -51,7 +51,7 @@ fn main() {
         envelope,
         "the reference renderer differs from the core"
     );
-    let fields = mcp_envelope::api::render_validation(&validation_spec).unwrap();
+    let fields = mcp_envelope::raw::render_validation(&validation_spec).unwrap();
     assert_eq!(
         reference::render_validation_20(),
         fields,
@@ -67,7 +67,7 @@ fn main() {
     let budget = Duration::from_millis(500);
     let native_render = time(budget, || render_xml(&spec::from_json(&render_spec).unwrap()));
     let native_validation = time(budget, || {
-        mcp_envelope::api::render_validation(&validation_spec).unwrap()
+        mcp_envelope::raw::render_validation(&validation_spec).unwrap()
     });
     let native_read = time(budget, || read_envelope(&read_text).unwrap().to_json());
     let reference_render = time(budget, reference::render_seed);

@@ -285,7 +285,7 @@ fn sent_under(answer: &Answer, revision: &str) -> Option<String> {
         Answer::Transport(_) => return None,
     };
     let request = serde_json::json!({ "revision": revision, "answer": given }).to_string();
-    let sent: Value = mcp_envelope::api::answer_for_revision(&request)
+    let sent: Value = mcp_envelope::raw::answer_for_revision(&request)
         .ok()
         .and_then(|json| serde_json::from_str(&json).ok())?;
     if sent == given {
