@@ -1,6 +1,7 @@
-// One function per export of wit/api.wit, on the process's runtime: JSON text
-// in, the component's exact text out, a refusal as *SpecError. Each export's
-// meaning is documented on its WIT line.
+// One function per function of the WIT package, on the process's runtime: JSON
+// text in, the core's exact text out, a refusal as *SpecError. Each function's
+// meaning is documented on its WIT line; those of server, agent and contract
+// compile the full module on first use.
 
 package raw
 
@@ -31,7 +32,7 @@ func callDefault(name string, args ...any) (string, bool, error) {
 // the two that take nothing) by its WIT name.
 func Request(name string, request string) (string, error) {
 	if e := exportsByName[name]; e == nil || e.shape != (shape{paramsText, resultStringOrError}) {
-		return "", fmt.Errorf("mcp-envelope: %s has no export %q taking one request", Interface, name)
+		return "", fmt.Errorf("mcp-envelope: %s@%s has no function %q taking one request", Package, Version, name)
 	}
 	text, _, err := callDefault(name, request)
 	return text, err

@@ -1,43 +1,72 @@
-// The one file that talks to WebAssembly: it takes the core module out of the
-// component, runs it in wazero, and speaks the canonical ABI for the few shapes
-// the WIT uses (strings in, enums as i32, option<string>, and string, list<string>,
-// result<string,string> and result<option<string>,string> out).
+// The one file that talks to WebAssembly: it runs the two core modules in
+// wazero, the envelope module at once and the full one on first use, and speaks
+// the canonical ABI for the few shapes the WIT uses (strings in, enums as i32,
+// option<string>, and string, list<string>, result<string,string> and
+// result<option<string>,string> out).
 
 package raw
 
 import (
 	"context"
 	_ "embed"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
 
-// The component every host loads, copied here by scripts/test-go (or a release)
-// from build/mcp-envelope.wasm: never committed.
-//
-//go:embed mcp-envelope.wasm
-var componentBytes []byte
+// The core modules of the two components, copied here by scripts/test-go (or
+// a release) from build/envelope.core.wasm and build/full.core.wasm: never
+// committed. The envelope module runs interface envelope (world envelope-only);
+// the full module, world full, runs server, agent and contract.
+var (
+	//go:embed envelope.core.wasm
+	envelopeModule []byte
+	//go:embed full.core.wasm
+	fullModule []byte
+)
 
-// Interface is the WIT interface whose exports this package calls.
-const Interface = "mcp:envelope/api@0.8.0"
+// Package and Version are the WIT package the core modules export, as their
+// export names spell it: "mcp:envelope/envelope@1.0.0#render".
+const (
+	Package = "mcp:envelope"
+	Version = "1.0.0"
+)
 
-// Runtime is a compiled core module and a pool of its instances. The zero value
-// is not usable; most callers use the process's runtime through the package's
-// functions, and tests build their own with NewRuntime.
+// EmbeddedModules gives the embedded core modules' bytes, for Options; the
+// caller must not change them.
+func EmbeddedModules() (envelope, full []byte) { return envelopeModule, fullModule }
+
+// Runtime runs the two core modules, each with a pool of its instances. The
+// envelope module is compiled by NewRuntime; the full one when a function of
+// server, agent or contract is first called, so a program that only renders
+// and reads envelopes never compiles it. The zero value is not usable; most
+// callers use the process's runtime through the package's functions, and
+// tests build their own with NewRuntime.
 type Runtime struct {
-	wazero wazero.Runtime
-	module wazero.CompiledModule
+	wazero   wazero.Runtime
+	maxIdle  int
+	envelope *pool
 
-	// A module instance is not goroutine-safe: each call takes one from the
-	// pool and gives it back, so calls on different goroutines run in parallel
-	// on different instances; at most maxIdle are kept between calls.
+	fullBytes []byte
+	fullOnce  sync.Once
+	full      atomic.Pointer[pool]
+	fullErr   error
+}
+
+// pool is one compiled core module and its idle instances. A module instance
+// is not goroutine-safe: each call takes one from the pool and gives it back,
+// so calls on different goroutines run in parallel on different instances; at
+// most maxIdle are kept between calls.
+type pool struct {
+	module  wazero.CompiledModule
+	exports []*Export // the functions this module is called for
+
 	mu      sync.Mutex
 	idle    []*instance
 	maxIdle int
@@ -45,8 +74,13 @@ type Runtime struct {
 
 // Options configures NewRuntime.
 type Options struct {
-	// Component is the component's bytes; the embedded one when nil.
-	Component []byte
+	// Envelope is the core module that runs interface envelope; the embedded
+	// envelope module when nil. The full module serves as well, since it has
+	// every function.
+	Envelope []byte
+	// Full is the core module that runs server, agent and contract, compiled
+	// on first use; the embedded full module when nil.
+	Full []byte
 	// MemoryLimitPages caps each instance's linear memory (64 KiB pages); 0 is wazero's default.
 	MemoryLimitPages uint32
 }
@@ -63,80 +97,99 @@ type boundExport struct {
 	post     api.Function
 }
 
-// NewRuntime compiles the component's core module and checks that it has every
-// export of the table, with the core signature the canonical ABI gives it.
+// NewRuntime compiles the envelope module and checks that it has every function
+// of interface envelope, with the core signature the canonical ABI gives it;
+// the full module is compiled, and checked for every function, on first use.
 func NewRuntime(ctx context.Context, options Options) (*Runtime, error) {
-	component := options.Component
-	if component == nil {
-		component = componentBytes
+	envelopeBytes, fullBytes := options.Envelope, options.Full
+	if envelopeBytes == nil {
+		envelopeBytes = envelopeModule
 	}
-	core, err := CoreModule(component)
-	if err != nil {
-		return nil, &LoadError{Message: fmt.Sprintf("mcp-envelope: the component cannot be read: %v", err)}
+	if fullBytes == nil {
+		fullBytes = fullModule
 	}
 	config := wazero.NewRuntimeConfig().WithCloseOnContextDone(false)
 	if options.MemoryLimitPages > 0 {
 		config = config.WithMemoryLimitPages(options.MemoryLimitPages)
 	}
-	rt := wazero.NewRuntimeWithConfig(ctx, config)
-	module, err := rt.CompileModule(ctx, core)
+	r := &Runtime{wazero: wazero.NewRuntimeWithConfig(ctx, config), maxIdle: runtime.GOMAXPROCS(0), fullBytes: fullBytes}
+	var onEnvelope []*Export
+	for i := range Exports {
+		if Exports[i].onEnvelope() {
+			onEnvelope = append(onEnvelope, &Exports[i])
+		}
+	}
+	envelope, err := r.compile(ctx, "envelope", envelopeBytes, onEnvelope)
 	if err != nil {
-		rt.Close(ctx)
-		return nil, &LoadError{Message: fmt.Sprintf("mcp-envelope: the component's core module does not compile: %v", err)}
+		r.wazero.Close(ctx)
+		return nil, err
 	}
-	if err := checkCoreExports(module); err != nil {
-		rt.Close(ctx)
-		return nil, &LoadError{Message: "mcp-envelope: " + err.Error()}
+	r.envelope = envelope
+	return r, nil
+}
+
+func (r *Runtime) compile(ctx context.Context, which string, bytes []byte, exports []*Export) (*pool, error) {
+	module, err := r.wazero.CompileModule(ctx, bytes)
+	if err != nil {
+		return nil, &LoadError{Message: fmt.Sprintf("mcp-envelope: the %s module does not compile: %v", which, err)}
 	}
-	return &Runtime{wazero: rt, module: module, maxIdle: runtime.GOMAXPROCS(0)}, nil
+	if err := checkCoreExports(module, exports); err != nil {
+		return nil, &LoadError{Message: fmt.Sprintf("mcp-envelope: the %s module: %v", which, err)}
+	}
+	return &pool{module: module, exports: exports, maxIdle: r.maxIdle}, nil
+}
+
+// fullPool is the full module, compiled on the first call that needs it.
+func (r *Runtime) fullPool(ctx context.Context) (*pool, error) {
+	r.fullOnce.Do(func() {
+		all := make([]*Export, len(Exports))
+		for i := range Exports {
+			all[i] = &Exports[i]
+		}
+		p, err := r.compile(ctx, "full", r.fullBytes, all)
+		if err != nil {
+			r.fullErr = err
+			return
+		}
+		r.full.Store(p)
+	})
+	if r.fullErr != nil {
+		return nil, r.fullErr
+	}
+	return r.full.Load(), nil
+}
+
+// FullLoaded tells whether the full module has been compiled: only a call of a
+// function of server, agent or contract compiles it.
+func (r *Runtime) FullLoaded() bool { return r.full.Load() != nil }
+
+// poolFor is the module that runs an export.
+func (r *Runtime) poolFor(ctx context.Context, e *Export) (*pool, error) {
+	if e.onEnvelope() {
+		return r.envelope, nil
+	}
+	return r.fullPool(ctx)
 }
 
 // Close releases the runtime and every instance it holds.
 func (r *Runtime) Close(ctx context.Context) error {
-	r.mu.Lock()
-	r.idle = nil
-	r.mu.Unlock()
+	for _, p := range []*pool{r.envelope, r.full.Load()} {
+		if p != nil {
+			p.mu.Lock()
+			p.idle = nil
+			p.mu.Unlock()
+		}
+	}
 	return r.wazero.Close(ctx)
 }
 
-// CoreModule is the core module a component holds: a component with one core
-// module and no imports, such as ours, needs nothing else to run. The binary
-// is a preamble (magic, version 0x0d, layer 1), then sections, each an id byte,
-// a LEB128 size and its contents; id 1 is a core module.
-func CoreModule(component []byte) ([]byte, error) {
-	preamble := []byte{0x00, 'a', 's', 'm', 0x0d, 0x00, 0x01, 0x00}
-	if len(component) < len(preamble) || string(component[:8]) != string(preamble) {
-		return nil, errors.New("not a WebAssembly component (its preamble is not \\0asm, version 0x0d, layer 1)")
-	}
-	var core []byte
-	for at := len(preamble); at < len(component); {
-		id := component[at]
-		size, n := binary.Uvarint(component[at+1:])
-		if n <= 0 || uint64(len(component)-at-1-n) < size {
-			return nil, fmt.Errorf("section at byte %d: its size runs past the end", at)
-		}
-		start := at + 1 + n
-		if id == 1 {
-			if core != nil {
-				return nil, errors.New("it holds more than one core module")
-			}
-			core = component[start : start+int(size)]
-		}
-		at = start + int(size)
-	}
-	if core == nil {
-		return nil, errors.New("it holds no core module")
-	}
-	return core, nil
-}
-
-func checkCoreExports(module wazero.CompiledModule) error {
+func checkCoreExports(module wazero.CompiledModule, exports []*Export) error {
 	functions := module.ExportedFunctions()
-	for _, e := range Exports {
-		name := Interface + "#" + e.Name
+	for _, e := range exports {
+		name := e.CoreName()
 		f, ok := functions[name]
 		if !ok {
-			return fmt.Errorf("the component's core module lacks %s", name)
+			return fmt.Errorf("it lacks %s", name)
 		}
 		params, results := e.shape.coreSignature()
 		if !sameTypes(f.ParamTypes(), params) || !sameTypes(f.ResultTypes(), results) {
@@ -144,14 +197,14 @@ func checkCoreExports(module wazero.CompiledModule) error {
 				name, f.ParamTypes(), f.ResultTypes(), params, results)
 		}
 		if _, ok := functions["cabi_post_"+name]; !ok {
-			return fmt.Errorf("the component's core module lacks cabi_post_%s", name)
+			return fmt.Errorf("it lacks cabi_post_%s", name)
 		}
 	}
 	if _, ok := functions["cabi_realloc"]; !ok {
-		return errors.New("the component's core module lacks cabi_realloc")
+		return errors.New("it lacks cabi_realloc")
 	}
 	if _, ok := module.ExportedMemories()["memory"]; !ok {
-		return errors.New("the component's core module exports no memory")
+		return errors.New("it exports no memory")
 	}
 	return nil
 }
@@ -168,9 +221,9 @@ func sameTypes(a, b []api.ValueType) bool {
 	return true
 }
 
-func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
+func (r *Runtime) newInstance(ctx context.Context, p *pool) (*instance, error) {
 	// An empty name lets any number of instances of the module live at once.
-	module, err := r.wazero.InstantiateModule(ctx, r.module, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	module, err := r.wazero.InstantiateModule(ctx, p.module, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, err
 	}
@@ -178,10 +231,10 @@ func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
 		module:  module,
 		memory:  module.ExportedMemory("memory"),
 		realloc: module.ExportedFunction("cabi_realloc"),
-		exports: make(map[string]*boundExport, len(Exports)),
+		exports: make(map[string]*boundExport, len(p.exports)),
 	}
-	for _, e := range Exports {
-		name := Interface + "#" + e.Name
+	for _, e := range p.exports {
+		name := e.CoreName()
 		in.exports[e.Name] = &boundExport{
 			function: module.ExportedFunction(name),
 			post:     module.ExportedFunction("cabi_post_" + name),
@@ -190,25 +243,25 @@ func (r *Runtime) newInstance(ctx context.Context) (*instance, error) {
 	return in, nil
 }
 
-func (r *Runtime) take(ctx context.Context) (*instance, error) {
-	r.mu.Lock()
-	if n := len(r.idle); n > 0 {
-		in := r.idle[n-1]
-		r.idle = r.idle[:n-1]
-		r.mu.Unlock()
+func (r *Runtime) take(ctx context.Context, p *pool) (*instance, error) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		in := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
 		return in, nil
 	}
-	r.mu.Unlock()
-	return r.newInstance(ctx)
+	p.mu.Unlock()
+	return r.newInstance(ctx, p)
 }
 
-func (r *Runtime) give(ctx context.Context, in *instance) {
-	r.mu.Lock()
-	if len(r.idle) < r.maxIdle {
-		r.idle = append(r.idle, in)
+func (p *pool) give(ctx context.Context, in *instance) {
+	p.mu.Lock()
+	if len(p.idle) < p.maxIdle {
+		p.idle = append(p.idle, in)
 		in = nil
 	}
-	r.mu.Unlock()
+	p.mu.Unlock()
 	if in != nil {
 		in.module.Close(ctx)
 	}
@@ -227,10 +280,19 @@ type trapped struct{ words string }
 
 func (t *trapped) Error() string { return t.words }
 
-// call runs one export on a pooled instance. A trap discards the instance (it
-// held nothing worth keeping) and comes back as *trapped.
+// call runs one export on a pooled instance of the module that has it. A trap
+// discards the instance (it held nothing worth keeping) and comes back as
+// *trapped; a full module that does not load, as its *LoadError.
 func (r *Runtime) call(ctx context.Context, e *Export, args []any) (value, error) {
-	in, err := r.take(ctx)
+	p, err := r.poolFor(ctx, e)
+	if err != nil {
+		return value{}, err
+	}
+	return r.callOn(ctx, p, e, args)
+}
+
+func (r *Runtime) callOn(ctx context.Context, p *pool, e *Export, args []any) (value, error) {
+	in, err := r.take(ctx, p)
 	if err != nil {
 		return value{}, &trapped{words: err.Error()}
 	}
@@ -239,7 +301,7 @@ func (r *Runtime) call(ctx context.Context, e *Export, args []any) (value, error
 		in.module.Close(ctx)
 		return value{}, &trapped{words: err.Error()}
 	}
-	r.give(ctx, in)
+	p.give(ctx, in)
 	return got, nil
 }
 

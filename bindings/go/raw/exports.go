@@ -1,7 +1,7 @@
-// Package raw calls every export of the mcp-envelope component, JSON text in and
-// JSON text out, one function per export of wit/api.wit. The envelope package
-// gives the common ones names and types; this one is for everything else and for
-// callers that hold JSON already.
+// Package raw calls every export of the mcp-envelope components, JSON text in
+// and JSON text out, one function per function of the WIT package (wit/). The
+// envelope package gives the common ones names and types; this one is for
+// everything else and for callers that hold JSON already.
 package raw
 
 import (
@@ -70,59 +70,70 @@ func (s shape) wit() string {
 	return "func" + params + " -> " + result
 }
 
-// Export is one function of the WIT interface.
+// Export is one function of the WIT package.
 type Export struct {
-	Name  string
-	shape shape
+	// Interface is the WIT interface the function is in: "envelope", "server", "agent" or "contract".
+	Interface string
+	Name      string
+	shape     shape
 }
 
 // Signature is the export's WIT type with the parameter names left out,
 // such as "func(string, format) -> result<string, string>".
 func (e Export) Signature() string { return e.shape.wit() }
 
+// CoreName is the core modules' export of the function, such as
+// "mcp:envelope/envelope@1.0.0#render".
+func (e Export) CoreName() string { return Package + "/" + e.Interface + "@" + Version + "#" + e.Name }
+
+// onEnvelope tells whether the envelope module has the function; the full module has every one.
+func (e Export) onEnvelope() bool { return e.Interface == "envelope" }
+
 var (
 	request  = shape{paramsText, resultStringOrError}
 	rendered = shape{paramsFormat, resultStringOrError}
 )
 
-// Exports is every export of mcp:envelope/api, in the WIT's order; a test holds it to wit/api.wit.
+// Exports is every function the two core modules export, interface by interface
+// (wit/envelope.wit, server.wit, agent.wit, contract.wit), each in its file's
+// order; a test holds it to those files.
 var Exports = []Export{
-	{"canonical-codes", shape{paramsNone, resultList}},
-	{"code-defaults", request},
-	{"limits", request},
-	{"render", rendered},
-	{"call-tool-result", rendered},
-	{"protocol-error", shape{paramsProtocol, resultStringOrError}},
-	{"exception-result", request},
-	{"upstream-error", request},
-	{"access-error", request},
-	{"empty-result", request},
-	{"unknown-tool", request},
-	{"user-error", request},
-	{"handler-result", request},
-	{"idempotency-key-argument", shape{paramsNone, resultString}},
-	{"render-partial", request},
-	{"partial-result", request},
-	{"partial-limits", request},
-	{"render-validation", request},
-	{"validation-result", request},
-	{"read-envelope", request},
-	{"contract-lock", request},
-	{"contract-diff", request},
-	{"decide", request},
-	{"answer-for-revision", request},
-	{"host-step", request},
-	{"span-attributes", request},
-	{"error-of-result", shape{paramsText, resultOptionOrError}},
-	{"backoff", request},
-	{"ledger-key", request},
-	{"ledger-failure", request},
-	{"ledger-observe", request},
-	{"compare-and-set-script", shape{paramsNone, resultString}},
-	{"idempotency-key", request},
-	{"idempotency-begin", request},
-	{"idempotency-finish", request},
-	{"after-trap", request},
+	{"envelope", "canonical-codes", shape{paramsNone, resultList}},
+	{"envelope", "code-defaults", request},
+	{"envelope", "limits", request},
+	{"envelope", "render", rendered},
+	{"envelope", "call-tool-result", rendered},
+	{"envelope", "protocol-error", shape{paramsProtocol, resultStringOrError}},
+	{"envelope", "render-partial", request},
+	{"envelope", "partial-result", request},
+	{"envelope", "partial-limits", request},
+	{"envelope", "render-validation", request},
+	{"envelope", "validation-result", request},
+	{"envelope", "read-envelope", request},
+	{"envelope", "error-of-result", shape{paramsText, resultOptionOrError}},
+	{"envelope", "after-trap", request},
+	{"server", "exception-result", request},
+	{"server", "upstream-error", request},
+	{"server", "access-error", request},
+	{"server", "empty-result", request},
+	{"server", "unknown-tool", request},
+	{"server", "user-error", request},
+	{"server", "handler-result", request},
+	{"server", "idempotency-key-argument", shape{paramsNone, resultString}},
+	{"server", "answer-for-revision", request},
+	{"server", "backoff", request},
+	{"server", "ledger-key", request},
+	{"server", "ledger-failure", request},
+	{"server", "ledger-observe", request},
+	{"server", "compare-and-set-script", shape{paramsNone, resultString}},
+	{"server", "idempotency-key", request},
+	{"server", "idempotency-begin", request},
+	{"server", "idempotency-finish", request},
+	{"agent", "decide", request},
+	{"agent", "host-step", request},
+	{"agent", "span-attributes", request},
+	{"contract", "contract-lock", request},
+	{"contract", "contract-diff", request},
 }
 
 var exportsByName = func() map[string]*Export {
@@ -155,8 +166,8 @@ type TrapError struct {
 
 func (e *TrapError) Error() string { return e.Message }
 
-// LoadError is a component that could not be loaded: missing, not a
-// component, or not the one this package was written for.
+// LoadError is a core module that could not be loaded: not WebAssembly, or
+// not the one this package was written for.
 type LoadError struct{ Message string }
 
 func (e *LoadError) Error() string { return e.Message }
@@ -168,7 +179,8 @@ var (
 	processMu         sync.RWMutex
 )
 
-// Default is the process's runtime, made from the embedded component on first use.
+// Default is the process's runtime, made from the embedded modules on first use
+// (the full module compiled on its own first use).
 func Default() (*Runtime, error) {
 	processRuntimeSet.Do(func() {
 		rt, err := NewRuntime(context.Background(), Options{})
@@ -199,7 +211,7 @@ func SetDefault(rt *Runtime) *Runtime {
 func (r *Runtime) Call(ctx context.Context, name string, args ...any) (text string, ok bool, err error) {
 	e := exportsByName[name]
 	if e == nil {
-		return "", false, fmt.Errorf("mcp-envelope: %s has no export %q", Interface, name)
+		return "", false, fmt.Errorf("mcp-envelope: %s@%s has no function %q", Package, Version, name)
 	}
 	got, err := r.call(ctx, e, args)
 	if t, isTrap := err.(*trapped); isTrap {
@@ -226,13 +238,18 @@ func (r *Runtime) codes(ctx context.Context, name string) ([]string, error) {
 	return got.list, err
 }
 
-// afterTrap asks a fresh instance what a call that trapped answers, logs its
+// afterTrap asks a fresh instance of the module that trapped what a call that trapped answers, logs its
 // log line, and answers or calls once more as it says.
 func (r *Runtime) afterTrap(ctx context.Context, e *Export, args []any, trap string) (value, error) {
 	random := make([]byte, 6) // the core's CORRELATION_ID_RANDOM_BYTES, the same in every host
 	_, _ = rand.Read(random)
 	request := trapRequest(e, args, trap, hex.EncodeToString(random))
-	answerText, err := r.call(ctx, exportsByName["after-trap"], []any{request})
+	// Asked of the module that trapped: after-trap is in both.
+	p, err := r.poolFor(ctx, e)
+	if err != nil {
+		return value{}, err
+	}
+	answerText, err := r.callOn(ctx, p, exportsByName["after-trap"], []any{request})
 	unanswered := func(why string) error {
 		return &TrapError{
 			Message: fmt.Sprintf("mcp-envelope: %s trapped (%s) and no answer could be made for it: %s", e.Name, trap, why),

@@ -112,13 +112,78 @@ func TestCallsOnManyGoroutinesAgree(t *testing.T) {
 	wg.Wait()
 }
 
-func TestAFileThatIsNotAComponentIsALoadError(t *testing.T) {
+func TestBytesThatAreNotTheModulesAreALoadError(t *testing.T) {
+	ctx := context.Background()
 	for _, bytes := range [][]byte{[]byte("not wasm"), {0, 'a', 's', 'm', 1, 0, 0, 0}} {
-		_, err := NewRuntime(context.Background(), Options{Component: bytes})
+		_, err := NewRuntime(ctx, Options{Envelope: bytes})
 		var e *LoadError
-		if !errors.As(err, &e) {
+		if !errors.As(err, &e) || !strings.Contains(e.Message, "envelope module") {
 			t.Fatalf("gave %v, want a *LoadError", err)
 		}
+		// The full module is compiled on first use: the envelopes work without it.
+		rt, err := NewRuntime(ctx, Options{Full: bytes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := rt.Call(ctx, "render", `{"code":"NOT_FOUND","message":"m"}`, uint32(0)); err != nil {
+			t.Fatalf("render without a full module: %v", err)
+		}
+		_, _, err = rt.Call(ctx, "decide", `{"result":{"content":[]}}`)
+		if !errors.As(err, &e) || !strings.Contains(e.Message, "full module") {
+			t.Fatalf("decide on a broken full module gave %v, want a *LoadError", err)
+		}
+		rt.Close(ctx)
+	}
+}
+
+// The envelope module lacks server, agent and contract, so it cannot stand in for the full one.
+func TestTheEnvelopeModuleIsNotAFullModule(t *testing.T) {
+	envelope, _ := EmbeddedModules()
+	rt, err := NewRuntime(context.Background(), Options{Full: envelope})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
+	_, _, err = rt.Call(context.Background(), "decide", `{"result":{"content":[]}}`)
+	var e *LoadError
+	if !errors.As(err, &e) || !strings.Contains(e.Message, "lacks mcp:envelope/server@1.0.0#") {
+		t.Fatalf("gave %v, want a *LoadError naming a missing export", err)
+	}
+}
+
+func TestTheFullModuleIsCompiledOnFirstUseOfServerAgentOrContract(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range []string{"handler-result", "decide", "contract-lock"} {
+		rt, err := NewRuntime(ctx, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range Exports {
+			if e.Interface != "envelope" {
+				continue
+			}
+			args := map[paramsShape][]any{
+				paramsNone: nil, paramsText: {"{}"}, paramsFormat: {"{}", uint32(0)},
+				paramsProtocol: {uint32(0), "m", (*string)(nil)},
+			}[e.shape.params]
+			rt.Call(ctx, e.Name, args...) // refusals and answers alike: only the module matters here
+		}
+		if rt.FullLoaded() {
+			t.Fatal("a function of interface envelope compiled the full module")
+		}
+		rt.Call(ctx, name, "{}")
+		if !rt.FullLoaded() {
+			t.Fatalf("%s did not compile the full module", name)
+		}
+		rt.Close(ctx)
+	}
+}
+
+func TestATrapInTheFullModuleIsAnsweredByTheFullModule(t *testing.T) {
+	rt := smallMemory(t)
+	got, _, err := rt.Call(context.Background(), "handler-result", `{"tool":"t","outcome":{"error":`+huge()+`},"format":"text"}`)
+	if err != nil || !strings.Contains(got, "INTERNAL_ERROR") {
+		t.Fatalf("a handler-result that trapped gave %.200q, %v", got, err)
 	}
 }
 
