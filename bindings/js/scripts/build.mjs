@@ -1,12 +1,13 @@
-// Builds the package from the component: jco transpiles it into generated/
-// (its JavaScript bindings and the core module, also written as base64 for
-// runtimes that cannot read a file, src/load/embedded.ts); the wire shapes'
-// types are generated from the core's JSON Schema into src/generated/wire.ts
-// (json-schema-to-typescript, pinned; types.ts re-exports them); then the
-// TypeScript goes into dist/.
-// Needs build/mcp-envelope.wasm (scripts/build-component at the repository
-// root), the pinned jco in tools/ and cargo (the schema's printer,
-// tools/wire-schema).
+// Builds the package from the two components: jco transpiles each into
+// generated/ (its JavaScript bindings and its core module, also written as
+// base64 for runtimes that cannot read a file, src/load/embedded.ts); the
+// envelope component serves the main entry, the full one the other entries
+// (src/component.ts). The wire shapes' types are generated from the core's
+// JSON Schema into src/generated/wire.ts (json-schema-to-typescript, pinned;
+// types.ts re-exports them); then the TypeScript goes into dist/.
+// Needs build/envelope.wasm and build/full.wasm (scripts/build-component at
+// the repository root), the pinned jco in tools/ and cargo (the schema's
+// printer, tools/wire-schema).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,15 +15,14 @@ import { fileURLToPath } from 'node:url';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(pkg, '..', '..');
-const component = join(root, 'build', 'mcp-envelope.wasm');
+// Each component by the name its bindings and core module get in generated/.
+const components = ['envelope', 'full'];
+const componentPath = (name) => join(root, 'build', `${name}.wasm`);
 const jco = join(root, 'tools', 'node_modules', '.bin', 'jco');
 const generated = join(pkg, 'generated');
 const wireTypes = join(pkg, 'src', 'generated');
 
-for (const [path, how] of [
-  [component, 'scripts/build-component'],
-  [jco, 'scripts/setup'],
-]) {
+for (const [path, how] of [...components.map((name) => [componentPath(name), 'scripts/build-component']), [jco, 'scripts/setup']]) {
   if (!existsSync(path)) {
     console.error(`build: ${path} is missing; run ${how} at the repository root first`);
     process.exit(1);
@@ -45,25 +45,30 @@ rmSync(join(pkg, 'dist'), { recursive: true, force: true });
 mkdirSync(generated);
 
 // --instantiation sync: the bindings take the compiled core module from
-// src/component.ts, which gets it from the runtime's loader (#core-module).
-run(jco, [
-  'transpile',
-  component,
-  '-o',
-  generated,
-  '--name',
-  'envelope',
-  '--instantiation',
-  'sync',
-  '--no-nodejs-compat',
-  '--minify',
-  '--quiet',
-]);
-// The loaders hand over exactly one core module, and it imports nothing:
-// the world exports only functions, so every runtime (Workers, which cannot
-// compile wasm from bytes, and useCoreModule's callers) needs just that module.
-const describe = (name) => {
-  const module = new WebAssembly.Module(readFileSync(join(generated, name)));
+// src/component.ts, which gets it from the runtime's loader (#core-module,
+// #full-core-module). Both components export the same `types` and `envelope`
+// interfaces, so their type files under generated/interfaces/ are the same.
+for (const name of components) {
+  run(jco, [
+    'transpile',
+    componentPath(name),
+    '-o',
+    generated,
+    '--name',
+    name,
+    '--instantiation',
+    'sync',
+    '--no-nodejs-compat',
+    '--minify',
+    '--quiet',
+  ]);
+}
+// The loaders hand over exactly one core module per component, and it
+// imports nothing: the worlds export only functions, so every runtime
+// (Workers, which cannot compile wasm from bytes, and useCoreModule's
+// callers) needs just that module.
+const describe = (file) => {
+  const module = new WebAssembly.Module(readFileSync(join(generated, file)));
   return WebAssembly.Module.imports(module)
     .map((i) => `${i.module}:${i.name}`)
     .join(' ');
@@ -71,21 +76,26 @@ const describe = (name) => {
 const cores = readdirSync(generated)
   .filter((f) => f.endsWith('.wasm'))
   .sort();
-if (cores.join() !== 'envelope.core.wasm' || describe('envelope.core.wasm') !== '') {
+const expected = components.map((name) => `${name}.core.wasm`).sort();
+if (cores.join() !== expected.join() || cores.some((f) => describe(f) !== '')) {
   console.error(
-    `build: the component now holds ${cores.map((f) => `${f} (imports: ${describe(f) || 'none'})`).join(', ')}; ` +
-      'the loaders expect one core module, envelope.core.wasm, importing nothing',
+    `build: the components now hold ${cores.map((f) => `${f} (imports: ${describe(f) || 'none'})`).join(', ')}; ` +
+      `the loaders expect one core module per component, ${expected.join(' and ')}, importing nothing`,
   );
   process.exit(1);
 }
 
-const core = readFileSync(join(generated, 'envelope.core.wasm'));
-writeFileSync(
-  join(generated, 'core-wasm.js'),
-  `// The component's core module, base64, for runtimes that cannot read it from a file (src/load/embedded.ts).\n` +
-    `export const coreWasmBase64 = ${JSON.stringify(core.toString('base64'))};\n`,
-);
-writeFileSync(join(generated, 'core-wasm.d.ts'), 'export declare const coreWasmBase64: string;\n');
+const sizes = [];
+for (const name of components) {
+  const core = readFileSync(join(generated, `${name}.core.wasm`));
+  sizes.push(`${name} ${core.length}`);
+  writeFileSync(
+    join(generated, `${name}-core-wasm.js`),
+    `// The ${name} component's core module, base64, for runtimes that cannot read it from a file (src/load/).\n` +
+      `export const coreWasmBase64 = ${JSON.stringify(core.toString('base64'))};\n`,
+  );
+  writeFileSync(join(generated, `${name}-core-wasm.d.ts`), 'export declare const coreWasmBase64: string;\n');
+}
 
 // The wire shapes (the error spec, limits, contract deltas, the string enums,
 // code defaults) as the core's structs declare them: tools/wire-schema prints
@@ -136,4 +146,4 @@ writeFileSync(
 );
 
 run(process.execPath, [join(pkg, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(pkg, 'tsconfig.json')]);
-console.log(`built bindings/js (core module ${core.length} bytes)`);
+console.log(`built bindings/js (core modules, bytes: ${sizes.join(', ')})`);

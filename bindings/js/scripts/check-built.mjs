@@ -10,9 +10,14 @@ import { fileURLToPath } from 'node:url';
 
 const pkg = realpathSync(fileURLToPath(new URL('..', import.meta.url)));
 const from = process.env.INIT_CWD === undefined ? pkg : realpathSync(process.env.INIT_CWD);
-const built = ['dist/index.js', 'dist/mcp.js', 'generated/envelope.core.wasm', 'generated/core-wasm.js'].every((f) =>
-  existsSync(join(pkg, f)),
-);
+const built = [
+  'dist/index.js',
+  'dist/mcp.js',
+  'generated/envelope.core.wasm',
+  'generated/envelope-core-wasm.js',
+  'generated/full.core.wasm',
+  'generated/full-core-wasm.js',
+].every((f) => existsSync(join(pkg, f)));
 
 if (from !== pkg && !built) {
   console.error(`mcp-envelope: ${pkg} is not built (dist/ and generated/ are made by its build, not kept in git).

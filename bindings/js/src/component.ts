@@ -1,37 +1,89 @@
-// The only module that talks to the component: jco's generated bindings
-// (generated/envelope.js, `--instantiation sync`: no fetch, no fs, no
-// top-level await), given the core module by `#core-module` (package.json
-// "imports"): read from the .wasm file in Node, imported as a module in
-// Cloudflare Workers, decoded from an embedded copy elsewhere. It turns the
-// component's refusals into the wrapper's error classes, nothing more.
+// The only module that talks to the components: jco's generated bindings
+// (generated/envelope.js and generated/full.js, `--instantiation sync`: no
+// fetch, no fs, no top-level await), each given its core module by the
+// runtime's loader (package.json "imports": `#core-module` for the envelope
+// component, `#full-core-module` for the full one): read from the .wasm file
+// in Node, imported as a module in Cloudflare Workers, decoded from an
+// embedded copy elsewhere. The functions of the WIT interface `envelope`
+// (the main entry's) run on the envelope component; those of `server`,
+// `agent` and `contract` on the full component, instantiated on the first
+// call of one of them, so a user of the main entry never loads it. It turns
+// the components' refusals into the wrapper's error classes, nothing more.
 
-import { coreModule } from '#core-module';
-import { instantiate } from '../generated/envelope.js';
+import { coreModule as envelopeCoreModule } from '#core-module';
+import { coreModule as fullCoreModule } from '#full-core-module';
+import { instantiate as instantiateEnvelope } from '../generated/envelope.js';
+import { instantiate as instantiateFull } from '../generated/full.js';
 import type { Format, ProtocolErrorKind } from './types.js';
 
-type Api = ReturnType<typeof instantiate>['api'];
-let providedModule: WebAssembly.Module | undefined;
-let api: Api | undefined;
+type EnvelopeApi = ReturnType<typeof instantiateEnvelope>['envelope'];
+type FullApi = ReturnType<typeof instantiateFull>;
 
-/** Uses an already compiled core module (for runtimes that forbid compiling wasm from bytes). */
-export function useCoreModule(module: WebAssembly.Module): void {
-  if (!(module instanceof WebAssembly.Module)) {
-    throw new TypeError("useCoreModule expects a WebAssembly.Module (import the package's core.wasm)");
+// The components import nothing: a core module is all there is to instantiate.
+const instantiateCore = (core: WebAssembly.Module, imports?: Record<string, unknown>) =>
+  new WebAssembly.Instance(core, imports as WebAssembly.Imports);
+
+/** The core modules handed over by `useCoreModule`, by component. */
+const provided: { envelope?: WebAssembly.Module; full?: WebAssembly.Module } = {};
+
+/**
+ * One component's instance, made on first use and dropped after a trap (it
+ * held nothing); `afterTrap` is its own export of `after-trap`, which both
+ * components have.
+ */
+class Component<Api> {
+  private instance: Api | undefined;
+  constructor(
+    private readonly make: () => Api,
+    readonly afterTrap: (api: Api, request: string) => string,
+  ) {}
+  current(): Api {
+    if (this.instance === undefined) this.instance = this.make();
+    return this.instance;
   }
-  providedModule = module;
-  api = undefined;
+  /** Drops `instance` if it is still the current one. */
+  drop(instance: Api): void {
+    if (this.instance === instance) this.instance = undefined;
+  }
+  reset(): void {
+    this.instance = undefined;
+  }
 }
 
-function instantiateApi(module: WebAssembly.Module): Api {
-  // The component imports nothing: its one core module is all there is to instantiate.
-  const instantiateCore = (core: WebAssembly.Module, imports?: Record<string, unknown>) =>
-    new WebAssembly.Instance(core, imports as WebAssembly.Imports);
-  return instantiate(() => module, {}, instantiateCore).api;
+// The full core module exports the envelope interface under the same names,
+// so a full module handed over serves the envelope functions too unless an
+// envelope module was handed over as well.
+const envelope = new Component<EnvelopeApi>(
+  () => instantiateEnvelope(() => provided.envelope ?? provided.full ?? envelopeCoreModule(), {}, instantiateCore).envelope,
+  (api, request) => api.afterTrap(request),
+);
+const full = new Component<FullApi>(
+  () => instantiateFull(() => provided.full ?? fullCoreModule(), {}, instantiateCore),
+  (api, request) => api.envelope.afterTrap(request),
+);
+
+/** Which component a core module belongs to, by its exports; undefined for any other module. */
+function componentOf(module: WebAssembly.Module): 'envelope' | 'full' | undefined {
+  const names = WebAssembly.Module.exports(module).map((e) => e.name);
+  if (names.some((name) => name.startsWith('mcp:envelope/server@'))) return 'full';
+  if (names.some((name) => name.startsWith('mcp:envelope/envelope@'))) return 'envelope';
+  return undefined;
 }
 
-function current(): Api {
-  if (api === undefined) api = instantiateApi(providedModule ?? coreModule());
-  return api;
+/**
+ * Uses an already compiled core module (for runtimes that forbid compiling
+ * wasm from bytes): the package's `core.wasm` (the envelope component) or
+ * `full.core.wasm` (the full one, which serves the envelope functions too
+ * when no `core.wasm` is handed over).
+ */
+export function useCoreModule(module: WebAssembly.Module): void {
+  const which = module instanceof WebAssembly.Module ? componentOf(module) : undefined;
+  if (which === undefined) {
+    throw new TypeError("useCoreModule expects a WebAssembly.Module (import the package's core.wasm or full.core.wasm)");
+  }
+  provided[which] = module;
+  envelope.reset();
+  if (which === 'full') full.reset();
 }
 
 type Refusal = new (message: string) => Error;
@@ -86,33 +138,47 @@ function refusalOf(error: unknown): string | undefined {
 }
 
 /**
- * Runs the export `name` on the current instance. The component's refusal
- * (its `err`) is thrown as `Refusal` with the component's own words, the same
- * in every host. Anything else is a trap: the instance is dropped (it held
- * nothing), and a fresh one's `after-trap` decides what the call answers
- * (docs/state.md, "After a trap"): an answer in the call's own shape, or the
- * call made once more.
+ * Runs the export `name` on the current instance of `component`. The
+ * component's refusal (its `err`) is thrown as `Refusal` with the component's
+ * own words, the same in every host. Anything else is a trap: the instance is
+ * dropped (it held nothing), and a fresh one's `after-trap` decides what the
+ * call answers (docs/state.md, "After a trap"): an answer in the call's own
+ * shape, or the call made once more.
  */
-function call<T>(name: string, run: (api: Api) => T, Refusal: Refusal = TypeError, request?: string, format?: Format): T {
-  const target = current();
+function call<Api, T>(
+  component: Component<Api>,
+  name: string,
+  run: (api: Api) => T,
+  Refusal: Refusal = TypeError,
+  request?: string,
+  format?: Format,
+): T {
+  const target = component.current();
   try {
     return run(target);
   } catch (error) {
     const refusal = refusalOf(error);
     if (refusal !== undefined) throw new Refusal(refusal);
-    if (api === target) api = undefined;
-    return answerAfterTrap(name, run, Refusal, String(error), trapContext(request, format));
+    component.drop(target);
+    return answerAfterTrap(component, name, run, Refusal, String(error), trapContext(request, format));
   }
 }
 
-function answerAfterTrap<T>(name: string, run: (api: Api) => T, Refusal: Refusal, trap: string, context: Record<string, string>): T {
-  const fresh = current();
+function answerAfterTrap<Api, T>(
+  component: Component<Api>,
+  name: string,
+  run: (api: Api) => T,
+  Refusal: Refusal,
+  trap: string,
+  context: Record<string, string>,
+): T {
+  const fresh = component.current();
   let answer: { then: 'answer' | 'call-again'; answer?: string; again?: string; log: string };
   try {
-    answer = JSON.parse(fresh.afterTrap(JSON.stringify({ call: name, trap, random: randomHex(), ...context })));
+    answer = JSON.parse(component.afterTrap(fresh, JSON.stringify({ call: name, trap, random: randomHex(), ...context })));
   } catch (error) {
     const refusal = refusalOf(error);
-    if (api === fresh && refusal === undefined) api = undefined;
+    if (refusal === undefined) component.drop(fresh);
     throw new Error(`mcp-envelope: ${name} trapped (${trap}) and no answer could be made for it: ${refusal ?? String(error)}`);
   }
   try {
@@ -126,7 +192,7 @@ function answerAfterTrap<T>(name: string, run: (api: Api) => T, Refusal: Refusal
   } catch (error) {
     const refusal = refusalOf(error);
     if (refusal !== undefined) throw new Refusal(refusal);
-    if (api === fresh) api = undefined;
+    component.drop(fresh);
     throw new Error(answer.again);
   }
 }
@@ -136,58 +202,70 @@ function answerAfterTrap<T>(name: string, run: (api: Api) => T, Refusal: Refusal
 // which every caller goes through.
 const KINDS: readonly string[] = ['parse-error', 'invalid-request', 'method-not-found', 'invalid-params', 'internal-error'];
 
-export const canonicalCodes = (): string[] => call('canonical-codes', (c) => c.canonicalCodes());
+export const canonicalCodes = (): string[] => call(envelope, 'canonical-codes', (c) => c.canonicalCodes());
 /** `{"category","retryable","recovery"}` of a canonical code for `{"code","locale"?}`, or `null`. */
-export const codeDefaults = (request: string): string => call('code-defaults', (c) => c.codeDefaults(request), TypeError, request);
+export const codeDefaults = (request: string): string =>
+  call(envelope, 'code-defaults', (c) => c.codeDefaults(request), TypeError, request);
 /** The full limits object in force for a partial one (`null`: the defaults), or the refusal a spec with them gets. */
-export const limits = (request: string): string => call('limits', (c) => c.limits(request), TypeError, request);
-export const render = (spec: string, format: Format): string => call('render', (c) => c.render(spec, format), TypeError, spec, format);
+export const limits = (request: string): string => call(envelope, 'limits', (c) => c.limits(request), TypeError, request);
+export const render = (spec: string, format: Format): string =>
+  call(envelope, 'render', (c) => c.render(spec, format), TypeError, spec, format);
 export const callToolResult = (spec: string, format: Format): string =>
-  call('call-tool-result', (c) => c.callToolResult(spec, format), TypeError, spec, format);
+  call(envelope, 'call-tool-result', (c) => c.callToolResult(spec, format), TypeError, spec, format);
 export function protocolError(kind: ProtocolErrorKind, message: string, data: string | undefined): string {
   if (!KINDS.includes(kind)) throw new TypeError(`unknown protocol error kind ${JSON.stringify(String(kind))}`);
-  return call('protocol-error', (c) => c.protocolError(kind, message, data));
+  return call(envelope, 'protocol-error', (c) => c.protocolError(kind, message, data));
 }
-export const exceptionResult = (input: string): string => call('exception-result', (c) => c.exceptionResult(input), TypeError, input);
-export const upstreamError = (input: string): string => call('upstream-error', (c) => c.upstreamError(input), TypeError, input);
-export const accessError = (input: string): string => call('access-error', (c) => c.accessError(input), TypeError, input);
-export const emptyResult = (input: string): string => call('empty-result', (c) => c.emptyResult(input), TypeError, input);
-export const unknownTool = (input: string): string => call('unknown-tool', (c) => c.unknownTool(input), TypeError, input);
-export const userError = (input: string): string => call('user-error', (c) => c.userError(input), TypeError, input);
+export const exceptionResult = (input: string): string =>
+  call(full, 'exception-result', (c) => c.server.exceptionResult(input), TypeError, input);
+export const upstreamError = (input: string): string =>
+  call(full, 'upstream-error', (c) => c.server.upstreamError(input), TypeError, input);
+export const accessError = (input: string): string => call(full, 'access-error', (c) => c.server.accessError(input), TypeError, input);
+export const emptyResult = (input: string): string => call(full, 'empty-result', (c) => c.server.emptyResult(input), TypeError, input);
+export const unknownTool = (input: string): string => call(full, 'unknown-tool', (c) => c.server.unknownTool(input), TypeError, input);
+export const userError = (input: string): string => call(full, 'user-error', (c) => c.server.userError(input), TypeError, input);
 /** The result to send for what a tool handler produced (docs/handler-outcomes.md), as JSON text. */
-export const handlerResult = (request: string): string => call('handler-result', (c) => c.handlerResult(request), TypeError, request);
+export const handlerResult = (request: string): string =>
+  call(full, 'handler-result', (c) => c.server.handlerResult(request), TypeError, request);
 /** The argument a write's idempotency key comes in when the server names no other. */
-export const idempotencyKeyArgument = (): string => call('idempotency-key-argument', (c) => c.idempotencyKeyArgument());
-export const renderPartial = (spec: string): string => call('render-partial', (c) => c.renderPartial(spec), TypeError, spec);
-export const partialResult = (spec: string): string => call('partial-result', (c) => c.partialResult(spec), TypeError, spec);
-export const partialLimits = (request: string): string => call('partial-limits', (c) => c.partialLimits(request), TypeError, request);
-export const renderValidation = (spec: string): string => call('render-validation', (c) => c.renderValidation(spec), TypeError, spec);
-export const validationResult = (spec: string): string => call('validation-result', (c) => c.validationResult(spec), TypeError, spec);
+export const idempotencyKeyArgument = (): string => call(full, 'idempotency-key-argument', (c) => c.server.idempotencyKeyArgument());
+export const renderPartial = (spec: string): string => call(envelope, 'render-partial', (c) => c.renderPartial(spec), TypeError, spec);
+export const partialResult = (spec: string): string => call(envelope, 'partial-result', (c) => c.partialResult(spec), TypeError, spec);
+export const partialLimits = (request: string): string =>
+  call(envelope, 'partial-limits', (c) => c.partialLimits(request), TypeError, request);
+export const renderValidation = (spec: string): string =>
+  call(envelope, 'render-validation', (c) => c.renderValidation(spec), TypeError, spec);
+export const validationResult = (spec: string): string =>
+  call(envelope, 'validation-result', (c) => c.validationResult(spec), TypeError, spec);
 /** The reading as JSON text; a broken envelope is refused with a SyntaxError. */
-export const readEnvelope = (text: string): string => call('read-envelope', (c) => c.readEnvelope(text), SyntaxError, text);
+export const readEnvelope = (text: string): string => call(envelope, 'read-envelope', (c) => c.readEnvelope(text), SyntaxError, text);
 /** The client-side outcome as JSON text; undefined when the result is not an error. */
 export const errorOfResult = (toolResult: string): string | undefined =>
-  call('error-of-result', (c) => c.errorOfResult(toolResult), TypeError, toolResult);
-export const decide = (toolResult: string): string => call('decide', (c) => c.decide(toolResult), TypeError, toolResult);
+  call(envelope, 'error-of-result', (c) => c.errorOfResult(toolResult), TypeError, toolResult);
+export const decide = (toolResult: string): string => call(full, 'decide', (c) => c.agent.decide(toolResult), TypeError, toolResult);
 export const answerForRevision = (request: string): string =>
-  call('answer-for-revision', (c) => c.answerForRevision(request), TypeError, request);
-export const hostStep = (request: string): string => call('host-step', (c) => c.hostStep(request), TypeError, request);
+  call(full, 'answer-for-revision', (c) => c.server.answerForRevision(request), TypeError, request);
+export const hostStep = (request: string): string => call(full, 'host-step', (c) => c.agent.hostStep(request), TypeError, request);
 export const spanAttributes = (toolResult: string): string =>
-  call('span-attributes', (c) => c.spanAttributes(toolResult), TypeError, toolResult);
-export const backoff = (request: string): string => call('backoff', (c) => c.backoff(request), TypeError, request);
-export const contractLock = (tools: string): string => call('contract-lock', (c) => c.contractLock(tools), TypeError, tools);
-export const contractDiff = (request: string): string => call('contract-diff', (c) => c.contractDiff(request), TypeError, request);
+  call(full, 'span-attributes', (c) => c.agent.spanAttributes(toolResult), TypeError, toolResult);
+export const backoff = (request: string): string => call(full, 'backoff', (c) => c.server.backoff(request), TypeError, request);
+export const contractLock = (tools: string): string => call(full, 'contract-lock', (c) => c.contract.contractLock(tools), TypeError, tools);
+export const contractDiff = (request: string): string =>
+  call(full, 'contract-diff', (c) => c.contract.contractDiff(request), TypeError, request);
 
 // The repeat ledger's and the idempotency store's pure steps: the state is
 // the caller's (ledger.ts, idempotency.ts), so a reset instance loses nothing.
-export const ledgerKey = (request: string): string => call('ledger-key', (c) => c.ledgerKey(request), TypeError, request);
-export const ledgerFailure = (request: string): string => call('ledger-failure', (c) => c.ledgerFailure(request), TypeError, request);
-export const ledgerObserve = (request: string): string => call('ledger-observe', (c) => c.ledgerObserve(request), TypeError, request);
-export const idempotencyKey = (request: string): string => call('idempotency-key', (c) => c.idempotencyKey(request), TypeError, request);
-export const compareAndSetScript = (): string => call('compare-and-set-script', (c) => c.compareAndSetScript());
+export const ledgerKey = (request: string): string => call(full, 'ledger-key', (c) => c.server.ledgerKey(request), TypeError, request);
+export const ledgerFailure = (request: string): string =>
+  call(full, 'ledger-failure', (c) => c.server.ledgerFailure(request), TypeError, request);
+export const ledgerObserve = (request: string): string =>
+  call(full, 'ledger-observe', (c) => c.server.ledgerObserve(request), TypeError, request);
+export const idempotencyKey = (request: string): string =>
+  call(full, 'idempotency-key', (c) => c.server.idempotencyKey(request), TypeError, request);
+export const compareAndSetScript = (): string => call(full, 'compare-and-set-script', (c) => c.server.compareAndSetScript());
 export const idempotencyBegin = (request: string): string =>
-  call('idempotency-begin', (c) => c.idempotencyBegin(request), TypeError, request);
+  call(full, 'idempotency-begin', (c) => c.server.idempotencyBegin(request), TypeError, request);
 export const idempotencyFinish = (request: string): string =>
-  call('idempotency-finish', (c) => c.idempotencyFinish(request), TypeError, request);
+  call(full, 'idempotency-finish', (c) => c.server.idempotencyFinish(request), TypeError, request);
 /** What a call that trapped answers (docs/state.md, "After a trap"): the core's decision, as JSON text. */
-export const afterTrap = (request: string): string => call('after-trap', (c) => c.afterTrap(request));
+export const afterTrap = (request: string): string => call(envelope, 'after-trap', (c) => c.afterTrap(request));
