@@ -1,6 +1,9 @@
-"""Puts the component into the wheel and sdist as mcp_envelope/mcp_envelope.wasm:
-the package folder's copy when it holds one (an sdist, or a copy made by hand),
-else the clone's build/mcp-envelope.wasm. With neither, the build stops at once.
+"""Puts the two components into the wheel and sdist: mcp_envelope/envelope.wasm
+(the envelope component, all the front loads) and mcp_envelope/full.wasm (the
+full one, for the server, agent and contract entry points and the integrations).
+Each is the package folder's copy when it holds one (an sdist, or a copy made by
+hand), else the clone's build/envelope.wasm or build/full.wasm. With neither,
+the build stops at once.
 
 Also puts in mcp_envelope/_wire.py, the wire shapes' TypedDicts and Literals: in
 a clone of the repository it is generated anew from the core's JSON Schema
@@ -18,8 +21,10 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-PACKAGED = Path("src/mcp_envelope/mcp_envelope.wasm")
-BUILT = Path("../../build/mcp-envelope.wasm")
+# The components' file names, the same in the package as in the clone's build/ (scripts/build-component).
+COMPONENTS = ("envelope.wasm", "full.wasm")
+PACKAGE = Path("src/mcp_envelope")
+BUILD = Path("../../build")
 WIRE = Path("src/mcp_envelope/_wire.py")
 # The repository's workspace: present in a clone, absent from an sdist.
 WORKSPACE = Path("../../Cargo.toml")
@@ -77,17 +82,19 @@ class ComponentHook(BuildHookInterface):  # type: ignore[type-arg]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         root = Path(self.root)
-        if (root / PACKAGED).is_file():
-            source = root / PACKAGED
-        elif (root / BUILT).is_file():
-            source = (root / BUILT).resolve()
-        else:
-            raise RuntimeError(
-                f"mcp-envelope: no component to package: neither {PACKAGED} nor {BUILT} exists "
-                f"(relative to {root}). Build it first with scripts/build-component, from the repository root."
-            )
-        target = "mcp_envelope/mcp_envelope.wasm" if self.target_name == "wheel" else str(PACKAGED)
-        build_data["force_include"][str(source)] = target
+        for name in COMPONENTS:
+            packaged, built = PACKAGE / name, BUILD / name
+            if (root / packaged).is_file():
+                source = root / packaged
+            elif (root / built).is_file():
+                source = (root / built).resolve()
+            else:
+                raise RuntimeError(
+                    f"mcp-envelope: no component to package: neither {packaged} nor {built} exists "
+                    f"(relative to {root}). Build both first with scripts/build-component, from the repository root."
+                )
+            target = f"mcp_envelope/{name}" if self.target_name == "wheel" else str(packaged)
+            build_data["force_include"][str(source)] = target
 
         # In a clone whose build environment has the generator (scripts/build-wheel's venv), made anew; in an
         # isolated build (`pip install bindings/python`) or from an sdist, the copy the last build left.

@@ -14,15 +14,17 @@ from mcp_envelope import _component
 
 @pytest.fixture
 def runtime_swap() -> Iterator[object]:
-    """Lets a test install its own runtime (a fault-injected one); the process's comes back after."""
-    old = _component.replace_runtime(None)
+    """Lets a test install its own runtimes (fault-injected ones), each where its component serves, or `component`
+    where that one serves; the process's come back after."""
+    old = {component: _component.replace_runtime(None, component) for component in _component.COMPONENTS}
 
-    def install(runtime: _component.Runtime) -> _component.Runtime:
-        _component.replace_runtime(runtime)
+    def install(runtime: _component.Runtime, component: str | None = None) -> _component.Runtime:
+        _component.replace_runtime(runtime, component)
         return runtime
 
     yield install
-    _component.replace_runtime(old)
+    for component, runtime in old.items():
+        _component.replace_runtime(runtime, component)
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,8 @@ FORCED_PUBLIC = os.environ.get(_component.PUBLIC_CALLS_ENV) == "1"
 
 def test_the_process_runs_the_path_the_environment_asks_for():
     # With the pinned wasmtime the check passes, so only the variable makes it the public path.
-    assert _component.runtime().direct is not FORCED_PUBLIC
+    for component in _component.COMPONENTS:
+        assert _component.runtime(component).direct is not FORCED_PUBLIC
 
 
 def test_the_variable_forces_the_public_path_in_a_fresh_process(seed_invoice):
@@ -38,6 +39,7 @@ def test_the_variable_forces_the_public_path_in_a_fresh_process(seed_invoice):
 def test_both_paths_give_the_same_answers(runtime_swap, seed_invoice):
     def answers(public: bool) -> list:
         runtime_swap(_component.Runtime(public_calls=public))
+        runtime_swap(_component.Runtime("full", public_calls=public))
         got = [me.render(seed_invoice["spec"], f) for f in ("xml", "json", "text")]
         got += [call_tool_result_json(seed_invoice["spec"], "json"), me.parse_envelope(seed_invoice["xml"])]
         got += [me.raise_for_error({"content": []}), render_validation_spec({"action": "a", "issues": []})]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +36,8 @@ INTERNAL_XML = re.compile(
 
 @pytest.fixture
 def small_memory(runtime_swap):
+    """Both components in small memories; the envelope one's runtime."""
+    runtime_swap(_component.Runtime("full", memory_limit=SMALL_MEMORY))
     return runtime_swap(_component.Runtime(memory_limit=SMALL_MEMORY))
 
 
@@ -96,6 +99,14 @@ def test_a_file_that_is_not_a_component_is_a_clear_error(tmp_path):
     bad.write_bytes(b"\0asm garbage")
     with pytest.raises(_component.ComponentUnavailable, match="could not be compiled"):
         _component.Runtime(wasm_path=bad)
+
+
+def test_the_envelope_component_in_place_of_the_full_one_is_a_clear_error():
+    envelope = Path(_component.__file__).with_name("envelope.wasm")
+    with pytest.raises(
+        _component.ComponentUnavailable, match=r"^the component full\.wasm does not export mcp:envelope/server@1\.0\.0$"
+    ):
+        _component.Runtime("full", wasm_path=envelope)
 
 
 def test_a_trap_on_one_thread_leaves_the_others_alone(small_memory, seed_invoice):
@@ -177,11 +188,11 @@ def test_a_trap_in_unknown_tool_is_made_once_more(small_memory):
 
 
 class OneOffTraps(_component.Runtime):
-    """The process's runtime, but an armed function's next calls trap as a real trap does at this boundary (the
-    thread's instance dropped, ComponentTrap raised); everything after it, `after-trap` included, is real."""
+    """The full component's runtime, but an armed function's next calls trap as a real trap does at this boundary
+    (the thread's instance dropped, ComponentTrap raised); everything after it, `after-trap` included, is real."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__("full")
         self.armed: dict[str, int] = {}
 
     def call_result(self, name: str, *args):

@@ -1,5 +1,6 @@
-"""Packaging: the wheel holds the component and the type marker, installs into
-a fresh virtual environment, and renders the seed example there."""
+"""Packaging: the wheel holds both components (envelope.wasm, full.wasm) and the
+type marker, installs into a fresh virtual environment, and renders the seed
+example there, and a server's answer on the full component."""
 
 from __future__ import annotations
 
@@ -32,12 +33,12 @@ def wheel(tmp_path_factory) -> Path:
     return built
 
 
-def test_the_wheel_ships_the_component_and_the_type_marker(wheel):
+def test_the_wheel_ships_both_components_and_the_type_marker(wheel):
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
         metadata = next(z.read(n).decode() for n in names if n.endswith(".dist-info/METADATA"))
-    assert {"mcp_envelope/mcp_envelope.wasm", "mcp_envelope/py.typed", "mcp_envelope/__init__.py"} <= names
-    assert [n for n in names if n.endswith(".wasm")] == ["mcp_envelope/mcp_envelope.wasm"]
+    assert {"mcp_envelope/py.typed", "mcp_envelope/__init__.py"} <= names
+    assert sorted(n for n in names if n.endswith(".wasm")) == ["mcp_envelope/envelope.wasm", "mcp_envelope/full.wasm"]
     assert not any("tests/" in n or n.endswith(".pyc") for n in names)
     assert "Requires-Dist: wasmtime>=50.0.1" in metadata
     assert "Requires-Python: >=3.10" in metadata
@@ -61,9 +62,11 @@ def test_the_wheel_installs_in_a_fresh_venv_and_renders_the_seed(wheel, tmp_path
     python = fresh_venv(tmp_path)
     subprocess.run([str(python), *PIP, "-c", str(PACKAGE_DIR / "requirements-runtime.txt"), str(wheel)], check=True)
     renders_the_seed(python, tmp_path, seed_invoice)
-    # The entry points beside the front need no extra.
-    entries = "import mcp_envelope.server, mcp_envelope.agent, mcp_envelope.contract, mcp_envelope.raw"
-    subprocess.run([str(python), "-c", entries], check=True, cwd=tmp_path)
+    # The entry points beside the front need no extra; the full component answers there.
+    entries = "import mcp_envelope.server, mcp_envelope.agent, mcp_envelope.contract, mcp_envelope.raw\n"
+    entries += "print(mcp_envelope.server.forbidden('refund', 'order A-8812')['content'][0]['text'])"
+    done = subprocess.run([str(python), "-c", entries], check=True, capture_output=True, text=True, cwd=tmp_path)
+    assert done.stdout.startswith('<tool_error code="FORBIDDEN" severity="error">')
     # No framework installed: each integration's import names its extra.
     for module, framework, extra in [
         ("mcp_server", "mcp", "mcp"), ("fastmcp", "fastmcp", "fastmcp"), ("redis", "redis", "redis"),
@@ -103,30 +106,34 @@ def test_the_extras_name_their_frameworks_and_the_package_imports_none(wheel, tm
 
 
 def test_pip_install_from_the_clone_takes_the_built_component(tmp_path, seed_invoice):
-    """`pip install ./bindings/python` after scripts/build-component: the build hook puts the component in."""
-    assert not (PACKAGE_DIR / "src/mcp_envelope/mcp_envelope.wasm").exists(), "a stale copy in the package folder"
+    """`pip install ./bindings/python` after scripts/build-component: the build hook puts both components in."""
+    assert not list((PACKAGE_DIR / "src/mcp_envelope").glob("*.wasm")), "a stale copy in the package folder"
     python = fresh_venv(tmp_path)
     subprocess.run([str(python), *PIP, "-r", str(PACKAGE_DIR / "requirements-runtime.txt")], check=True)
     subprocess.run([str(python), *PIP, "--no-deps", str(PACKAGE_DIR)], check=True)
     renders_the_seed(python, tmp_path, seed_invoice)
 
 
-def test_a_build_without_any_component_stops_and_names_the_script(tmp_path):
-    """A copy of the package folder with no component beside it, nor a build/ two levels up."""
+@pytest.mark.parametrize("present", [(), ("envelope.wasm",)], ids=["neither", "the envelope one alone"])
+def test_a_build_without_both_components_stops_and_names_the_script(tmp_path, present):
+    """A copy of the package folder with neither component, or the envelope one alone, beside it, and no build/
+    two levels up."""
     copy = tmp_path / "a" / "b"
     shutil.copytree(
         PACKAGE_DIR, copy, ignore=shutil.ignore_patterns(".venv*", "dist", "build", "tests", "bench", "*.wasm")
     )
+    for name in present:
+        shutil.copy(Path(__file__).resolve().parents[3] / "build" / name, copy / "src/mcp_envelope" / name)
     done = subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path / "out"), str(copy)],
         capture_output=True,
         text=True,
     )
     assert done.returncode != 0
-    assert (
-        "no component to package" in done.stderr + done.stdout
-        and "scripts/build-component" in done.stderr + done.stdout
-    )
+    missing = "full.wasm" if present else "envelope.wasm"
+    said = done.stderr + done.stdout
+    assert "no component to package" in said and f"src/mcp_envelope/{missing} nor ../../build/{missing}" in said
+    assert "scripts/build-component" in said
 
 
 def renders_the_seed(python: Path, tmp_path: Path, seed_invoice) -> None:

@@ -1,15 +1,18 @@
-"""Every shared vector through the public API, compared byte for byte."""
+"""Every shared vector through the public API, compared byte for byte: the cases of interface `envelope` on
+the envelope component and again on the full one (which exports it too), the rest on the full one."""
 
 from __future__ import annotations
 
 import inspect
 import json
 import re
+from collections.abc import Iterator
 
 import pytest
-from vector_files import Case, load_all, where_they_part
+from vector_files import Case, interface_of, load_all, where_they_part, wit_interfaces
 
 import mcp_envelope as me
+from mcp_envelope import _component
 from mcp_envelope.agent import decide, span_attributes
 from mcp_envelope.contract import contract_diff, contract_lock
 from mcp_envelope.raw import (
@@ -61,6 +64,7 @@ from mcp_envelope.server import (
 )
 
 CASES = load_all()
+INTERFACES = wit_interfaces()
 
 
 def same(what: str, got: str, want: str) -> None:
@@ -404,9 +408,51 @@ RUNNERS = {
 }
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_vector(case: Case) -> None:
+def components_for(case: Case) -> tuple[str, ...]:
+    """The envelope interface's cases run on both components; the rest on the full one."""
+    return ("envelope", "full") if interface_of(case, INTERFACES) == "envelope" else ("full",)
+
+
+class FullNeverCalled:
+    """Stands where the full component serves while a case runs on the envelope one, so that a call it makes
+    outside interface `envelope` fails the case instead of loading the full component."""
+
+    def call_result(self, name: str, *args):
+        raise AssertionError(f"{name} was called on the full component by a case of interface envelope")
+
+
+@pytest.fixture
+def served_by() -> Iterator[object]:
+    """Puts one component behind every call: the envelope one (and nothing where the full one serves), or the
+    full one where both serve. The process's runtimes come back after."""
+    old: dict[str, object] = {}
+
+    def serve(component: str) -> None:
+        full = _component.runtime("full") if component == "full" else FullNeverCalled()
+        envelope = full if component == "full" else _component.runtime("envelope")
+        for slot, runtime in (("envelope", envelope), ("full", full)):
+            old.setdefault(slot, _component.replace_runtime(runtime, slot))
+
+    yield serve
+    for slot, runtime in old.items():
+        _component.replace_runtime(runtime, slot)
+
+
+@pytest.mark.parametrize(
+    "case, component",
+    [pytest.param(c, component, id=f"{c.name} [{component}]") for c in CASES for component in components_for(c)],
+)
+def test_vector(case: Case, component: str, served_by) -> None:
+    served_by(component)
     RUNNERS[case.kind](case.data)
+
+
+def test_each_component_runs_its_cases() -> None:
+    runs = {component: [c for c in CASES if component in components_for(c)] for component in ("envelope", "full")}
+    assert runs["full"] == CASES
+    assert {c.kind for c in runs["envelope"]} >= {"render", "spec-error", "parse", "validation", "read", "call"}
+    assert {c.data["call"] for c in runs["envelope"] if c.kind == "call"} >= {"code-defaults", "partial-result"}
+    assert not {c.kind for c in runs["envelope"]} & {"ledger", "idempotency"}
 
 
 def test_every_vector_file_is_read() -> None:

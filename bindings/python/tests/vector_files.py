@@ -1,15 +1,17 @@
 """Loads the shared vectors (`vectors/*.json`, see vectors/README.md "How to
 write a runner"): expands `$repeat`/`$concat`, names each case
-`file / group / case`, and reads its kind."""
+`file / group / case`, and reads its kind and the WIT interface it calls."""
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 VECTORS_DIR = Path(__file__).resolve().parents[3] / "vectors"
+WIT_DIR = VECTORS_DIR.parent / "wit"
 
 
 @dataclass
@@ -50,6 +52,34 @@ def kind_of(case: dict[str, Any]) -> str:
         # A kind this runner does not know must fail, not pass silently.
         raise ValueError(f"a vector case of unknown kind: {kind!r}")
     return kind
+
+
+def wit_interfaces() -> dict[str, list[str]]:
+    """Each interface of the WIT package (wit/*.wit) and its functions, in their order."""
+    interfaces: dict[str, list[str]] = {}
+    for path in sorted(WIT_DIR.glob("*.wit")):
+        functions = None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if opened := re.match(r"interface ([a-z][a-z0-9-]*) \{", line):
+                functions = interfaces.setdefault(opened[1], [])
+            elif line.startswith("}"):
+                functions = None
+            elif functions is not None and (function := re.match(r"\s+([a-z][a-z0-9-]*): func\(", line)):
+                functions.append(function[1])
+    return interfaces
+
+
+# The kinds that are not call-shaped and the interface whose functions they exercise (vectors/README.md).
+KIND_INTERFACES = {"ledger": "server", "idempotency": "server"}
+
+
+def interface_of(case: Case, interfaces: dict[str, list[str]]) -> str:
+    """The WIT interface a case exercises: a call case its call's, a ledger or idempotency case `server`'s, every
+    other kind (rendering, validation, reading) `envelope`'s."""
+    if case.kind != "call":
+        return KIND_INTERFACES.get(case.kind, "envelope")
+    [interface] = [name for name, functions in interfaces.items() if case.data["call"] in functions]
+    return interface
 
 
 def load_all() -> list[Case]:

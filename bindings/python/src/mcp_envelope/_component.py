@@ -1,13 +1,14 @@
-"""The one module that talks to the component. It loads the component once per
-process (wasmtime's compile cache makes later processes fast) and keeps a store
-and instance per thread (a store is not thread-safe, and wasm runs without the
-GIL). Calls go through wasmtime's public `wasmtime.component` API, or, for the
-string functions, through a direct path over wasmtime's C API when the
-load-time check finds it gives the public path's answers (`_direct_works`).
-Every call shares one path: Python values in as compact JSON text, text out, a
-refusal raised with the component's exact words, and a trap (which discards the
-thread's instance) answered as a fresh instance's `after-trap` says, its log line
-logged (docs/state.md, "After a trap").
+"""The one module that talks to the components. There are two, built from one core: the envelope component
+(interface `envelope`: render, results, reading, limits, codes, validation, partial results), all the front
+calls, and the full one, which adds interfaces `server`, `agent` and `contract`. Each function is called on the
+envelope component when its interface is `envelope`, else on the full one, so a process that only renders and
+reads envelopes never loads the full component; each is loaded on its first call (wasmtime's compile cache makes
+later processes fast). A component keeps a store and instance per thread (a store is not thread-safe, and wasm
+runs without the GIL). Calls go through wasmtime's public `wasmtime.component` API, or, for the string
+functions, through a direct path over wasmtime's C API when the load-time check finds it gives the public path's
+answers (`_direct_works`). Every call shares one path: Python values in as compact JSON text, text out, a refusal
+raised with the component's exact words, and a trap (which discards the thread's instance) answered as a fresh
+instance's `after-trap` says, its log line logged (docs/state.md, "After a trap").
 """
 
 from __future__ import annotations
@@ -30,21 +31,39 @@ from .errors import MalformedEnvelope, SpecError
 # Random bytes a fresh correlation id holds, the same in every host (the core's `CORRELATION_ID_RANDOM_BYTES`).
 ID_RANDOM_BYTES = 6
 
-API_INSTANCE = "mcp:envelope/api@0.8.0"
-WASM_FILE = "mcp_envelope.wasm"
+PACKAGE = "mcp:envelope"
+VERSION = "1.0.0"
 CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the path of a wasmtime cache config (TOML) file
 PUBLIC_CALLS_ENV = "MCP_ENVELOPE_PUBLIC_CALLS"  # "1": never the direct path
-# Every function, with the parameter count of those the direct path calls (a string, then a `format`).
-FUNCTIONS: dict[str, int | None] = {
-    "canonical-codes": None, "protocol-error": None, "render": 2, "call-tool-result": 2, "code-defaults": 1,
-    "limits": 1, "render-validation": 1, "validation-result": 1, "read-envelope": 1, "error-of-result": 1, "decide": 1,
-    "exception-result": 1, "upstream-error": 1, "access-error": 1, "empty-result": 1, "unknown-tool": 1, "user-error": 1, "render-partial": 1,
-    "partial-result": 1, "partial-limits": 1, "ledger-key": 1, "ledger-failure": 1, "ledger-observe": 1,
-    "idempotency-key": 1, "idempotency-begin": 1, "idempotency-finish": 1, "compare-and-set-script": None,
-    "backoff": 1, "contract-lock": 1,
-    "contract-diff": 1, "answer-for-revision": 1, "host-step": 1, "span-attributes": 1, "after-trap": 1,
-    "handler-result": 1, "idempotency-key-argument": None,
+# Each exported interface's functions (wit/*.wit; tests/test_components.py holds this to it), with the parameter
+# count of those the direct path calls (a string, then a `format`).
+INTERFACES: dict[str, dict[str, int | None]] = {
+    "envelope": {
+        "canonical-codes": None, "code-defaults": 1, "limits": 1, "render": 2, "call-tool-result": 2,
+        "protocol-error": None, "render-partial": 1, "partial-result": 1, "partial-limits": 1, "render-validation": 1,
+        "validation-result": 1, "read-envelope": 1, "error-of-result": 1, "after-trap": 1,
+    },
+    "server": {
+        "exception-result": 1, "upstream-error": 1, "access-error": 1, "empty-result": 1, "unknown-tool": 1,
+        "user-error": 1, "handler-result": 1, "idempotency-key-argument": None, "answer-for-revision": 1, "backoff": 1,
+        "ledger-key": 1, "ledger-failure": 1, "ledger-observe": 1, "compare-and-set-script": None,
+        "idempotency-key": 1, "idempotency-begin": 1, "idempotency-finish": 1,
+    },
+    "agent": {"decide": 1, "host-step": 1, "span-attributes": 1},
+    "contract": {"contract-lock": 1, "contract-diff": 1},
 }  # fmt: skip
+# Each component: its file in the package and the interfaces it exports (`after-trap`, in `envelope`, is in both).
+COMPONENTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "envelope": ("envelope.wasm", ("envelope",)),
+    "full": ("full.wasm", ("envelope", "server", "agent", "contract")),
+}
+FUNCTIONS = {name: count for functions in INTERFACES.values() for name, count in functions.items()}
+# The component each function is called on: the envelope one for its own interface's, the full one for the rest.
+COMPONENT_OF = {
+    name: "envelope" if interface == "envelope" else "full"
+    for interface, functions in INTERFACES.items()
+    for name in functions
+}
 FORMATS = ("xml", "json", "text")
 # wasmtime's private ctypes bindings, for the direct path only; a later wasmtime without them means the public path.
 _ffi: Any = getattr(wasmtime, "_ffi", None)
@@ -103,32 +122,37 @@ class _Instance:
 
 
 class Runtime:
-    """The engine and compiled component for this process, and its per-thread instances."""
+    """An engine and one compiled component (`COMPONENTS`: "envelope" or "full"), and its per-thread instances."""
 
     def __init__(
-        self, wasm_path: str | os.PathLike[str] | None = None, memory_limit: int | None = None,
-        public_calls: bool | None = None,
+        self, component: str = "envelope", wasm_path: str | os.PathLike[str] | None = None,
+        memory_limit: int | None = None, public_calls: bool | None = None,
     ) -> None:  # fmt: skip
+        file, interfaces = COMPONENTS[component]
+        self.name = component
         try:
-            wasm = Path(wasm_path or Path(__file__).with_name(WASM_FILE)).read_bytes()
+            wasm = Path(wasm_path or Path(__file__).with_name(file)).read_bytes()
         except OSError as e:
             raise ComponentUnavailable(
-                f"the component {WASM_FILE} is missing from the mcp_envelope package ({e}); "
+                f"the component {file} is missing from the mcp_envelope package ({e}); "
                 "build it with scripts/build-component, then reinstall"
             ) from e
         self.memory_limit, self.engine, self.arg, self.direct = memory_limit, wasmtime.Engine(_config()), None, False
         try:
             self.component = Component(self.engine, wasm)
         except Exception as e:
-            raise ComponentUnavailable(f"the component could not be compiled: {e}") from e
-        api = self.component.get_export_index(API_INSTANCE)
-        if api is None:
-            raise ComponentUnavailable(f"the component does not export {API_INSTANCE}")
-        found = {name: self.component.get_export_index(name, api) for name in FUNCTIONS}
-        self.indices = {name: index for name, index in found.items() if index is not None}
-        if len(self.indices) < len(FUNCTIONS):
-            missing = ", ".join(name for name in FUNCTIONS if name not in self.indices)
-            raise ComponentUnavailable(f"the component's {API_INSTANCE} lacks {missing}")
+            raise ComponentUnavailable(f"the component {file} could not be compiled: {e}") from e
+        self.indices: dict[str, Any] = {}
+        for interface in interfaces:
+            export = f"{PACKAGE}/{interface}@{VERSION}"
+            instance = self.component.get_export_index(export)
+            if instance is None:
+                raise ComponentUnavailable(f"the component {file} does not export {export}")
+            found = {name: self.component.get_export_index(name, instance) for name in INTERFACES[interface]}
+            missing = ", ".join(name for name, index in found.items() if index is None)
+            if missing:
+                raise ComponentUnavailable(f"the component {file}'s {export} lacks {missing}")
+            self.indices.update(found)
         self._local = _thread._local()
         if not (os.environ.get(PUBLIC_CALLS_ENV) == "1" if public_calls is None else public_calls):
             self.arg = self._direct_works()
@@ -180,8 +204,8 @@ class Runtime:
             ):
                 return None
             instance = self._instance()
-            for name, count in FUNCTIONS.items():
-                func = instance.funcs[name]
+            for name, func in instance.funcs.items():
+                count = FUNCTIONS[name]
                 if count is not None and not (func and _direct_signature(func.type(instance.store), count)):
                     return None
             self.arg = _Arg
@@ -221,32 +245,36 @@ class Runtime:
             _ffi.dll.wasmtime_component_val_delete(ctypes.byref(result))
 
 
-_runtime: Runtime | None = None
+# The process's runtime per component, each loaded on its first call.
+_runtimes: dict[str, Runtime | None] = dict.fromkeys(COMPONENTS)
 _runtime_lock = _thread.allocate_lock()
 
 
-def runtime() -> Runtime:
-    """The process's runtime, loaded on first use."""
-    global _runtime
-    if _runtime is None:
+def runtime(component: str = "envelope") -> Runtime:
+    """The process's runtime for a component ("envelope" or "full"), loaded on first use."""
+    loaded = _runtimes[component]
+    if loaded is None:
         with _runtime_lock:
-            if _runtime is None:
-                _runtime = Runtime()
-    return _runtime
+            loaded = _runtimes[component]
+            if loaded is None:
+                loaded = _runtimes[component] = Runtime(component)
+    return loaded
 
 
-def replace_runtime(new: Runtime | None) -> Runtime | None:
-    """Swaps the process's runtime (tests inject faults this way); returns the old one."""
-    global _runtime
+def replace_runtime(new: Runtime | None, component: str | None = None) -> Runtime | None:
+    """Swaps the process's runtime for `component` (by default the new one's own; tests inject faults this way,
+    and put the full component where the envelope one serves); returns the old one."""
+    slot = component or (new.name if new is not None else "envelope")
     with _runtime_lock:
-        old, _runtime = _runtime, new
+        old, _runtimes[slot] = _runtimes[slot], new
     return old
 
 
 @atexit.register
 def _release_at_exit() -> None:
     # wasmtime's finalizers need its ctypes module, which interpreter shutdown may have torn down already.
-    replace_runtime(None)
+    for component in COMPONENTS:
+        replace_runtime(None, component)
 
 
 def json_safe(value: Any) -> Any:
@@ -303,10 +331,11 @@ def call(name: str, *args: Any, refused: type[Exception] = SpecError) -> Any:
     thread's instance is gone (it held nothing) and a fresh one's `after-trap` decides: an answer in the
     function's own shape, or the call made once more (ComponentUnavailable with the core's words when that
     traps too). The core's log line for the trap goes to the `mcp_envelope` logger."""
+    serving = runtime(COMPONENT_OF[name])
     try:
-        ok, value = runtime().call_result(name, *args)
+        ok, value = serving.call_result(name, *args)
     except ComponentTrap as trap:
-        return _after_trap(name, args, refused, str(trap))
+        return _after_trap(serving, name, args, refused, str(trap))
     if not ok:
         raise refused(value)
     return value
@@ -332,10 +361,11 @@ def _trap_context(name: str, args: tuple[Any, ...]) -> dict[str, str]:
     return context
 
 
-def _after_trap(name: str, args: tuple[Any, ...], refused: type[Exception], trap: str) -> Any:
+def _after_trap(serving: Runtime, name: str, args: tuple[Any, ...], refused: type[Exception], trap: str) -> Any:
+    """Asks the component that trapped (each has `after-trap`), on a fresh instance."""
     request = {"call": name, "trap": trap, "random": os.urandom(ID_RANDOM_BYTES).hex(), **_trap_context(name, args)}
     try:
-        ok, value = runtime().call_result("after-trap", to_json(request))
+        ok, value = serving.call_result("after-trap", to_json(request))
     except ComponentTrap as again:
         raise ComponentUnavailable(
             f"mcp-envelope: {name} trapped ({trap}) and no answer could be made for it: {again}"
@@ -349,7 +379,7 @@ def _after_trap(name: str, args: tuple[Any, ...], refused: type[Exception], trap
     if answer["then"] == "answer":
         return answer["answer"]
     try:
-        ok, value = runtime().call_result(name, *args)
+        ok, value = serving.call_result(name, *args)
     except ComponentTrap:
         raise ComponentUnavailable(answer["again"]) from None
     if not ok:
