@@ -18,32 +18,39 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
- * The one class that talks to the WebAssembly runtime: it takes the core module out of the component, instantiates
- * it in Chicory, and calls the exports through the canonical ABI (strings in through {@code cabi_realloc}, answers
- * out through the return area, then {@code cabi_post_*}).
+ * The one class that talks to the WebAssembly runtime: it instantiates the components' core modules in Chicory and
+ * calls their exports through the canonical ABI (strings in through {@code cabi_realloc}, answers out through the
+ * return area, then {@code cabi_post_*}). The envelope module (world {@code envelope-only}) runs the functions of
+ * interface {@code envelope}, all the front needs; the full module (world {@code full}) runs {@code server},
+ * {@code agent} and {@code contract}, and is loaded on the first call of one of those, so a program that only
+ * renders and reads envelopes never loads it.
  *
- * <p>An instance is not thread-safe (its memory and stack are one call's), so instances live in a pool: a call
- * takes one, or builds one when all are busy, and gives it back. A pool rather than a lock because a call runs
- * for microseconds to seconds, and a lock would make every server thread wait for the slowest one; an instance
- * holds nothing between calls, so any instance serves any call. A trap discards the instance it happened in, and
- * a fresh instance's {@code after-trap} says what the call answers.
+ * <p>An instance is not thread-safe (its memory and stack are one call's), so instances live in a pool, one per
+ * module: a call takes one, or builds one when all are busy, and gives it back. A pool rather than a lock because
+ * a call runs for microseconds to seconds, and a lock would make every server thread wait for the slowest one; an
+ * instance holds nothing between calls, so any instance serves any call. A trap discards the instance it happened
+ * in, and a fresh instance of the same module (both have {@code after-trap}) says what the call answers.
  */
 final class Component {
-    /** Where the build puts the component inside the jar. */
-    static final String RESOURCE = "mcp-envelope.wasm";
-    /** A system property naming another component file. */
-    static final String PATH_PROPERTY = "mcpenvelope.component";
-
-    private static final int SECTION_CORE_MODULE = 1;
-    private static final byte[] COMPONENT_PREAMBLE = {0x00, 0x61, 0x73, 0x6d, 0x0d, 0x00, 0x01, 0x00};
+    /** Where the build puts the envelope module inside the jar. */
+    static final String ENVELOPE_RESOURCE = "envelope.core.wasm";
+    /** Where the build puts the full module inside the jar. */
+    static final String FULL_RESOURCE = "full.core.wasm";
+    /** A system property naming another envelope module file. */
+    static final String ENVELOPE_PATH_PROPERTY = "mcpenvelope.envelopeModule";
+    /** A system property naming another full module file. */
+    static final String FULL_PATH_PROPERTY = "mcpenvelope.fullModule";
 
     /** Random bytes of a fresh correlation id, the same in every host (the core's CORRELATION_ID_RANDOM_BYTES). */
     private static final int ID_RANDOM_BYTES = 6;
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     private static final System.Logger LOG = System.getLogger("io.mcpenvelope");
 
-    private static volatile Component loaded;
+    private static volatile Component envelope;
+    private static volatile Component full;
 
+    /** The functions this module is called for. */
+    private final List<Export> exports;
     private final WasmModule module;
     private final java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines;
     private final ConcurrentLinkedDeque<Bound> pool = new ConcurrentLinkedDeque<>();
@@ -56,7 +63,8 @@ final class Component {
         final Map<Export, ExportFunction> calls = new EnumMap<>(Export.class);
         final Map<Export, ExportFunction> posts = new EnumMap<>(Export.class);
 
-        Bound(WasmModule module, java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines) {
+        Bound(WasmModule module, java.util.function.Function<Instance, com.dylibso.chicory.runtime.Machine> machines,
+                List<Export> exports) {
             // A byte[] memory rather than Chicory's default of ByteBuffer pages: the compiled module reads and
             // writes memory on nearly every instruction, and a render takes 15% less time (RenderBenchmark).
             instance = Instance.builder(module)
@@ -65,7 +73,7 @@ final class Component {
                     .build();
             memory = instance.memory();
             realloc = instance.export("cabi_realloc");
-            for (Export e : Export.values()) {
+            for (Export e : exports) {
                 calls.put(e, instance.export(e.coreName()));
                 posts.put(e, instance.export(e.postReturnName()));
             }
@@ -75,8 +83,13 @@ final class Component {
     /** A {@code result}'s case and its text ({@code null} for {@code ok(none)}). */
     record Answer(boolean ok, String text) {}
 
-    private Component(byte[] component) {
-        module = Parser.parse(coreModule(component));
+    /**
+     * A core module, called for {@code exports}: the envelope module's functions, or every one. The full module
+     * serves for the envelope's functions as well (the tests run them on both).
+     */
+    Component(byte[] coreModule, List<Export> exports) {
+        this.exports = exports;
+        module = Parser.parse(coreModule);
         // Chicory's compiler turns the module into JVM bytecode once, at load; every instance shares it. It runs the
         // vectors 18 times faster than the interpreter (7 s against 131 s), for about a second at load. Where a
         // render's time goes in a JVM started by default: half of it in HotSpot's interpreter, running the spec
@@ -84,69 +97,74 @@ final class Component {
         // of Chicory's splits a method, and running that function in Chicory's interpreter instead is slower still
         // (60 against 34 µs); -XX:-DontCompileHugeMethods, which only the JVM's command line sets, lifts the limit.
         machines = com.dylibso.chicory.compiler.MachineFactoryCompiler.compile(module);
-        pool.push(new Bound(module, machines)); // fails here, at load, if an export is missing
+        pool.push(new Bound(module, machines, exports)); // fails here, at load, if an export is missing
     }
 
-    /** The process's component, loaded on first use. */
-    static Component get() {
-        Component c = loaded;
+    /** The functions of interface {@code envelope}. */
+    static List<Export> envelopeExports() {
+        return java.util.Arrays.stream(Export.values()).filter(Export::onEnvelope).toList();
+    }
+
+    /** The process's envelope module, loaded on first use. */
+    static Component envelope() {
+        Component c = envelope;
         if (c == null) {
             synchronized (Component.class) {
-                c = loaded;
-                if (c == null) loaded = c = new Component(readComponent());
+                c = envelope;
+                if (c == null) {
+                    envelope = c = new Component(read(ENVELOPE_PATH_PROPERTY, ENVELOPE_RESOURCE), envelopeExports());
+                }
             }
         }
         return c;
     }
 
-    private static byte[] readComponent() {
-        String path = System.getProperty(PATH_PROPERTY);
+    /** The process's full module, loaded on the first call of a function of server, agent or contract. */
+    static Component full() {
+        Component c = full;
+        if (c == null) {
+            synchronized (Component.class) {
+                c = full;
+                if (c == null) {
+                    full = c = new Component(read(FULL_PATH_PROPERTY, FULL_RESOURCE), List.of(Export.values()));
+                }
+            }
+        }
+        return c;
+    }
+
+    /** The module that runs an export. */
+    static Component of(Export export) {
+        return export.onEnvelope() ? envelope() : full();
+    }
+
+    /** Whether the full module has been loaded in this process. */
+    static boolean fullLoaded() {
+        return full != null;
+    }
+
+    /** Makes {@code c} the process's envelope module and gives back the one before (null if none): tests only. */
+    static synchronized Component replaceEnvelope(Component c) {
+        Component old = envelope;
+        envelope = c;
+        return old;
+    }
+
+    /** A core module's bytes: the file a system property names (when one is given), else the jar's resource. */
+    static byte[] read(String property, String resource) {
+        String path = property == null ? null : System.getProperty(property);
         try {
             if (path != null) return Files.readAllBytes(Path.of(path));
-            try (InputStream in = Component.class.getResourceAsStream(RESOURCE)) {
+            try (InputStream in = Component.class.getResourceAsStream(resource)) {
                 if (in == null) {
-                    throw new IllegalStateException("the component " + RESOURCE + " is missing from the jar: build it "
-                            + "with scripts/build-component, then build this package");
+                    throw new IllegalStateException("the core module " + resource + " is missing from the jar: build "
+                            + "it with scripts/build-component, then build this package");
                 }
                 return in.readAllBytes();
             }
         } catch (IOException e) {
-            throw new IllegalStateException("the component could not be read: " + e.getMessage(), e);
+            throw new IllegalStateException("the core module " + resource + " could not be read: " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * The component's core module: the component-model binary is a preamble, then sections (an id byte, a LEB128
-     * size, the contents); a core-module section's contents are a whole core module. The world imports nothing,
-     * so this one module is all a host needs.
-     */
-    static byte[] coreModule(byte[] component) {
-        for (int i = 0; i < COMPONENT_PREAMBLE.length; i++) {
-            if (component.length <= i || component[i] != COMPONENT_PREAMBLE[i]) {
-                throw new IllegalArgumentException("not a WebAssembly component (its preamble differs)");
-            }
-        }
-        List<byte[]> modules = new ArrayList<>();
-        int at = COMPONENT_PREAMBLE.length;
-        while (at < component.length) {
-            int id = component[at++] & 0xff;
-            long size = 0;
-            int shift = 0;
-            int b;
-            do {
-                b = component[at++] & 0xff;
-                size |= (long) (b & 0x7f) << shift;
-                shift += 7;
-            } while ((b & 0x80) != 0);
-            if (id == SECTION_CORE_MODULE) {
-                modules.add(java.util.Arrays.copyOfRange(component, at, at + (int) size));
-            }
-            at += (int) size;
-        }
-        if (modules.size() != 1) {
-            throw new IllegalArgumentException("the component holds " + modules.size() + " core modules, not one");
-        }
-        return modules.get(0);
     }
 
     /** Calls an export whose result is a {@code result<…, string>} or a plain value (then always ok). */
@@ -236,7 +254,7 @@ final class Component {
     /** Breaks the next instance a call takes, so that the call traps for real: tests of the trap path only. */
     void breakNextInstance() {
         Bound bound = pool.poll();
-        if (bound == null) bound = new Bound(module, machines);
+        if (bound == null) bound = new Bound(module, machines, exports);
         bound.instance.global(0).setValue(0); // the shadow stack pointer: the next call's frame falls off memory
         pool.push(bound);
     }
@@ -248,7 +266,7 @@ final class Component {
 
     private <T> T withInstance(Export export, java.util.function.Function<Bound, T> work) {
         Bound bound = pool.poll();
-        if (bound == null) bound = new Bound(module, machines);
+        if (bound == null) bound = new Bound(module, machines, exports);
         T value;
         try {
             value = work.apply(bound);

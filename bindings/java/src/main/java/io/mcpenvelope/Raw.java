@@ -3,10 +3,12 @@ package io.mcpenvelope;
 import java.util.List;
 
 /**
- * Every export of the component, JSON text in and JSON text out, exactly as the core writes it. A refusal
- * throws {@link SpecException} (a reader's, {@link MalformedEnvelopeException}) with the core's words. After a
- * trap a fresh instance's {@code after-trap} decides: an answer in the call's own shape (a render gives the
- * INTERNAL_ERROR envelope), or the call made once more; {@link TrapException} when that traps too.
+ * Every function of the components, JSON text in and JSON text out, exactly as the core writes it: those of
+ * interface {@code envelope} on the envelope module, the rest ({@code server}, {@code agent}, {@code contract}) on
+ * the full module, loaded on the first such call. A refusal throws {@link SpecException} (a reader's,
+ * {@link MalformedEnvelopeException}) with the core's words. After a trap a fresh instance's {@code after-trap}
+ * decides: an answer in the call's own shape (a render gives the INTERNAL_ERROR envelope), or the call made once
+ * more; {@link TrapException} when that traps too.
  */
 public final class Raw {
     private Raw() {}
@@ -24,7 +26,7 @@ public final class Raw {
     }
 
     public static List<String> canonicalCodes() {
-        return Component.get().callList(Export.CANONICAL_CODES);
+        return Component.envelope().callList(Export.CANONICAL_CODES);
     }
 
     public static String render(String spec, Format format) {
@@ -58,7 +60,7 @@ public final class Raw {
     }
 
     private static String answer(Export export, boolean reader, Object... args) {
-        Component component = Component.get();
+        Component component = Component.of(export);
         Component.Answer a;
         try {
             a = component.call(export, args);

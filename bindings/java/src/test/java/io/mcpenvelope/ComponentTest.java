@@ -18,14 +18,14 @@ class ComponentTest {
     void aTrapThrowsAndTheNextCallWorks() {
         // A string pointer past the end of memory: the core traps reading it.
         TrapException trap = assertThrows(TrapException.class,
-                () -> Component.get().callFlat(Export.RENDER, 0x7fff_fff0L, 64, 0));
+                () -> Component.envelope().callFlat(Export.RENDER, 0x7fff_fff0L, 64, 0));
         assertEquals("render", trap.export);
         assertTrue(Envelope.render(ToolError.of("NOT_FOUND", "x"), Format.TEXT).contains("NOT_FOUND"));
     }
 
     @Test
     void aRenderThatTrapsAnswersTheInternalErrorEnvelope() {
-        Component.get().breakNextInstance();
+        Component.envelope().breakNextInstance();
         Reading reading = Envelope.read(Envelope.render(ToolError.of("NOT_FOUND", "x"), Format.JSON));
         assertEquals("INTERNAL_ERROR", reading.code());
         assertEquals("NOT_FOUND", Envelope.read(Envelope.render(ToolError.of("NOT_FOUND", "x"), Format.XML)).code());
@@ -34,7 +34,7 @@ class ComponentTest {
     @Test
     void aReaderThatTrapsOnceIsCalledAgain() {
         String result = ToolError.of("RATE_LIMITED", "slow down").result(Format.XML);
-        Component.get().breakNextInstance();
+        Component.envelope().breakNextInstance();
         assertEquals("RATE_LIMITED", Envelope.read(result).code());
     }
 
@@ -51,7 +51,7 @@ class ComponentTest {
         } finally {
             threads.shutdown();
         }
-        assertTrue(Component.get().idle() <= 4 + 1);
+        assertTrue(Component.envelope().idle() <= 4 + 1);
     }
 
     @Test
@@ -74,17 +74,28 @@ class ComponentTest {
     }
 
     @Test
-    void theCoreModuleImportsNothing() throws java.io.IOException {
-        try (var in = Component.class.getResourceAsStream(Component.RESOURCE)) {
-            var module = com.dylibso.chicory.wasm.Parser.parse(Component.coreModule(in.readAllBytes()));
-            assertEquals(0, module.importSection().importCount(), "a host would need to supply imports");
+    void neitherCoreModuleImportsAnything() {
+        for (String resource : List.of(Component.ENVELOPE_RESOURCE, Component.FULL_RESOURCE)) {
+            var module = com.dylibso.chicory.wasm.Parser.parse(Component.read(null, resource));
+            assertEquals(0, module.importSection().importCount(), resource + ": a host would need to supply imports");
         }
     }
 
     @Test
-    void theCoreModuleIsTheComponentsOnlyOne() {
-        byte[] notComponent = {0, 0x61, 0x73, 0x6d, 1, 0, 0, 0};
-        assertThrows(IllegalArgumentException.class, () -> Component.coreModule(notComponent));
-        assertEquals(17, Envelope.canonicalCodes().size());
+    void theEnvelopeModuleLacksTheOtherInterfaces() {
+        byte[] envelopeModule = Component.read(null, Component.ENVELOPE_RESOURCE);
+        RuntimeException e = assertThrows(RuntimeException.class,
+                () -> new Component(envelopeModule, List.of(Export.values())));
+        assertTrue(String.valueOf(e.getMessage()).contains("mcp:envelope/server@1.0.0#"), e.getMessage());
+    }
+
+    @Test
+    void aTrapInTheFullModuleIsAnsweredByTheFullModule() {
+        Component.full().breakNextInstance();
+        String answer = Raw.call("handler-result", "{\"tool\":\"t\",\"outcome\":{\"error\":"
+                + "{\"code\":\"NOT_FOUND\",\"message\":\"m\"}},\"format\":\"text\"}");
+        assertTrue(answer.contains("INTERNAL_ERROR"), answer);
+        assertTrue(Raw.call("handler-result", "{\"tool\":\"t\",\"outcome\":{\"error\":"
+                + "{\"code\":\"NOT_FOUND\",\"message\":\"m\"}},\"format\":\"text\"}").contains("NOT_FOUND"));
     }
 }

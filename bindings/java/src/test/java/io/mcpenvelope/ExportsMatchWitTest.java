@@ -1,37 +1,54 @@
 package io.mcpenvelope;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The package's table of exports is wit/api.wit's list of functions, name for name and type for type. */
+/**
+ * The package's table of exports is the functions of wit/envelope.wit, server.wit, agent.wit and contract.wit,
+ * interface for interface, name for name, type for type and in the files' order.
+ */
 class ExportsMatchWitTest {
+    private static final List<String> FILES = List.of("envelope.wit", "server.wit", "agent.wit", "contract.wit");
+    private static final Pattern INTERFACE = Pattern.compile("^interface ([a-z][a-z0-9-]*) \\{$");
     private static final Pattern FUNC = Pattern.compile("^\\s*([a-z][a-z0-9-]*):\\s*(func\\(.*\\)(?:\\s*->\\s*.+)?);\\s*$");
 
+    private static Path wit() {
+        return Path.of(System.getProperty("mcpenvelope.wit", "../../wit"));
+    }
+
     @Test
-    void everyWitFunctionIsInTheTableWithItsSignature() throws IOException {
-        Path wit = Path.of(System.getProperty("mcpenvelope.wit", "../../wit")).resolve("api.wit");
-        Map<String, String> declared = new TreeMap<>();
-        for (String line : Files.readAllLines(wit)) {
-            Matcher m = FUNC.matcher(line);
-            if (m.matches()) declared.put(m.group(1), m.group(2).replaceAll("\\s+", " "));
+    void everyWitFunctionIsInTheTableWithItsInterfaceAndSignature() throws IOException {
+        List<String> declared = new ArrayList<>();
+        for (String file : FILES) {
+            String in = "";
+            for (String line : Files.readAllLines(wit().resolve(file))) {
+                Matcher i = INTERFACE.matcher(line);
+                if (i.matches()) in = i.group(1);
+                Matcher m = FUNC.matcher(line);
+                if (m.matches()) declared.add(in + " " + m.group(1) + " " + m.group(2).replaceAll("\\s+", " "));
+            }
         }
-        Map<String, String> table = new TreeMap<>();
-        for (Export e : Export.values()) table.put(e.wit, e.signature());
+        assertTrue(declared.size() >= 30, "read only " + declared.size() + " functions from wit/");
+        List<String> table = new ArrayList<>();
+        for (Export e : Export.values()) table.add(e.witInterface + " " + e.wit + " " + e.signature());
         assertEquals(declared, table);
     }
 
     @Test
-    void theComponentIsForThisInterface() throws IOException {
-        String world = Files.readString(Path.of(System.getProperty("mcpenvelope.wit", "../../wit")).resolve("api.wit"));
-        String version = Export.INTERFACE.substring(Export.INTERFACE.indexOf('@') + 1);
-        assertEquals(true, world.contains("package mcp:envelope@" + version + ";"), "wit/api.wit is not " + version);
+    void theModulesAreForThisPackage() throws IOException {
+        for (String file : FILES) {
+            String text = Files.readString(wit().resolve(file));
+            assertTrue(text.contains("package " + Export.PACKAGE + "@" + Export.VERSION + ";"),
+                    "wit/" + file + " is not " + Export.PACKAGE + "@" + Export.VERSION);
+        }
     }
 }
