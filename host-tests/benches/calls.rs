@@ -1,16 +1,18 @@
-//! Per-call cost and cold start of the component in wasmtime, and of the
-//! native core, side by side in one run on `benches/inputs.json` (the inputs
-//! every host's benchmark times): the native core against a hand-written
-//! Rust reference of the same bytes, the component against the native core.
+//! Per-call cost and cold start of the two components in wasmtime, and of
+//! the native core, side by side in one run on `benches/inputs.json` (the
+//! inputs every host's benchmark times): the native core against a
+//! hand-written Rust reference of the same bytes, each component against the
+//! native core.
 //!
 //! `cargo bench -p host-tests --bench calls [-- --json OUT] [-- other.wasm ...]`
 //! prints a table; with `--json OUT` it also writes the rows `scripts/bench`
 //! collects into BENCHMARKS.md. Other `.wasm` files are timed too (for
-//! comparing builds).
+//! comparing builds). Rows name each file by its path in the repository.
 
-use host_tests::{wit, Instance};
+use host_tests::{wit, Instance, Which};
 use mcp_envelope::{read_envelope, render_xml, spec};
 use serde_json::{json, Value};
+use std::path::Path;
 #[path = "../../benches/common/reference.rs"]
 mod reference;
 #[path = "../../benches/common/timing.rs"]
@@ -26,6 +28,21 @@ fn micros(d: Duration) -> f64 {
 fn per_call(case: &str, value: Duration, reference: Duration, reference_name: &str) -> Value {
     json!({"table": "per-call", "case": case, "value": micros(value), "unit": "µs",
            "reference": micros(reference), "referenceName": reference_name})
+}
+
+/// `path` as the repository names it (`build/full.wasm`), never the
+/// machine's own folders.
+fn in_repository(path: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let (Ok(root), Ok(file)) = (root.canonicalize(), Path::new(path).canonicalize()) else {
+        return path.to_owned();
+    };
+    match file.strip_prefix(&root) {
+        Ok(inside) => inside.display().to_string(),
+        Err(_) => Path::new(path)
+            .file_name()
+            .map_or(path.to_owned(), |name| name.to_string_lossy().into_owned()),
+    }
 }
 
 fn main() {
@@ -94,14 +111,13 @@ fn main() {
         ),
     ];
 
-    let mut paths: Vec<String> = args.iter().skip(1).filter(|a| a.ends_with(".wasm")).cloned().collect();
-    paths.insert(0, host_tests::component_path().display().to_string());
-    for (n, path) in paths.iter().enumerate() {
-        let label = if n == 0 {
-            "wasmtime".to_owned()
-        } else {
-            format!("wasmtime, {path}")
-        };
+    let mut paths: Vec<String> = Which::BOTH
+        .iter()
+        .map(|&which| host_tests::component_path(which).display().to_string())
+        .collect();
+    paths.extend(args.iter().skip(1).filter(|a| a.ends_with(".wasm")).cloned());
+    for path in &paths {
+        let label = format!("wasmtime, {}", in_repository(path));
         let compile_start = Instant::now();
         let (engine, component) = host_tests::load(path);
         let compiled = compile_start.elapsed();
@@ -109,18 +125,24 @@ fn main() {
         let mut i = Instance::with(&engine, &component);
         let instantiated = instantiate_start.elapsed();
         let got = i
-            .api
+            .envelope
             .call_render(&mut i.store, &render_spec, wit::Format::Xml)
             .unwrap()
             .unwrap();
         assert_eq!(got, envelope, "{path} renders other bytes than the core");
         let render = time(budget, || {
-            i.api.call_render(&mut i.store, &render_spec, wit::Format::Xml).unwrap()
+            i.envelope
+                .call_render(&mut i.store, &render_spec, wit::Format::Xml)
+                .unwrap()
         });
         let validation = time(budget, || {
-            i.api.call_render_validation(&mut i.store, &validation_spec).unwrap()
+            i.envelope
+                .call_render_validation(&mut i.store, &validation_spec)
+                .unwrap()
         });
-        let read = time(budget, || i.api.call_read_envelope(&mut i.store, &read_text).unwrap());
+        let read = time(budget, || {
+            i.envelope.call_read_envelope(&mut i.store, &read_text).unwrap()
+        });
         rows.push(per_call(
             &format!("render ({label})"),
             render,

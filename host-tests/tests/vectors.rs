@@ -1,6 +1,7 @@
-//! Runs every shared vector through the BUILT component in wasmtime and
+//! Runs every shared vector through the BUILT components in wasmtime and
 //! checks each output byte for byte against the vector and against the
-//! native core.
+//! native core: a case that calls only the `envelope` interface against both
+//! the envelope component and the full one, the rest against the full one.
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -8,18 +9,50 @@ mod common;
 use common::json::Json;
 use common::same;
 use common::vectors::{load_all, CaseKind, IdempotencyStep, LedgerStep, ParseOutcome, ValidationOutcome};
-use host_tests::{format_to_wit, kind_to_wit, wit, Instance};
+use host_tests::{envelope_functions, format_to_wit, kind_to_wit, wit, Instance, Which};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_envelope::validation::envelope_to_json;
 use mcp_envelope::{self as native, spec, Format, ProtocolErrorKind};
 
 fn main() {
-    host_tests::loaded(); // fail once, clearly, if the component is missing
-    let trials = load_all()
-        .into_iter()
-        .map(|case| Trial::test(case.name, move || run(case.kind).map_err(Failed::from)))
-        .collect();
+    // Fail once, clearly, if a component is missing.
+    for which in Which::BOTH {
+        host_tests::loaded(which);
+    }
+    let envelope = envelope_functions();
+    let mut trials = Vec::new();
+    // Each case's data is moved into its trial: a case run against both
+    // components is read twice.
+    for (case, again) in load_all().into_iter().zip(load_all()) {
+        if envelope_only(&case.kind, &envelope) {
+            trials.push(trial(Which::Envelope, again.name, again.kind));
+        }
+        trials.push(trial(Which::Full, case.name, case.kind));
+    }
     libtest_mimic::run(&Arguments::from_args(), trials).exit();
+}
+
+fn trial(which: Which, name: String, kind: CaseKind) -> Trial {
+    Trial::test(format!("{} [{}]", name, which.file_name()), move || {
+        run(Instance::of(which), kind).map_err(Failed::from)
+    })
+}
+
+/// Whether a case calls only functions of the `envelope` interface, which
+/// both components export.
+fn envelope_only(kind: &CaseKind, envelope: &[&str]) -> bool {
+    match kind {
+        CaseKind::Call { name, .. } => envelope.contains(&name.as_str()),
+        CaseKind::Ledger { .. } | CaseKind::Idempotency { .. } => false,
+        CaseKind::Render { .. }
+        | CaseKind::SpecError { .. }
+        | CaseKind::Parse { .. }
+        | CaseKind::Protocol { .. }
+        | CaseKind::Validation { .. }
+        | CaseKind::ValidationParse { .. }
+        | CaseKind::Read { .. }
+        | CaseKind::ErrorOfResult { .. } => true,
+    }
 }
 
 type Outcome = Result<(), String>;
@@ -34,7 +67,7 @@ fn format(name: &str) -> Format {
 
 /// `read-envelope` through the component, checked against the native reader.
 fn read(i: &mut Instance, text: &str) -> Result<Result<String, String>, String> {
-    let got = i.api.call_read_envelope(&mut i.store, text).map_err(trap)?;
+    let got = i.envelope.call_read_envelope(&mut i.store, text).map_err(trap)?;
     let native = native::read_envelope(text)
         .map(|r| r.to_json())
         .map_err(|e| e.to_string());
@@ -55,8 +88,7 @@ fn reading_error(reading: &str) -> Result<Option<native::ToolError>, String> {
     }
 }
 
-fn run(kind: CaseKind) -> Outcome {
-    let mut i = Instance::new();
+fn run(mut i: Instance, kind: CaseKind) -> Outcome {
     match kind {
         CaseKind::Render {
             spec: spec_text,
@@ -67,7 +99,7 @@ fn run(kind: CaseKind) -> Outcome {
             let error = spec::from_json(&spec_text).map_err(|e| format!("spec refused natively: {e}"))?;
             for (name, want) in &expected {
                 let f = format_to_wit(format(name));
-                let got = i.api.call_render(&mut i.store, &spec_text, f).map_err(trap)?;
+                let got = i.envelope.call_render(&mut i.store, &spec_text, f).map_err(trap)?;
                 same(&format!("{name} render"), &got?, want)?;
                 let reading = read(&mut i, want)?.map_err(|e| format!("{name} does not read back: {e}"))?;
                 let back = reading_error(&reading)?.ok_or(format!("{name} reads back as {reading}"))?;
@@ -81,20 +113,23 @@ fn run(kind: CaseKind) -> Outcome {
             }
             for (name, want) in &results {
                 let f = format_to_wit(format(name));
-                let got = i.api.call_call_tool_result(&mut i.store, &spec_text, f).map_err(trap)?;
+                let got = i
+                    .envelope
+                    .call_call_tool_result(&mut i.store, &spec_text, f)
+                    .map_err(trap)?;
                 same(&format!("{name} call-tool-result"), &got?, want)?;
             }
             Ok(())
         }
         CaseKind::SpecError { spec: spec_text, error } => {
             for f in [wit::Format::Xml, wit::Format::Text] {
-                match i.api.call_render(&mut i.store, &spec_text, f).map_err(trap)? {
+                match i.envelope.call_render(&mut i.store, &spec_text, f).map_err(trap)? {
                     Ok(text) => return Err(format!("spec accepted, rendered as {text:?}")),
                     Err(got) => same("render refusal", &got, &error)?,
                 }
             }
             let got = i
-                .api
+                .envelope
                 .call_call_tool_result(&mut i.store, &spec_text, wit::Format::Json)
                 .map_err(trap)?;
             same("call-tool-result refusal", &got.unwrap_err(), &error)
@@ -118,7 +153,10 @@ fn run(kind: CaseKind) -> Outcome {
             spec: spec_text,
             outcome,
         } => {
-            let rendered = i.api.call_render_validation(&mut i.store, &spec_text).map_err(trap)?;
+            let rendered = i
+                .envelope
+                .call_render_validation(&mut i.store, &spec_text)
+                .map_err(trap)?;
             let native_text = mcp_envelope::raw::render_validation(&spec_text).map_err(|e| e.to_string());
             if rendered != native_text {
                 return Err(format!(
@@ -137,7 +175,10 @@ fn run(kind: CaseKind) -> Outcome {
                 } => {
                     same("render-validation", &rendered?, &expected)?;
                     if let Some(result) = result {
-                        let got = i.api.call_validation_result(&mut i.store, &spec_text).map_err(trap)?;
+                        let got = i
+                            .envelope
+                            .call_validation_result(&mut i.store, &spec_text)
+                            .map_err(trap)?;
                         same("validation-result", &got?, &result)?;
                     }
                     let reading = read(&mut i, &expected)?.map_err(|e| format!("does not read back: {e}"))?;
@@ -174,7 +215,7 @@ fn run(kind: CaseKind) -> Outcome {
             (got, _) => Err(format!("read gave {got:?}, which is not what the vector expects")),
         },
         CaseKind::ErrorOfResult { result, outcome } => {
-            let got = i.api.call_error_of_result(&mut i.store, &result).map_err(trap)?;
+            let got = i.envelope.call_error_of_result(&mut i.store, &result).map_err(trap)?;
             match (got, outcome) {
                 (Ok(Some(got)), Some(want)) => same("client outcome", &got, &want),
                 (Ok(None), None) => Ok(()),
@@ -207,7 +248,7 @@ fn run(kind: CaseKind) -> Outcome {
         } => {
             let kind = ProtocolErrorKind::from_wire(&kind).ok_or("unknown protocol error kind")?;
             let got = i
-                .api
+                .envelope
                 .call_protocol_error(&mut i.store, kind_to_wit(kind), &message, data.as_deref())
                 .map_err(trap)?;
             same("protocol-error", &got?, &expected)
@@ -219,7 +260,11 @@ fn run(kind: CaseKind) -> Outcome {
 fn call(i: &mut Instance, name: &str, input: &str) -> Result<Result<String, String>, String> {
     // Takes nothing: the vector's input is null.
     if name == "idempotency-key-argument" {
-        return i.api.call_idempotency_key_argument(&mut i.store).map(Ok).map_err(trap);
+        return i
+            .server()
+            .call_idempotency_key_argument(&mut i.store)
+            .map(Ok)
+            .map_err(trap);
     }
     match i.call_export(name, input).map_err(trap)? {
         Some(answer) => Ok(answer),
@@ -287,9 +332,9 @@ fn run_ledger(i: &mut Instance, stop_after: Option<u32>, steps: Vec<LedgerStep>)
             }
         };
         let answer = if observe {
-            i.api.call_ledger_observe(&mut i.store, &request)
+            i.server().call_ledger_observe(&mut i.store, &request)
         } else {
-            i.api.call_ledger_failure(&mut i.store, &request)
+            i.server().call_ledger_failure(&mut i.store, &request)
         }
         .map_err(trap)?
         .map_err(|e| format!("step {n}: refused: {e}"))?;
@@ -358,7 +403,10 @@ fn run_idempotency(
                     quoted(&key),
                     records.get(&store_key).map_or("null".into(), |r| quoted(r)),
                 );
-                let got = i.api.call_idempotency_begin(&mut i.store, &request).map_err(trap)??;
+                let got = i
+                    .server()
+                    .call_idempotency_begin(&mut i.store, &request)
+                    .map_err(trap)??;
                 if let Some(Some(claim)) = member(&got, "record") {
                     if records.insert(store_key.clone(), claim).is_some() {
                         order.retain(|k| *k != store_key);
@@ -413,7 +461,10 @@ fn run_idempotency(
                             quoted(&claim),
                             result.as_deref().unwrap_or("null"),
                         );
-                        let answer = i.api.call_idempotency_finish(&mut i.store, &request).map_err(trap)?;
+                        let answer = i
+                            .server()
+                            .call_idempotency_finish(&mut i.store, &request)
+                            .map_err(trap)?;
                         answer.map(|answer| {
                             match member(&answer, "record") {
                                 Some(Some(record)) => {
