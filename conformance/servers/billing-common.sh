@@ -58,7 +58,7 @@ python_demo_ready() {
   "$root/scripts/pinned-venv" "$root/bindings/python/.venv" "$root/bindings/python/requirements-test.txt"
   installed=$(ls -d "$root"/bindings/python/.venv/lib/python3*/site-packages/mcp_envelope/__init__.py 2>/dev/null | head -n1)
   if [ -z "$installed" ] ||
-    [ -n "$(find "$root/bindings/python/src" "$root/build/mcp-envelope.wasm" -newer "$installed" -print -quit 2>/dev/null)" ]; then
+    [ -n "$(find "$root/bindings/python/src" "$root/build/envelope.wasm" "$root/build/full.wasm" -newer "$installed" -print -quit 2>/dev/null)" ]; then
     "$root/scripts/build-wheel" >/dev/null
   fi
 }
