@@ -52,12 +52,13 @@ class Component<Api> {
 
 // The full core module exports the envelope interface under the same names,
 // so a full module handed over serves the envelope functions too unless an
-// envelope module was handed over as well.
-const envelope = new Component<EnvelopeApi>(
+// envelope module was handed over as well. Marked pure, so a bundle of the
+// main entry alone drops `full`, the full bindings and the loader's module.
+const envelope = /* @__PURE__ */ new Component<EnvelopeApi>(
   () => instantiateEnvelope(() => provided.envelope ?? provided.full ?? envelopeCoreModule(), {}, instantiateCore).envelope,
   (api, request) => api.afterTrap(request),
 );
-const full = new Component<FullApi>(
+const full = /* @__PURE__ */ new Component<FullApi>(
   () => instantiateFull(() => provided.full ?? fullCoreModule(), {}, instantiateCore),
   (api, request) => api.envelope.afterTrap(request),
 );

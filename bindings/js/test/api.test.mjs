@@ -399,10 +399,15 @@ describe('the rest of the surface', () => {
     assert.throws(() => protocolError('teapot', 'x'), TypeError);
   });
 
-  test('useCoreModule accepts the compiled core.wasm the package exports, and nothing else', async () => {
+  test('useCoreModule accepts the compiled core.wasm and full.core.wasm the package exports, and nothing else', async () => {
     const bytes = readFileSync(new URL(import.meta.resolve('mcp-envelope/core.wasm')));
     useCoreModule(await WebAssembly.compile(bytes));
     assert.equal(render(seedSpec), seedXml);
+    const full = readFileSync(new URL(import.meta.resolve('mcp-envelope/full.core.wasm')));
+    useCoreModule(await WebAssembly.compile(full));
+    assert.equal(render(seedSpec), seedXml);
     assert.throws(() => useCoreModule(bytes), TypeError);
+    // A module that is neither component's core module.
+    assert.throws(() => useCoreModule(new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]))), TypeError);
   });
 });

@@ -115,7 +115,7 @@ describe('Ledger', () => {
   test("the streaks are the host's: a replaced component instance loses none of them", () => {
     const ledger = new Ledger();
     ledger.failure('t', notFound);
-    useCoreModule(new WebAssembly.Module(readFileSync(new URL('../generated/envelope.core.wasm', import.meta.url))));
+    useCoreModule(new WebAssembly.Module(readFileSync(new URL('../generated/full.core.wasm', import.meta.url))));
     assert.equal(messageOf(ledger.failure('t', notFound)), REPEAT(2));
     ledger.success('t');
     assert.equal(messageOf(ledger.failure('t', notFound)), 'No invoice inv_9');

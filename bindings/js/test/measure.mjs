@@ -3,7 +3,7 @@
 // (bench/bench.mjs): the files a plain Node import loads, and a Cloudflare
 // Workers bundle made as wrangler makes it.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -96,15 +96,53 @@ export async function bundleWorker(work, source = WORKER) {
     plugins: [wasmModules],
     logLevel: 'silent',
   });
+  // A .wasm file is copied when resolved, before tree shaking: keep those the bundle still imports.
+  const imported = new Set([...readFileSync(join(out, 'worker.js'), 'utf8').matchAll(/from\s*"\.\/([^"]+\.wasm)"/g)].map((m) => m[1]));
+  for (const file of readdirSync(out)) if (file.endsWith('.wasm') && !imported.has(file)) rmSync(join(out, file));
+  return readdirSync(out)
+    .sort()
+    .map((file) => ({ file, path: join(out, file), ...sizeOf(join(out, file)) }));
+}
+
+const APP = `import { render } from 'mcp-envelope';
+document.body.textContent = render({ code: 'NOT_FOUND', message: 'No invoice with that ID' });
+`;
+
+/**
+ * Bundles a tiny page script importing 'mcp-envelope' for browsers: esbuild,
+ * the `browser` condition, as Vite and other bundlers resolve it. The package
+ * is installed as a symlink in the work folder's node_modules. Returns the
+ * bundle's files (one, app.js).
+ */
+export async function bundleBrowser(work, source = APP) {
+  const { build } = await import('esbuild');
+  mkdirSync(join(work, 'node_modules'), { recursive: true });
+  symlinkSync(pkg, join(work, 'node_modules', 'mcp-envelope'), 'dir');
+  writeFileSync(join(work, 'app.mjs'), source);
+  const out = join(work, 'out');
+  mkdirSync(out);
+  await build({
+    absWorkingDir: work,
+    entryPoints: ['app.mjs'],
+    outfile: join(out, 'app.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['browser'],
+    minify: true,
+    logLevel: 'silent',
+  });
   return readdirSync(out)
     .sort()
     .map((file) => ({ file, path: join(out, file), ...sizeOf(join(out, file)) }));
 }
 
 /**
- * How many copies of the core module a set of files holds: a `.wasm` file
+ * How many copies of a core module a set of files holds: a `.wasm` file
  * with its bytes, or JavaScript holding its base64 (esbuild's `binary` and
- * `dataurl` loaders, and this package's own embedded copy, all use base64).
+ * `dataurl` loaders, and this package's own embedded copies, all use base64);
+ * `core` is the envelope component's unless given.
  */
 export function wasmCopies(files, core = readFileSync(join(pkg, 'generated', 'envelope.core.wasm'))) {
   // 3000 bytes are 4000 base64 characters with no padding, a prefix of the whole file's base64.

@@ -53,9 +53,15 @@ test('the tarball holds the built package and nothing else', () => {
     'dist/load/node.js',
     'dist/load/worker.js',
     'dist/load/embedded.js',
+    'dist/load/node-full.js',
+    'dist/load/worker-full.js',
+    'dist/load/embedded-full.js',
     'generated/envelope.js',
-    'generated/core-wasm.js',
+    'generated/envelope-core-wasm.js',
     'generated/envelope.core.wasm',
+    'generated/full.js',
+    'generated/full-core-wasm.js',
+    'generated/full.core.wasm',
     'package.json',
     'README.md',
     'LICENSE-MIT',
@@ -73,8 +79,11 @@ test('the tarball holds the built package and nothing else', () => {
           'LICENSE-MIT',
           'LICENSE-APACHE',
           'generated/envelope.js',
-          'generated/core-wasm.js',
+          'generated/envelope-core-wasm.js',
           'generated/envelope.core.wasm',
+          'generated/full.js',
+          'generated/full-core-wasm.js',
+          'generated/full.core.wasm',
         ].includes(f),
     ),
     [],
@@ -98,7 +107,8 @@ test('the package imports only its own files: Node built-ins only in the Node lo
         specifier.startsWith('./') ||
         specifier.startsWith('../') ||
         specifier === '#core-module' ||
-        (file === 'dist/load/node.js' && specifier === 'node:fs');
+        specifier === '#full-core-module' ||
+        (['dist/load/node.js', 'dist/load/node-full.js'].includes(file) && specifier === 'node:fs');
       assert.ok(allowed, `${file} imports ${specifier}`);
     }
   }
@@ -127,6 +137,16 @@ test('the installed package renders the seed example', () => {
   const out = JSON.parse(execFileSync(process.execPath, ['seed.mjs'], { cwd: project, encoding: 'utf8' }));
   assert.equal(out.xml, seedXml);
   assert.equal(out.isError, true);
+});
+
+test("the installed package's other entry points run on the full component it ships", () => {
+  const script = `
+    import { idempotencyKeyArgument } from 'mcp-envelope/server';
+    import { contractLock } from 'mcp-envelope/contract';
+    process.stdout.write(JSON.stringify({ argument: idempotencyKeyArgument(), lock: typeof JSON.parse(contractLock([])) }));`;
+  writeFileSync(join(project, 'full.mjs'), script);
+  const out = JSON.parse(execFileSync(process.execPath, ['full.mjs'], { cwd: project, encoding: 'utf8' }));
+  assert.deepEqual(out, { argument: 'idempotency_key', lock: 'object' });
 });
 
 test('the installed package has the entry points, each with the values of the built one', () => {

@@ -3,8 +3,8 @@
 // its node_modules and a package.json naming it, as a user's project has, and
 // a module there importing the package's entry points by name and running the vectors
 // (test/runtimes/run-vectors.mjs). Both take package.json's `node` condition
-// for `#core-module`, so the .wasm file is read from disk; Deno gets read
-// access to that file and the vectors, nothing else.
+// for `#core-module` and `#full-core-module`, so the .wasm files are read from
+// disk; Deno gets read access to those files and the vectors, nothing else.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -13,15 +13,18 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { vectorCases } from './vector-runner.mjs';
+import { componentRuns, vectorCases } from './vector-runner.mjs';
 
 const pkg = fileURLToPath(new URL('..', import.meta.url));
 const vectors = fileURLToPath(new URL('../../../vectors/', import.meta.url));
 const bin = (name) => join(pkg, 'node_modules', '.bin', name);
-const total = vectorCases(
-  readdirSync(vectors)
-    .filter((name) => name.endsWith('.json'))
-    .map((name) => ({ name, groups: JSON.parse(readFileSync(join(vectors, name), 'utf8')) })),
+const total = componentRuns(
+  vectorCases(
+    readdirSync(vectors)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => ({ name, groups: JSON.parse(readFileSync(join(vectors, name), 'utf8')) })),
+  ),
+  () => {},
 ).length;
 const pinned = (name) => JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).devDependencies[name];
 
@@ -36,13 +39,15 @@ before(() => {
   );
   writeFileSync(
     join(project, 'main.mjs'),
-    `import * as main from 'mcp-envelope';
+    `import { readFileSync } from 'node:fs';
+import * as main from 'mcp-envelope';
 import * as agent from 'mcp-envelope/agent';
 import * as contract from 'mcp-envelope/contract';
 import * as raw from 'mcp-envelope/raw';
 import * as server from 'mcp-envelope/server';
 import { runVectors } from ${JSON.stringify(pathToFileURL(join(pkg, 'test', 'runtimes', 'run-vectors.mjs')).href)};
-runVectors({ ...main, ...server, ...agent, ...contract, ...raw });
+const fullCore = new WebAssembly.Module(readFileSync(new URL(import.meta.resolve('mcp-envelope/full.core.wasm'))));
+runVectors({ ...main, ...server, ...agent, ...contract, ...raw }, fullCore);
 `,
   );
 });
@@ -62,8 +67,14 @@ function assertAllPassed(verdict, runtime) {
 }
 
 test('every shared vector passes in Deno', async () => {
-  const wasm = join(pkg, 'generated', 'envelope.core.wasm');
-  const verdict = await verdictOf(bin('deno'), ['run', '--no-lock', '--no-prompt', `--allow-read=${wasm},${vectors}`, 'main.mjs']);
+  const wasm = ['envelope', 'full'].map((name) => join(pkg, 'generated', `${name}.core.wasm`));
+  const verdict = await verdictOf(bin('deno'), [
+    'run',
+    '--no-lock',
+    '--no-prompt',
+    `--allow-read=${wasm.join(',')},${vectors}`,
+    'main.mjs',
+  ]);
   assertAllPassed(verdict, `deno ${pinned('deno')}`);
 });
 

@@ -1,30 +1,37 @@
 // Size budgets: sizes only, never timings (those vary with the machine; see
 // bench/bench.mjs). README.md, "Size budgets", says where each number comes from.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { bundleWorker, nodeEntryFiles, wasmCopies } from './measure.mjs';
+import { bundleBrowser, bundleWorker, nodeEntryFiles, pkg, wasmCopies } from './measure.mjs';
 
-const GLUE_BUDGET = 40_000; // bytes, raw: the JavaScript between the API and the core module
+const GLUE_BUDGET = 40_000; // bytes, raw: the JavaScript between the API and the envelope component's core module
 const NODE_ENTRY_BUDGET = 670_000; // bytes, raw: everything `import 'mcp-envelope'` + a first render loads in Node
 
 const loaded = nodeEntryFiles();
 const total = (files) => files.reduce((sum, f) => sum + f.raw, 0);
 const describe = (files) => files.map((f) => `${f.file} ${f.raw}`).join(', ');
+const fullCore = readFileSync(join(pkg, 'generated', 'full.core.wasm'));
 
 test(`the JS glue is at most ${GLUE_BUDGET} bytes`, () => {
-  // The glue is jco's bindings, component.ts over them and the loader the runtime picked.
-  const glue = loaded.filter(
-    (f) => f.file === 'generated/envelope.js' || f.file === 'dist/component.js' || f.file.startsWith('dist/load/'),
-  );
+  // The glue is jco's bindings of the envelope component, component.ts over them and the loader the runtime picked.
+  const glue = loaded.filter((f) => ['generated/envelope.js', 'dist/component.js', 'dist/load/node.js'].includes(f.file));
   assert.deepEqual(glue.map((f) => f.file).sort(), ['dist/component.js', 'dist/load/node.js', 'generated/envelope.js']);
   assert.ok(total(glue) <= GLUE_BUDGET, `glue ${total(glue)} bytes: ${describe(glue)}`);
 });
 
-test(`the default Node entry loads at most ${NODE_ENTRY_BUDGET} bytes, the wasm once, as a file`, () => {
-  const wasm = loaded.filter((f) => f.file.endsWith('.wasm') || f.file === 'generated/core-wasm.js');
+test("in Node the default entry parses the full component's bindings and loader, which run only on a first call needing them", () => {
+  // component.ts imports them statically (the API is synchronous); a bundle of the default entry drops them (below).
+  const fullGlue = loaded
+    .filter((f) => f.file === 'generated/full.js' || f.file.startsWith('dist/load/'))
+    .filter((f) => f.file !== 'dist/load/node.js');
+  assert.deepEqual(fullGlue.map((f) => f.file).sort(), ['dist/load/node-full.js', 'generated/full.js']);
+});
+
+test(`the default Node entry loads at most ${NODE_ENTRY_BUDGET} bytes, the envelope component's wasm once, as a file`, () => {
+  const wasm = loaded.filter((f) => f.file.endsWith('.wasm') || f.file.endsWith('-core-wasm.js'));
   assert.deepEqual(
     wasm.map((f) => f.file),
     ['generated/envelope.core.wasm'],
@@ -51,11 +58,29 @@ test('the other entry points and the framework integrations are entries of their
   assert.deepEqual(integrations, []);
 });
 
-test('a Workers bundle holds one copy of the wasm', async () => {
+test("a Workers bundle of the default entry holds one copy of the envelope component's wasm and nothing of the full one", async () => {
   const work = mkdtempSync(join(tmpdir(), 'mcp-envelope-size-'));
   try {
     const bundle = await bundleWorker(work);
+    assert.deepEqual(
+      bundle.map((f) => f.file),
+      ['envelope.core.wasm', 'worker.js'],
+    );
     assert.equal(wasmCopies(bundle), 1, describe(bundle));
+    assert.equal(wasmCopies(bundle, fullCore), 0, describe(bundle));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("a browser bundle of the default entry embeds the envelope component's wasm once and nothing of the full one", async () => {
+  const work = mkdtempSync(join(tmpdir(), 'mcp-envelope-size-'));
+  try {
+    const bundle = await bundleBrowser(work);
+    assert.equal(wasmCopies(bundle), 1, describe(bundle));
+    assert.equal(wasmCopies(bundle, fullCore), 0, describe(bundle));
+    const js = readFileSync(bundle.find((f) => f.file === 'app.js').path, 'utf8');
+    assert.doesNotMatch(js, /mcp:envelope\/server@/, "the full component's bindings are in the bundle");
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

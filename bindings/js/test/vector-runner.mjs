@@ -311,6 +311,55 @@ const CALLS = {
   'after-trap': (api) => ({ json: api.afterTrapJson, native: (input) => JSON.parse(api.afterTrapJson(JSON.stringify(input))) }),
 };
 
+/**
+ * The WIT interface (wit/*.wit) of each export a call case names;
+ * test/vectors.test.mjs holds this table to the WIT files.
+ */
+export const INTERFACE_OF_CALL = {
+  'code-defaults': 'envelope',
+  limits: 'envelope',
+  'render-partial': 'envelope',
+  'partial-result': 'envelope',
+  'partial-limits': 'envelope',
+  'after-trap': 'envelope',
+  'exception-result': 'server',
+  'upstream-error': 'server',
+  'access-error': 'server',
+  'empty-result': 'server',
+  'unknown-tool': 'server',
+  'user-error': 'server',
+  'handler-result': 'server',
+  'idempotency-key-argument': 'server',
+  'answer-for-revision': 'server',
+  backoff: 'server',
+  'ledger-key': 'server',
+  'ledger-failure': 'server',
+  'ledger-observe': 'server',
+  'idempotency-key': 'server',
+  'idempotency-begin': 'server',
+  'idempotency-finish': 'server',
+  decide: 'agent',
+  'host-step': 'agent',
+  'span-attributes': 'agent',
+  'contract-lock': 'contract',
+  'contract-diff': 'contract',
+};
+
+/** The interface of every other kind's exports: rendering and reading are `envelope`'s, the stores' steps `server`'s. */
+const INTERFACE_OF_KIND = {
+  render: 'envelope',
+  'spec-error': 'envelope',
+  parse: 'envelope',
+  'protocol-error': 'envelope',
+  validation: 'envelope',
+  'validation-error': 'envelope',
+  'validation-parse': 'envelope',
+  read: 'envelope',
+  'error-of-result': 'envelope',
+  ledger: 'server',
+  idempotency: 'server',
+};
+
 /** A case's kind (vectors/README.md): a call case names its WIT call, every other case its `kind`. */
 function kindOf(c) {
   const kind = 'call' in c ? 'call' : c.kind;
@@ -318,9 +367,17 @@ function kindOf(c) {
   return kind;
 }
 
+/** The WIT interface whose exports a case calls: `envelope` cases run on both components, the others on the full one. */
+function interfaceOf(c) {
+  const found = 'call' in c ? INTERFACE_OF_CALL[c.call] : INTERFACE_OF_KIND[c.kind];
+  if (found === undefined) throw new Error(`a case whose interface this runner does not know: ${c.call ?? c.kind}`);
+  return found;
+}
+
 /**
- * Every case of the vector files, in file-name order, as `{ name, run(api) }`;
- * `files` is `[{ name: 'seed-examples.json', groups: [...] }, ...]`.
+ * Every case of the vector files, in file-name order, as `{ name, wit, run(api) }`
+ * (`wit`: the interface of the exports it calls); `files` is
+ * `[{ name: 'seed-examples.json', groups: [...] }, ...]`.
  */
 export function vectorCases(files) {
   const sorted = [...files].filter((file) => file.name !== 'schema.json').sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -330,9 +387,28 @@ export function vectorCases(files) {
     for (const group of file.groups) {
       for (const raw of group.cases) {
         const c = expand(raw);
-        cases.push({ name: `${stem} / ${group.description} / ${raw.description}`, run: (api) => KINDS[kindOf(c)](api, c) });
+        cases.push({
+          name: `${stem} / ${group.description} / ${raw.description}`,
+          wit: interfaceOf(c),
+          run: (api) => KINDS[kindOf(c)](api, c),
+        });
       }
     }
   }
   return cases;
+}
+
+/**
+ * The runs a runner makes, each `{ name, run(api) }`: every case as the
+ * package routes it (the envelope component for `envelope`'s exports, the
+ * full one for the rest); then `useFull(api)`, which hands the package the
+ * full core module (`useCoreModule`), so the full component serves the
+ * envelope functions too; then the `envelope` cases again, on it.
+ */
+export function componentRuns(cases, useFull) {
+  return [
+    ...cases.map(({ name, run }) => ({ name, run })),
+    { name: "the full component's core module, handed over, serves the envelope functions", run: useFull },
+    ...cases.filter((c) => c.wit === 'envelope').map(({ name, run }) => ({ name: `on the full component / ${name}`, run })),
+  ];
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { render } from 'mcp-envelope';
 import { Ledger } from 'mcp-envelope/server';
-import { bundleWorker, serveWorker, wasmCopies } from './measure.mjs';
+import { bundleWorker, pkg, serveWorker, wasmCopies } from './measure.mjs';
 
 const START_TIMEOUT_MS = 20_000;
 let work;
@@ -47,15 +47,18 @@ before(async () => {
 });
 after(() => rmSync(work, { recursive: true, force: true }));
 
-test('the Workers bundle holds the wasm once: a .wasm module, no embedded copy', () => {
+test('the Workers bundle holds each component it uses once: a .wasm module, no embedded copy', () => {
+  // render is the envelope component's; the Ledger's steps are the full one's.
   assert.deepEqual(
     bundle.map((f) => f.file),
-    ['envelope.core.wasm', 'worker.js'],
+    ['envelope.core.wasm', 'full.core.wasm', 'worker.js'],
   );
   assert.equal(wasmCopies(bundle), 1);
+  assert.equal(wasmCopies(bundle, readFileSync(join(pkg, 'generated', 'full.core.wasm'))), 1);
   const js = readFileSync(bundle.find((f) => f.file === 'worker.js').path, 'utf8');
   assert.doesNotMatch(js, /AGFzbQ/, 'the bundle embeds wasm as base64'); // "\0asm" in base64
   assert.match(js, /from\s*"\.\/envelope\.core\.wasm"/);
+  assert.match(js, /from\s*"\.\/full\.core\.wasm"/);
 });
 
 test('workerd serves the bundle and answers with the envelope bytes', async () => {

@@ -1,18 +1,19 @@
 // Every shared vector through the package `api` a user's module imported
 // (test/runtimes.test.mjs writes that module in a project of its own and runs
-// it in Deno and Bun); the verdict is one line of JSON on stdout. Only
-// node:fs, which every runtime here has.
+// it in Deno and Bun), the `envelope` cases again on the full component
+// (`fullCore`, its compiled core module); the verdict is one line of JSON on
+// stdout. Only node:fs, which every runtime here has.
 import { readdirSync, readFileSync } from 'node:fs';
-import { vectorCases } from '../vector-runner.mjs';
+import { componentRuns, vectorCases } from '../vector-runner.mjs';
 
-export function runVectors(api) {
+export function runVectors(api, fullCore) {
   const folder = new URL('../../../../vectors/', import.meta.url);
   const files = readdirSync(folder)
     .filter((name) => name.endsWith('.json'))
     .map((name) => ({ name, groups: JSON.parse(readFileSync(new URL(name, folder), 'utf8')) }));
-  const cases = vectorCases(files);
+  const runs = componentRuns(vectorCases(files), () => api.useCoreModule(fullCore));
   const failures = [];
-  for (const { name, run } of cases) {
+  for (const { name, run } of runs) {
     try {
       run(api);
     } catch (error) {
@@ -30,8 +31,8 @@ export function runVectors(api) {
       runtime,
       // Which loader package.json's "imports" gave this runtime for the core module.
       coreModule: import.meta.resolve('#core-module'),
-      total: cases.length,
-      passed: cases.length - failures.length,
+      total: runs.length,
+      passed: runs.length - failures.length,
       failures,
     })}\n`,
   );
