@@ -44,7 +44,7 @@ WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
     seen.instantiated.push(componentOf(args[0]));
     const exports = { ...instance.exports };
     for (const [name, real] of Object.entries(instance.exports)) {
-      if (typeof real !== 'function' || !name.includes('#') || name.endsWith('#after-trap')) continue;
+      if (typeof real !== 'function' || !name.includes('#') || name.endsWith('#after-trap') || name.startsWith('cabi_post_')) continue;
       exports[name] = (...callArgs) => {
         if (armed !== undefined && name.endsWith(`#${armed}`)) {
           armed = undefined;

@@ -20,8 +20,9 @@ WebAssembly.Instance = function Instance(module, imports) {
   const exports = { ...instance.exports };
   for (const [name, real] of Object.entries(instance.exports)) {
     const call = name.split('#')[1];
-    // Every export taking a string takes its pointer first; after-trap itself is never armed.
-    if (typeof real !== 'function' || call === undefined || call === 'after-trap') continue;
+    // Every export taking a string takes its pointer first; after-trap itself is never armed, nor a
+    // post-return function (`cabi_post_...`), which one component may share between exports of equal shape.
+    if (typeof real !== 'function' || call === undefined || call === 'after-trap' || name.startsWith('cabi_post_')) continue;
     exports[name] = (...args) => {
       const left = armed.get(call) ?? 0;
       if (left > 0) {

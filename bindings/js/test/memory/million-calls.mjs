@@ -1,15 +1,16 @@
 // A million cheap calls in one process (run by test/memory.test.mjs with
 // --expose-gc): renders of three small specs in two formats, a
-// CallToolResult, a refused spec, and every 1,000th call a ledger made,
-// used and disposed. At each checkpoint it records the component's linear
-// memory (the core instance's exported `memory`, caught as the package
-// instantiates it) and the JS heap after a full collection, and prints them
-// as one line of JSON.
+// CallToolResult, a refused spec (all on the envelope component), and every
+// 1,000th call a ledger made, used and disposed (its steps on the full one).
+// At each checkpoint it records each component's linear memory (its core
+// instance's exported `memory`, caught as the package instantiates it) and
+// the JS heap after a full collection, and prints them as one line of JSON.
 const RealInstance = WebAssembly.Instance;
-const memories = [];
+const memories = { envelope: [], full: [] };
 WebAssembly.Instance = function Instance(module, imports) {
   const instance = new RealInstance(module, imports);
-  if (instance.exports.memory instanceof WebAssembly.Memory) memories.push(instance.exports.memory);
+  const full = WebAssembly.Module.exports(module).some((e) => e.name.startsWith('mcp:envelope/server@'));
+  if (instance.exports.memory instanceof WebAssembly.Memory) memories[full ? 'full' : 'envelope'].push(instance.exports.memory);
   return instance;
 };
 
@@ -61,7 +62,9 @@ for (let i = 0; i < CALLS; i++) {
   oneCall(i);
   if (CHECKPOINTS.has(i + 1)) {
     globalThis.gc();
-    checkpoints.push({ calls: i + 1, linearMemoryBytes: memories.at(-1).buffer.byteLength, heapUsedBytes: process.memoryUsage().heapUsed });
+    const linearMemoryBytes = Object.fromEntries(Object.entries(memories).map(([name, list]) => [name, list.at(-1).buffer.byteLength]));
+    checkpoints.push({ calls: i + 1, linearMemoryBytes, heapUsedBytes: process.memoryUsage().heapUsed });
   }
 }
-process.stdout.write(`${JSON.stringify({ instances: memories.length, refusals, seconds: (Date.now() - started) / 1000, checkpoints })}\n`);
+const instances = Object.fromEntries(Object.entries(memories).map(([name, list]) => [name, list.length]));
+process.stdout.write(`${JSON.stringify({ instances, refusals, seconds: (Date.now() - started) / 1000, checkpoints })}\n`);
