@@ -25,7 +25,7 @@ mod number;
 mod value;
 pub use compact::{compact, compact_within};
 pub use input::{given, raw_kind, read_input, read_list, read_member, without_position, Count, Object};
-pub(crate) use number::canonical_number;
+pub(crate) use number::{approximate_f64, canonical_number, compare_numbers};
 pub use value::{sorted_by_text, Map, Number, Value};
 
 /// What a typed read expects, in serde's words.

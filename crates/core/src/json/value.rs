@@ -53,8 +53,13 @@ impl Number {
     }
 
     /// The nearest `f64`; `None` past its range (`1e400`).
-    pub(crate) fn as_f64(&self) -> Option<f64> {
-        self.0.parse::<f64>().ok().filter(|f| f.is_finite())
+    pub fn as_f64(&self) -> Option<f64> {
+        super::approximate_f64(&self.0)
+    }
+
+    /// How this number's exact value compares with `other`'s.
+    pub fn compare(&self, other: &Number) -> Option<std::cmp::Ordering> {
+        super::compare_numbers(&self.0, &other.0)
     }
 }
 

@@ -563,12 +563,12 @@ fn now(raw: &str) -> Result<Option<f64>, SpecError> {
     let refused = || fail("\"now\" must be the current time in Unix seconds, a number 0 or more");
     match value(raw, &Quoted("now"))? {
         Value::Null => Ok(None),
-        Value::Number(n) => match n.as_str().parse::<f64>() {
+        Value::Number(n) => match n.as_f64() {
             // The number is not echoed: each host's JSON writer spells it differently.
-            Ok(seconds) if seconds > LAST_SECOND_OF_9999 && seconds.is_finite() => {
+            Some(seconds) if seconds > LAST_SECOND_OF_9999 => {
                 fail("\"now\" is after the year 9999 in Unix seconds: milliseconds must be divided by 1000")
             }
-            Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Some(seconds)),
+            Some(seconds) if seconds >= 0.0 => Ok(Some(seconds)),
             _ => refused(),
         },
         _ => refused(),
