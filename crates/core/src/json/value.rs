@@ -89,6 +89,10 @@ impl Map {
         self.0.len()
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
@@ -424,9 +428,8 @@ impl Serialize for Value {
 /// Read through its raw text, so that numbers keep theirs.
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <Box<RawValue>>::deserialize(deserializer)?;
-        Value::from_read_text(raw.get(), MAX_DEPTH).ok_or_else(|| {
-            serde::de::Error::custom(match serde_json::from_str::<serde_json::Value>(raw.get()) {
+        super::from_raw(deserializer, |raw| {
+            Value::from_read_text(raw, MAX_DEPTH).ok_or_else(|| match serde_json::from_str::<serde_json::Value>(raw) {
                 Err(e) => e.to_string(),
                 Ok(_) => "recursion limit exceeded".to_owned(),
             })

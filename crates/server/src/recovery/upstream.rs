@@ -528,22 +528,19 @@ inline_schema!(Headers, "Headers", {
 
 impl<'de> Deserialize<'de> for HeaderValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <Box<RawValue>>::deserialize(deserializer)?;
-        let text = raw.get();
-        let refused = |why: String| de::Error::custom(why);
-        match text.as_bytes().first() {
+        crate::json::from_raw(deserializer, |text| match text.as_bytes().first() {
             Some(b'"') => parse_string(text)
                 .map(|s| HeaderValue(s.into_owned()))
-                .map_err(|e| refused(e.to_string())),
+                .map_err(|e| e.to_string()),
             Some(b'[') => serde_json::from_str::<Vec<String>>(text)
                 .map(|items| HeaderValue(items.join(", ")))
-                .map_err(|e| refused(format!("an array of strings only: {}", without_position(&e)))),
+                .map_err(|e| format!("an array of strings only: {}", without_position(&e))),
             Some(b'-' | b'0'..=b'9' | b't' | b'f') => Ok(HeaderValue(text.to_owned())),
-            _ => Err(refused(format!(
+            _ => Err(format!(
                 "must be a string or an array of strings, not {}",
                 raw_kind(text)
-            ))),
-        }
+            )),
+        })
     }
 }
 
