@@ -72,7 +72,6 @@ pub mod rmcp;
 #[cfg(feature = "schema")]
 mod wire_schema;
 
-
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -25,10 +25,10 @@ pub fn canonical_codes() -> Vec<String> {
 /// ```
 /// use mcp_envelope::raw;
 /// assert_eq!(
-///     api::code_defaults(r#"{"code":"CONFLICT","locale":"pt-BR"}"#).unwrap(),
+///     raw::code_defaults(r#"{"code":"CONFLICT","locale":"pt-BR"}"#).unwrap(),
 ///     r#"{"category":"business","retryable":false,"recovery":"Leia o estado atual de novo e decida se a alteração ainda se aplica."}"#
 /// );
-/// assert_eq!(api::code_defaults(r#"{"code":"ORDER_NOT_FOUND"}"#).unwrap(), "null");
+/// assert_eq!(raw::code_defaults(r#"{"code":"ORDER_NOT_FOUND"}"#).unwrap(), "null");
 /// ```
 pub fn code_defaults(request: &str) -> Result<String, SpecError> {
     crate::code::code_defaults_json(request)
@@ -41,10 +41,10 @@ pub fn code_defaults(request: &str) -> Result<String, SpecError> {
 /// ```
 /// use mcp_envelope::raw;
 /// assert_eq!(
-///     api::limits(r#"{"messageChars":300}"#).unwrap(),
+///     raw::limits(r#"{"messageChars":300}"#).unwrap(),
 ///     r#"{"messageChars":300,"envelopeChars":2000,"actions":10,"details":10}"#
 /// );
-/// assert_eq!(api::limits("null").unwrap(), api::limits("{}").unwrap());
+/// assert_eq!(raw::limits("null").unwrap(), raw::limits("{}").unwrap());
 /// ```
 pub fn limits(request: &str) -> Result<String, SpecError> {
     crate::tool_error::limits::limits_json(request)
@@ -75,7 +75,7 @@ pub fn protocol_error(kind: ProtocolErrorKind, message: &str, data: Option<&str>
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let out = api::exception_result(r#"{"tool":"charge","exception":"boom","random":"0123456789abcdef"}"#).unwrap();
+/// let out = raw::exception_result(r#"{"tool":"charge","exception":"boom","random":"0123456789abcdef"}"#).unwrap();
 /// assert!(out.contains(r#""correlationId":"err_0123456789ab""#));
 /// ```
 pub fn exception_result(request: &str) -> Result<String, SpecError> {
@@ -92,7 +92,7 @@ pub fn exception_result(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let out = api::upstream_error(r#"{"status":503,"headers":{"retry-after":"120"},"body":"<h1>down</h1>"}"#).unwrap();
+/// let out = raw::upstream_error(r#"{"status":503,"headers":{"retry-after":"120"},"body":"<h1>down</h1>"}"#).unwrap();
 /// assert!(out.starts_with(r#"{"error":{"code":"UPSTREAM_UNAVAILABLE","message":"The upstream service failed"#));
 /// assert!(out.contains(r#""retryAfter":120,"category":"transient","retryable":true,"#));
 /// assert!(out.ends_with(r#""log":{"status":503,"body":"<h1>down</h1>"}}"#));
@@ -107,7 +107,7 @@ pub fn upstream_error(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let spec = api::access_error(r#"{"kind":"forbidden","resource":"order A-8812"}"#).unwrap();
+/// let spec = raw::access_error(r#"{"kind":"forbidden","resource":"order A-8812"}"#).unwrap();
 /// assert!(spec.starts_with(
 ///     r#"{"code":"FORBIDDEN","message":"Not permitted: the caller may not access order A-8812.""#
 /// ));
@@ -122,7 +122,7 @@ pub fn access_error(request: &str) -> Result<String, SpecError> {
 /// ```
 /// use mcp_envelope::raw;
 /// let input = r#"{"what":"orders","suggestion":"Ask whether the customer used another email."}"#;
-/// let result = api::empty_result(input).unwrap();
+/// let result = raw::empty_result(input).unwrap();
 /// assert!(result.contains(r#"Do not repeat the same query.\nNext step: Ask whether"#));
 /// ```
 pub fn empty_result(request: &str) -> Result<String, SpecError> {
@@ -137,7 +137,7 @@ pub fn empty_result(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let answer = api::unknown_tool(r#"{"tool":"refund_orders","tools":["list_invoices"],"format":"text","answer":"tool-result"}"#).unwrap();
+/// let answer = raw::unknown_tool(r#"{"tool":"refund_orders","tools":["list_invoices"],"format":"text","answer":"tool-result"}"#).unwrap();
 /// assert!(answer.starts_with(r#"{"result":{"content":[{"type":"text","text":"error_code: UNKNOWN_ACTION\nwhat_failed: No tool named 'refund_orders' on this server."#));
 /// ```
 pub fn unknown_tool(request: &str) -> Result<String, SpecError> {
@@ -151,10 +151,10 @@ pub fn unknown_tool(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let quoted = api::user_error(r#"{"message":"Locked by another refund.","format":"text"}"#).unwrap();
+/// let quoted = raw::user_error(r#"{"message":"Locked by another refund.","format":"text"}"#).unwrap();
 /// assert_eq!(quoted, r#"{"content":[{"type":"text","text":"error_code: TOOL_ERROR\nwhat_failed: Locked by another refund.\nretryable: false"}],"isError":true}"#);
 /// let envelope = "<tool_error code=\"NOT_FOUND\">\n  <message>No invoice</message>\n</tool_error>";
-/// let sent = api::user_error(&serde_json::json!({ "message": envelope }).to_string()).unwrap();
+/// let sent = raw::user_error(&serde_json::json!({ "message": envelope }).to_string()).unwrap();
 /// let text = serde_json::to_string(envelope).unwrap();
 /// assert_eq!(sent, format!(r#"{{"content":[{{"type":"text","text":{text}}}],"isError":true}}"#));
 /// ```
@@ -172,7 +172,7 @@ pub fn user_error(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let out = api::handler_result(r#"{"tool":"get_invoice","outcome":{"error":{"code":"NOT_FOUND","message":"No invoice inv_9"}},"format":"text"}"#).unwrap();
+/// let out = raw::handler_result(r#"{"tool":"get_invoice","outcome":{"error":{"code":"NOT_FOUND","message":"No invoice inv_9"}},"format":"text"}"#).unwrap();
 /// assert_eq!(out, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"ledger":"failure"}"#);
 /// ```
 pub fn handler_result(request: &str) -> Result<String, SpecError> {
@@ -197,7 +197,7 @@ pub fn render_partial(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let result = api::partial_result(r#"{"obtained":[],"failed":[{"item":"Company C","code":"TIMEOUT"}],"format":"json"}"#).unwrap();
+/// let result = raw::partial_result(r#"{"obtained":[],"failed":[{"item":"Company C","code":"TIMEOUT"}],"format":"json"}"#).unwrap();
 /// assert!(result.starts_with(r#"{"content":[{"type":"text","text":"{\"kind\":\"partial_result\",\"severity\":\"error\""#));
 /// assert!(result.ends_with(r#""isError":true}"#));
 /// ```
@@ -212,10 +212,10 @@ pub fn partial_result(request: &str) -> Result<String, SpecError> {
 /// ```
 /// use mcp_envelope::raw;
 /// assert_eq!(
-///     api::partial_limits(r#"{"items":5}"#).unwrap(),
+///     raw::partial_limits(r#"{"items":5}"#).unwrap(),
 ///     r#"{"messageChars":500,"envelopeChars":2000,"items":5}"#
 /// );
-/// assert_eq!(api::partial_limits("null").unwrap(), api::partial_limits("{}").unwrap());
+/// assert_eq!(raw::partial_limits("null").unwrap(), raw::partial_limits("{}").unwrap());
 /// ```
 pub fn partial_limits(request: &str) -> Result<String, SpecError> {
     crate::partial::partial_limits_json(request)
@@ -249,7 +249,7 @@ pub fn contract_lock(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let deltas = api::contract_diff(r#"{"lock":[{"name":"a","inputSchema":{"type":"object"}}],"tools":[]}"#).unwrap();
+/// let deltas = raw::contract_diff(r#"{"lock":[{"name":"a","inputSchema":{"type":"object"}}],"tools":[]}"#).unwrap();
 /// assert_eq!(deltas, r#"[{"severity":"BREAKING","action":"a","field":"(tool)","description":"the tool a was removed"}]"#);
 /// ```
 pub fn contract_diff(request: &str) -> Result<String, SpecError> {
@@ -273,7 +273,7 @@ pub fn decide(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let sent = api::answer_for_revision(
+/// let sent = raw::answer_for_revision(
 ///     r#"{"revision":"2026-07-28","answer":{"result":{"content":[],"isError":true}}}"#,
 /// ).unwrap();
 /// assert_eq!(sent, r#"{"result":{"content":[],"isError":true,"resultType":"complete"}}"#);
@@ -294,7 +294,7 @@ pub fn answer_for_revision(request: &str) -> Result<String, SpecError> {
 /// use mcp_envelope::raw;
 /// use mcp_envelope::{call_tool_result, Format, ToolError};
 /// let limited = call_tool_result(&ToolError::new("RATE_LIMITED", "Slow down.").retry_after(2), Format::Xml);
-/// let step = api::host_step(&format!(r#"{{"name":"get_invoice","result":{limited}}}"#)).unwrap();
+/// let step = raw::host_step(&format!(r#"{{"name":"get_invoice","result":{limited}}}"#)).unwrap();
 /// assert_eq!(step, r#"{"then":"retry","waitMs":2000,"tried":[{"code":"RATE_LIMITED","branch":"wait-and-retry","waitedMs":2000}]}"#);
 /// ```
 pub fn host_step(request: &str) -> Result<String, SpecError> {
@@ -333,7 +333,7 @@ pub fn ledger_key(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let first = api::ledger_failure(r#"{"spec":{"code":"NOT_FOUND","message":"No invoice inv_9"},"format":"text"}"#).unwrap();
+/// let first = raw::ledger_failure(r#"{"spec":{"code":"NOT_FOUND","message":"No invoice inv_9"},"format":"text"}"#).unwrap();
 /// assert_eq!(first, r#"{"result":{"content":[{"type":"text","text":"error_code: NOT_FOUND\nwhat_failed: No invoice inv_9\nnext_action: Check the identifier: look the item up or list the available ones, then call again with a real one.\nretryable: false"}],"isError":true},"streak":"{\"code\":\"NOT_FOUND\",\"arguments\":null,\"count\":1}","ttlMs":3600000}"#);
 /// ```
 pub fn ledger_failure(request: &str) -> Result<String, SpecError> {
@@ -346,7 +346,7 @@ pub fn ledger_failure(request: &str) -> Result<String, SpecError> {
 /// ```
 /// use mcp_envelope::raw;
 /// let ok = r#"{"content":[{"type":"text","text":"Paid"}],"isError":false}"#;
-/// assert_eq!(api::ledger_observe(&format!(r#"{{"result":{ok}}}"#)).unwrap(), r#"{"streak":null}"#);
+/// assert_eq!(raw::ledger_observe(&format!(r#"{{"result":{ok}}}"#)).unwrap(), r#"{"streak":null}"#);
 /// ```
 pub fn ledger_observe(request: &str) -> Result<String, SpecError> {
     crate::ledger::ledger_observe_json(request)
@@ -371,7 +371,7 @@ pub fn idempotency_key(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let run = api::idempotency_begin(r#"{"tool":"refund","key":"k-1","arguments":{"cents":500},"nowMs":0,"ttlSeconds":60}"#).unwrap();
+/// let run = raw::idempotency_begin(r#"{"tool":"refund","key":"k-1","arguments":{"cents":500},"nowMs":0,"ttlSeconds":60}"#).unwrap();
 /// assert_eq!(run, r#"{"outcome":"run","record":"{\"arguments\":\"bb185f9448bf07202ca794fb2d89004a\",\"expiresAtMs\":60000}","ttlMs":60000}"#);
 /// ```
 pub fn idempotency_begin(request: &str) -> Result<String, SpecError> {
@@ -393,7 +393,7 @@ pub fn idempotency_finish(request: &str) -> Result<String, SpecError> {
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let out = api::after_trap(r#"{"call":"ledger-observe","trap":"unreachable","random":"0123456789abcdef"}"#).unwrap();
+/// let out = raw::after_trap(r#"{"call":"ledger-observe","trap":"unreachable","random":"0123456789abcdef"}"#).unwrap();
 /// assert_eq!(out, r#"{"then":"answer","answer":"{}","log":"code=TRAPPED call=\"ledger-observe\" then=\"send-as-is\" trap=\"unreachable\""}"#);
 /// ```
 pub fn after_trap(request: &str) -> Result<String, SpecError> {
@@ -408,6 +408,12 @@ type RequestExport = fn(&str) -> Result<String, SpecError>;
 const REQUEST_EXPORTS: &[(&str, RequestExport)] = &[
     ("code-defaults", code_defaults),
     ("limits", limits),
+    ("render-partial", render_partial),
+    ("partial-result", partial_result),
+    ("partial-limits", partial_limits),
+    ("render-validation", render_validation),
+    ("validation-result", validation_result),
+    ("after-trap", after_trap),
     ("exception-result", exception_result),
     ("upstream-error", upstream_error),
     ("access-error", access_error),
@@ -415,17 +421,7 @@ const REQUEST_EXPORTS: &[(&str, RequestExport)] = &[
     ("unknown-tool", unknown_tool),
     ("user-error", user_error),
     ("handler-result", handler_result),
-    ("render-partial", render_partial),
-    ("partial-result", partial_result),
-    ("partial-limits", partial_limits),
-    ("render-validation", render_validation),
-    ("validation-result", validation_result),
-    ("contract-lock", contract_lock),
-    ("contract-diff", contract_diff),
-    ("decide", decide),
     ("answer-for-revision", answer_for_revision),
-    ("host-step", host_step),
-    ("span-attributes", span_attributes),
     ("backoff", backoff),
     ("ledger-key", ledger_key),
     ("ledger-failure", ledger_failure),
@@ -433,7 +429,11 @@ const REQUEST_EXPORTS: &[(&str, RequestExport)] = &[
     ("idempotency-key", idempotency_key),
     ("idempotency-begin", idempotency_begin),
     ("idempotency-finish", idempotency_finish),
-    ("after-trap", after_trap),
+    ("decide", decide),
+    ("host-step", host_step),
+    ("span-attributes", span_attributes),
+    ("contract-lock", contract_lock),
+    ("contract-diff", contract_diff),
 ];
 
 /// Calls the export named `export` (its WIT name, `"decide"`,
@@ -443,9 +443,9 @@ const REQUEST_EXPORTS: &[(&str, RequestExport)] = &[
 ///
 /// ```
 /// use mcp_envelope::raw;
-/// let out = api::call("code-defaults", r#"{"code":"TIMEOUT"}"#).unwrap().unwrap();
+/// let out = raw::call("code-defaults", r#"{"code":"TIMEOUT"}"#).unwrap().unwrap();
 /// assert!(out.starts_with(r#"{"category":"transient","retryable":true,"#));
-/// assert!(api::call("no-such-export", "{}").is_none());
+/// assert!(raw::call("no-such-export", "{}").is_none());
 /// ```
 pub fn call(export: &str, request: &str) -> Option<Result<String, SpecError>> {
     REQUEST_EXPORTS
@@ -465,8 +465,15 @@ mod tests {
     fn call_knows_every_export_of_one_request_in_the_wit_order() {
         // `read-envelope` refuses with a ParseError (no envelope, or a broken
         // one), which `call`'s one error type does not say.
-        let wit: Vec<&str> = include_str!("../wit/api.wit")
-            .lines()
+        let wit = [
+            include_str!("../wit/envelope.wit"),
+            include_str!("../wit/server.wit"),
+            include_str!("../wit/agent.wit"),
+            include_str!("../wit/contract.wit"),
+        ];
+        let wit: Vec<&str> = wit
+            .iter()
+            .flat_map(|interface| interface.lines())
             .filter_map(|line| line.trim().strip_suffix(": string) -> result<string, string>;"))
             .filter_map(|head| head.split_once(": func(").map(|(name, _)| name))
             .filter(|name| *name != "read-envelope")

@@ -5,8 +5,8 @@ use crate::args::{Audit, Call, Cli, Command, ContractCommand, ContractDiff, Enve
 use crate::{audit, contract};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
-use mcp_envelope::raw;
 use mcp_envelope::partial::to_json_as_stated;
+use mcp_envelope::raw;
 use mcp_envelope::validation::{self, ValidationOptions};
 use mcp_envelope::{call_tool_result, read_envelope, render, spec, ParseError, Reading, SpecError, ToolError};
 use std::ffi::OsString;
@@ -39,18 +39,18 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
         Command::Validate(command) => validate(command)?,
         Command::Audit(command) => return audit(command),
         Command::Contract(command) => match command.command {
-            ContractCommand::Lock(input) => from_json(&input, api::contract_lock)?,
+            ContractCommand::Lock(input) => from_json(&input, raw::contract_lock)?,
             ContractCommand::Diff(command) => return contract_diff(command),
         },
         Command::Parse(input) => parse_any(&read(&input)?)?,
-        Command::Exception(input) => from_json(&input, api::exception_result)?,
-        Command::Upstream(input) => from_json(&input, api::upstream_error)?,
-        Command::Access(input) => from_json(&input, api::access_error)?,
-        Command::Empty(input) => from_json(&input, api::empty_result)?,
+        Command::Exception(input) => from_json(&input, raw::exception_result)?,
+        Command::Upstream(input) => from_json(&input, raw::upstream_error)?,
+        Command::Access(input) => from_json(&input, raw::access_error)?,
+        Command::Empty(input) => from_json(&input, raw::empty_result)?,
         Command::Call(Call { export, input }) => {
             let request = read(&input)?;
-            // The parser took only names `api::call` knows.
-            match api::call(&export, &request) {
+            // The parser took only names `raw::call` knows.
+            match raw::call(&export, &request) {
                 Some(answer) => answer.map_err(|e| bad(&input, e))?,
                 None => return Err((2, format!("no export {export:?} takes one request"))),
             }
@@ -58,9 +58,9 @@ pub fn run(args: Vec<OsString>) -> Result<Outcome, Failure> {
         Command::Partial(Partial { envelope, input }) => from_json(
             &input,
             if envelope {
-                api::render_partial
+                raw::render_partial
             } else {
-                api::partial_result
+                raw::partial_result
             },
         )?,
     };
@@ -254,7 +254,7 @@ fn validate(
     let text = read(&input)?;
     let action = match action {
         Some(action) if !spec => action,
-        _ => return api::render_validation(&text).map_err(|e| bad(&input, e)),
+        _ => return raw::render_validation(&text).map_err(|e| bad(&input, e)),
     };
     let options = ValidationOptions {
         max_fields,

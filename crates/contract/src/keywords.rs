@@ -3,6 +3,8 @@
 //! types and values it accepts, its required fields, the bounding keywords
 //! (`RULES`) and the words each is told in.
 
+use std::cmp::Ordering;
+
 use crate::json::Value;
 use crate::json_schema;
 
@@ -292,16 +294,13 @@ impl Rule {
     /// Whether `new` allows less than `old`: a higher lower bound, a lower
     /// upper one; a changed pattern, format or divisor always counts as tighter.
     pub(super) fn tighter(&self, old: &Value, new: &Value) -> bool {
-        let number = |v: &Value| v.as_f64();
-        match (number(old), number(new), self.key) {
-            (_, _, "multipleOf" | "pattern" | "format") => true,
-            (Some(old), Some(new), _) => {
-                if self.lower {
-                    new > old
-                } else {
-                    new < old
-                }
-            }
+        let order = match (old, new) {
+            (Value::Number(old), Value::Number(new)) => new.compare(old),
+            _ => None,
+        };
+        match (order, self.key) {
+            (_, "multipleOf" | "pattern" | "format") => true,
+            (Some(order), _) => order == if self.lower { Ordering::Greater } else { Ordering::Less },
             _ => true,
         }
     }

@@ -67,8 +67,7 @@ macro_rules! string_enum {
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 const WIRE: &[&str] = &[$($text),*];
-                let text = <$crate::json::Text<'de>>::deserialize(deserializer)?.0;
-                $ty::from_wire(&text).ok_or_else(|| serde::de::Error::unknown_variant(&text, WIRE))
+                $crate::json::wire_variant(deserializer, WIRE).map(|at| $ty::ALL[at])
             }
         }
     };

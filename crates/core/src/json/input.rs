@@ -1,15 +1,20 @@
 //! Specs and entry points' inputs read into structs that declare their JSON
 //! shape with serde, refused in serde's words with the path of the key
-//! (serde_path_to_error) and without a position for a value of the wrong
+//! (`limits.messageChars`) and without a position for a value of the wrong
 //! kind, since each host spaces the JSON it writes differently.
 //!
 //! Ours: the wording around serde's messages, [`Object`] (a struct read from
-//! an object only), [`Count`], and [`given`] (present but not `null`).
+//! an object only), [`Count`], [`given`] (present but not `null`), and the
+//! path of a refusal. serde_path_to_error would track the path on every read,
+//! cloning each key and wrapping every type's reader (a third of a spec's
+//! reading time and about 20 KB of the component); a refusal's path is
+//! instead found once, by walking the text up to where serde_json stopped.
 
 use std::fmt;
 
 use serde::de::{DeserializeOwned, Visitor};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::repair_lone_surrogates;
 use crate::error::SpecError;
@@ -46,14 +51,18 @@ enum Shape {
 
 fn read_as<T: DeserializeOwned>(text: &str, what: &str, shape: Shape, member: bool) -> Result<T, SpecError> {
     let text = repair_lone_surrogates(text);
+    LATE.with(|late| late.set(None));
     let mut deserializer = serde_json::Deserializer::from_str(&text);
     let value = match shape {
-        Shape::Object => serde_path_to_error::deserialize(&mut deserializer).map(|Object(value)| value),
-        Shape::Array => serde_path_to_error::deserialize(&mut deserializer),
+        Shape::Object => Object::<T>::deserialize(&mut deserializer).map(|Object(value)| value),
+        Shape::Array => T::deserialize(&mut deserializer),
     }
     .map_err(|e| {
-        let path = e.path().to_string();
-        refusal(&text, what, shape, member, &path, e.into_inner())
+        let path = path_at(
+            &text,
+            late_stop(&text).unwrap_or_else(|| offset_of(&text, e.line(), e.column())),
+        );
+        refusal(&text, what, shape, member, &path, e)
     })?;
     deserializer
         .end()
@@ -61,18 +70,149 @@ fn read_as<T: DeserializeOwned>(text: &str, what: &str, shape: Shape, member: bo
     Ok(value)
 }
 
+thread_local! {
+    /// Where the value a reader refused after reading it raw ends, as an
+    /// address in the text being read ([`from_raw`]).
+    static LATE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// Reads a value as its raw JSON text and makes a `T` of it with `make`,
+/// whose refusal (its message) is about that value. serde_json gives such a
+/// refusal the place where the enclosing object or array stopped, which may
+/// be past its closing bracket; the value's own end, kept here, is exact.
+pub fn from_raw<'de, D, T>(deserializer: D, make: impl FnOnce(&'de str) -> Result<T, String>) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let raw = <&'de RawValue>::deserialize(deserializer)?.get();
+    make(raw).map_err(|why| {
+        LATE.with(|late| late.set(Some(raw.as_ptr() as usize + raw.len())));
+        serde::de::Error::custom(why)
+    })
+}
+
+/// The offset in `text` where a value refused by [`from_raw`] ends, when it
+/// was read from `text` itself.
+fn late_stop(text: &str) -> Option<usize> {
+    let end = LATE.with(|late| late.take())?;
+    end.checked_sub(text.as_ptr() as usize).filter(|at| *at <= text.len())
+}
+
+/// The byte offset of serde_json's `line` and `column` (bytes into the line).
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let start_of_line = match line {
+        0 | 1 => 0,
+        _ => text
+            .match_indices('\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(at, _)| at + 1),
+    };
+    (start_of_line + column).min(text.len())
+}
+
+/// The path of the value serde_json was reading when it stopped at `stop`:
+/// the keys and indices of the members and items open there, spelled
+/// `limits.messageChars`, `issues[3].path`, `[0].field`, or `.` for the
+/// whole. serde_json stops just after the value it refuses (or the key it
+/// refuses, or at the value whose kind is wrong, or after the object that
+/// lacks a field), so the member or item open at that place is the one the
+/// refusal is about.
+fn path_at(text: &str, stop: usize) -> String {
+    // Each open container: an object's current key, or an array's current index.
+    let mut open: Vec<(bool, Option<String>, Option<usize>)> = Vec::new();
+    let mut expect_key = false;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < stop {
+        let byte = bytes[at];
+        let value_starts =
+            !(matches!(byte, b' ' | b'\n' | b'\t' | b'\r' | b':' | b',' | b'}' | b']') || byte == b'"' && expect_key);
+        if value_starts {
+            if let Some((false, _, index)) = open.last_mut() {
+                *index = Some(index.map_or(0, |i| i + 1));
+            }
+        }
+        match byte {
+            b'{' => {
+                open.push((true, None, None));
+                expect_key = true;
+            }
+            b'[' => open.push((false, None, None)),
+            b'}' | b']' => {
+                open.pop();
+                expect_key = false;
+            }
+            b',' => expect_key = matches!(open.last(), Some((true, _, _))),
+            b'"' => {
+                let end = string_end(bytes, at);
+                if expect_key {
+                    if let Some((true, key, _)) = open.last_mut() {
+                        *key = Some(
+                            super::parse_string(&text[at..end]).map_or_else(|_| String::new(), |k| k.into_owned()),
+                        );
+                    }
+                    expect_key = false;
+                }
+                at = end;
+                continue;
+            }
+            b' ' | b'\n' | b'\t' | b'\r' | b':' => {}
+            // A number, `true`, `false` or `null`: one value, to the next delimiter.
+            _ => {
+                while at < stop && !matches!(bytes[at], b',' | b'}' | b']' | b' ' | b'\n' | b'\t' | b'\r' | b':') {
+                    at += 1;
+                }
+                continue;
+            }
+        }
+        at += 1;
+    }
+    let mut path = String::new();
+    for (is_object, key, index) in &open {
+        match (is_object, key, index) {
+            (true, Some(key), _) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            (false, _, Some(index)) => {
+                path.push('[');
+                path.push_str(&index.to_string());
+                path.push(']');
+            }
+            _ => {}
+        }
+    }
+    path
+}
+
+/// Where the JSON string that opens at `at` ends: just after its closing quote.
+fn string_end(bytes: &[u8], at: usize) -> usize {
+    let mut i = at + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
 fn refusal(text: &str, what: &str, shape: Shape, member: bool, path: &str, e: serde_json::Error) -> SpecError {
     if e.classify() != serde_json::error::Category::Data {
         return SpecError::not_json(format!("invalid JSON in {what}: {e}"));
     }
     let message = without_position(&e);
-    // An unknown key's path ends with the key itself, which the message names.
     let refused = match message.starts_with("missing field") {
         true => SpecError::missing,
         false => SpecError::invalid,
     };
+    // An unknown or repeated key's path ends with the key itself, which the message names.
     let last = path.rfind(['.', '[']).map_or(path, |at| &path[at + 1..]);
-    let path = match message.starts_with(&format!("unknown field `{last}`")) {
+    let names_last = |refusal: &str| message.starts_with(&format!("{refusal} `{last}`"));
+    let path = match names_last("unknown field") || names_last("duplicate field") {
         true => path.rfind(['.', '[']).map_or(".", |at| &path[..at]),
         false => path,
     };
@@ -210,3 +350,30 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Object<T> {
 // A count as the reader takes it: a whole number, 0 or more.
 #[cfg(feature = "schema")]
 inline_schema!(Count, "Count", { "type": "integer", "minimum": 0 });
+
+#[cfg(test)]
+mod tests {
+    use super::{offset_of, path_at};
+
+    #[test]
+    fn a_place_in_the_text_names_the_member_or_item_open_there() {
+        let text = r#"{"limits": {"messageChars": "x"}, "issues": [{"path": ["a", -1]}], "k\"ey": 1}"#;
+        let after = |token: &str| text.find(token).unwrap() + token.len();
+        assert_eq!(path_at(text, after(r#""x""#)), "limits.messageChars");
+        assert_eq!(path_at(text, after("{\"messageChars\": \"x\"}")), "limits");
+        assert_eq!(path_at(text, after("-1")), "issues[0].path[1]");
+        assert_eq!(path_at(text, after(r#""path""#)), "issues[0].path");
+        assert_eq!(path_at(text, after(r#""k\"ey": 1"#)), "k\"ey");
+        assert_eq!(path_at(text, text.len()), "");
+        assert_eq!(path_at("[1, {\"a\": true}]", 14), "[1].a");
+        assert_eq!(path_at("[1, {\"a\": true}]", 15), "[1]");
+    }
+
+    #[test]
+    fn a_line_and_column_is_a_byte_offset() {
+        let text = "{\n  \"a\": 1,\n  \"b\": 2\n}";
+        assert_eq!(offset_of(text, 1, 1), 1);
+        assert_eq!(offset_of(text, 3, 8), text.find("2").unwrap() + 1);
+        assert_eq!(offset_of(text, 9, 0), text.len());
+    }
+}

@@ -24,8 +24,8 @@ mod input;
 mod number;
 mod value;
 pub use compact::{compact, compact_within};
-pub use input::{given, raw_kind, read_input, read_list, read_member, without_position, Count, Object};
-pub(crate) use number::canonical_number;
+pub use input::{from_raw, given, raw_kind, read_input, read_list, read_member, without_position, Count, Object};
+pub(crate) use number::{approximate_f64, canonical_number, compare_numbers};
 pub use value::{sorted_by_text, Map, Number, Value};
 
 /// What a typed read expects, in serde's words.
@@ -77,6 +77,30 @@ impl<'de> Deserialize<'de> for Text<'de> {
         }
         deserializer.deserialize_string(TextVisitor)
     }
+}
+
+/// The position in `wire` of the string serde reads, another string refused
+/// in serde's words (`unknown variant `pt`, expected `en` or `pt-BR``). In
+/// the visitor, so serde_json places the refusal at that string.
+#[doc(hidden)]
+pub fn wire_variant<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+    wire: &'static [&'static str],
+) -> Result<usize, D::Error> {
+    struct WireVisitor(&'static [&'static str]);
+    impl Visitor<'_> for WireVisitor {
+        type Value = usize;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<usize, E> {
+            self.0
+                .iter()
+                .position(|w| *w == text)
+                .ok_or_else(|| E::unknown_variant(text, self.0))
+        }
+    }
+    deserializer.deserialize_str(WireVisitor(wire))
 }
 
 /// An object's members in order, repeated keys kept, each value read as `T`;

@@ -13,6 +13,7 @@
 //! Python or Rust host sends exactly.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 /// Integer digits shown plain before the exponent form takes over.
 const PLAIN_INTEGER_DIGITS: i64 = 30;
@@ -23,6 +24,50 @@ pub(crate) fn canonical_number(text: &str) -> Cow<'_, str> {
         Some((negative, digits, exponent)) => Cow::Owned(spell(negative, &digits, exponent)),
         None => Cow::Borrowed(text),
     }
+}
+
+/// How two JSON numbers' exact values compare, from their digits: no float
+/// rounds `0.1` against `0.10000000000000001`, and `1e400` still compares.
+/// `None` when either text is not a JSON number.
+pub(crate) fn compare_numbers(a: &str, b: &str) -> Option<Ordering> {
+    let (a, b) = (parts(a)?, parts(b)?);
+    let sign = |(negative, digits, _): &(bool, String, i64)| match (*negative, digits == "0") {
+        (_, true) => 0,
+        (true, false) => -1,
+        (false, false) => 1,
+    };
+    let order = sign(&a).cmp(&sign(&b));
+    if order != Ordering::Equal || sign(&a) == 0 {
+        return Some(order);
+    }
+    // Where the decimal point falls, counted from the first digit; then the
+    // digits themselves, which have no trailing zeros, so text order is
+    // numeric order.
+    let point = |(_, digits, power): &(bool, String, i64)| (digits.len() as i64).saturating_add(*power);
+    let magnitude = point(&a).cmp(&point(&b)).then_with(|| a.1.cmp(&b.1));
+    Some(if a.0 { magnitude.reverse() } else { magnitude })
+}
+
+/// The nearest `f64` to a JSON number, `None` past its range (`1e400`).
+/// Exact (one IEEE rounding) for up to 15 significant digits and a power of
+/// ten within 22, which covers timestamps and the like; beyond that the
+/// first 17 digits scaled, within an ulp or two. Written here because
+/// `str::parse::<f64>` brings core's correctly rounding parser and its
+/// tables, about 15 KB of the component, for the few numbers the core
+/// does arithmetic on.
+pub(crate) fn approximate_f64(text: &str) -> Option<f64> {
+    let (negative, digits, power) = parts(text)?;
+    let kept = digits.len().min(17);
+    let power = power.saturating_add((digits.len() - kept) as i64);
+    let mantissa = digits[..kept].parse::<u64>().ok()? as f64;
+    let scaled = match power {
+        0 => mantissa,
+        1..=22 => mantissa * 10f64.powi(power as i32),
+        -22..=-1 => mantissa / 10f64.powi(-power as i32),
+        _ => mantissa * 10f64.powi(power.clamp(-400, 400) as i32),
+    };
+    let value = if negative { -scaled } else { scaled };
+    value.is_finite().then_some(value)
 }
 
 /// `(negative, significant digits without leading or trailing zeros,
@@ -79,7 +124,55 @@ fn spell(negative: bool, digits: &str, power: i64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::canonical_number;
+    use std::cmp::Ordering::{Equal, Greater, Less};
+
+    use super::{approximate_f64, canonical_number, compare_numbers};
+
+    #[test]
+    fn numbers_compare_by_their_exact_values() {
+        let cases = [
+            ("1", "1.0", Equal),
+            ("-0", "0.000", Equal),
+            ("0.1", "0.10000000000000001", Less),
+            ("9007199254740993", "9007199254740992", Greater),
+            ("1e400", "1e399", Greater),
+            ("-1e400", "-1e399", Less),
+            ("-1", "0", Less),
+            ("0", "-0.5", Greater),
+            ("12", "1.3e1", Less),
+            ("0.123", "0.12", Greater),
+            ("-2.5e-10", "-2.5e-11", Less),
+            ("150", "1.5e2", Equal),
+        ];
+        for (a, b, order) in cases {
+            assert_eq!(compare_numbers(a, b), Some(order), "{a} against {b}");
+            assert_eq!(compare_numbers(b, a), Some(order.reverse()), "{b} against {a}");
+        }
+        assert_eq!(compare_numbers("1", "x"), None);
+    }
+
+    #[test]
+    fn approximate_floats_are_exact_on_the_fast_path() {
+        for text in [
+            "0",
+            "1700000000",
+            "1700000000.5",
+            "253402300799",
+            "0.1",
+            "-2.5e-10",
+            "123.456e-2",
+            "1e22",
+            "3.14159",
+        ] {
+            assert_eq!(approximate_f64(text), text.parse::<f64>().ok(), "{text}");
+        }
+        let far = approximate_f64("1.2345678901234567890123e100").unwrap();
+        assert!((far / 1.2345678901234568e100 - 1.0).abs() < 1e-15);
+        assert_eq!(approximate_f64("1e400"), None);
+        assert_eq!(approximate_f64("-1e400"), None);
+        assert_eq!(approximate_f64("1e-400"), Some(0.0));
+        assert_eq!(approximate_f64("a"), None);
+    }
 
     #[test]
     fn every_writer_spelling_of_a_number_reads_alike() {

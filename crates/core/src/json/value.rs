@@ -53,8 +53,13 @@ impl Number {
     }
 
     /// The nearest `f64`; `None` past its range (`1e400`).
-    pub(crate) fn as_f64(&self) -> Option<f64> {
-        self.0.parse::<f64>().ok().filter(|f| f.is_finite())
+    pub fn as_f64(&self) -> Option<f64> {
+        super::approximate_f64(&self.0)
+    }
+
+    /// How this number's exact value compares with `other`'s.
+    pub fn compare(&self, other: &Number) -> Option<std::cmp::Ordering> {
+        super::compare_numbers(&self.0, &other.0)
     }
 }
 
@@ -82,6 +87,10 @@ impl Map {
 
     pub fn len(&self) -> usize {
         self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     pub fn get(&self, key: &str) -> Option<&Value> {
@@ -419,9 +428,8 @@ impl Serialize for Value {
 /// Read through its raw text, so that numbers keep theirs.
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <Box<RawValue>>::deserialize(deserializer)?;
-        Value::from_read_text(raw.get(), MAX_DEPTH).ok_or_else(|| {
-            serde::de::Error::custom(match serde_json::from_str::<serde_json::Value>(raw.get()) {
+        super::from_raw(deserializer, |raw| {
+            Value::from_read_text(raw, MAX_DEPTH).ok_or_else(|| match serde_json::from_str::<serde_json::Value>(raw) {
                 Err(e) => e.to_string(),
                 Ok(_) => "recursion limit exceeded".to_owned(),
             })

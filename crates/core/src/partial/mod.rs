@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use mcp_envelope::raw;
-//! let envelope = api::render_partial(r#"{"obtained":["Company A: 10-K 2024"],
+//! let envelope = raw::render_partial(r#"{"obtained":["Company A: 10-K 2024"],
 //!   "failed":[{"item":"Company C","code":"FORBIDDEN"}]}"#).unwrap();
 //! assert!(envelope.starts_with("<partial_result severity=\"warning\">\n  <summary>Obtained 1 of 2 items; 1 failed.</summary>"));
 //! assert!(envelope.contains("<failure item=\"Company C\" code=\"FORBIDDEN\" category=\"permission\" retryable=\"false\"/>"));

@@ -346,22 +346,21 @@ impl<'de> Deserialize<'de> for ToolFailureInput {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         // Read raw, then by its first byte: an untagged enum would buffer
         // the value and keep no number's written text.
-        let raw = <Box<RawValue>>::deserialize(deserializer)?;
-        match raw.get().as_bytes().first() {
+        crate::json::from_raw(deserializer, |raw| match raw.as_bytes().first() {
             Some(b't') => Ok(ToolFailureInput(Some(ToolFailureMeta::default()))),
             Some(b'f') => Ok(ToolFailureInput(None)),
-            Some(b'{') => serde_json::from_str::<ToolFailureClock>(raw.get())
+            Some(b'{') => serde_json::from_str::<ToolFailureClock>(raw)
                 .map(|clock| {
                     ToolFailureInput(Some(ToolFailureMeta {
                         now_ms: clock.now.map(|m| m.0),
                     }))
                 })
-                .map_err(|e| de::Error::custom(crate::json::without_position(&e))),
-            _ => Err(de::Error::custom(format_args!(
+                .map_err(|e| crate::json::without_position(&e)),
+            _ => Err(format!(
                 "must be true, false or {{\"now\": milliseconds}}, not {}",
-                crate::json::raw_kind(raw.get())
-            ))),
-        }
+                crate::json::raw_kind(raw)
+            )),
+        })
     }
 }
 

@@ -17,7 +17,9 @@
 use super::arguments::decimal_index;
 use super::model::{Bound, IssueCode, ValidationIssue};
 use super::path::PathSegment;
-use crate::json::{parse_value, Value};
+use std::cmp::Ordering;
+
+use crate::json::{compare_numbers, parse_value, Value};
 use crate::json_schema::{item, optional_of, property, resolve, resolve_non_null};
 
 /// Rewrites each issue's expectation from the sub-schema at its path in
@@ -289,8 +291,8 @@ fn number_bound(plain: Option<String>, exclusive: Option<&Value>, lower: bool) -
             let strict = bound(e.as_str().to_owned(), false);
             match plain {
                 Some(value) => {
-                    let (p, x) = (value.parse::<f64>().ok(), e.as_str().parse::<f64>().ok());
-                    let plain_tighter = matches!((p, x), (Some(p), Some(x)) if if lower { p > x } else { p < x });
+                    let tighter = if lower { Ordering::Greater } else { Ordering::Less };
+                    let plain_tighter = compare_numbers(&value, e.as_str()) == Some(tighter);
                     Some(if plain_tighter { bound(value, true) } else { strict })
                 }
                 None => Some(strict),

@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use mcp_envelope::raw;
-//! let envelope = api::render_validation(r#"{"action":"billing.get_invoice",
+//! let envelope = raw::render_validation(r#"{"action":"billing.get_invoice",
 //!   "issues":[{"path":["id"],"code":"invalid_format","format":"email","input":"not-an-email"}]}"#).unwrap();
 //! assert!(envelope.contains("<field name=\"id\">Invalid email format. You sent: 'not-an-email'. Expected a valid email address.</field>"));
 //! ```

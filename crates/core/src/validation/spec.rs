@@ -7,7 +7,7 @@
 //! nested `errors`/`issues` and its `note`/`params` are accepted and ignored,
 //! so `JSON.stringify(zodError.issues)` feeds it directly.
 
-use serde::de::{self, IgnoredAny};
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
@@ -213,8 +213,9 @@ impl<'de> Deserialize<'de> for Segment {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         // Read raw: an untagged enum would buffer the value and keep no
         // number's written text.
-        let raw = <Box<RawValue>>::deserialize(deserializer)?;
-        super::path::segment(raw.get()).map(Segment).map_err(de::Error::custom)
+        crate::json::from_raw(deserializer, |raw| {
+            super::path::segment(raw).map(Segment).map_err(|e| e.to_string())
+        })
     }
 }
 
@@ -223,18 +224,18 @@ struct NumberText(String);
 
 impl<'de> Deserialize<'de> for NumberText {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <Box<RawValue>>::deserialize(deserializer)?;
-        let text = raw.get();
-        if let Ok(s) = parse_string(text) {
-            return Ok(NumberText(s.into_owned()));
-        }
-        match text.as_bytes().first() {
-            Some(b'-' | b'0'..=b'9') => Ok(NumberText(text.to_owned())),
-            _ => Err(de::Error::custom(format_args!(
-                "must be a number or a string, not {}",
-                crate::json::raw_kind(text)
-            ))),
-        }
+        crate::json::from_raw(deserializer, |text| {
+            if let Ok(s) = parse_string(text) {
+                return Ok(NumberText(s.into_owned()));
+            }
+            match text.as_bytes().first() {
+                Some(b'-' | b'0'..=b'9') => Ok(NumberText(text.to_owned())),
+                _ => Err(format!(
+                    "must be a number or a string, not {}",
+                    crate::json::raw_kind(text)
+                )),
+            }
+        })
     }
 }
 

@@ -528,22 +528,19 @@ inline_schema!(Headers, "Headers", {
 
 impl<'de> Deserialize<'de> for HeaderValue {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = <Box<RawValue>>::deserialize(deserializer)?;
-        let text = raw.get();
-        let refused = |why: String| de::Error::custom(why);
-        match text.as_bytes().first() {
+        crate::json::from_raw(deserializer, |text| match text.as_bytes().first() {
             Some(b'"') => parse_string(text)
                 .map(|s| HeaderValue(s.into_owned()))
-                .map_err(|e| refused(e.to_string())),
+                .map_err(|e| e.to_string()),
             Some(b'[') => serde_json::from_str::<Vec<String>>(text)
                 .map(|items| HeaderValue(items.join(", ")))
-                .map_err(|e| refused(format!("an array of strings only: {}", without_position(&e)))),
+                .map_err(|e| format!("an array of strings only: {}", without_position(&e))),
             Some(b'-' | b'0'..=b'9' | b't' | b'f') => Ok(HeaderValue(text.to_owned())),
-            _ => Err(refused(format!(
+            _ => Err(format!(
                 "must be a string or an array of strings, not {}",
                 raw_kind(text)
-            ))),
-        }
+            )),
+        })
     }
 }
 
@@ -563,12 +560,12 @@ fn now(raw: &str) -> Result<Option<f64>, SpecError> {
     let refused = || fail("\"now\" must be the current time in Unix seconds, a number 0 or more");
     match value(raw, &Quoted("now"))? {
         Value::Null => Ok(None),
-        Value::Number(n) => match n.as_str().parse::<f64>() {
+        Value::Number(n) => match n.as_f64() {
             // The number is not echoed: each host's JSON writer spells it differently.
-            Ok(seconds) if seconds > LAST_SECOND_OF_9999 && seconds.is_finite() => {
+            Some(seconds) if seconds > LAST_SECOND_OF_9999 => {
                 fail("\"now\" is after the year 9999 in Unix seconds: milliseconds must be divided by 1000")
             }
-            Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Some(seconds)),
+            Some(seconds) if seconds >= 0.0 => Ok(Some(seconds)),
             _ => refused(),
         },
         _ => refused(),
