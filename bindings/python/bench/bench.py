@@ -4,7 +4,7 @@
   `validation` (a 20-field spec), `readBack` (`parse_envelope` of the seed envelope), each on the
   direct path the package uses and on wasmtime's public call path (MCP_ENVELOPE_PUBLIC_CALLS=1),
   against a hand-written pure-Python version giving the same bytes or dict (pure_python.py);
-- cold start: a fresh process importing the package and rendering once, with wasmtime's compile
+- cold start: a fresh process importing the package and rendering once, with the package's compile
   cache warm and with none, against one doing `import wasmtime.component`;
 - the wheel's size.
 
@@ -96,7 +96,7 @@ def cold_start_rows() -> list[dict]:
     render = f"import mcp_envelope; mcp_envelope.render({INPUTS['render']!r})"
     env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_ENVELOPE_")}
     with tempfile.TemporaryDirectory() as tmp:
-        warm = dict(env, XDG_CACHE_HOME=os.path.join(tmp, "warm"))  # wasmtime's cache: $XDG_CACHE_HOME/wasmtime
+        warm = dict(env, XDG_CACHE_HOME=os.path.join(tmp, "warm"))  # the package's cache: $XDG_CACHE_HOME/mcp-envelope
         run(render, warm)  # fills it
         runs: dict[str, list[float]] = {"reference": [], "warm": [], "none": []}
         for i in range(COLD_RUNS):

@@ -2,8 +2,8 @@
 (interface `envelope`: render, results, reading, limits, codes, validation, partial results), all the front
 calls, and the full one, which adds interfaces `server`, `agent` and `contract`. Each function is called on the
 envelope component when its interface is `envelope`, else on the full one, so a process that only renders and
-reads envelopes never loads the full component; each is loaded on its first call (wasmtime's compile cache makes
-later processes fast). A component keeps a store and instance per thread (a store is not thread-safe, and wasm
+reads envelopes never loads the full component; each is loaded on its first call (the package's compile cache,
+`_load`, makes later processes fast). A component keeps a store and instance per thread (a store is not thread-safe, and wasm
 runs without the GIL). Calls go through wasmtime's public `wasmtime.component` API, or, for the string
 functions, through a direct path over wasmtime's C API when the load-time check finds it gives the public path's
 answers (`_direct_works`). Every call shares one path: Python values in as compact JSON text, text out, a refusal
@@ -18,12 +18,18 @@ import atexit
 import ctypes
 import json
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import wasmtime
 from wasmtime.component import Component, EnumType, FuncType, Linker, OptionType, ResultType, String, Variant
+
+try:  # CPython's own BLAKE2, without the 3 to 7 ms `hashlib` spends loading OpenSSL at import
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - another Python
+    from hashlib import blake2b
 
 from ._values import encode
 from .errors import MalformedEnvelope, SpecError
@@ -33,7 +39,7 @@ ID_RANDOM_BYTES = 6
 
 PACKAGE = "mcp:envelope"
 VERSION = "1.0.0"
-CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the path of a wasmtime cache config (TOML) file
+CACHE_ENV = "MCP_ENVELOPE_CACHE"  # "off", or the directory of the compile cache (see `_load`)
 PUBLIC_CALLS_ENV = "MCP_ENVELOPE_PUBLIC_CALLS"  # "1": never the direct path
 # Each exported interface's functions (wit/*.wit; tests/test_components.py holds this to it), with the parameter
 # count of those the direct path calls (a string, then a `format`).
@@ -78,14 +84,118 @@ class ComponentTrap(Exception):
     """A call trapped; the calling thread's instance was discarded and will be rebuilt."""
 
 
-def _config() -> wasmtime.Config:
-    setting, config = os.environ.get(CACHE_ENV, "").strip(), wasmtime.Config()
-    if setting != "off":
+# The compile cache. A serialized component is native code that wasmtime runs without checking it, so an entry
+# is read only from a directory that only this user can write: owned by the user, mode 0700 or stricter, not a
+# symlink (created so when missing), the entry itself a regular file the user owns that no one else can write,
+# both checked on the open descriptors before a byte is read. Each entry is named by a hash of the wasm bytes,
+# the wasmtime build and the CPU's features, and holds a BLAKE2b digest of the serialized bytes before them: an entry
+# whose digest does not match, or that wasmtime refuses, is compiled again from the wasm and replaced, never
+# loaded. When any check fails (another owner, a group- or world-writable mode, a symlink, no POSIX owners as on
+# Windows) the component is compiled from the wasm and nothing is read or written. Entries are written to a
+# temporary file and renamed into place, so a reader never sees half of one.
+CACHE_TAG = b"mcp-envelope compile cache 1\0"  # and the engine's settings: wasmtime's defaults
+_O_PRIVATE = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def cache_directory() -> Path | None:
+    """Where compiled components are kept: $MCP_ENVELOPE_CACHE, else mcp-envelope under the user's cache
+    directory ($XDG_CACHE_HOME, ~/Library/Caches on macOS, ~/.cache); None when off or without POSIX owners."""
+    setting = os.environ.get(CACHE_ENV, "").strip()
+    if setting == "off" or not hasattr(os, "getuid") or not hasattr(os, "O_NOFOLLOW"):
+        return None
+    if setting:
+        return Path(setting)
+    base = os.environ.get("XDG_CACHE_HOME", "").strip()
+    if not base:
+        home = Path.home()
+        base = str(home / "Library" / "Caches" if os.uname().sysname == "Darwin" else home / ".cache")
+    return Path(base) / "mcp-envelope"
+
+
+def _private_directory(directory: Path) -> int | None:
+    """An open descriptor of the cache directory (made 0700 when missing) if only this user can write it."""
+    try:
         try:
-            config.cache = setting or True
-        except wasmtime.WasmtimeError:  # no usable cache directory: compile in memory
-            return wasmtime.Config()
-    return config
+            fd = os.open(directory, _O_PRIVATE)
+        except FileNotFoundError:
+            directory.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.mkdir(directory, 0o700)
+            except FileExistsError:
+                pass
+            fd = os.open(directory, _O_PRIVATE)
+    except OSError:
+        return None
+    info = os.fstat(fd)
+    if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077:
+        return fd
+    os.close(fd)
+    return None
+
+
+def _host_key() -> bytes:
+    """The wasmtime build (its library's path, size and time, which differ between versions) and the CPU's
+    features (Linux's /proc/cpuinfo flags; elsewhere the machine name)."""
+    import platform  # here, not at import: only a cache lookup needs it
+
+    library = Path(_ffi.dll._name) if _ffi is not None and hasattr(_ffi, "dll") else Path(wasmtime.__file__)
+    info = library.stat()
+    features = platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith(("flags", "Features", "isa")):
+                    features += line
+                    break
+    except OSError:
+        pass
+    return f"{library}\0{info.st_size}\0{info.st_mtime_ns}\0{features}".encode()
+
+
+def _load(engine: wasmtime.Engine, wasm: bytes) -> Component:
+    """The component compiled for this engine: from the cache when a trusted entry matches (above), else
+    compiled from the wasm (and the entry written for the next process)."""
+    directory = cache_directory()
+    fd = _private_directory(directory) if directory is not None else None
+    if fd is None:
+        return Component(engine, wasm)
+    try:
+        name = blake2b(CACHE_TAG + _host_key() + b"\0" + wasm, digest_size=32).hexdigest() + ".cwasm"
+        try:
+            entry = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), dir_fd=fd)
+        except OSError:
+            entry = None
+        if entry is not None:
+            with os.fdopen(entry, "rb") as file:
+                info = os.fstat(file.fileno())
+                trusted = stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
+                data = file.read() if trusted else b""
+            if trusted and len(data) > 32 and blake2b(data[32:], digest_size=32).digest() == data[:32]:
+                try:
+                    return Component.deserialize(engine, data[32:])
+                except Exception:  # not this wasmtime's or this engine's: compiled again below
+                    pass
+        component = Component(engine, wasm)
+        _store(fd, name, component)
+        return component
+    finally:
+        os.close(fd)
+
+
+def _store(fd: int, name: str, component: Component) -> None:
+    """Writes an entry atomically (a temporary file, then a rename); a cache that cannot be written is skipped."""
+    temporary = f".{name}.{os.getpid()}.{_thread.get_ident()}.tmp"
+    try:
+        payload = component.serialize()
+        out = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=fd)
+        with os.fdopen(out, "wb") as file:
+            file.write(blake2b(payload, digest_size=32).digest() + payload)
+        os.replace(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
+    except Exception:
+        try:
+            os.unlink(temporary, dir_fd=fd)
+        except OSError:
+            pass
 
 
 def _direct_signature(ty: FuncType, count: int) -> bool:
@@ -137,9 +247,9 @@ class Runtime:
                 f"the component {file} is missing from the mcp_envelope package ({e}); "
                 "build it with scripts/build-component, then reinstall"
             ) from e
-        self.memory_limit, self.engine, self.arg, self.direct = memory_limit, wasmtime.Engine(_config()), None, False
+        self.memory_limit, self.engine, self.arg, self.direct = memory_limit, wasmtime.Engine(), None, False
         try:
-            self.component = Component(self.engine, wasm)
+            self.component = _load(self.engine, wasm)
         except Exception as e:
             raise ComponentUnavailable(f"the component {file} could not be compiled: {e}") from e
         self.indices: dict[str, Any] = {}
