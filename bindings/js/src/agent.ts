@@ -3,7 +3,7 @@
 // span attributes of a result (docs/recovery-features.md).
 
 export type { DecideOptions, Decision } from './types.js';
-export { decide } from './read.js';
+export { decide } from './decide.js';
 export { callToolWithRecovery, hostStep } from './host-loop.js';
 export type {
   Escalation,

@@ -3,7 +3,7 @@
 // and the terminal envelope); this module only sleeps and sends the MCP
 // progress notification when the request asked for progress.
 
-import { backoff as backoffText } from './component.js';
+import { backoff as backoffText } from './full-component.js';
 import type * as Wire from './generated/wire.js';
 import { toJson } from './render.js';
 import type { CallToolResult, EnvelopeSpec } from './types.js';

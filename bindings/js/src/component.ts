@@ -1,66 +1,68 @@
-// The only module that talks to the components: jco's generated bindings
-// (generated/envelope.js and generated/full.js, `--instantiation sync`: no
-// fetch, no fs, no top-level await), each given its core module by the
-// runtime's loader (package.json "imports": `#core-module` for the envelope
-// component, `#full-core-module` for the full one): read from the .wasm file
-// in Node, imported as a module in Cloudflare Workers, decoded from an
-// embedded copy elsewhere. The functions of the WIT interface `envelope`
-// (the main entry's) run on the envelope component; those of `server`,
-// `agent` and `contract` on the full component, instantiated on the first
-// call of one of them, so a user of the main entry never loads it. It turns
-// the components' refusals into the wrapper's error classes, nothing more.
+// With full-component.ts, the only modules that talk to the components:
+// jco's generated bindings (generated/envelope.js and generated/full.js,
+// `--instantiation sync`: no fetch, no fs, no top-level await), each given
+// its core module by the runtime's loader (package.json "imports":
+// `#core-module` for the envelope component, `#full-core-module` for the full
+// one): read from the .wasm file in Node, imported as a module in Cloudflare
+// Workers, decoded from an embedded copy elsewhere. The functions of the WIT
+// interface `envelope` (the main entry's) run on the envelope component,
+// here; those of `server`, `agent` and `contract` on the full component
+// (full-component.ts), instantiated on the first call of one of them. The
+// main entry imports only this module, so its user never loads, nor even
+// parses, the full component's bindings. They turn the components' refusals
+// into the wrapper's error classes, nothing more.
 
 import { coreModule as envelopeCoreModule } from '#core-module';
-import { coreModule as fullCoreModule } from '#full-core-module';
 import { instantiate as instantiateEnvelope } from '../generated/envelope.js';
-import { instantiate as instantiateFull } from '../generated/full.js';
 import type { Format, ProtocolErrorKind } from './types.js';
 
 type EnvelopeApi = ReturnType<typeof instantiateEnvelope>['envelope'];
-type FullApi = ReturnType<typeof instantiateFull>;
 
 // The components import nothing: a core module is all there is to instantiate.
-const instantiateCore = (core: WebAssembly.Module, imports?: Record<string, unknown>) =>
+export const instantiateCore = (core: WebAssembly.Module, imports?: Record<string, unknown>) =>
   new WebAssembly.Instance(core, imports as WebAssembly.Imports);
 
 /** The core modules handed over by `useCoreModule`, by component. */
-const provided: { envelope?: WebAssembly.Module; full?: WebAssembly.Module } = {};
+export const provided: { envelope?: WebAssembly.Module; full?: WebAssembly.Module } = {};
+/**
+ * How many times `useCoreModule` handed over a module each component uses:
+ * an instance made before the last one is made again.
+ */
+const handovers = { envelope: 0, full: 0 };
 
 /**
  * One component's instance, made on first use and dropped after a trap (it
- * held nothing); `afterTrap` is its own export of `after-trap`, which both
- * components have.
+ * held nothing) or when `useCoreModule` hands over a module it uses;
+ * `afterTrap` is its own export of `after-trap`, which both components have.
  */
-class Component<Api> {
+export class Component<Api> {
   private instance: Api | undefined;
+  private madeAfter = 0;
   constructor(
+    private readonly which: 'envelope' | 'full',
     private readonly make: () => Api,
     readonly afterTrap: (api: Api, request: string) => string,
   ) {}
   current(): Api {
-    if (this.instance === undefined) this.instance = this.make();
+    if (this.instance === undefined || this.madeAfter !== handovers[this.which]) {
+      this.madeAfter = handovers[this.which];
+      this.instance = this.make();
+    }
     return this.instance;
   }
   /** Drops `instance` if it is still the current one. */
   drop(instance: Api): void {
     if (this.instance === instance) this.instance = undefined;
   }
-  reset(): void {
-    this.instance = undefined;
-  }
 }
 
 // The full core module exports the envelope interface under the same names,
 // so a full module handed over serves the envelope functions too unless an
-// envelope module was handed over as well. Marked pure, so a bundle of the
-// main entry alone drops `full`, the full bindings and the loader's module.
+// envelope module was handed over as well.
 const envelope = /* @__PURE__ */ new Component<EnvelopeApi>(
+  'envelope',
   () => instantiateEnvelope(() => provided.envelope ?? provided.full ?? envelopeCoreModule(), {}, instantiateCore).envelope,
   (api, request) => api.afterTrap(request),
-);
-const full = /* @__PURE__ */ new Component<FullApi>(
-  () => instantiateFull(() => provided.full ?? fullCoreModule(), {}, instantiateCore),
-  (api, request) => api.envelope.afterTrap(request),
 );
 
 /** Which component a core module belongs to, by its exports; undefined for any other module. */
@@ -83,8 +85,8 @@ export function useCoreModule(module: WebAssembly.Module): void {
     throw new TypeError("useCoreModule expects a WebAssembly.Module (import the package's core.wasm or full.core.wasm)");
   }
   provided[which] = module;
-  envelope.reset();
-  if (which === 'full') full.reset();
+  handovers.envelope++;
+  if (which === 'full') handovers.full++;
 }
 
 type Refusal = new (message: string) => Error;
@@ -146,7 +148,7 @@ function refusalOf(error: unknown): string | undefined {
  * call answers (docs/state.md, "After a trap"): an answer in the call's own
  * shape, or the call made once more.
  */
-function call<Api, T>(
+export function call<Api, T>(
   component: Component<Api>,
   name: string,
   run: (api: Api) => T,
@@ -217,19 +219,6 @@ export function protocolError(kind: ProtocolErrorKind, message: string, data: st
   if (!KINDS.includes(kind)) throw new TypeError(`unknown protocol error kind ${JSON.stringify(String(kind))}`);
   return call(envelope, 'protocol-error', (c) => c.protocolError(kind, message, data));
 }
-export const exceptionResult = (input: string): string =>
-  call(full, 'exception-result', (c) => c.server.exceptionResult(input), TypeError, input);
-export const upstreamError = (input: string): string =>
-  call(full, 'upstream-error', (c) => c.server.upstreamError(input), TypeError, input);
-export const accessError = (input: string): string => call(full, 'access-error', (c) => c.server.accessError(input), TypeError, input);
-export const emptyResult = (input: string): string => call(full, 'empty-result', (c) => c.server.emptyResult(input), TypeError, input);
-export const unknownTool = (input: string): string => call(full, 'unknown-tool', (c) => c.server.unknownTool(input), TypeError, input);
-export const userError = (input: string): string => call(full, 'user-error', (c) => c.server.userError(input), TypeError, input);
-/** The result to send for what a tool handler produced (docs/handler-outcomes.md), as JSON text. */
-export const handlerResult = (request: string): string =>
-  call(full, 'handler-result', (c) => c.server.handlerResult(request), TypeError, request);
-/** The argument a write's idempotency key comes in when the server names no other. */
-export const idempotencyKeyArgument = (): string => call(full, 'idempotency-key-argument', (c) => c.server.idempotencyKeyArgument());
 export const renderPartial = (spec: string): string => call(envelope, 'render-partial', (c) => c.renderPartial(spec), TypeError, spec);
 export const partialResult = (spec: string): string => call(envelope, 'partial-result', (c) => c.partialResult(spec), TypeError, spec);
 export const partialLimits = (request: string): string =>
@@ -243,30 +232,5 @@ export const readEnvelope = (text: string): string => call(envelope, 'read-envel
 /** The client-side outcome as JSON text; undefined when the result is not an error. */
 export const errorOfResult = (toolResult: string): string | undefined =>
   call(envelope, 'error-of-result', (c) => c.errorOfResult(toolResult), TypeError, toolResult);
-export const decide = (toolResult: string): string => call(full, 'decide', (c) => c.agent.decide(toolResult), TypeError, toolResult);
-export const answerForRevision = (request: string): string =>
-  call(full, 'answer-for-revision', (c) => c.server.answerForRevision(request), TypeError, request);
-export const hostStep = (request: string): string => call(full, 'host-step', (c) => c.agent.hostStep(request), TypeError, request);
-export const spanAttributes = (toolResult: string): string =>
-  call(full, 'span-attributes', (c) => c.agent.spanAttributes(toolResult), TypeError, toolResult);
-export const backoff = (request: string): string => call(full, 'backoff', (c) => c.server.backoff(request), TypeError, request);
-export const contractLock = (tools: string): string => call(full, 'contract-lock', (c) => c.contract.contractLock(tools), TypeError, tools);
-export const contractDiff = (request: string): string =>
-  call(full, 'contract-diff', (c) => c.contract.contractDiff(request), TypeError, request);
-
-// The repeat ledger's and the idempotency store's pure steps: the state is
-// the caller's (ledger.ts, idempotency.ts), so a reset instance loses nothing.
-export const ledgerKey = (request: string): string => call(full, 'ledger-key', (c) => c.server.ledgerKey(request), TypeError, request);
-export const ledgerFailure = (request: string): string =>
-  call(full, 'ledger-failure', (c) => c.server.ledgerFailure(request), TypeError, request);
-export const ledgerObserve = (request: string): string =>
-  call(full, 'ledger-observe', (c) => c.server.ledgerObserve(request), TypeError, request);
-export const idempotencyKey = (request: string): string =>
-  call(full, 'idempotency-key', (c) => c.server.idempotencyKey(request), TypeError, request);
-export const compareAndSetScript = (): string => call(full, 'compare-and-set-script', (c) => c.server.compareAndSetScript());
-export const idempotencyBegin = (request: string): string =>
-  call(full, 'idempotency-begin', (c) => c.server.idempotencyBegin(request), TypeError, request);
-export const idempotencyFinish = (request: string): string =>
-  call(full, 'idempotency-finish', (c) => c.server.idempotencyFinish(request), TypeError, request);
 /** What a call that trapped answers (docs/state.md, "After a trap"): the core's decision, as JSON text. */
 export const afterTrap = (request: string): string => call(envelope, 'after-trap', (c) => c.afterTrap(request));

@@ -5,7 +5,7 @@
 // (through any MCP client with `callTool`), sleeps, and keeps the attempts
 // between steps; every rule and every word is the core's.
 
-import * as component from './component.js';
+import * as component from './full-component.js';
 import { toJson } from './render.js';
 import type { CallToolResult, Format, HostAttempt, HostBudget, HostEscalation, HostHandover, HostRetry } from './types.js';
 

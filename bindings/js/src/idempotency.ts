@@ -6,7 +6,7 @@
 // runs the handler between `begin` and `finish`.
 
 import { isErrorBuilder } from './builder.js';
-import { idempotencyBegin, idempotencyFinish, idempotencyKeyArgument } from './component.js';
+import { idempotencyBegin, idempotencyFinish, idempotencyKeyArgument } from './full-component.js';
 import type * as Wire from './generated/wire.js';
 import { noteLedgerStep } from './ledger.js';
 import { formatOf, toJson } from './render.js';

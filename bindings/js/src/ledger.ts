@@ -5,7 +5,7 @@
 // holds the streak records it hands back.
 
 import { type ErrorBuilder, isErrorBuilder } from './builder.js';
-import { ledgerFailure, ledgerObserve } from './component.js';
+import { ledgerFailure, ledgerObserve } from './full-component.js';
 import type * as Wire from './generated/wire.js';
 import { formatOf, toJson } from './render.js';
 import type { CallToolResult, EnvelopeSpec, LedgerFailureOptions } from './types.js';

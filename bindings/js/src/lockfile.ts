@@ -1,7 +1,7 @@
 // Contract changes (docs/contract-diff.md): the lockfile of a server's tool
 // list, and what changed from it to today's list, classified by the core.
 
-import * as component from './component.js';
+import * as component from './full-component.js';
 import { toJson } from './render.js';
 import type { ContractDelta } from './types.js';
 

@@ -12,7 +12,7 @@ export {
   renderJson,
 } from './render.js';
 export { isErrorBuilder } from './builder.js';
-export { decideJson } from './read.js';
+export { decideJson } from './decide.js';
 export { renderValidationJson, validationResultJson } from './validation.js';
 export {
   accessErrorJson,

@@ -1,9 +1,9 @@
 // Reading envelopes back on the client side: parseEnvelope, EnvelopeError and
 // throwIfError. The component reads; this module only names the results.
 
-import { decide as decideText, errorOfResult, readEnvelope } from './component.js';
+import { errorOfResult, readEnvelope } from './component.js';
 import { toJson } from './render.js';
-import type { CallToolResult, Category, Code, DecideOptions, Decision, EnvelopeReading, ErrorOutcome, Reading, Severity } from './types.js';
+import type { CallToolResult, Category, Code, EnvelopeReading, ErrorOutcome, Reading, Severity } from './types.js';
 
 /**
  * The earliest envelope in a text or a `CallToolResult`, as the component
@@ -79,26 +79,3 @@ export function throwIfError<T extends { isError?: boolean }>(result: T): T {
     .map((block) => block.text);
   throw new EnvelopeError(JSON.parse(outcome) as ErrorOutcome, blocks.join('\n'));
 }
-
-/**
- * The branch a rule-based client takes on a `CallToolResult` (or a JSON-RPC
- * error) (docs/decide.md): what an agent host can do without asking the
- * model. Given `tool`, the called tool's `tools/list` entry, a retry follows
- * SEP-3313: a tool neither read-only nor idempotent gets
- * `verify-before-retry`, never a blind `wait-and-retry`.
- *
- * ```ts
- * decide(toolError('RATE_LIMITED', { message: 'Slow down', retryAfter: 30 }));
- * // { branch: 'wait-and-retry', code: 'RATE_LIMITED', waitSeconds: 30, why: 'transient and retryable' }
- * ```
- */
-export function decide(result: CallToolResult | object, options: DecideOptions = {}): Decision {
-  if (result === null || typeof result !== 'object') throw new TypeError('decide expects a CallToolResult');
-  const tool = options?.tool;
-  const request =
-    `{"result":${toJson(result, 'the result')}` + `${tool === undefined || tool === null ? '' : `,"tool":${toJson(tool, 'the tool')}`}}`;
-  return JSON.parse(decideText(request)) as Decision;
-}
-
-/** `decide` with the request `{"result", "tool"?}` as JSON text; gives the decision as JSON text. */
-export const decideJson = (requestText: string): string => decideText(String(requestText));

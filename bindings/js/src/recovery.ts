@@ -4,7 +4,7 @@
 // input (a thrown value into text, fetch Headers into an object, the clock and
 // host randomness where the caller gave none) and names the outputs.
 
-import * as component from './component.js';
+import * as component from './full-component.js';
 import { randomHex } from './component.js';
 import { resultOf, toJson } from './render.js';
 import type {

@@ -6,7 +6,7 @@
 // Redis's own `PX`. A client error or a call slower than `timeoutMs` is
 // `StoreUnavailable`: the write does not run.
 
-import { compareAndSetScript } from './component.js';
+import { compareAndSetScript } from './full-component.js';
 import { StoreUnavailable, type StateStore } from './stores.js';
 
 /** The two client shapes taken: node-redis's `eval(script, { keys, arguments })` and ioredis's `eval(script, numKeys, ...)`. */

@@ -9,7 +9,7 @@
 // gives one in Redis.
 
 import { type ErrorBuilder, isErrorBuilder } from './builder.js';
-import { idempotencyBegin, idempotencyFinish, idempotencyKey, ledgerFailure, ledgerKey, ledgerObserve } from './component.js';
+import { idempotencyBegin, idempotencyFinish, idempotencyKey, ledgerFailure, ledgerKey, ledgerObserve } from './full-component.js';
 import type * as Wire from './generated/wire.js';
 import { type LedgerAnswer, noteLedgerStep, takesNoLedgerStep } from './ledger.js';
 import { formatOf, toJson } from './render.js';

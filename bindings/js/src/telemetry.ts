@@ -8,7 +8,7 @@
 // carries in `params._meta`. Off unless the server is given the API
 // (`envelopeServer(server, { opentelemetry })`) and a tracer is registered.
 
-import * as component from './component.js';
+import * as component from './full-component.js';
 import { toJson } from './render.js';
 import type { CallToolResult } from './types.js';
 

@@ -9,6 +9,7 @@
 import { isErrorBuilder } from './builder.js';
 import type { ErrorBuilder } from './builder.js';
 import * as component from './component.js';
+import * as full from './full-component.js';
 import { EnvelopeError } from './read.js';
 import { exceptionText } from './recovery.js';
 import { codeDefaults, formatOf, toJson } from './render.js';
@@ -164,7 +165,7 @@ function handlerAnswer(outcome: Outcome, source: unknown, tool: string, args: un
     // What the handler produced cannot be written as JSON (a cycle, a BigInt in a spec): the tool's own failure.
     text = toJson({ ...request, outcome: { exception: exceptionText(unwritable) } }, 'the handler-result request');
   }
-  const answer = JSON.parse(component.handlerResult(text)) as HandlerAnswer;
+  const answer = JSON.parse(full.handlerResult(text)) as HandlerAnswer;
   if (answer.log !== undefined && answer.correlationId !== undefined) {
     try {
       (options.logger ?? defaultLogger)({ correlationId: answer.correlationId, tool, error: source, log: answer.log });

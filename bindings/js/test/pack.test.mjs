@@ -50,6 +50,7 @@ test('the tarball holds the built package and nothing else', () => {
     'dist/raw.js',
     'dist/mcp.js',
     'dist/component.js',
+    'dist/full-component.js',
     'dist/load/node.js',
     'dist/load/worker.js',
     'dist/load/embedded.js',
