@@ -97,8 +97,11 @@ pub(crate) fn read_path(raw: &str, what: &dyn std::fmt::Display) -> Result<Vec<P
 /// string is a key, a whole number an index; anything else is refused with
 /// what it is (the words every path reader uses).
 pub(crate) fn segment(raw: &str) -> Result<PathSegment, String> {
-    if let Ok(key) = parse_string(raw) {
-        return Ok(PathSegment::Key(key.into_owned()));
+    // By the first byte: a refused parse builds an error, and most paths hold indices.
+    if raw.starts_with('"') {
+        if let Ok(key) = parse_string(raw) {
+            return Ok(PathSegment::Key(key.into_owned()));
+        }
     }
     if let Ok(index) = raw.parse::<u64>() {
         return Ok(PathSegment::Index(index));

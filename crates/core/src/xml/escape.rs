@@ -57,10 +57,9 @@ pub const REPLACEMENT: char = '\u{fffd}';
 /// otherwise change the text: `>` after `]]` (the sequence `]]>` is not
 /// allowed in content) and CR (which parsers turn into LF).
 pub(crate) fn escape_content(out: &mut String, text: &str) {
-    if !text
-        .chars()
-        .any(|c| matches!(c, '&' | '<' | '>' | '\r') || !is_xml_char(c))
-    {
+    // By bytes: 0xEF leads every character from U+F000 up, U+FFFE and U+FFFF among them.
+    let plain = |b: &u8| !matches!(b, b'&' | b'<' | b'>' | b'\r' | 0xEF) && (*b >= 0x20 || matches!(b, b'\t' | b'\n'));
+    if text.as_bytes().iter().all(plain) {
         out.push_str(text);
         return;
     }
