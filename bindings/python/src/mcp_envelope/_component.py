@@ -73,6 +73,7 @@ COMPONENT_OF = {
 FORMATS = ("xml", "json", "text")
 # wasmtime's private ctypes bindings, for the direct path only; a later wasmtime without them means the public path.
 _ffi: Any = getattr(wasmtime, "_ffi", None)
+_OPTION = getattr(getattr(_ffi, "WASMTIME_COMPONENT_OPTION", None), "value", None)
 
 
 class ComponentUnavailable(RuntimeError):
@@ -228,7 +229,12 @@ class _Instance:
         for format in (None, *FORMATS):
             values = [(string,)] + ([(case, len(format), format.encode())] if format else [])
             array = (arg * len(values))(*values)
-            self.args[format] = (array, ctypes.cast(array, ctypes.POINTER(_ffi.wasmtime_component_val_t)), len(values))
+            # The array's first value (it keeps the array alive), a pointer to the array, its length.
+            self.args[format] = (
+                array[0],
+                ctypes.cast(array, ctypes.POINTER(_ffi.wasmtime_component_val_t)),
+                len(values),
+            )
 
 
 class Runtime:
@@ -333,26 +339,29 @@ class Runtime:
             return None
 
     def _call_direct(self, name: str, text: str, format: str | None = None) -> tuple[bool, str | None]:
-        instance, data, result = self._instance(), text.encode(), _ffi.wasmtime_component_val_t()
-        array, pointer, count = instance.args[format]
-        array[0].size, array[0].data = len(data), data
+        instance = getattr(self._local, "instance", None) or self._instance()
+        data, result = text.encode(), _ffi.wasmtime_component_val_t()
+        arg, pointer, count = instance.args[format]
+        arg.size, arg.data = len(data), data
+        slot = ctypes.byref(result)
         try:
             error = _ffi.dll.wasmtime_component_func_call(
-                instance.refs[name], instance.context, pointer, count, ctypes.byref(result), 1
+                instance.refs[name], instance.context, pointer, count, slot, 1
             )
             if error:
                 self._local.instance = None
                 raise ComponentTrap(str(wasmtime.WasmtimeError._from_ptr(error)))
             outcome = result.of.result
             value = outcome.val.contents  # both cases of these results hold a value
-            if value.kind == _ffi.WASMTIME_COMPONENT_OPTION.value:  # ok(option<string>)
+            if value.kind == _OPTION:  # ok(option<string>)
                 if not value.of.option:
                     return True, None
                 value = value.of.option.contents
-            return bool(outcome.is_ok), ctypes.string_at(value.of.string.data, value.of.string.size).decode()
+            string = value.of.string
+            return bool(outcome.is_ok), ctypes.string_at(string.data, string.size).decode()
         finally:
-            array[0].data = None  # the thread's array does not keep the text alive
-            _ffi.dll.wasmtime_component_val_delete(ctypes.byref(result))
+            arg.data = None  # the thread's array does not keep the text alive
+            _ffi.dll.wasmtime_component_val_delete(slot)
 
 
 # The process's runtime per component, each loaded on its first call.
@@ -441,7 +450,8 @@ def call(name: str, *args: Any, refused: type[Exception] = SpecError) -> Any:
     thread's instance is gone (it held nothing) and a fresh one's `after-trap` decides: an answer in the
     function's own shape, or the call made once more (ComponentUnavailable with the core's words when that
     traps too). The core's log line for the trap goes to the `mcp_envelope` logger."""
-    serving = runtime(COMPONENT_OF[name])
+    component = COMPONENT_OF[name]
+    serving = _runtimes[component] or runtime(component)
     try:
         ok, value = serving.call_result(name, *args)
     except ComponentTrap as trap:
@@ -501,8 +511,11 @@ def produce(name: str, spec: Any, format: str | None = None, result: bool = Fals
     """Envelope text (`CallToolResult` JSON when `result`) from a render function; `format` is the function's
     `format` argument (None for those whose spec holds it). After a trap it is the core's INTERNAL_ERROR
     instead: the error path always gives the model an envelope."""
-    formats = () if format is None else (check_format(format),)
-    value: str = call(name, spec_text(spec), *formats)
+    text = scrub(spec if isinstance(spec, str) else encode(spec))  # spec_text, one call fewer on every render
+    if format is None:
+        value: str = call(name, text)
+    else:
+        value = call(name, text, format if format in FORMATS else check_format(format))
     return value
 
 
