@@ -8,8 +8,8 @@
 
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use mcp_envelope::api::{contract_diff, contract_lock};
 use mcp_envelope::contract::{diff, read_tools, tools_of};
+use mcp_envelope::raw::{contract_diff, contract_lock};
 use mcp_envelope_fuzz::{json_value, text_of};
 use serde_json::{json, Value};
 

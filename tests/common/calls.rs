@@ -1,6 +1,6 @@
 //! The native core's function for each `call` vector: the kebab-case export
 //! name, the input as JSON text, the exact text out or the exact refusal.
-//! The library finds the export by its WIT name (`api::call`).
+//! The library finds the export by its WIT name (`raw::call`).
 
 pub fn native(name: &str, input: &str) -> Result<String, String> {
     // Takes nothing: the vector's input is null.
@@ -9,6 +9,6 @@ pub fn native(name: &str, input: &str) -> Result<String, String> {
     }
     match mcp_envelope::raw::call(name, input) {
         Some(answer) => answer.map_err(String::from),
-        None => panic!("no export of the WIT api takes one request under the name {name:?}"),
+        None => panic!("no export of the WIT package takes one request under the name {name:?}"),
     }
 }

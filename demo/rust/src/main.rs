@@ -13,9 +13,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use mcp_envelope::raw;
 use mcp_envelope::backoff::{backoff, Request, Step, DEFAULT_BASE_MS, DEFAULT_MAX_ATTEMPTS};
 use mcp_envelope::idempotency::{Begin, Idempotency};
+use mcp_envelope::raw;
 use mcp_envelope::recovery::{access_error, empty_result, upstream_error, AccessKind, EmptyResult, UpstreamFailure};
 use mcp_envelope::rmcp::{call_tool_result, idempotency_answer, result_from_json, EnvelopeServer, UnknownToolAnswer};
 use mcp_envelope::stores::{RedisStore, SharedBegin, SharedFinish, SharedIdempotency, SharedLedger};
@@ -229,7 +229,7 @@ impl Billing {
             return denied;
         }
         match customer {
-            "partial@example.com" => from_core(api::partial_result(
+            "partial@example.com" => from_core(raw::partial_result(
                 r#"{"task":"invoices for partial@example.com","obtained":["inv_7: 10.00 EUR, open"],"failed":[{"item":"the 2025 archive","code":"TIMEOUT","message":"The archive did not answer in time."}]}"#,
             )),
             "flaky@example.com" => error_result(&upstream_error_spec(503, None)),
