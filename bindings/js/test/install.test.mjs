@@ -44,7 +44,9 @@ function installInto(name, folder, flags = []) {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
   // As a user runs it: not under this package's own `npm test` (whose npm_config_* settings, --silent among them, would carry over).
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|INIT_CWD$)/i.test(key)));
-  const npm = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', ...flags, folder], {
+  // The cache first, the registry for the rest: `npm ci` caches tarballs but not the registry's package
+  // documents an install resolves ranges with, so a fresh machine's cache cannot answer alone.
+  const npm = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...flags, folder], {
     cwd: project,
     env,
     encoding: 'utf8',

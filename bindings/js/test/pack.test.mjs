@@ -34,7 +34,9 @@ before(() => {
   project = join(work, 'project');
   execFileSync('mkdir', [project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  npm(['install', '--offline', '--no-audit', '--no-fund', join(work, packed.filename)], project);
+  // The cache first, the registry for the rest: `npm ci` caches tarballs but not the registry's package
+  // documents an install resolves ranges with, so a fresh machine's cache cannot answer alone.
+  npm(['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], project);
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
